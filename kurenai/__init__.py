@@ -1,0 +1,13 @@
+"""kurenai (紅): rouge-score's ROUGE, exact and fast, for text in any language.
+
+>>> from kurenai.rouge_scorer import RougeScorer
+>>> RougeScorer(["rouge1"]).score("いぬ ねこ", "いぬ ねこ")
+{'rouge1': Score(precision=1.0, recall=1.0, fmeasure=1.0)}
+"""
+
+from kurenai._backend import IMPLEMENTATION
+from kurenai.rouge_scorer import ROUGE_TYPES, RougeScorer
+
+__version__ = "0.2.0"
+
+__all__ = ["IMPLEMENTATION", "ROUGE_TYPES", "RougeScorer", "__version__"]

@@ -1,0 +1,44 @@
+"""The one place that chooses the kernel implementation.
+
+``KURENAI_IMPLEMENTATION`` selects it: ``auto`` (default: compiled if it
+imports, otherwise pure Python with one warning), ``compiled`` (fail loudly if
+the extension is missing) or ``python`` (force the pure twin).
+``IMPLEMENTATION`` tells which one is live.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from types import ModuleType
+
+ENV_VAR = "KURENAI_IMPLEMENTATION"
+CHOICES = ("auto", "compiled", "python")
+
+
+def _load(choice: str) -> tuple[ModuleType, str]:
+    if choice not in CHOICES:
+        raise ImportError(f"{ENV_VAR}={choice!r} is not one of {', '.join(CHOICES)}")
+    if choice != "python":
+        try:
+            from kurenai import _lcs
+        except ImportError as error:
+            if choice == "compiled":
+                raise ImportError(
+                    f"{ENV_VAR}=compiled but kurenai._lcs cannot be imported: {error}"
+                ) from error
+            warnings.warn(
+                f"kurenai's compiled kernels are unavailable ({error}); "
+                "using the pure-Python fallback, which is much slower. "
+                "Reinstall kurenai with a C++ compiler available to fix this.",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+        else:
+            return _lcs, "compiled"
+    from kurenai import _lcs_py
+
+    return _lcs_py, "python"
+
+
+kernels, IMPLEMENTATION = _load(os.environ.get(ENV_VAR, "auto").strip().lower() or "auto")

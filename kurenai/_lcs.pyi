@@ -1,0 +1,20 @@
+from collections.abc import Hashable, Sequence
+
+def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int: ...
+def lcs_indices(ref: Sequence[Hashable], can: Sequence[Hashable]) -> list[int]: ...
+def summary_lcs_hits(
+    ref_sents: Sequence[Sequence[Hashable]], can_sents: Sequence[Sequence[Hashable]]
+) -> int: ...
+def ngram_overlap(a: Sequence[Hashable], b: Sequence[Hashable], n: int) -> int: ...
+def intern_sentences(
+    sentences: Sequence[Sequence[Hashable]], vocab: dict[Hashable, int]
+) -> list[list[int]]: ...
+def pair_counts(
+    target_sents: Sequence[Sequence[str]],
+    prediction_sents: Sequence[Sequence[str]],
+    orders: tuple[int, ...],
+    want_lcs: bool,
+    want_lsum: bool,
+    target_whole: Sequence[str] | None = None,
+    prediction_whole: Sequence[str] | None = None,
+) -> tuple[tuple[int, ...], int, int, int, int, int, int]: ...

@@ -1,0 +1,498 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# distutils: language = c++
+"""Compiled kernels: LCS length, LCS path and ROUGE-Lsum's union-LCS on int IDs.
+
+Same names and results as ``kurenai._lcs_py`` (the readable spec).  Tokens are
+interned to dense int32 IDs once per call; every loop after that runs on C
+arrays without the GIL.
+
+Bit-parallel LCS (Allison-Dix / Hyyro): for a fixed sequence ``a`` and a bit
+per position of ``a``, the state ``V`` after reading ``b[:j]`` has, in its low
+``i`` bits, exactly ``LCS(a[:i], b[:j])`` zeros.  One update is
+``V = (V + (V & M[c])) | (V & ~M[c])`` where ``M[c]`` marks where ``a`` holds
+``c``.  The addition carries from low words to high words only, so ``a`` can be
+processed one 64-bit strip at a time, keeping the carries of the strip below.
+"""
+
+from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
+from cpython.ref cimport PyObject
+from libc.stdint cimport int32_t, uint8_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset
+from libcpp.algorithm cimport sort
+
+cdef extern from *:
+    int popcount64 "__builtin_popcountll"(unsigned long long) nogil
+
+
+cdef struct Doc:
+    int32_t *ids          # every token of every sentence, flattened
+    Py_ssize_t *bounds    # sentence k is ids[bounds[k]:bounds[k + 1]]
+    Py_ssize_t n_tokens
+    Py_ssize_t n_sents
+
+
+# ---------------------------------------------------------------- interning
+
+cdef int _intern(object sentences, dict vocab, Doc *doc) except -1:
+    """Fill ``doc`` with the IDs of ``sentences`` (a list of token sequences)."""
+    cdef list sents = [s if type(s) is list else list(s) for s in sentences]
+    cdef Py_ssize_t total = 0, k = 0, s_i = 0, idx
+    cdef list sent
+    cdef PyObject *found
+    for sent in sents:
+        total += len(sent)
+    doc.n_sents = len(sents)
+    doc.n_tokens = total
+    doc.ids = <int32_t *> malloc((total + 1) * sizeof(int32_t))
+    doc.bounds = <Py_ssize_t *> malloc((doc.n_sents + 1) * sizeof(Py_ssize_t))
+    if doc.ids == NULL or doc.bounds == NULL:
+        raise MemoryError()
+    for sent in sents:
+        doc.bounds[s_i] = k
+        s_i += 1
+        for token in sent:
+            found = PyDict_GetItem(vocab, token)
+            if found == NULL:
+                idx = len(vocab)
+                PyDict_SetItem(vocab, token, idx)
+            else:
+                idx = <object> found
+            doc.ids[k] = <int32_t> idx
+            k += 1
+    doc.bounds[s_i] = k
+    return 0
+
+
+cdef void _free_doc(Doc *doc) noexcept:
+    free(doc.ids)
+    free(doc.bounds)
+    doc.ids = NULL
+    doc.bounds = NULL
+
+
+# ------------------------------------------------------------ LCS length
+
+cdef Py_ssize_t _lcs_length(const int32_t *a, Py_ssize_t la, const int32_t *b,
+                            Py_ssize_t lb, Py_ssize_t vocab_size) noexcept nogil:
+    """Bit-parallel LCS length in O(vocab + len(b)) memory; -1 if out of memory."""
+    cdef uint64_t *mask
+    cdef uint8_t *carry
+    cdef uint64_t state, u, s1, s2
+    cdef Py_ssize_t w, i, j, start, end, total = 0
+    cdef uint8_t c
+    if la == 0 or lb == 0:
+        return 0
+    mask = <uint64_t *> calloc(vocab_size, sizeof(uint64_t))
+    carry = <uint8_t *> calloc(lb, sizeof(uint8_t))
+    if mask == NULL or carry == NULL:
+        free(mask)
+        free(carry)
+        return -1
+    for start in range(0, la, 64):
+        end = min(start + 64, la)
+        for i in range(start, end):
+            mask[a[i]] |= (<uint64_t> 1) << (i - start)
+        state = ~(<uint64_t> 0)
+        for j in range(lb):
+            u = state & mask[b[j]]
+            s1 = state + u
+            c = s1 < state
+            s2 = s1 + carry[j]
+            carry[j] = c | (s2 < s1)
+            # Bits past the end of ``a`` stay 1: they are never in ``u``.
+            state = s2 | (state & ~u)
+        total += popcount64(~state)
+        for i in range(start, end):
+            mask[a[i]] = 0
+    free(mask)
+    free(carry)
+    return total
+
+
+# ---------------------------------------------------------------- LCS path
+
+cdef int _lcs_rows(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+                   Py_ssize_t n, uint64_t *mask, uint8_t *carry,
+                   uint64_t *rows) noexcept nogil:
+    """rows[j * W + w]: strip ``w`` of the state after reading ``can[:j]``.
+
+    ``mask`` (vocab-sized) must be all zero and is left so; ``carry`` holds
+    ``n`` bytes.  Returns the LCS length.
+    """
+    cdef Py_ssize_t words = (m + 63) >> 6
+    cdef Py_ssize_t w, i, j, start, end
+    cdef uint64_t state, u, s1, s2
+    cdef uint8_t c
+    cdef int zeros = 0
+    memset(carry, 0, n)
+    for w in range(words):
+        start = w << 6
+        end = min(start + 64, m)
+        for i in range(start, end):
+            mask[ref[i]] |= (<uint64_t> 1) << (i - start)
+        state = ~(<uint64_t> 0)
+        rows[w] = state
+        for j in range(n):
+            u = state & mask[can[j]]
+            s1 = state + u
+            c = s1 < state
+            s2 = s1 + carry[j]
+            carry[j] = c | (s2 < s1)
+            state = s2 | (state & ~u)
+            rows[(j + 1) * words + w] = state
+        zeros += popcount64(~state)
+        for i in range(start, end):
+            mask[ref[i]] = 0
+    return zeros
+
+
+cdef inline Py_ssize_t _cell(const uint64_t *row, Py_ssize_t i) noexcept nogil:
+    """LCS(ref[:i], can[:j]) read off row j: the zeros among its low ``i`` bits."""
+    cdef Py_ssize_t w, ones = 0
+    for w in range(i >> 6):
+        ones += popcount64(row[w])
+    if i & 63:
+        ones += popcount64(row[i >> 6] & (((<uint64_t> 1) << (i & 63)) - 1))
+    return i - ones
+
+
+cdef void _backtrack(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+                     Py_ssize_t n, const uint64_t *rows,
+                     uint8_t *on_path) noexcept nogil:
+    """Mark the ref indices of rouge-score's LCS: diagonal on equal tokens, else
+    step back in ``can`` only if the cell to the left is strictly greater."""
+    cdef Py_ssize_t words = (m + 63) >> 6
+    cdef Py_ssize_t i = m, j = n
+    while i > 0 and j > 0:
+        if ref[i - 1] == can[j - 1]:
+            on_path[i - 1] = 1
+            i -= 1
+            j -= 1
+        elif _cell(rows + (j - 1) * words, i) > _cell(rows + j * words, i - 1):
+            j -= 1
+        else:
+            i -= 1
+
+
+# ------------------------------------------------------------ ROUGE-Lsum
+
+cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
+                              Py_ssize_t vocab_size) noexcept nogil:
+    """Summary-level union-LCS hits; -1 if out of memory."""
+    cdef Py_ssize_t r, c, k, m, n, max_m = 0, max_n = 0, hits = 0
+    cdef const int32_t *rs
+    cdef const int32_t *cs
+    cdef uint64_t *mask = <uint64_t *> calloc(vocab_size, sizeof(uint64_t))
+    cdef int32_t *union_count = <int32_t *> calloc(vocab_size, sizeof(int32_t))
+    cdef int32_t *can_count = <int32_t *> calloc(vocab_size, sizeof(int32_t))
+    cdef uint64_t *rows = NULL
+    cdef uint8_t *carry = NULL
+    cdef uint8_t *on_path = NULL
+    for r in range(ref.n_sents):
+        max_m = max(max_m, ref.bounds[r + 1] - ref.bounds[r])
+    for c in range(can.n_sents):
+        max_n = max(max_n, can.bounds[c + 1] - can.bounds[c])
+    rows = <uint64_t *> malloc((max_n + 1) * ((max_m + 63) >> 6) * sizeof(uint64_t) + 8)
+    carry = <uint8_t *> malloc(max_n + 1)
+    on_path = <uint8_t *> calloc(max_m + 1, 1)
+    if not (mask and union_count and can_count and rows and carry and on_path):
+        hits = -1
+    else:
+        for k in range(can.n_tokens):
+            can_count[can.ids[k]] += 1
+        for r in range(ref.n_sents):
+            rs = ref.ids + ref.bounds[r]
+            m = ref.bounds[r + 1] - ref.bounds[r]
+            for c in range(can.n_sents):
+                cs = can.ids + can.bounds[c]
+                n = can.bounds[c + 1] - can.bounds[c]
+                if m == 0 or n == 0:
+                    continue
+                if _lcs_rows(rs, m, cs, n, mask, carry, rows) > 0:
+                    _backtrack(rs, m, cs, n, rows, on_path)
+            for k in range(m):
+                if on_path[k]:
+                    union_count[rs[k]] += 1
+                    on_path[k] = 0
+        # A token's hits are capped by its count on each side; the reference
+        # side never binds, since each of its positions is unioned at most once.
+        for k in range(vocab_size):
+            hits += min(union_count[k], can_count[k])
+    free(mask)
+    free(union_count)
+    free(can_count)
+    free(rows)
+    free(carry)
+    free(on_path)
+    return hits
+
+
+# ------------------------------------------------------------ n-grams
+
+cdef Py_ssize_t _ngram_overlap(const int32_t *a, Py_ssize_t la, const int32_t *b,
+                               Py_ssize_t lb, Py_ssize_t n,
+                               Py_ssize_t vocab_size) noexcept nogil:
+    """Multiset intersection size of the n-grams of a and b; -1 if out of memory.
+
+    Level-k n-grams get exact keys ``id(k-1 gram) * vocab + next token``;
+    between levels the keys are re-ranked densely so they never overflow.
+    """
+    cdef Py_ssize_t na = la - n + 1, nb = lb - n + 1
+    cdef Py_ssize_t i, j, k, total, distinct, lo, hi, mid, hits = 0
+    cdef uint64_t *keys
+    cdef uint64_t *ka
+    cdef uint64_t *kb
+    cdef uint64_t *ranked
+    if na <= 0 or nb <= 0:
+        return 0
+    total = (la + lb) * 2
+    keys = <uint64_t *> malloc(total * sizeof(uint64_t))
+    if keys == NULL:
+        return -1
+    ka = keys
+    kb = keys + la
+    ranked = keys + la + lb
+    for i in range(la):
+        ka[i] = a[i]
+    for i in range(lb):
+        kb[i] = b[i]
+    for k in range(2, n + 1):
+        if k > 2:
+            # Re-rank the (k-1)-gram keys of both sides to dense IDs.
+            distinct = la + lb - 2 * (k - 2)
+            for i in range(la - k + 2):
+                ranked[i] = ka[i]
+            for i in range(lb - k + 2):
+                ranked[la - k + 2 + i] = kb[i]
+            sort(ranked, ranked + distinct)
+            for i in range(la - k + 2):
+                ka[i] = _rank(ranked, distinct, ka[i])
+            for i in range(lb - k + 2):
+                kb[i] = _rank(ranked, distinct, kb[i])
+        for i in range(la - k + 1):
+            ka[i] = ka[i] * <uint64_t> (la + lb + vocab_size) + <uint64_t> a[i + k - 1]
+        for i in range(lb - k + 1):
+            kb[i] = kb[i] * <uint64_t> (la + lb + vocab_size) + <uint64_t> b[i + k - 1]
+    sort(ka, ka + na)
+    sort(kb, kb + nb)
+    i = 0
+    j = 0
+    while i < na and j < nb:
+        if ka[i] < kb[j]:
+            i += 1
+        elif kb[j] < ka[i]:
+            j += 1
+        else:
+            hits += 1
+            i += 1
+            j += 1
+    free(keys)
+    return hits
+
+
+cdef inline uint64_t _rank(const uint64_t *sorted_keys, Py_ssize_t size,
+                           uint64_t key) noexcept nogil:
+    """Index of the first occurrence of ``key`` in ``sorted_keys``."""
+    cdef Py_ssize_t lo = 0, hi = size, mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if sorted_keys[mid] < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+cdef Py_ssize_t _unigram_overlap(const int32_t *a, Py_ssize_t la, const int32_t *b,
+                                 Py_ssize_t lb, Py_ssize_t vocab_size) noexcept nogil:
+    cdef int32_t *count = <int32_t *> calloc(vocab_size + 1, sizeof(int32_t))
+    cdef Py_ssize_t i, hits = 0
+    if count == NULL:
+        return -1
+    for i in range(la):
+        count[a[i]] += 1
+    for i in range(lb):
+        if count[b[i]] > 0:
+            count[b[i]] -= 1
+            hits += 1
+    free(count)
+    return hits
+
+
+cdef inline Py_ssize_t _overlap(const Doc *a, const Doc *b, Py_ssize_t n,
+                                Py_ssize_t vocab_size) noexcept nogil:
+    if n == 1:
+        return _unigram_overlap(a.ids, a.n_tokens, b.ids, b.n_tokens, vocab_size)
+    return _ngram_overlap(a.ids, a.n_tokens, b.ids, b.n_tokens, n, vocab_size)
+
+
+cdef inline Py_ssize_t _checked(Py_ssize_t value) except -1:
+    if value < 0:
+        raise MemoryError()
+    return value
+
+
+# ------------------------------------------------------------ Python surface
+
+def lcs_length(a, b):
+    """Length of a longest common subsequence of two token sequences."""
+    cdef dict vocab = {}
+    cdef Doc da, db
+    cdef Py_ssize_t result, vocab_size
+    da.ids = db.ids = NULL
+    da.bounds = db.bounds = NULL
+    try:
+        _intern([a], vocab, &da)
+        _intern([b], vocab, &db)
+        vocab_size = len(vocab)
+        with nogil:
+            if da.n_tokens >= db.n_tokens:
+                result = _lcs_length(da.ids, da.n_tokens, db.ids, db.n_tokens, vocab_size)
+            else:
+                result = _lcs_length(db.ids, db.n_tokens, da.ids, da.n_tokens, vocab_size)
+        return _checked(result)
+    finally:
+        _free_doc(&da)
+        _free_doc(&db)
+
+
+def lcs_indices(ref, can):
+    """Indices into ``ref`` of one LCS, chosen with rouge-score's tie-break."""
+    cdef dict vocab = {}
+    cdef Doc dr, dc
+    cdef uint64_t *mask = NULL
+    cdef uint64_t *rows = NULL
+    cdef uint8_t *carry = NULL
+    cdef uint8_t *on_path = NULL
+    cdef Py_ssize_t m, n, i
+    dr.ids = dc.ids = NULL
+    dr.bounds = dc.bounds = NULL
+    try:
+        _intern([ref], vocab, &dr)
+        _intern([can], vocab, &dc)
+        m, n = dr.n_tokens, dc.n_tokens
+        mask = <uint64_t *> calloc(len(vocab) + 1, sizeof(uint64_t))
+        rows = <uint64_t *> malloc((n + 1) * ((m + 63) // 64 + 1) * sizeof(uint64_t))
+        carry = <uint8_t *> malloc(n + 1)
+        on_path = <uint8_t *> calloc(m + 1, 1)
+        if not (mask and rows and carry and on_path):
+            raise MemoryError()
+        if m and n:
+            with nogil:
+                _lcs_rows(dr.ids, m, dc.ids, n, mask, carry, rows)
+                _backtrack(dr.ids, m, dc.ids, n, rows, on_path)
+        return [i for i in range(m) if on_path[i]]
+    finally:
+        _free_doc(&dr)
+        _free_doc(&dc)
+        free(mask)
+        free(rows)
+        free(carry)
+        free(on_path)
+
+
+def summary_lcs_hits(ref_sents, can_sents):
+    """ROUGE-Lsum's union-LCS hit count over sentence lists."""
+    cdef dict vocab = {}
+    cdef Doc dr, dc
+    cdef Py_ssize_t result, vocab_size
+    dr.ids = dc.ids = NULL
+    dr.bounds = dc.bounds = NULL
+    try:
+        _intern(ref_sents, vocab, &dr)
+        _intern(can_sents, vocab, &dc)
+        vocab_size = len(vocab)
+        with nogil:
+            result = _summary_hits(&dr, &dc, vocab_size)
+        return _checked(result)
+    finally:
+        _free_doc(&dr)
+        _free_doc(&dc)
+
+
+def ngram_overlap(a, b, Py_ssize_t n):
+    """Size of the multiset intersection of the n-grams of ``a`` and ``b``."""
+    cdef dict vocab = {}
+    cdef Doc da, db
+    cdef Py_ssize_t result, vocab_size
+    if n < 1:
+        raise ValueError(f"n must be positive, got {n}")
+    da.ids = db.ids = NULL
+    da.bounds = db.bounds = NULL
+    try:
+        _intern([a], vocab, &da)
+        _intern([b], vocab, &db)
+        vocab_size = len(vocab)
+        with nogil:
+            result = _overlap(&da, &db, n, vocab_size)
+        return _checked(result)
+    finally:
+        _free_doc(&da)
+        _free_doc(&db)
+
+
+def intern_sentences(sentences, dict vocab):
+    """Map each token to a dense integer ID, adding unseen tokens to ``vocab``."""
+    cdef Doc doc
+    cdef Py_ssize_t s, k
+    doc.ids = NULL
+    doc.bounds = NULL
+    try:
+        _intern(sentences, vocab, &doc)
+        return [[doc.ids[k] for k in range(doc.bounds[s], doc.bounds[s + 1])]
+                for s in range(doc.n_sents)]
+    finally:
+        _free_doc(&doc)
+
+
+def pair_counts(target_sents, prediction_sents, tuple orders, bint want_lcs,
+                bint want_lsum, target_whole=None, prediction_whole=None):
+    """All the integer counts that the ROUGE scores of one pair need.
+
+    See ``kurenai._lcs_py.pair_counts`` for the contract.
+    """
+    cdef dict vocab = {}
+    cdef Doc t_sents, p_sents, t_whole, p_whole
+    cdef Doc *t_all = &t_sents
+    cdef Doc *p_all = &p_sents
+    cdef Py_ssize_t n_orders = len(orders), o, lcs = 0, hits = 0, vocab_size
+    cdef Py_ssize_t overlaps[16]
+    cdef Py_ssize_t order_values[16]
+    if n_orders > 16:
+        raise ValueError("at most 16 n-gram orders")
+    for o in range(n_orders):
+        order_values[o] = orders[o]
+    t_sents.ids = p_sents.ids = t_whole.ids = p_whole.ids = NULL
+    t_sents.bounds = p_sents.bounds = t_whole.bounds = p_whole.bounds = NULL
+    try:
+        _intern(target_sents, vocab, &t_sents)
+        _intern(prediction_sents, vocab, &p_sents)
+        if target_whole is not None:
+            _intern([target_whole], vocab, &t_whole)
+            t_all = &t_whole
+        if prediction_whole is not None:
+            _intern([prediction_whole], vocab, &p_whole)
+            p_all = &p_whole
+        vocab_size = len(vocab)
+        with nogil:
+            for o in range(n_orders):
+                overlaps[o] = _overlap(t_all, p_all, order_values[o], vocab_size)
+            if want_lcs:
+                if t_all.n_tokens >= p_all.n_tokens:
+                    lcs = _lcs_length(t_all.ids, t_all.n_tokens, p_all.ids,
+                                      p_all.n_tokens, vocab_size)
+                else:
+                    lcs = _lcs_length(p_all.ids, p_all.n_tokens, t_all.ids,
+                                      t_all.n_tokens, vocab_size)
+            if want_lsum and t_sents.n_tokens and p_sents.n_tokens:
+                hits = _summary_hits(&t_sents, &p_sents, vocab_size)
+        _checked(lcs)
+        _checked(hits)
+        return (tuple([_checked(overlaps[o]) for o in range(n_orders)]), lcs, hits,
+                t_all.n_tokens, p_all.n_tokens, t_sents.n_tokens, p_sents.n_tokens)
+    finally:
+        _free_doc(&t_sents)
+        _free_doc(&p_sents)
+        _free_doc(&t_whole)
+        _free_doc(&p_whole)

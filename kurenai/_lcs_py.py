@@ -1,0 +1,145 @@
+"""Pure-Python twin of ``kurenai._lcs``: the readable specification of the kernels.
+
+Every function here has the same name, arguments and results as its compiled
+counterpart.  The compiled module is only ever a faster way of computing what
+this one computes; the test-suite runs both side by side.
+
+All kernels work on sequences of integer token IDs (see ``intern_sentences``).
+The tie-breaks follow rouge-score exactly, because they decide which LCS
+ROUGE-Lsum takes the union of.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+IDs = Sequence[int]
+
+
+def lcs_table(ref: IDs, can: IDs) -> list[list[int]]:
+    """The full (len(ref)+1) x (len(can)+1) LCS table, as rouge-score builds it."""
+    table = [[0] * (len(can) + 1) for _ in range(len(ref) + 1)]
+    for i in range(1, len(ref) + 1):
+        row, above = table[i], table[i - 1]
+        for j in range(1, len(can) + 1):
+            if ref[i - 1] == can[j - 1]:
+                row[j] = above[j - 1] + 1
+            else:
+                row[j] = max(above[j], row[j - 1])
+    return table
+
+
+def lcs_length(a: IDs, b: IDs) -> int:
+    """Length of a longest common subsequence, in O(min(len(a), len(b))) memory."""
+    if len(a) < len(b):
+        a, b = b, a
+    previous = [0] * (len(b) + 1)
+    for token in a:
+        current = [0] * (len(b) + 1)
+        for j in range(1, len(b) + 1):
+            if token == b[j - 1]:
+                current[j] = previous[j - 1] + 1
+            else:
+                current[j] = max(previous[j], current[j - 1])
+        previous = current
+    return previous[-1]
+
+
+def lcs_indices(ref: IDs, can: IDs) -> list[int]:
+    """Indices into ``ref`` of one LCS, chosen with rouge-score's tie-break.
+
+    Walking back from the end: equal tokens take the diagonal; otherwise step
+    back in ``can`` only when the cell to the left is strictly greater than the
+    cell above, else step back in ``ref``.
+    """
+    table = lcs_table(ref, can)
+    i, j = len(ref), len(can)
+    path: list[int] = []
+    while i > 0 and j > 0:
+        if ref[i - 1] == can[j - 1]:
+            path.append(i - 1)
+            i -= 1
+            j -= 1
+        elif table[i][j - 1] > table[i - 1][j]:
+            j -= 1
+        else:
+            i -= 1
+    path.reverse()
+    return path
+
+
+def summary_lcs_hits(ref_sents: Sequence[IDs], can_sents: Sequence[IDs]) -> int:
+    """ROUGE-Lsum's hit count: union-LCS of each reference sentence against all
+    candidate sentences, with per-token counters so no token is counted twice."""
+    remaining_ref: Counter[int] = Counter()
+    remaining_can: Counter[int] = Counter()
+    for sent in ref_sents:
+        remaining_ref.update(sent)
+    for sent in can_sents:
+        remaining_can.update(sent)
+    hits = 0
+    for ref in ref_sents:
+        union: set[int] = set()
+        for can in can_sents:
+            union.update(lcs_indices(ref, can))
+        for index in sorted(union):
+            token = ref[index]
+            if remaining_can[token] > 0 and remaining_ref[token] > 0:
+                hits += 1
+                remaining_can[token] -= 1
+                remaining_ref[token] -= 1
+    return hits
+
+
+def ngram_overlap(a: IDs, b: IDs, n: int) -> int:
+    """Size of the multiset intersection of the n-grams of ``a`` and ``b``."""
+    grams_a = Counter(tuple(a[i : i + n]) for i in range(len(a) - n + 1))
+    grams_b = Counter(tuple(b[i : i + n]) for i in range(len(b) - n + 1))
+    return sum(min(count, grams_b[gram]) for gram, count in grams_a.items())
+
+
+def intern_sentences(
+    sentences: Sequence[Sequence[str]], vocab: dict[str, int]
+) -> list[list[int]]:
+    """Map each token to a dense integer ID, adding unseen tokens to ``vocab``."""
+    return [[vocab.setdefault(token, len(vocab)) for token in sent] for sent in sentences]
+
+
+def pair_counts(
+    target_sents: Sequence[Sequence[str]],
+    prediction_sents: Sequence[Sequence[str]],
+    orders: Sequence[int],
+    want_lcs: bool,
+    want_lsum: bool,
+    target_whole: Sequence[str] | None = None,
+    prediction_whole: Sequence[str] | None = None,
+) -> tuple[tuple[int, ...], int, int, int, int, int, int]:
+    """All the integer counts that the ROUGE scores of one pair need.
+
+    ``*_sents`` are the tokenized sentences (ROUGE-Lsum's units);
+    ``*_whole`` the tokens of the whole text, or None when they are exactly the
+    sentences' tokens concatenated.  Returns ``(ngram_overlaps, lcs_length,
+    lsum_hits, target_len, prediction_len, target_sum_len, prediction_sum_len)``
+    where ``ngram_overlaps`` follows ``orders`` and the ``_sum_len`` are the
+    token totals over the sentences.
+    """
+    vocab: dict[str, int] = {}
+    t_sents = intern_sentences(target_sents, vocab)
+    p_sents = intern_sentences(prediction_sents, vocab)
+    t_all = _whole(t_sents, target_whole, vocab)
+    p_all = _whole(p_sents, prediction_whole, vocab)
+    overlaps = tuple(ngram_overlap(t_all, p_all, n) for n in orders)
+    lcs = lcs_length(t_all, p_all) if want_lcs and t_all and p_all else 0
+    t_sum = sum(map(len, t_sents))
+    p_sum = sum(map(len, p_sents))
+    hits = summary_lcs_hits(t_sents, p_sents) if want_lsum and t_sum and p_sum else 0
+    return overlaps, lcs, hits, len(t_all), len(p_all), t_sum, p_sum
+
+
+def _whole(
+    sents: list[list[int]], whole: Sequence[str] | None, vocab: dict[str, int]
+) -> list[int]:
+    if whole is None:
+        return [token for sent in sents for token in sent]
+    return intern_sentences([whole], vocab)[0]

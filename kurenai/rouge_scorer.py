@@ -1,0 +1,214 @@
+"""``RougeScorer``: rouge-score's API and numbers, for text in any script.
+
+The path of a pair through it: text -> tokens (``kurenai.tokenizers``) ->
+dense int IDs and integer counts (``kurenai._lcs`` kernels) -> ``Score``s,
+whose floats are computed with exactly rouge-score's operations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Callable, Union
+
+from kurenai._backend import kernels
+from kurenai.scoring import BaseScorer, Score, fmeasure
+from kurenai.sentences import split_sentences
+from kurenai.tokenizers import Tokenizer, resolve_tokenizer
+
+__all__ = ["ROUGE_TYPES", "RougeScorer"]
+
+ROUGE_TYPES = tuple(f"rouge{n}" for n in range(1, 10)) + ("rougeL", "rougeLsum")
+
+TokenizerLike = Union[Tokenizer, str, None]
+Tokens = Sequence[str]
+Counts = tuple[tuple[int, ...], int, int, int, int, int, int]
+
+
+class RougeScorer(BaseScorer):
+    """Calculates ROUGE scores between texts, exactly as rouge-score does.
+
+    >>> scorer = RougeScorer(["rouge1", "rougeL"])
+    >>> scorer.score("猫 は マット の 上 に いる", "猫 が マット に いる")["rouge1"]
+    Score(precision=0.8, recall=0.5714285714285714, fmeasure=0.6666666666666666)
+
+    Args:
+        rouge_types: the scores to compute, from ``rouge1`` ... ``rouge9``,
+            ``rougeL`` (LCS over the whole text) and ``rougeLsum`` (union-LCS
+            over sentences).
+        use_stemmer: Porter-stem ASCII words longer than 3 characters, as
+            rouge-score does (passed to the default or named tokenizer).
+        split_summaries: for ``rougeLsum``, find sentences with
+            ``sentence_splitter`` instead of taking one sentence per line.
+        tokenizer: None (kurenai's ``AllCharacterSupportTokenizer``), a name
+            from ``kurenai.tokenizers.available_tokenizers()``, or any object
+            with a ``tokenize(text) -> list[str]`` method (rouge-score's
+            ``Tokenizer`` interface).
+        sentence_splitter: a callable ``text -> list[str]`` used when
+            ``split_summaries`` is true; default
+            :func:`kurenai.sentences.split_sentences` (offline, multilingual).
+            ``nltk.sent_tokenize`` reproduces rouge-score's splitting.
+
+    Raises:
+        TypeError: ``rouge_types`` is a bare string or not an iterable of str.
+        ValueError: an unknown ROUGE type.
+    """
+
+    def __init__(
+        self,
+        rouge_types: Iterable[str],
+        use_stemmer: bool = False,
+        split_summaries: bool = False,
+        tokenizer: TokenizerLike = None,
+        sentence_splitter: Callable[[str], list[str]] | None = None,
+    ) -> None:
+        self.rouge_types = _validated_types(rouge_types)
+        self._tokenizer = resolve_tokenizer(tokenizer, use_stemmer=use_stemmer)
+        self._split_summaries = bool(split_summaries)
+        self._splitter = sentence_splitter or split_sentences
+        self._orders = tuple(int(t[5:]) for t in self.rouge_types if t[5:].isdigit())
+        self._want_lcs = "rougeL" in self.rouge_types
+        self._want_lsum = "rougeLsum" in self.rouge_types
+        self._want_whole = any(t != "rougeLsum" for t in self.rouge_types)
+        # Tokenize each line once and reuse the lines as the whole text, when the
+        # tokenizer guarantees the result is the same.
+        self._by_lines = (
+            getattr(type(self._tokenizer), "line_separable", False) is True
+            and not self._split_summaries
+        )
+
+    @property
+    def tokenizer(self) -> Tokenizer:
+        """The tokenizer in use."""
+        return self._tokenizer
+
+    def score(self, target: str, prediction: str) -> dict[str, Score]:
+        """ROUGE scores of ``prediction`` against the reference ``target``.
+
+        Returns a dict mapping each ROUGE type to a ``Score(precision, recall,
+        fmeasure)``.  Raises TypeError if either text is not a str.
+        """
+        _check_text("target", target)
+        _check_text("prediction", prediction)
+        return self._scores(self._count(self._tokenized(target), self._tokenized(prediction)))
+
+    def score_multi(self, targets: Iterable[str], prediction: str) -> dict[str, Score]:
+        """Best score over several references, chosen per ROUGE type.
+
+        For each type the reference with the highest F-measure wins (the first
+        one on ties), as in rouge-score.  Raises ValueError if ``targets`` is
+        empty and TypeError if it is a bare string or holds a non-str.
+        """
+        if isinstance(targets, (str, bytes)):
+            raise TypeError("targets must be a list of str, not a single string")
+        targets = list(targets)
+        if not targets:
+            raise ValueError("score_multi needs at least one target")
+        _check_text("prediction", prediction)
+        for index, target in enumerate(targets):
+            _check_text(f"targets[{index}]", target)
+        tokenized_prediction = self._tokenized(prediction)
+        all_scores = [
+            self._scores(self._count(self._tokenized(t), tokenized_prediction))
+            for t in targets
+        ]
+        return {rouge_type: _best(all_scores, rouge_type) for rouge_type in self.rouge_types}
+
+    # ------------------------------------------------------------ internals
+
+    def _tokenized(self, text: str) -> tuple[list[Tokens], Tokens | None]:
+        """(sentences' tokens, whole-text tokens or None if the concatenation)."""
+        tokenize = self._tokenizer.tokenize
+        if self._by_lines:
+            if self._want_lsum:
+                return [tokenize(line) for line in text.split("\n") if line], None
+            return [tokenize(text)], None
+        whole = tokenize(text) if self._want_whole else []
+        if not self._want_lsum:
+            return [], whole
+        return [tokenize(s) for s in self._sentences(text)], whole
+
+    def _sentences(self, text: str) -> list[str]:
+        sentences = self._splitter(text) if self._split_summaries else text.split("\n")
+        return [s for s in sentences if len(s)]
+
+    def _count(
+        self,
+        target: tuple[list[Tokens], Tokens | None],
+        prediction: tuple[list[Tokens], Tokens | None],
+    ) -> Counts:
+        return kernels.pair_counts(  # type: ignore[no-any-return]
+            target[0],
+            prediction[0],
+            self._orders,
+            self._want_lcs,
+            self._want_lsum,
+            target[1],
+            prediction[1],
+        )
+
+    def _scores(self, counts: Counts) -> dict[str, Score]:
+        overlaps, lcs, hits, t_len, p_len, t_sum, p_sum = counts
+        result: dict[str, Score] = {}
+        order_index = 0
+        for rouge_type in self.rouge_types:
+            if rouge_type == "rougeL":
+                result[rouge_type] = _ratio_score(lcs, p_len, t_len)
+            elif rouge_type == "rougeLsum":
+                result[rouge_type] = _ratio_score(hits, p_sum, t_sum)
+            else:
+                n = self._orders[order_index]
+                overlap = overlaps[order_index]
+                order_index += 1
+                # rouge-score divides by max(count, 1): always a float, never 0/0.
+                precision = overlap / max(p_len - n + 1, 1)
+                recall = overlap / max(t_len - n + 1, 1)
+                result[rouge_type] = Score(precision, recall, fmeasure(precision, recall))
+        return result
+
+    def __repr__(self) -> str:
+        return (
+            f"RougeScorer({self.rouge_types!r}, tokenizer={self._tokenizer!r}, "
+            f"split_summaries={self._split_summaries})"
+        )
+
+
+def _ratio_score(hits: int, prediction_len: int, target_len: int) -> Score:
+    # rouge-score returns int zeros (not 0.0) when a side has no tokens.
+    if not prediction_len or not target_len:
+        return Score(precision=0, recall=0, fmeasure=0)
+    precision = hits / prediction_len
+    recall = hits / target_len
+    return Score(precision, recall, fmeasure(precision, recall))
+
+
+def _best(all_scores: list[dict[str, Score]], rouge_type: str) -> Score:
+    best = all_scores[0][rouge_type]
+    for scores in all_scores[1:]:
+        if scores[rouge_type].fmeasure > best.fmeasure:
+            best = scores[rouge_type]
+    return best
+
+
+def _check_text(name: str, value: Any) -> None:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, got {type(value).__name__}")
+
+
+def _validated_types(rouge_types: Any) -> list[str]:
+    if isinstance(rouge_types, (str, bytes)):
+        raise TypeError(
+            f"rouge_types must be a list of ROUGE types, e.g. [{rouge_types!r}], "
+            "not a single string"
+        )
+    try:
+        types = list(rouge_types)
+    except TypeError:
+        raise TypeError(
+            f"rouge_types must be a list of str, got {type(rouge_types).__name__}"
+        ) from None
+    for rouge_type in types:
+        if rouge_type not in ROUGE_TYPES:
+            raise ValueError(
+                f"invalid ROUGE type {rouge_type!r}; valid types: {', '.join(ROUGE_TYPES)}"
+            )
+    return types

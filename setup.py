@@ -1,0 +1,58 @@
+"""Builds kurenai's one compiled module, ``kurenai._lcs``.
+
+All metadata lives in pyproject.toml.  If the C++ compiler fails, kurenai
+installs as pure Python (and warns at import), unless KURENAI_REQUIRE_EXTENSION
+or CI is set, where a missing extension must fail the build instead.
+"""
+
+import os
+import sys
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+# -ffp-contract=off: no fused multiply-add, so C arithmetic rounds like Python's.
+COMPILE_ARGS = [] if sys.platform == "win32" else ["-O3", "-ffp-contract=off"]
+
+
+def _extensions():
+    from Cython.Build import cythonize
+
+    extension = Extension(
+        "kurenai._lcs",
+        ["kurenai/_lcs.pyx"],
+        language="c++",
+        extra_compile_args=COMPILE_ARGS,
+    )
+    return cythonize([extension], compiler_directives={"language_level": "3"})
+
+
+def _must_compile():
+    return any(os.environ.get(name) for name in ("KURENAI_REQUIRE_EXTENSION", "CI"))
+
+
+class OptionalBuildExt(build_ext):
+    """Turns a failed compile into a loud warning and a pure-Python install."""
+
+    def run(self):
+        try:
+            super().run()
+        except Exception as error:  # noqa: BLE001 - any compiler failure
+            self._fallback(error)
+
+    def build_extension(self, ext):
+        try:
+            super().build_extension(ext)
+        except Exception as error:  # noqa: BLE001
+            self._fallback(error)
+
+    def _fallback(self, error):
+        if _must_compile():
+            raise error
+        frame = "=" * 74
+        print(f"{frame}\nWARNING: kurenai's C++ extension could not be built ({error}).\n"
+              f"kurenai will run in pure Python, correctly but much more slowly.\n{frame}",
+              file=sys.stderr)
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})
