@@ -37,22 +37,24 @@ class OptionalBuildExt(build_ext):
     def run(self):
         try:
             super().run()
-        except Exception as error:  # noqa: BLE001 - any compiler failure
+        except Exception as error:
             self._fallback(error)
 
     def build_extension(self, ext):
         try:
             super().build_extension(ext)
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             self._fallback(error)
 
     def _fallback(self, error):
         if _must_compile():
             raise error
         frame = "=" * 74
-        print(f"{frame}\nWARNING: kurenai's C++ extension could not be built ({error}).\n"
-              f"kurenai will run in pure Python, correctly but much more slowly.\n{frame}",
-              file=sys.stderr)
+        print(
+            f"{frame}\nWARNING: kurenai's C++ extension could not be built ({error}).\n"
+            f"kurenai will run in pure Python, correctly but much more slowly.\n{frame}",
+            file=sys.stderr,
+        )
 
 
 setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})

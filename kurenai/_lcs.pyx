@@ -79,7 +79,7 @@ cdef Py_ssize_t _lcs_length(const int32_t *a, Py_ssize_t la, const int32_t *b,
     cdef uint64_t *mask
     cdef uint8_t *carry
     cdef uint64_t state, u, s1, s2
-    cdef Py_ssize_t w, i, j, start, end, total = 0
+    cdef Py_ssize_t i, j, start, end, total = 0
     cdef uint8_t c
     if la == 0 or lb == 0:
         return 0
@@ -239,7 +239,7 @@ cdef Py_ssize_t _ngram_overlap(const int32_t *a, Py_ssize_t la, const int32_t *b
     between levels the keys are re-ranked densely so they never overflow.
     """
     cdef Py_ssize_t na = la - n + 1, nb = lb - n + 1
-    cdef Py_ssize_t i, j, k, total, distinct, lo, hi, mid, hits = 0
+    cdef Py_ssize_t i, j, k, total, distinct, hits = 0
     cdef uint64_t *keys
     cdef uint64_t *ka
     cdef uint64_t *kb

@@ -94,14 +94,14 @@ def summary_lcs_hits(ref_sents: Sequence[IDs], can_sents: Sequence[IDs]) -> int:
 
 def ngram_overlap(a: IDs, b: IDs, n: int) -> int:
     """Size of the multiset intersection of the n-grams of ``a`` and ``b``."""
+    if n < 1:
+        raise ValueError(f"n must be positive, got {n}")
     grams_a = Counter(tuple(a[i : i + n]) for i in range(len(a) - n + 1))
     grams_b = Counter(tuple(b[i : i + n]) for i in range(len(b) - n + 1))
     return sum(min(count, grams_b[gram]) for gram, count in grams_a.items())
 
 
-def intern_sentences(
-    sentences: Sequence[Sequence[str]], vocab: dict[str, int]
-) -> list[list[int]]:
+def intern_sentences(sentences: Sequence[Sequence[str]], vocab: dict[str, int]) -> list[list[int]]:
     """Map each token to a dense integer ID, adding unseen tokens to ``vocab``."""
     return [[vocab.setdefault(token, len(vocab)) for token in sent] for sent in sentences]
 
@@ -137,9 +137,7 @@ def pair_counts(
     return overlaps, lcs, hits, len(t_all), len(p_all), t_sum, p_sum
 
 
-def _whole(
-    sents: list[list[int]], whole: Sequence[str] | None, vocab: dict[str, int]
-) -> list[int]:
+def _whole(sents: list[list[int]], whole: Sequence[str] | None, vocab: dict[str, int]) -> list[int]:
     if whole is None:
         return [token for sent in sents for token in sent]
     return intern_sentences([whole], vocab)[0]

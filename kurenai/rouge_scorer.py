@@ -17,7 +17,7 @@ from kurenai.tokenizers import Tokenizer, resolve_tokenizer
 
 __all__ = ["ROUGE_TYPES", "RougeScorer"]
 
-ROUGE_TYPES = tuple(f"rouge{n}" for n in range(1, 10)) + ("rougeL", "rougeLsum")
+ROUGE_TYPES = (*(f"rouge{n}" for n in range(1, 10)), "rougeL", "rougeLsum")
 
 TokenizerLike = Union[Tokenizer, str, None]
 Tokens = Sequence[str]
@@ -108,10 +108,21 @@ class RougeScorer(BaseScorer):
             _check_text(f"targets[{index}]", target)
         tokenized_prediction = self._tokenized(prediction)
         all_scores = [
-            self._scores(self._count(self._tokenized(t), tokenized_prediction))
-            for t in targets
+            self._scores(self._count(self._tokenized(t), tokenized_prediction)) for t in targets
         ]
         return {rouge_type: _best(all_scores, rouge_type) for rouge_type in self.rouge_types}
+
+    def score_batch(
+        self, targets: Sequence[str], predictions: Sequence[str], n_jobs: int = 1
+    ) -> list[dict[str, Score]]:
+        """``[score(t, p) for t, p in zip(targets, predictions)]``, in order.
+
+        Raises ValueError if the two sequences differ in length.
+        """
+        targets, predictions = list(targets), list(predictions)
+        if len(targets) != len(predictions):
+            raise ValueError(f"{len(targets)} targets but {len(predictions)} predictions")
+        return [self.score(t, p) for t, p in zip(targets, predictions)]
 
     # ------------------------------------------------------------ internals
 

@@ -147,17 +147,19 @@ def resolve_tokenizer(tokenizer: Any, use_stemmer: bool = False) -> Tokenizer:
     return tokenizer  # type: ignore[no-any-return]
 
 
-def _is_rouge_score_default(tokenizer: object) -> bool:
+def _is_rouge_score_default(tokenizer: Any) -> bool:
     # Compare with the class itself, not its name, and only if rouge-score's
     # tokenizers are already imported (importing them loads NLTK: ~1 s).
     module = sys.modules.get("rouge_score.tokenizers")
     default = getattr(module, "DefaultTokenizer", None)
-    return default is not None and type(tokenizer) is default and (
-        getattr(tokenizer, "_stemmer", None) is None or _is_default_porter(tokenizer._stemmer)
+    return (
+        default is not None
+        and type(tokenizer) is default
+        and (getattr(tokenizer, "_stemmer", None) is None or _is_default_porter(tokenizer._stemmer))
     )
 
 
-def _is_default_porter(stemmer: object) -> bool:
+def _is_default_porter(stemmer: Any) -> bool:
     from nltk.stem.porter import PorterStemmer
 
     return type(stemmer) is PorterStemmer and stemmer.mode == PorterStemmer.NLTK_EXTENSIONS

@@ -1,0 +1,114 @@
+"""The kernels against rouge-score's own private helpers and a naive DP.
+
+Tie-heavy inputs over tiny alphabets check the LCS *path*, which decides what
+ROUGE-Lsum unions, not only its length.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rouge_score import rouge_scorer as rs
+
+from kurenai import _lcs_py
+
+tiny = st.lists(st.integers(0, 3), max_size=40)
+sentences = st.lists(st.lists(st.integers(0, 4), max_size=12), max_size=5)
+AROUND_WORDS = [0, 1, 2, 63, 64, 65, 127, 128, 129, 200]
+
+
+def naive_lcs(a: list[int], b: list[int]) -> int:
+    return rs._lcs_table(a, b)[-1][-1] if a and b else 0
+
+
+def rouge_score_hits(ref: list[list[int]], can: list[list[int]]) -> int:
+    score = rs._summary_level_lcs(ref, can)
+    if score.precision == 0:
+        return 0
+    return round(score.precision * sum(map(len, can)))
+
+
+@given(tiny, tiny)
+def test_lcs_length_matches_naive_dp(kernels: ModuleType, a: list[int], b: list[int]) -> None:
+    assert kernels.lcs_length(a, b) == naive_lcs(a, b)
+
+
+@given(tiny, tiny)
+def test_lcs_indices_match_rouge_score_backtrack(
+    kernels: ModuleType, a: list[int], b: list[int]
+) -> None:
+    assert kernels.lcs_indices(a, b) == rs.lcs_ind(a, b)
+
+
+@given(sentences, sentences)
+def test_summary_hits_match_rouge_score(
+    kernels: ModuleType, ref: list[list[int]], can: list[list[int]]
+) -> None:
+    assert kernels.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can)
+
+
+@given(tiny, tiny, st.integers(1, 9))
+def test_ngram_overlap_matches_rouge_score(
+    kernels: ModuleType, a: list[int], b: list[int], n: int
+) -> None:
+    expected = rs._score_ngrams(rs._create_ngrams(a, n), rs._create_ngrams(b, n))
+    overlap = kernels.ngram_overlap(a, b, n)
+    assert overlap / max(len(b) - n + 1, 1) == expected.precision
+
+
+@pytest.mark.parametrize("la", AROUND_WORDS)
+@pytest.mark.parametrize("lb", [0, 1, 64, 65, 130])
+@pytest.mark.parametrize("alphabet", [1, 2, 7])
+def test_bit_parallel_word_boundaries(kernels: ModuleType, la: int, lb: int, alphabet: int) -> None:
+    a = [(i * 7 + i // 3) % alphabet for i in range(la)]
+    b = [(i * 5 + 1) % alphabet for i in range(lb)]
+    assert kernels.lcs_length(a, b) == naive_lcs(a, b)
+    assert kernels.lcs_indices(a, b) == rs.lcs_ind(a, b)
+    assert kernels.lcs_indices(b, a) == rs.lcs_ind(b, a)
+
+
+@settings(max_examples=60)
+@given(
+    st.lists(st.integers(0, 2), min_size=60, max_size=140),
+    st.lists(st.integers(0, 2), min_size=60, max_size=140),
+)
+def test_multiword_paths_on_repeated_tokens(
+    kernels: ModuleType, a: list[int], b: list[int]
+) -> None:
+    assert kernels.lcs_length(a, b) == naive_lcs(a, b)
+    assert kernels.lcs_indices(a, b) == rs.lcs_ind(a, b)
+    assert kernels.summary_lcs_hits([a[:70], a[70:]], [b]) == rouge_score_hits(
+        [a[:70], a[70:]], [b]
+    )
+
+
+def test_kernels_accept_any_hashable_tokens(kernels: ModuleType) -> None:
+    assert kernels.lcs_length("abcbdab", "bdcaba") == 4
+    assert kernels.lcs_indices(["x", "y", "z"], ["y", "z"]) == [1, 2]
+
+
+def test_intern_sentences_is_dense_and_shared(kernels: ModuleType) -> None:
+    vocab: dict[str, int] = {}
+    assert kernels.intern_sentences([["a", "b"], [], ["b", "c"]], vocab) == [[0, 1], [], [1, 2]]
+    assert kernels.intern_sentences([["c", "d"]], vocab) == [[2, 3]]
+
+
+@given(sentences, sentences, st.lists(st.integers(1, 9), max_size=4), st.booleans())
+def test_pair_counts_twins_agree(
+    ref: list[list[int]], can: list[list[int]], orders: list[int], whole: bool
+) -> None:
+    from kurenai import _lcs
+
+    ref_s = [[str(t) for t in s] for s in ref]
+    can_s = [[str(t) for t in s] for s in can]
+    extra = (ref_s[0] if ref_s else ["x"], ["x", "1"]) if whole else (None, None)
+    args = (ref_s, can_s, tuple(orders), True, True, *extra)
+    assert _lcs.pair_counts(*args) == _lcs_py.pair_counts(*args)
+
+
+def test_ngram_order_must_be_positive(kernels: ModuleType) -> None:
+    with pytest.raises(ValueError):
+        kernels.ngram_overlap([1], [1], 0)

@@ -1,0 +1,156 @@
+"""RougeScorer's own behaviour: non-ASCII text, the default tokenizer, errors."""
+
+from __future__ import annotations
+
+import threading
+from types import ModuleType
+
+import pytest
+
+from kurenai.rouge_scorer import ROUGE_TYPES, RougeScorer
+from kurenai.scoring import Score
+from kurenai.tokenizers import AllCharacterSupportTokenizer, RougeScoreTokenizer
+
+CAT_TARGET = "猫 は マット の 上 に いる"
+CAT_PREDICTION = "猫 が マット に いる"
+
+
+def test_japanese_worked_example(kernels: ModuleType) -> None:
+    scores = RougeScorer(["rouge1", "rouge2"]).score(CAT_TARGET, CAT_PREDICTION)
+    assert scores["rouge1"].precision == 4 / 5
+    assert scores["rouge1"].recall == 4 / 7
+    assert scores["rouge2"].precision == 1 / 4
+    assert scores["rouge2"].recall == 1 / 6
+    assert scores["rouge2"].fmeasure == pytest.approx(0.2)
+
+
+@pytest.mark.parametrize("text", [CAT_TARGET, "今日 は 晴れ\n明日 は 雨", "Ünïcödé ça va"])
+def test_identical_texts_score_one(kernels: ModuleType, text: str) -> None:
+    scores = RougeScorer([*list(ROUGE_TYPES[:3]), "rougeL", "rougeLsum"]).score(text, text)
+    for rouge_type, score in scores.items():
+        if rouge_type == "rouge3" and len(text.split()) < 3:
+            continue
+        assert score == Score(1.0, 1.0, 1.0), rouge_type
+
+
+def test_empty_texts_score_zero_like_rouge_score(kernels: ModuleType) -> None:
+    scores = RougeScorer(["rouge1", "rougeL", "rougeLsum"]).score("", "")
+    assert scores["rouge1"] == Score(0.0, 0.0, 0.0)
+    assert scores["rougeL"] == Score(0, 0, 0)
+    assert type(scores["rougeL"].precision) is int
+    assert scores["rougeLsum"] == Score(0, 0, 0)
+
+
+def test_default_tokenizer_keeps_every_character() -> None:
+    tokenizer = AllCharacterSupportTokenizer()
+    assert tokenizer.tokenize("  いぬ\u3000ねこ\tDOG.  ") == ["いぬ", "ねこ", "dog."]
+    assert tokenizer.tokenize("") == []
+    assert tokenizer.tokenize(" \n ") == []
+
+
+def test_default_stemmer_only_touches_ascii_words() -> None:
+    tokenizer = AllCharacterSupportTokenizer(use_stemmer=True)
+    assert tokenizer.tokenize("Running dogs. はしる cats 2024s abc") == [
+        "run",
+        "dogs.",
+        "はしる",
+        "cat",
+        "2024",
+        "abc",
+    ]
+
+
+def test_spec_stemmer_example(kernels: ModuleType) -> None:
+    scorer = RougeScorer(["rouge1"], use_stemmer=True)
+    assert scorer.score("The dogs are running", "The dog runs") == {
+        "rouge1": Score(precision=1.0, recall=0.75, fmeasure=0.8571428571428571)
+    }
+
+
+def test_rouge_score_tokenizer_by_name_drops_non_ascii(kernels: ModuleType) -> None:
+    scorer = RougeScorer(["rouge1"], tokenizer="rouge-score")
+    assert isinstance(scorer.tokenizer, RougeScoreTokenizer)
+    assert scorer.score("你好", "你好")["rouge1"] == Score(0.0, 0.0, 0.0)
+    assert scorer.score("cat dog", "cat你好dog")["rouge1"] == Score(1.0, 1.0, 1.0)
+
+
+def test_score_multi_takes_best_reference_per_type(kernels: ModuleType) -> None:
+    scorer = RougeScorer(["rouge1", "rouge2"])
+    best = scorer.score_multi(["a b c d", "c d a b x"], "a b x")
+    assert best["rouge1"] == scorer.score("c d a b x", "a b x")["rouge1"]
+    assert best["rouge2"] == scorer.score("c d a b x", "a b x")["rouge2"]
+
+
+def test_score_batch_keeps_order(kernels: ModuleType) -> None:
+    scorer = RougeScorer(["rouge1", "rougeL"])
+    targets = [f"a b {i}" for i in range(20)]
+    predictions = [f"{i} b a" for i in range(20)]
+    expected = [scorer.score(t, p) for t, p in zip(targets, predictions)]
+    assert scorer.score_batch(targets, predictions) == expected
+    with pytest.raises(ValueError, match="3 targets but 2 predictions"):
+        scorer.score_batch(["a"] * 3, ["a"] * 2)
+
+
+def test_shared_scorer_is_thread_safe(kernels: ModuleType) -> None:
+    scorer = RougeScorer(list(ROUGE_TYPES), use_stemmer=True)
+    pairs = [(f"the cats {i}\nwere running {i % 3}", f"a cat {i} runs\nthe end") for i in range(40)]
+    expected = [scorer.score(*pair) for pair in pairs]
+    results: list[list[dict[str, Score]]] = []
+
+    def work() -> None:
+        results.append([scorer.score(*pair) for pair in pairs])
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [expected] * 4
+
+
+# ------------------------------------------------------------ bad input
+
+
+@pytest.mark.parametrize("bad", [None, b"bytes", 3, ["a"]])
+def test_non_str_texts_raise_type_error_naming_the_argument(bad: object) -> None:
+    scorer = RougeScorer(["rouge1"])
+    with pytest.raises(TypeError, match="target must be a str"):
+        scorer.score(bad, "a")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="prediction must be a str"):
+        scorer.score("a", bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad_type", ["rouge0", "rouge10", "rougeX", "ROUGE1", "rouge-l", 1])
+def test_unknown_type_fails_at_construction_listing_valid_ones(bad_type: object) -> None:
+    with pytest.raises(ValueError, match=r"valid types: rouge1, rouge2.*rougeL, rougeLsum"):
+        RougeScorer(["rouge1", bad_type])  # type: ignore[list-item]
+
+
+def test_bare_string_rouge_types_is_rejected() -> None:
+    with pytest.raises(TypeError, match=r"\['rouge1'\]"):
+        RougeScorer("rouge1")
+    with pytest.raises(TypeError, match="list of str"):
+        RougeScorer(None)  # type: ignore[arg-type]
+
+
+def test_score_multi_input_errors() -> None:
+    scorer = RougeScorer(["rouge1"])
+    with pytest.raises(ValueError, match="at least one target"):
+        scorer.score_multi([], "a")
+    with pytest.raises(TypeError, match="not a single string"):
+        scorer.score_multi("a b", "a")
+    with pytest.raises(TypeError, match=r"targets\[1\] must be a str"):
+        scorer.score_multi(["a", None], "a")  # type: ignore[list-item]
+
+
+def test_bad_tokenizer_arguments() -> None:
+    with pytest.raises(ValueError, match=r"unknown tokenizer 'nope'; available: .*whitespace"):
+        RougeScorer(["rouge1"], tokenizer="nope")
+    with pytest.raises(TypeError, match="tokenize"):
+        RougeScorer(["rouge1"], tokenizer=42)  # type: ignore[arg-type]
+
+
+def test_split_summaries_uses_the_given_splitter(kernels: ModuleType) -> None:
+    scorer = RougeScorer(["rougeLsum"], split_summaries=True, sentence_splitter=str.split)
+    assert scorer.score("b a", "a b")["rougeLsum"] == Score(1.0, 1.0, 1.0)
+    assert RougeScorer(["rougeLsum"]).score("b a", "a b")["rougeLsum"].recall == 0.5
