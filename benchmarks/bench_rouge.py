@@ -1,0 +1,167 @@
+"""kurenai vs rouge-score (and rouge-score-rs, when installed), side by side.
+
+    python benchmarks/bench_rouge.py [--data-dir DIR] [--repeats 5] [--quick]
+
+Every case runs all contenders on the same inputs, round-robin, and reports
+the median time per pair and the ratio to rouge-score.  rouge-score-rs is a
+benchmark-only peer (``pip install rouge-score-rs``), never a dependency.
+Long-document cases run each contender in a fresh process to read its peak
+memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from typing import Any, Callable
+
+from _common import find_data_dir, interleaved, read_jsonl, zipf_pair
+from rouge_score import rouge_scorer as rs
+from rouge_score import tokenizers as rs_tokenizers
+
+import kurenai
+from kurenai.rouge_scorer import RougeScorer
+
+try:
+    import rouge_score_rs
+except ImportError:
+    rouge_score_rs = None
+
+FOUR = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+Pairs = list[tuple[str, str]]
+
+
+def english_pairs(data_dir: str | None, limit: int) -> tuple[Pairs, Pairs]:
+    """~70-token pairs (TLDRs vs lead-3) and ~400-token pairs built from them."""
+    rows = read_jsonl(find_data_dir(data_dir) / "en_scitldr_test.jsonl")
+    short = [(r["target"], r["prediction"]) for r in rows[:limit]]
+    long = [
+        (
+            f"{a['abstract']}\n{b['abstract']}\n{a['target']}",
+            f"{a['prediction']}\n{b['abstract']}\n{b['prediction']}",
+        )
+        for a, b in zip(rows[: limit // 4], rows[1 : limit // 4 + 1])
+    ]
+    return short, long
+
+
+def contenders(types: list[str], stem: bool) -> dict[str, Any]:
+    found: dict[str, Any] = {
+        "rouge-score": rs.RougeScorer(types, use_stemmer=stem),
+        "kurenai": RougeScorer(types, use_stemmer=stem),
+        "kurenai(rs-tokenizer)": RougeScorer(
+            types, tokenizer=rs_tokenizers.DefaultTokenizer(use_stemmer=stem)
+        ),
+    }
+    if rouge_score_rs is not None:
+        found["rouge-score-rs"] = rouge_score_rs.RougeScorer(types, use_stemmer=stem)
+    return found
+
+
+def loop(scorer: Any, pairs: Pairs) -> Callable[[], object]:
+    return lambda: [scorer.score(t, p) for t, p in pairs]
+
+
+def report(case: str, pairs: int, medians: dict[str, float]) -> None:
+    base = medians["rouge-score"]
+    print(f"\n{case}  ({pairs} pairs, median of interleaved repeats)")
+    for name, seconds in medians.items():
+        per_pair = seconds / pairs * 1e6
+        print(f"  {name:<28}{per_pair:>12.1f} us/pair {base / seconds:>9.1f}x")
+
+
+def run_case(case: str, types: list[str], stem: bool, pairs: Pairs, repeats: int) -> None:
+    scorers = contenders(types, stem)
+    for scorer in scorers.values():  # warm-up: stem caches, lazy imports
+        loop(scorer, pairs[:5])()
+    report(case, len(pairs), interleaved({n: loop(s, pairs) for n, s in scorers.items()}, repeats))
+
+
+def run_batch(pairs: Pairs, repeats: int, jobs: int) -> None:
+    targets = [t for t, _ in pairs]
+    predictions = [p for _, p in pairs]
+    scorers = contenders(FOUR, False)
+    runs: dict[str, Callable[[], object]] = {"rouge-score": loop(scorers["rouge-score"], pairs)}
+    for name in ("kurenai", "kurenai(rs-tokenizer)"):
+        scorer = scorers[name]
+        runs[f"{name} batch n_jobs={jobs}"] = (
+            lambda s=scorer: s.score_batch(targets, predictions, n_jobs=jobs)
+        )
+    if rouge_score_rs is not None:
+        peer = scorers["rouge-score-rs"]
+        runs["rouge-score-rs batch"] = lambda: peer.score_batch(targets, predictions)
+    report(f"batch, 4 types, {jobs} cores", len(pairs), interleaved(runs, repeats))
+
+
+LONG_SNIPPET = """
+import json, resource, sys, time
+sys.path.insert(0, {bench!r})
+from _common import zipf_pair
+target, prediction = zipf_pair({tokens}, seed=1)
+lib, types = {lib!r}, {types!r}
+if lib == "rouge-score":
+    from rouge_score.rouge_scorer import RougeScorer
+    scorer = RougeScorer(types)
+elif lib == "rouge-score-rs":
+    from rouge_score_rs import RougeScorer
+    scorer = RougeScorer(types)
+else:
+    from kurenai.rouge_scorer import RougeScorer
+    scorer = RougeScorer(types)
+scorer.score("a b", "a b")
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+start = time.perf_counter()
+scorer.score(target, prediction)
+seconds = time.perf_counter() - start
+extra = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+print(json.dumps({{"seconds": seconds, "extra_mib": extra / 1024}}))
+"""
+
+
+def run_long(tokens: int, types: list[str], libs: list[str]) -> None:
+    print(f"\n{'+'.join(types)}, one {tokens}-token pair (fresh process each)")
+    bench = os.path.dirname(os.path.abspath(__file__))
+    for lib in libs:
+        code = LONG_SNIPPET.format(bench=bench, tokens=tokens, lib=lib, types=types)
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        if out.returncode:
+            print(f"  {lib:<28}failed: {out.stderr.strip().splitlines()[-1]}")
+            continue
+        result = json.loads(out.stdout)
+        print(f"  {lib:<28}{result['seconds']:>10.3f} s  peak +{result['extra_mib']:.1f} MiB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--pairs", type=int, default=200, help="~70-token pairs per repeat")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--skip-long", action="store_true")
+    parser.add_argument("--slow", action="store_true", help="also rouge-score at 10k tokens")
+    args = parser.parse_args()
+
+    print(f"kurenai {kurenai.__version__} ({kurenai.IMPLEMENTATION} kernels), "
+          f"rouge-score-rs {'present' if rouge_score_rs else 'not installed'}")
+    short, long = english_pairs(args.data_dir, args.pairs)
+    run_case("4 types (rouge1, rouge2, rougeL, rougeLsum), ~70 tokens", FOUR, False, short,
+             args.repeats)
+    run_case("4 types, ~400 tokens", FOUR, False, long, args.repeats)
+    run_case("rougeL alone, ~70 tokens", ["rougeL"], False, short, args.repeats)
+    run_case("4 types, use_stemmer=True, ~70 tokens", FOUR, True, short, args.repeats)
+    run_batch(short * 2, args.repeats, args.jobs)
+    if args.skip_long:
+        return
+    peers = ["kurenai"] + (["rouge-score-rs"] if rouge_score_rs else [])
+    run_long(1_000, ["rougeL"], ["rouge-score", *peers])
+    run_long(10_000, ["rougeL"], (["rouge-score"] if args.slow else []) + peers)
+    run_long(30_000, ["rougeL"], peers)
+    run_long(100_000, ["rougeL"], ["kurenai"])
+    run_long(10_000, ["rougeLsum"], (["rouge-score"] if args.slow else []) + peers)
+
+
+if __name__ == "__main__":
+    main()
