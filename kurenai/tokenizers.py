@@ -15,14 +15,37 @@ import re
 import sys
 from typing import Any, Callable, Protocol, runtime_checkable
 
+from kurenai._morphological import (
+    JiebaTokenizer,
+    KiwiTokenizer,
+    MeCabTokenizer,
+    MorphologicalTokenizer,
+    SudachiTokenizer,
+)
 from kurenai._stemming import CachedPorterStemmer
+from kurenai._unicode_tokenizers import (
+    CharTokenizer,
+    NormalizingTokenizer,
+    UnicodeTokenizer,
+    normalizing,
+    with_normalization,
+)
 
 __all__ = [
     "AllCharacterSupportTokenizer",
+    "CharTokenizer",
+    "JiebaTokenizer",
+    "KiwiTokenizer",
+    "MeCabTokenizer",
+    "MorphologicalTokenizer",
+    "NormalizingTokenizer",
     "RougeScoreTokenizer",
+    "SudachiTokenizer",
     "Tokenizer",
+    "UnicodeTokenizer",
     "available_tokenizers",
     "get_tokenizer",
+    "normalizing",
     "resolve_tokenizer",
 ]
 
@@ -100,8 +123,14 @@ class RougeScoreTokenizer:
 
 
 _REGISTRY: dict[str, Callable[..., Tokenizer]] = {
-    "whitespace": AllCharacterSupportTokenizer,
-    "rouge-score": RougeScoreTokenizer,
+    "whitespace": with_normalization(AllCharacterSupportTokenizer),
+    "rouge-score": with_normalization(RougeScoreTokenizer),
+    "unicode": UnicodeTokenizer,
+    "char": CharTokenizer,
+    "mecab": MeCabTokenizer,
+    "sudachi": SudachiTokenizer,
+    "jieba": JiebaTokenizer,
+    "kiwi": KiwiTokenizer,
 }
 
 

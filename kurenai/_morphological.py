@@ -1,0 +1,227 @@
+"""Morphological tokenizers: MeCab, Sudachi (Japanese), jieba (Chinese), Kiwi (Korean).
+
+Each wraps an optional package (``pip install 'kurenai[ja]'``, ``[zh]``,
+``[ko]``).  Constructing one only checks that the package is installed, and
+raises ImportError naming the pip command if not; the package is imported and
+its dictionary or model loaded on the first ``tokenize`` call, once per
+instance, so ``import kurenai`` stays light.
+
+Every adapter lowercases the analyser's words, drops those with no letter,
+number or mark (punctuation, symbols, emoji, spaces) and, with
+``use_stemmer=True``, Porter-stems ASCII words of 4+ characters as rouge-score
+does; the Japanese adapters also replace each word by its dictionary form
+(``走っ`` -> ``走る``).  None of them is line-separable: an analyser's reading
+of a line can depend on its neighbours.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import logging
+import re
+import warnings
+from collections.abc import Iterable
+from types import ModuleType
+from typing import Any, Callable, ClassVar
+
+from kurenai._stemming import CachedPorterStemmer
+from kurenai._unicode_tokenizers import make_normalizer, stem_and_filter
+
+__all__ = ["JiebaTokenizer", "KiwiTokenizer", "MeCabTokenizer", "SudachiTokenizer"]
+
+_HAS_WORD_CHARACTER = re.compile(r"[^\W_]")
+
+
+def _import_quietly(module: str) -> ModuleType:
+    # Old releases of the analysers warn on import (pkg_resources, escapes);
+    # a user's `-W error` must not turn that into a failed tokenizer.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return importlib.import_module(module)
+
+
+class MorphologicalTokenizer:
+    """Base of the adapters: lazy loading, normalisation, filtering, stemming."""
+
+    line_separable = False
+    name: ClassVar[str]
+    extra: ClassVar[str]
+    requirements: tuple[tuple[str, str], ...]  # (module, pip package)
+
+    def __init__(self, use_stemmer: bool = False, normalize: str | None = None) -> None:
+        self._check_installed()
+        self.use_stemmer = use_stemmer
+        self.normalize = normalize.upper() if isinstance(normalize, str) else normalize
+        self._normalizer = make_normalizer(normalize)
+        self._porter = CachedPorterStemmer().stem if use_stemmer else None
+        self._analyse: Callable[[str], Iterable[str]] | None = None
+
+    def _check_installed(self) -> None:
+        missing = [pkg for module, pkg in self.requirements if not _installed(module)]
+        if missing:
+            raise ImportError(
+                f"the {self.name!r} tokenizer needs {' and '.join(missing)}: "
+                f"pip install 'kurenai[{self.extra}]'"
+            )
+
+    def tokenize(self, text: str) -> list[str]:
+        """The analyser's words of ``text``, lowercased, without punctuation."""
+        if self._normalizer is not None:
+            text = self._normalizer(text)
+        if not text or text.isspace():
+            return []
+        if self._analyse is None:
+            self._analyse = self._load()
+        words = [w.lower() for w in self._analyse(text) if _HAS_WORD_CHARACTER.search(w)]
+        if self._porter is None:
+            return words
+        return stem_and_filter(words, self._porter)
+
+    def _load(self) -> Callable[[str], Iterable[str]]:
+        """Import the analyser and return ``text -> words`` (surface or lemma)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(use_stemmer={self.use_stemmer}, normalize={self.normalize!r})"
+        )
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+class MeCabTokenizer(MorphologicalTokenizer):
+    """Japanese words from MeCab, through fugashi with the UniDic-lite dictionary.
+
+    ``tagger_args`` is passed to ``fugashi.Tagger`` (e.g. ``"-d /path/to/dic"``).
+    With ``use_stemmer``, a word becomes its written base form (UniDic
+    ``orthBase``), or stays as it is when the dictionary has none.
+    """
+
+    name = "mecab"
+    extra = "ja"
+    requirements = (("fugashi", "fugashi"), ("unidic_lite", "unidic-lite"))
+
+    def __init__(
+        self, use_stemmer: bool = False, normalize: str | None = None, tagger_args: str = ""
+    ) -> None:
+        super().__init__(use_stemmer=use_stemmer, normalize=normalize)
+        self.tagger_args = tagger_args
+
+    def _load(self) -> Callable[[str], Iterable[str]]:
+        tagger = _import_quietly("fugashi").Tagger(self.tagger_args)
+        if not self.use_stemmer:
+            return lambda text: [word.surface for word in tagger(text)]
+        return lambda text: [_mecab_base_form(word) for word in tagger(text)]
+
+
+def _mecab_base_form(word: Any) -> str:
+    base = getattr(word.feature, "orthBase", None)
+    return base if isinstance(base, str) and base not in ("", "*") else str(word.surface)
+
+
+class SudachiTokenizer(MorphologicalTokenizer):
+    """Japanese words from Sudachi (SudachiPy with the ``core`` dictionary).
+
+    ``mode`` is Sudachi's split mode: ``"A"`` (default: short units, like
+    UniDic's), ``"B"`` (middle) or ``"C"`` (named entities and compounds kept
+    whole: ``選挙管理委員会``).  ``dict`` names another installed dictionary
+    package (``"small"``, ``"full"``).  With ``use_stemmer``, a word becomes its
+    dictionary form.
+    """
+
+    name = "sudachi"
+    extra = "ja"
+    requirements = (("sudachipy", "sudachipy"), ("sudachidict_core", "sudachidict-core"))
+
+    def __init__(
+        self,
+        use_stemmer: bool = False,
+        normalize: str | None = None,
+        mode: str = "A",
+        dict: str = "core",
+    ) -> None:
+        if mode not in ("A", "B", "C"):
+            raise ValueError(f"Sudachi split mode must be 'A', 'B' or 'C', got {mode!r}")
+        if dict != "core":
+            self.requirements = (
+                ("sudachipy", "sudachipy"),
+                (f"sudachidict_{dict}", f"sudachidict-{dict}"),
+            )
+        super().__init__(use_stemmer=use_stemmer, normalize=normalize)
+        self.mode = mode
+        self.dict = dict
+
+    def _load(self) -> Callable[[str], Iterable[str]]:
+        sudachipy = _import_quietly("sudachipy")
+        mode = getattr(sudachipy.SplitMode, self.mode)
+        dictionary = sudachipy.Dictionary(dict=self.dict)
+        make = getattr(dictionary, "tokenizer", None)  # SudachiPy >= 0.6.8
+        tokenizer = make(mode=mode) if make is not None else dictionary.create(mode)
+        if not self.use_stemmer:
+            return lambda text: [m.surface() for m in tokenizer.tokenize(text)]
+        return lambda text: [m.dictionary_form() for m in tokenizer.tokenize(text)]
+
+
+class JiebaTokenizer(MorphologicalTokenizer):
+    """Chinese words from jieba.
+
+    Each instance has its own ``jieba.Tokenizer``; its dictionary is built (or
+    read from jieba's cache in ``cache_dir``, default the system temporary
+    directory) on first use.  ``hmm`` enables jieba's HMM for unknown words.
+    Loading lowers the ``jieba`` logger to WARNING, silencing its progress lines.
+    """
+
+    name = "jieba"
+    extra = "zh"
+    requirements = (("jieba", "jieba"),)
+
+    def __init__(
+        self,
+        use_stemmer: bool = False,
+        normalize: str | None = None,
+        hmm: bool = True,
+        cache_dir: str | None = None,
+    ) -> None:
+        super().__init__(use_stemmer=use_stemmer, normalize=normalize)
+        self.hmm = hmm
+        self.cache_dir = cache_dir
+
+    def _load(self) -> Callable[[str], Iterable[str]]:
+        jieba = _import_quietly("jieba")
+        logging.getLogger("jieba").setLevel(logging.WARNING)
+        tokenizer = jieba.Tokenizer()
+        tokenizer.tmp_dir = self.cache_dir
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tokenizer.initialize()
+        hmm = self.hmm
+        return lambda text: tokenizer.lcut(text, HMM=hmm)
+
+
+class KiwiTokenizer(MorphologicalTokenizer):
+    """Korean morphemes from Kiwi (kiwipiepy).
+
+    ``kiwi_options`` are passed to ``kiwipiepy.Kiwi`` (e.g. ``num_workers``,
+    ``model_type``).  The morphemes are already uninflected stems and endings
+    (``했다`` -> ``하``, ``었``, ``다``); the stemmer only Porter-stems ASCII words.
+    """
+
+    name = "kiwi"
+    extra = "ko"
+    requirements = (("kiwipiepy", "kiwipiepy"),)
+
+    def __init__(
+        self, use_stemmer: bool = False, normalize: str | None = None, **kiwi_options: Any
+    ) -> None:
+        super().__init__(use_stemmer=use_stemmer, normalize=normalize)
+        self.kiwi_options = kiwi_options
+
+    def _load(self) -> Callable[[str], Iterable[str]]:
+        kiwi = _import_quietly("kiwipiepy").Kiwi(**self.kiwi_options)
+        return lambda text: [token.form for token in kiwi.tokenize(text)]

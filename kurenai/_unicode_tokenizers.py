@@ -1,0 +1,227 @@
+"""Dictionary-free tokenizers for raw text in any script: ``unicode`` and ``char``.
+
+Both lowercase, drop punctuation, symbols (emoji included), spaces and control
+characters by Unicode category, and keep letters (``L*``), numbers (``N*``) and
+combining marks (``M*``).  A combining mark belongs to the character before it:
+it stays inside its word (``naïve`` written with U+0308 is one token), and it is
+dropped with that character when the character is dropped (the U+FE0F after an
+emoji).  Optional Unicode normalisation runs first (``normalize="NFKC"`` turns
+full-width ``ＡＢＣ１２３`` into ``abc123``).
+
+Both are line-separable: no token spans a newline, and neither lowercasing nor
+normalisation looks across one.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from typing import Callable, Literal, Protocol, cast
+
+from kurenai._stemming import CachedPorterStemmer
+
+__all__ = [
+    "NORMALIZATION_FORMS",
+    "CharTokenizer",
+    "NormalizingTokenizer",
+    "UnicodeTokenizer",
+    "make_normalizer",
+    "normalizing",
+    "with_normalization",
+]
+
+NORMALIZATION_FORMS = ("NFC", "NFKC", "NFD", "NFKD")
+_Form = Literal["NFC", "NFKC", "NFD", "NFKD"]
+
+# Scripts written without spaces between words, where each letter is a token.
+_UNSPACED_RANGES = (
+    "\u0e00-\u0eff"  # Thai, Lao
+    "\u1000-\u109f\ua9e0-\ua9ff\uaa60-\uaa7f"  # Myanmar
+    "\u1780-\u17ff\u19e0-\u19ff"  # Khmer
+    "\u1950-\u19df\u1a20-\u1aaf\uaa80-\uaadf"  # Tai Le, New Tai Lue, Tai Tham, Tai Viet
+    "\u2e80-\u2fdf\u3005-\u3007\u3021-\u3029\u3031-\u3035\u3038-\u303c"  # CJK marks
+    "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"  # kana, half-width katakana
+    "\u3100-\u312f\u31a0-\u31bf"  # Bopomofo
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK ideographs
+    "\U0001b000-\U0001b2ff"  # kana supplements, Nushu
+    "\U00020000-\U0003ffff"  # CJK ideographs, planes 2 and 3
+)
+
+# Letters and numbers: ``re``'s Unicode ``\w`` is exactly str.isalnum() plus "_".
+_ALNUM = r"[^\W_]"
+
+
+@functools.cache
+def _mark_class() -> str:
+    """A regex class of every combining mark (category M*), built once (~10 ms)."""
+    # Marks live in planes 0-1 and in plane 14's variation selectors.
+    code_points = [*range(0x20000), *range(0xE0000, 0xE1000)]
+    marks = [c for c in code_points if unicodedata.category(chr(c))[0] == "M"]
+    ranges: list[str] = []
+    start = previous = marks[0]
+    for code in [*marks[1:], -1]:
+        if code != previous + 1:
+            ranges.append(re.escape(chr(start)) + "-" + re.escape(chr(previous)))
+            start = code
+        previous = code
+    return "[" + "".join(ranges) + "]"
+
+
+@functools.cache
+def _word_pattern() -> re.Pattern[str]:
+    """A run of letters, numbers and marks that starts with a letter or number."""
+    return re.compile(rf"{_ALNUM}(?:{_ALNUM}|{_mark_class()})*")
+
+
+@functools.cache
+def _unspaced_pattern() -> re.Pattern[str]:
+    """One letter of an unspaced script (not a digit) with its combining marks."""
+    return re.compile(rf"(?=[^\W\d_])[{_UNSPACED_RANGES}]{_mark_class()}*")
+
+
+def make_normalizer(form: str | None) -> Callable[[str], str] | None:
+    """``unicodedata.normalize`` bound to ``form`` (None: no normalisation).
+
+    >>> make_normalizer("NFKC")("ＡＢＣ１２３")
+    'ABC123'
+
+    Raises ValueError for a form other than NFC, NFKC, NFD or NFKD.
+    """
+    if form is None:
+        return None
+    upper = form.upper() if isinstance(form, str) else form
+    if upper not in NORMALIZATION_FORMS:
+        raise ValueError(
+            f"normalize must be None or one of {', '.join(NORMALIZATION_FORMS)}, got {form!r}"
+        )
+    return functools.partial(unicodedata.normalize, cast(_Form, upper))
+
+
+def stem_and_filter(tokens: list[str], stem: Callable[[str], str]) -> list[str]:
+    # As rouge-score: drop an ASCII token its stemmer made empty or non-alphanumeric.
+    stemmed = map(stem, tokens)
+    return [s for s in stemmed if s and (not s.isascii() or s.isalnum())]
+
+
+class _RegexTokenizer:
+    """Shared construction, stemming and repr of the two tokenizers below."""
+
+    line_separable = True
+
+    def __init__(self, use_stemmer: bool = False, normalize: str | None = None) -> None:
+        self.use_stemmer = use_stemmer
+        self.normalize = normalize.upper() if isinstance(normalize, str) else normalize
+        self._normalizer = make_normalizer(normalize)
+        self._stem = CachedPorterStemmer().stem if use_stemmer else None
+        self._find_words = _word_pattern().findall
+
+    def _prepared(self, text: str) -> str:
+        if self._normalizer is not None:
+            text = self._normalizer(text)
+        return text.lower()
+
+    def _finished(self, tokens: list[str]) -> list[str]:
+        if self._stem is None:
+            return tokens
+        return stem_and_filter(tokens, self._stem)
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(use_stemmer={self.use_stemmer}, normalize={self.normalize!r})"
+        )
+
+
+class UnicodeTokenizer(_RegexTokenizer):
+    """rouge-score's ``DefaultTokenizer`` with "alphanumeric" meaning any script.
+
+    Lowercases; every character that is not a letter, number or combining mark
+    separates words; with the stemmer, ASCII ``[a-z0-9]`` tokens longer than 3
+    characters are Porter-stemmed as rouge-score stems them.  On ASCII text the
+    tokens are exactly rouge-score's.
+
+    >>> UnicodeTokenizer().tokenize("Don't panic: Cristóbal naïve 東京タワー 42")
+    ['don', 't', 'panic', 'cristóbal', 'naïve', '東京タワー', '42']
+    >>> UnicodeTokenizer(use_stemmer=True, normalize="NFKC").tokenize("Running ＡＢＣ１２３")
+    ['run', 'abc123']
+    """
+
+    def tokenize(self, text: str) -> list[str]:
+        """The words of ``text``."""
+        return self._finished(self._find_words(self._prepared(text)))
+
+
+class CharTokenizer(_RegexTokenizer):
+    """A character-aware tokenizer for unspaced scripts that needs no dictionary.
+
+    Each CJK ideograph, kana, Bopomofo letter and letter of Thai, Lao, Khmer,
+    Myanmar and the Tai scripts is its own token (with its combining marks);
+    runs of other letters, numbers and marks (Latin, Hangul, Cyrillic, Arabic,
+    digits of any script...) stay words.  Otherwise as :class:`UnicodeTokenizer`.
+
+    >>> CharTokenizer().tokenize("今日はGPT-4で、한국어 Café!")
+    ['今', '日', 'は', 'gpt', '4', 'で', '한국어', 'café']
+    """
+
+    def __init__(self, use_stemmer: bool = False, normalize: str | None = None) -> None:
+        super().__init__(use_stemmer=use_stemmer, normalize=normalize)
+        self._isolate = _unspaced_pattern().sub
+
+    def tokenize(self, text: str) -> list[str]:
+        """The words and unspaced-script characters of ``text``."""
+        spaced = self._isolate(r" \g<0> ", self._prepared(text))
+        return self._finished(self._find_words(spaced))
+
+
+class _Tokenizer(Protocol):
+    def tokenize(self, text: str) -> list[str]: ...
+
+
+class NormalizingTokenizer:
+    """Normalises text (NFC, NFKC, NFD or NFKD), then calls another tokenizer.
+
+    >>> from kurenai.tokenizers import AllCharacterSupportTokenizer
+    >>> normalizing(AllCharacterSupportTokenizer(), "NFKC").tokenize("ＡＢＣ　１２３")
+    ['abc', '123']
+    """
+
+    line_separable = False
+
+    def __init__(self, tokenizer: _Tokenizer, form: str) -> None:
+        normalizer = make_normalizer(form)
+        assert normalizer is not None
+        self.tokenizer = tokenizer
+        self.form = form.upper()
+        self._normalize = normalizer
+
+    def tokenize(self, text: str) -> list[str]:
+        """``tokenizer.tokenize`` of the normalised ``text``."""
+        return self.tokenizer.tokenize(self._normalize(text))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.tokenizer!r}, {self.form!r})"
+
+
+class _LineSeparableNormalizingTokenizer(NormalizingTokenizer):
+    # Normalisation never composes or reorders across a newline.
+    line_separable = True
+
+
+def normalizing(tokenizer: _Tokenizer, form: str) -> NormalizingTokenizer:
+    """``tokenizer`` behind ``form`` normalisation, line-separable if it was."""
+    if getattr(type(tokenizer), "line_separable", False) is True:
+        return _LineSeparableNormalizingTokenizer(tokenizer, form)
+    return NormalizingTokenizer(tokenizer, form)
+
+
+def with_normalization(factory: Callable[..., _Tokenizer]) -> Callable[..., _Tokenizer]:
+    """A registry factory that adds a ``normalize=`` option to ``factory``."""
+
+    def make(
+        use_stemmer: bool = False, normalize: str | None = None, **options: object
+    ) -> _Tokenizer:
+        tokenizer = factory(use_stemmer=use_stemmer, **options)
+        return tokenizer if normalize is None else normalizing(tokenizer, normalize)
+
+    make.__doc__ = f"``{factory.__name__}(use_stemmer, ...)``, optionally normalising first."
+    return make
