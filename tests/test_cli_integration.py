@@ -1,0 +1,243 @@
+"""The command line end to end: entry points, README examples, whole corpora vs the library."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import sysconfig
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kurenai import cli
+from kurenai.rouge_scorer import RougeScorer
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC_OUTPUT = """\
+id,rouge1-P,rouge1-R,rouge1-F,rougeL-P,rougeL-R,rougeL-F
+0,0.666667,0.666667,0.666667,0.666667,0.666667,0.666667
+1,0.750000,0.666667,0.705882,0.625000,0.555556,0.588235
+"""
+ARGS = ["--rouge-types", "rouge1,rougeL", "--target-file", "examples/targets.txt"]
+
+
+# ------------------------------------------------------------ entry points
+
+
+def test_python_dash_m_kurenai_reading_stdin() -> None:
+    predictions = (ROOT / "examples" / "predictions.txt").read_bytes()
+    result = subprocess.run(
+        [sys.executable, "-m", "kurenai", *ARGS, "--prediction-file", "-"],
+        cwd=ROOT,
+        input=predictions,
+        capture_output=True,
+        check=False,
+    )
+    assert (result.returncode, result.stderr) == (0, b"")
+    assert result.stdout.decode().replace("\r\n", "\n") == SPEC_OUTPUT
+
+
+def _console_script() -> str | None:
+    name = "kurenai.exe" if os.name == "nt" else "kurenai"
+    beside_python = Path(sysconfig.get_path("scripts")) / name
+    return str(beside_python) if beside_python.exists() else shutil.which("kurenai")
+
+
+def test_kurenai_console_script() -> None:
+    script = _console_script()
+    if script is None:
+        pytest.skip("the kurenai script is not installed (pip install -e .)")
+    ok = subprocess.run(
+        [script, *ARGS, "--prediction-file", "examples/predictions.txt"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (ok.returncode, ok.stdout.replace("\r\n", "\n"), ok.stderr) == (0, SPEC_OUTPUT, "")
+    bad = subprocess.run(
+        [script, *ARGS, "--prediction-file", "absent.txt"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 1
+    assert bad.stderr == "kurenai: error: cannot read absent.txt: No such file or directory\n"
+
+
+# ------------------------------------------------------------ README
+
+
+def readme_examples() -> Iterator[tuple[str, str]]:
+    """(command, expected output) for each ``$ python -m kurenai`` in README.md."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    for block in re.findall(r"^```sh\n(.*?)^```", text, flags=re.M | re.S):
+        for command in re.split(r"^(?=\$ )", block, flags=re.M):
+            if not command.startswith("$ python -m kurenai "):
+                continue
+            lines = command.splitlines(keepends=True)
+            end = next(i for i, line in enumerate(lines) if not line.rstrip().endswith("\\"))
+            yield "".join(lines[: end + 1]).replace("\\\n", " "), "".join(lines[end + 1 :])
+
+
+EXAMPLES = list(readme_examples())
+
+
+def test_readme_has_the_cli_examples() -> None:
+    commands = [" ".join(shlex.split(command[2:])) for command, _ in EXAMPLES]
+    assert len(commands) >= 4
+    assert commands[0] == (
+        "python -m kurenai --rouge-types rouge1,rougeL "
+        "--target-file examples/targets.txt --prediction-file examples/predictions.txt"
+    )
+    assert any("--use-aggregator" in c for c in commands)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"), EXAMPLES, ids=[f"example{i}" for i in range(len(EXAMPLES))]
+)
+def test_readme_example(
+    command: str,
+    expected: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(ROOT)
+    argv = shlex.split(command[2:])[3:]  # drop "$", "python -m kurenai"
+    assert cli.main(argv) == 0
+    captured = capsys.readouterr()
+    assert captured.out + captured.err == expected  # stderr: the signature, printed last
+
+
+# ------------------------------------------------------------ corpora vs the library
+
+
+WORDS = ["猫", "犬", "が", "は", "the", "cat", "dogs", "running", "run", "한국", "x", "."]
+
+
+def _text(rng: random.Random, max_sentences: int) -> str:
+    sentences = [
+        " ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 8)))
+        for _ in range(rng.randint(1, max_sentences))
+    ]
+    return "\n".join(sentences)
+
+
+def _corpus(seed: int, size: int) -> list[dict[str, object]]:
+    rng = random.Random(seed)
+    records: list[dict[str, object]] = []
+    for _ in range(size):
+        refs = [_text(rng, 3) for _ in range(rng.randint(1, 3))]
+        target: object = refs if rng.random() < 0.3 else refs[0]
+        records.append({"target": target, "prediction": _text(rng, 3)})
+    return records
+
+
+def _library_scores(
+    records: list[dict[str, object]], rouge_types: list[str], **options: object
+) -> list[dict[str, dict[str, float]]]:
+    scorer = RougeScorer(rouge_types, **options)  # type: ignore[arg-type]
+    result = []
+    for record in records:
+        target, prediction = record["target"], str(record["prediction"])
+        scores = (
+            scorer.score_multi(target, prediction)
+            if isinstance(target, list)
+            else scorer.score(str(target), prediction)
+        )
+        result.append({t: {k: float(v) for k, v in s._asdict().items()} for t, s in scores.items()})
+    return result
+
+
+def _cli_jsonl(path: Path, capsys: pytest.CaptureFixture[str], *options: str) -> list[dict]:
+    argv = ["--target-file", str(path), "--prediction-file", str(path), "--output-format", "jsonl"]
+    assert cli.main([*argv, *options]) == 0
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"use_stemmer": True}, {"tokenizer": "rouge-score"}, {"split_summaries": True}],
+    ids=str,
+)
+def test_generated_corpus_equals_the_library(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], options: dict[str, object]
+) -> None:
+    records = _corpus(seed=len(options), size=300)
+    path = tmp_path / "corpus.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), "utf-8")
+    rouge_types = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+    flags = [f"--{k.replace('_', '-')}" for k, v in options.items() if v is True]
+    flags += [f"--tokenizer={v}" for k, v in options.items() if k == "tokenizer"]
+    got = _cli_jsonl(
+        path, capsys, "--rouge-types", ",".join(rouge_types), "--chunk-size", "64", *flags
+    )
+    expected = _library_scores(records, rouge_types, **options)
+    assert [r.pop("id") for r in got] == list(range(len(records)))
+    assert got == expected
+
+
+def test_generated_corpus_csv_is_the_library_rounded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    records = [r for r in _corpus(seed=9, size=200) if isinstance(r["target"], str)]
+    escape = {ord("\\"): "\\\\", ord("\n"): "\\n"}
+    for side in ("target", "prediction"):
+        lines = (str(r[side]).translate(escape) for r in records)
+        (tmp_path / f"{side}.txt").write_text("".join(f"{line}\n" for line in lines), "utf-8")
+    argv = [
+        "--target-file",
+        str(tmp_path / "target.txt"),
+        "--newline-escape",
+        "--quiet",
+        "--prediction-file",
+        str(tmp_path / "prediction.txt"),
+        "--rouge-types",
+        "rouge1,rougeLsum",
+    ]
+    assert cli.main(argv) == 0
+    rows = capsys.readouterr().out.splitlines()[1:]
+    expected = _library_scores(records, ["rouge1", "rougeLsum"])
+    assert len(rows) == len(expected)
+    for i, (row, scores) in enumerate(zip(rows, expected)):
+        values = [f"{s[k]:f}" for s in scores.values() for k in ("precision", "recall", "fmeasure")]
+        assert row == ",".join([str(i), *values])
+
+
+def _shared_file(name: str) -> Path | None:
+    """A corpus from the shared data folder, if this machine has it (CI may not)."""
+    candidates = [parent / "shared" / "data" / name for parent in ROOT.parents]
+    if os.environ.get("KURENAI_BENCH_DATA"):
+        candidates.insert(0, Path(os.environ["KURENAI_BENCH_DATA"]) / name)
+    return next((path for path in candidates if path.is_file()), None)
+
+
+def test_english_scitldr_corpus_equals_the_library(capsys: pytest.CaptureFixture[str]) -> None:
+    path = _shared_file("en_scitldr_test.jsonl")
+    if path is None:
+        pytest.skip("en_scitldr_test.jsonl is not available (set KURENAI_BENCH_DATA)")
+    with path.open(encoding="utf-8") as stream:
+        records = [json.loads(line) for line in stream]
+    rouge_types = ["rouge1", "rouge2", "rougeLsum"]
+    got = _cli_jsonl(
+        path,
+        capsys,
+        "--rouge-types",
+        ",".join(rouge_types),
+        "--use-stemmer",
+        "--tokenizer",
+        "rouge-score",
+        "--jobs",
+        "2",
+    )
+    assert len(got) == len(records) == 618
+    expected = _library_scores(records, rouge_types, use_stemmer=True, tokenizer="rouge-score")
+    assert [{t: r[t] for t in rouge_types} for r in got] == expected
