@@ -111,18 +111,14 @@ def _scored(
 
 
 def _score_chunk(scorer: RougeScorer, chunk: list[Pair], jobs: int) -> list[dict[str, Score]]:
-    single = [i for i, (target, _) in enumerate(chunk) if isinstance(target, str)]
-    batch = scorer.score_batch(
-        [chunk[i][0] for i in single],  # type: ignore[misc]
-        [chunk[i][1] for i in single],
-        n_jobs=jobs,
-    )
-    if len(single) == len(chunk):
+    """Single-reference records go to ``score_batch`` together, the others to ``score_multi``."""
+    single = {i: (t, p) for i, (t, p) in enumerate(chunk) if isinstance(t, str)}
+    targets, predictions = [t for t, _ in single.values()], [p for _, p in single.values()]
+    batch = scorer.score_batch(targets, predictions, n_jobs=jobs) if single else []
+    if len(batch) == len(chunk):
         return batch
-    results = dict(zip(single, batch))
-    return [
-        results[i] if i in results else scorer.score_multi(*chunk[i]) for i in range(len(chunk))
-    ]
+    scores = dict(zip(single, batch))
+    return [scores[i] if i in scores else scorer.score_multi(*pair) for i, pair in enumerate(chunk)]
 
 
 def _scorer(args: argparse.Namespace) -> RougeScorer:
