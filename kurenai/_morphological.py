@@ -26,7 +26,12 @@ from types import ModuleType
 from typing import Any, Callable, ClassVar
 
 from kurenai._stemming import CachedPorterStemmer
-from kurenai._unicode_tokenizers import make_normalizer, stem_and_filter
+from kurenai._unicode_tokenizers import (
+    is_marks,
+    is_spaced_word,
+    make_normalizer,
+    stem_and_filter,
+)
 
 __all__ = ["JiebaTokenizer", "KiwiTokenizer", "MeCabTokenizer", "SudachiTokenizer"]
 
@@ -73,7 +78,7 @@ class MorphologicalTokenizer:
             return []
         if self._analyse is None:
             self._analyse = self._load()
-        words = [w.lower() for w in self._analyse(text) if _HAS_WORD_CHARACTER.search(w)]
+        words = _kept_words(self._analyse(text))
         if self._porter is None:
             return words
         return stem_and_filter(words, self._porter)
@@ -86,6 +91,21 @@ class MorphologicalTokenizer:
         return (
             f"{type(self).__name__}(use_stemmer={self.use_stemmer}, normalize={self.normalize!r})"
         )
+
+
+def _kept_words(analysed: Iterable[str]) -> list[str]:
+    """Lowercased words with a letter, number or mark, marks kept on their base."""
+    words: list[str] = []
+    previous_kept = False
+    for word in analysed:
+        if previous_kept and is_marks(word):
+            words[-1] += word  # an analyser that split a combining mark off its letter
+        elif _HAS_WORD_CHARACTER.search(word):
+            words.append(word.lower())
+            previous_kept = True
+        else:
+            previous_kept = False
+    return words
 
 
 def _installed(module: str) -> bool:
@@ -201,7 +221,22 @@ class JiebaTokenizer(MorphologicalTokenizer):
             warnings.simplefilter("ignore")
             tokenizer.initialize()
         hmm = self.hmm
-        return lambda text: tokenizer.lcut(text, HMM=hmm)
+        return lambda text: _jieba_words(tokenizer.tokenize(text, HMM=hmm))
+
+
+def _jieba_words(analysed: Iterable[tuple[str, int, int]]) -> list[str]:
+    # jieba cuts non-ASCII letters outside Chinese one by one ("naïve" -> na/ï/ve):
+    # glue touching fragments of spaced scripts back into their word.
+    words: list[str] = []
+    previous_end, previous_spaced = -1, False
+    for word, start, end in analysed:
+        spaced = is_spaced_word(word)
+        if spaced and previous_spaced and start == previous_end:
+            words[-1] += word
+        else:
+            words.append(word)
+        previous_end, previous_spaced = end, spaced
+    return words
 
 
 class KiwiTokenizer(MorphologicalTokenizer):

@@ -26,8 +26,11 @@ __all__ = [
     "CharTokenizer",
     "NormalizingTokenizer",
     "UnicodeTokenizer",
+    "is_marks",
+    "is_spaced_word",
     "make_normalizer",
     "normalizing",
+    "stem_and_filter",
     "with_normalization",
 ]
 
@@ -78,6 +81,30 @@ def _word_pattern() -> re.Pattern[str]:
 def _unspaced_pattern() -> re.Pattern[str]:
     """One letter of an unspaced script (not a digit) with its combining marks."""
     return re.compile(rf"(?=[^\W\d_])[{_UNSPACED_RANGES}]{_mark_class()}*")
+
+
+@functools.cache
+def _marks_pattern() -> re.Pattern[str]:
+    return re.compile(f"{_mark_class()}+")
+
+
+@functools.cache
+def _spaced_word_pattern() -> re.Pattern[str]:
+    return re.compile(rf"(?:(?![{_UNSPACED_RANGES}]){_ALNUM}|{_mark_class()})+")
+
+
+def is_marks(token: str) -> bool:
+    """Whether ``token`` is made only of combining marks."""
+    return _marks_pattern().fullmatch(token) is not None
+
+
+def is_spaced_word(token: str) -> bool:
+    """Whether ``token`` is letters, numbers and marks of scripts that use spaces.
+
+    >>> is_spaced_word("naïve"), is_spaced_word("漢字"), is_spaced_word("c++")
+    (True, False, False)
+    """
+    return _spaced_word_pattern().fullmatch(token) is not None
 
 
 def make_normalizer(form: str | None) -> Callable[[str], str] | None:
