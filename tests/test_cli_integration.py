@@ -8,6 +8,7 @@ import random
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import sysconfig
@@ -71,6 +72,38 @@ def test_kurenai_console_script() -> None:
     )
     assert bad.returncode == 1
     assert bad.stderr == "kurenai: error: cannot read absent.txt: No such file or directory\n"
+
+
+@pytest.mark.skipif(os.name == "nt", reason="SIGINT to a child process is POSIX-only")
+def test_ctrl_c_in_a_real_process(tmp_path: Path) -> None:
+    targets = tmp_path / "t.txt"
+    targets.write_text("a\nb\n")
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-u",
+            "-m",
+            "kurenai",
+            "--target-file",
+            str(targets),
+            "--prediction-file",
+            "-",
+            "--chunk-size",
+            "1",
+            "--output-format",
+            "jsonl",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    child.stdin.write(b"a\n")
+    child.stdin.flush()
+    assert child.stdout.readline().startswith(b'{"id": 0')  # now blocked reading record 2
+    child.send_signal(signal.SIGINT)
+    _, err = child.communicate(timeout=30)
+    assert (child.returncode, err) == (130, b"kurenai: interrupted\n")
 
 
 # ------------------------------------------------------------ README
