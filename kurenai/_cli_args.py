@@ -113,6 +113,7 @@ def _parser() -> argparse.ArgumentParser:
         "130 interrupted.",
     )
     _add_scoring(parser.add_argument_group("scoring"))
+    _add_bootstrap(parser.add_argument_group("bootstrap"))
     _add_input(parser.add_argument_group("input"))
     _add_output(parser.add_argument_group("output"))
     return parser
@@ -144,7 +145,7 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
         type=_int_at_least(0),
         default=1,
         metavar="N",
-        help="score with N processes; 0: one per CPU (default: 1)",
+        help="score on N cores (score_batch's n_jobs); 0: all of them (default: 1)",
     )
     add(
         "--chunk-size",
@@ -153,6 +154,10 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
         metavar="N",
         help="records read and scored at a time (default: 1000)",
     )
+
+
+def _add_bootstrap(group: argparse._ArgumentGroup) -> None:
+    add = group.add_argument
     add(
         "--use-aggregator",
         action="store_true",
