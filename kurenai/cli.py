@@ -57,8 +57,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def signature(args: argparse.Namespace) -> str:
     """The reproducibility signature of a run, in the style of sacrebleu.
 
-    >>> signature(parse_args(["--target-file", "t", "--prediction-file", "p"]))
-    'rouge:rouge1,rouge2,rougeL|tok:whitespace|stem:no|split:newline|version:0.2.0'
+    >>> args = parse_args(["--target-file", "t", "--prediction-file", "p", "--use-stemmer"])
+    >>> signature(args).replace(__version__, "X.Y.Z")
+    'rouge:rouge1,rouge2,rougeL|tok:whitespace|stem:yes|split:newline|version:X.Y.Z'
     """
     parts = [
         f"rouge:{','.join(args.rouge_types)}",
@@ -77,8 +78,8 @@ def signature(args: argparse.Namespace) -> str:
 
 def _run(args: argparse.Namespace) -> int:
     targets, predictions = _sources(args)
-    total = count_records(targets, predictions)
     scorer = _scorer(args)
+    total = count_records(targets, predictions)
     _note_lsum(args, targets, predictions)
     pairs = read_pairs(targets, predictions)
     first = next(pairs, None)
