@@ -14,6 +14,7 @@ import contextlib
 import json
 import os
 import re
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -134,7 +135,7 @@ def atomic_output(path: str) -> Iterator[IO[str]]:
     try:
         with open(fd, "w", encoding="utf-8", newline="") as stream:
             yield stream
-        os.chmod(temporary, 0o666 & ~_umask())
+        os.chmod(temporary, _mode_for(path))
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -261,7 +262,11 @@ def _count_error(
     )
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+def _mode_for(path: str) -> int:
+    """The existing file's permissions, or what ``open(path, "w")`` would give."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mask = os.umask(0)  # the only way to read the umask
+        os.umask(mask)
+        return 0o666 & ~mask

@@ -239,12 +239,15 @@ def test_failed_run_keeps_existing_output_and_leaves_no_temporary_file(
     assert sorted(tmp_path.iterdir()) == before
 
 
-def test_new_output_file_gets_normal_permissions(run: Run, files: Files, tmp_path: Path) -> None:
+def test_output_file_permissions_are_normal_or_kept(run: Run, files: Files, tmp_path: Path) -> None:
     output = tmp_path / "scores.csv"
     assert run(*files("a", "a"), "--output", str(output)).code == 0
     mask = os.umask(0)
     os.umask(mask)
     assert output.stat().st_mode & 0o777 == 0o666 & ~mask
+    output.chmod(0o640)
+    assert run(*files("b", "b"), "--output", str(output)).code == 0
+    assert output.stat().st_mode & 0o777 == 0o640
 
 
 # ------------------------------------------------------------ interruptions
