@@ -38,7 +38,7 @@ NORMALIZATION_FORMS = ("NFC", "NFKC", "NFD", "NFKD")
 _Form = Literal["NFC", "NFKC", "NFD", "NFKD"]
 
 # Scripts written without spaces between words, where each letter is a token.
-_UNSPACED_RANGES = (
+_UNSPACED_PLANES_0_1 = (
     "\u0e00-\u0eff"  # Thai, Lao
     "\u1000-\u109f\ua9e0-\ua9ff\uaa60-\uaa7f"  # Myanmar
     "\u1780-\u17ff\u19e0-\u19ff"  # Khmer
@@ -48,11 +48,24 @@ _UNSPACED_RANGES = (
     "\u3100-\u312f\u31a0-\u31bf"  # Bopomofo
     "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK ideographs
     "\U0001b000-\U0001b2ff"  # kana supplements, Nushu
-    "\U00020000-\U0003ffff"  # CJK ideographs, planes 2 and 3
 )
+_PLANES_2_3 = "\U00020000-\U0003ffff"  # nothing but CJK ideographs
+_UNSPACED_RANGES = _UNSPACED_PLANES_0_1 + _PLANES_2_3
 
 # Letters and numbers: ``re``'s Unicode ``\w`` is exactly str.isalnum() plus "_".
 _ALNUM = r"[^\W_]"
+
+
+def _class_of(code_points: list[int]) -> str:
+    """A regex character class matching exactly ``code_points`` (sorted)."""
+    ranges: list[str] = []
+    start = previous = code_points[0]
+    for code in [*code_points[1:], -1]:
+        if code != previous + 1:
+            ranges.append(re.escape(chr(start)) + "-" + re.escape(chr(previous)))
+            start = code
+        previous = code
+    return "[" + "".join(ranges) + "]"
 
 
 @functools.cache
@@ -60,15 +73,7 @@ def _mark_class() -> str:
     """A regex class of every combining mark (category M*), built once (~10 ms)."""
     # Marks live in planes 0-1 and in plane 14's variation selectors.
     code_points = [*range(0x20000), *range(0xE0000, 0xE1000)]
-    marks = [c for c in code_points if unicodedata.category(chr(c))[0] == "M"]
-    ranges: list[str] = []
-    start = previous = marks[0]
-    for code in [*marks[1:], -1]:
-        if code != previous + 1:
-            ranges.append(re.escape(chr(start)) + "-" + re.escape(chr(previous)))
-            start = code
-        previous = code
-    return "[" + "".join(ranges) + "]"
+    return _class_of([c for c in code_points if unicodedata.category(chr(c))[0] == "M"])
 
 
 @functools.cache
@@ -78,9 +83,22 @@ def _word_pattern() -> re.Pattern[str]:
 
 
 @functools.cache
-def _unspaced_pattern() -> re.Pattern[str]:
-    """One letter of an unspaced script (not a digit) with its combining marks."""
-    return re.compile(rf"(?=[^\W\d_])[{_UNSPACED_RANGES}]{_mark_class()}*")
+def _char_pattern() -> re.Pattern[str]:
+    """A letter of an unspaced script with its marks, or a run of other ones.
+
+    Explicit classes, built once (~70 ms), make this one ``findall`` five
+    times faster than lookaheads or a substitution pass.
+    """
+    unspaced = re.compile(f"[{_UNSPACED_RANGES}]").match
+    alone: list[int] = []
+    joined: list[int] = []
+    for code in range(0x20000):  # planes 2 and 3 are all unspaced
+        char = chr(code)
+        if char.isalnum():
+            (alone if unspaced(char) and not char.isdecimal() else joined).append(code)
+    letter = f"(?:{_class_of(alone)}|(?=[^\\W_])[{_PLANES_2_3}])"
+    word, mark = _class_of(joined), _mark_class()
+    return re.compile(f"{letter}{mark}*|{word}(?:{word}|{mark})*")
 
 
 @functools.cache
@@ -192,12 +210,11 @@ class CharTokenizer(_RegexTokenizer):
 
     def __init__(self, use_stemmer: bool = False, normalize: str | None = None) -> None:
         super().__init__(use_stemmer=use_stemmer, normalize=normalize)
-        self._isolate = _unspaced_pattern().sub
+        self._find_words = _char_pattern().findall
 
     def tokenize(self, text: str) -> list[str]:
         """The words and unspaced-script characters of ``text``."""
-        spaced = self._isolate(r" \g<0> ", self._prepared(text))
-        return self._finished(self._find_words(spaced))
+        return self._finished(self._find_words(self._prepared(text)))
 
 
 class _Tokenizer(Protocol):

@@ -1,0 +1,117 @@
+"""Speed of kurenai's tokenizers on raw Japanese and Korean text.
+
+    python benchmarks/bench_tokenizers.py [--data-dir DIR] [--repeats 3] [--tokenizers char,mecab]
+
+Reports, for each tokenizer: its load time (first ``tokenize``: dictionary or
+model), tokens/s on each corpus, and the scoring throughput (pairs/s) of
+``RougeScorer(["rouge1", "rouge2", "rougeL"], tokenizer=NAME)`` on the raw
+Japanese pairs.  As a reference, the whitespace tokenizer also scores the same
+pairs pre-segmented by Janome (the corpora's ``*_tok`` fields).  Corpora come
+from ``--data-dir``, ``$KURENAI_BENCH_DATA`` or ``../shared/data`` beside the
+repository; tokenizers whose package is missing are reported and skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from kurenai.rouge_scorer import RougeScorer
+from kurenai.tokenizers import Tokenizer, get_tokenizer
+
+REPO = Path(__file__).resolve().parents[1]
+CORPORA = ["ja_jsts_valid.jsonl", "ja_anlp_title_abstract.jsonl", "ko_korsts_test.jsonl"]
+JAPANESE = CORPORA[:2]
+NAMES = ["whitespace", "rouge-score", "unicode", "char", "mecab", "sudachi", "jieba", "kiwi"]
+SCORED = ["rouge1", "rouge2", "rougeL"]
+
+
+def data_dir(explicit: str | None) -> Path:
+    """``--data-dir``, else ``$KURENAI_BENCH_DATA``, else ``../shared/data``."""
+    folder = Path(
+        explicit or os.environ.get("KURENAI_BENCH_DATA") or REPO.parent / "shared" / "data"
+    )
+    if not (folder / CORPORA[0]).is_file():
+        raise SystemExit(
+            f"{folder / CORPORA[0]} not found: pass --data-dir or set KURENAI_BENCH_DATA"
+        )
+    return folder
+
+
+def read_rows(path: Path) -> list[dict[str, Any]]:
+    with path.open(encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def median_seconds(run: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def load(name: str) -> tuple[Tokenizer | None, float, str]:
+    """The tokenizer, its load time (construction + first call), or why not."""
+    start = time.perf_counter()
+    try:
+        tokenizer = get_tokenizer(name)
+    except ImportError as error:
+        return None, 0.0, str(error)
+    tokenizer.tokenize("今日は良い天気です。오늘은 날씨가 좋다.")
+    return tokenizer, time.perf_counter() - start, ""
+
+
+def tokenizing_speed(tokenizer: Tokenizer, texts: list[str], repeats: int) -> tuple[float, float]:
+    """(tokens/s, characters/s) over ``texts``."""
+    n_tokens = sum(len(tokenizer.tokenize(text)) for text in texts)
+    seconds = median_seconds(lambda: [tokenizer.tokenize(text) for text in texts], repeats)
+    return n_tokens / seconds, sum(map(len, texts)) / seconds
+
+
+def scoring_speed(scorer: RougeScorer, pairs: list[tuple[str, str]], repeats: int) -> float:
+    """Pairs/s of ``scorer.score`` over ``pairs``."""
+    seconds = median_seconds(lambda: [scorer.score(t, p) for t, p in pairs], repeats)
+    return len(pairs) / seconds
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", help="folder of the JSONL corpora")
+    parser.add_argument("--repeats", type=int, default=3, help="timed runs (median)")
+    parser.add_argument("--tokenizers", default=",".join(NAMES), help="comma-separated names")
+    args = parser.parse_args(argv)
+    folder = data_dir(args.data_dir)
+    rows = {corpus: read_rows(folder / corpus) for corpus in CORPORA}
+    texts = {c: [t for r in rs for t in (r["target"], r["prediction"])] for c, rs in rows.items()}
+    pairs = [(r["target"], r["prediction"]) for c in JAPANESE for r in rows[c]]
+    print(f"corpora: {folder}; {len(pairs)} raw Japanese pairs; median of {args.repeats} runs")
+    short = [c.split("_")[0] + "_" + c.split("_")[1] for c in CORPORA]
+    print(f"{'tokenizer':<12}{'load s':>8}" + "".join(f"{s + ' tok/s':>18}" for s in short)
+          + f"{'score pairs/s':>16}")  # fmt: skip
+    for name in args.tokenizers.split(","):
+        tokenizer, load_seconds, why = load(name)
+        if tokenizer is None:
+            print(f"{name:<12}skipped: {why}")
+            continue
+        speeds = [tokenizing_speed(tokenizer, texts[c], args.repeats)[0] for c in CORPORA]
+        scorer = RougeScorer(SCORED, tokenizer=tokenizer)
+        pairs_per_second = scoring_speed(scorer, pairs, args.repeats)
+        print(f"{name:<12}{load_seconds:>8.2f}" + "".join(f"{s:>18,.0f}" for s in speeds)
+              + f"{pairs_per_second:>16,.0f}")  # fmt: skip
+    segmented = [(r["target_tok"], r["prediction_tok"]) for c in JAPANESE for r in rows[c]
+                 if "target_tok" in r]  # fmt: skip
+    if segmented:
+        reference = scoring_speed(RougeScorer(SCORED), segmented, args.repeats)
+        print(f"reference: whitespace on Janome-segmented pairs: {reference:,.0f} pairs/s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
