@@ -1,4 +1,4 @@
-"""Builds kurenai's one compiled module, ``kurenai._lcs``.
+"""Builds kurenai's compiled modules: ``kurenai._lcs`` and ``kurenai._fastpath``.
 
 All metadata lives in pyproject.toml.  If the C++ compiler fails, kurenai
 installs as pure Python (and warns at import), unless KURENAI_REQUIRE_EXTENSION
@@ -6,6 +6,7 @@ or CI is set, where a missing extension must fail the build instead.
 """
 
 import os
+import platform
 import sys
 
 from setuptools import Extension, setup
@@ -15,16 +16,38 @@ from setuptools.command.build_ext import build_ext
 COMPILE_ARGS = [] if sys.platform == "win32" else ["-O3", "-ffp-contract=off"]
 
 
+def _cpu_has_popcnt():
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            return " popcnt" in cpuinfo.read()
+    except OSError:
+        return False
+
+
+# The LCS path reads table cells as bit counts; without this flag x86-64 counts
+# bits in a library call.  Set KURENAI_PORTABLE=1 to build for any x86-64 CPU.
+if (
+    platform.machine().lower() in ("x86_64", "amd64")
+    and sys.platform != "win32"
+    and not os.environ.get("KURENAI_PORTABLE")
+    and _cpu_has_popcnt()
+):
+    COMPILE_ARGS.append("-mpopcnt")
+
+
 def _extensions():
     from Cython.Build import cythonize
 
-    extension = Extension(
-        "kurenai._lcs",
-        ["kurenai/_lcs.pyx"],
-        language="c++",
-        extra_compile_args=COMPILE_ARGS,
-    )
-    return cythonize([extension], compiler_directives={"language_level": "3"})
+    extensions = [
+        Extension(
+            f"kurenai.{name}",
+            [f"kurenai/{name}.pyx"],
+            language="c++",
+            extra_compile_args=COMPILE_ARGS,
+        )
+        for name in ("_lcs", "_fastpath")
+    ]
+    return cythonize(extensions, compiler_directives={"language_level": "3"})
 
 
 def _must_compile():

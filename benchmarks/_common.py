@@ -58,9 +58,7 @@ def _lines(words: list[str], rng: random.Random) -> str:
     return "".join(out).strip()
 
 
-def interleaved(
-    contenders: dict[str, Callable[[], object]], repeats: int
-) -> dict[str, float]:
+def interleaved(contenders: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
     """Median seconds of each contender, run round-robin so load drifts hit all."""
     times: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(repeats):

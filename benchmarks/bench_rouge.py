@@ -18,7 +18,7 @@ import subprocess
 import sys
 from typing import Any, Callable
 
-from _common import find_data_dir, interleaved, read_jsonl, zipf_pair
+from _common import find_data_dir, interleaved, read_jsonl
 from rouge_score import rouge_scorer as rs
 from rouge_score import tokenizers as rs_tokenizers
 
@@ -87,8 +87,8 @@ def run_batch(pairs: Pairs, repeats: int, jobs: int) -> None:
     runs: dict[str, Callable[[], object]] = {"rouge-score": loop(scorers["rouge-score"], pairs)}
     for name in ("kurenai", "kurenai(rs-tokenizer)"):
         scorer = scorers[name]
-        runs[f"{name} batch n_jobs={jobs}"] = (
-            lambda s=scorer: s.score_batch(targets, predictions, n_jobs=jobs)
+        runs[f"{name} batch n_jobs={jobs}"] = lambda s=scorer: s.score_batch(
+            targets, predictions, n_jobs=jobs
         )
     if rouge_score_rs is not None:
         peer = scorers["rouge-score-rs"]
@@ -144,11 +144,14 @@ def main() -> None:
     parser.add_argument("--slow", action="store_true", help="also rouge-score at 10k tokens")
     args = parser.parse_args()
 
-    print(f"kurenai {kurenai.__version__} ({kurenai.IMPLEMENTATION} kernels), "
-          f"rouge-score-rs {'present' if rouge_score_rs else 'not installed'}")
+    print(
+        f"kurenai {kurenai.__version__} ({kurenai.IMPLEMENTATION} kernels), "
+        f"rouge-score-rs {'present' if rouge_score_rs else 'not installed'}"
+    )
     short, long = english_pairs(args.data_dir, args.pairs)
-    run_case("4 types (rouge1, rouge2, rougeL, rougeLsum), ~70 tokens", FOUR, False, short,
-             args.repeats)
+    run_case(
+        "4 types (rouge1, rouge2, rougeL, rougeLsum), ~70 tokens", FOUR, False, short, args.repeats
+    )
     run_case("4 types, ~400 tokens", FOUR, False, long, args.repeats)
     run_case("rougeL alone, ~70 tokens", ["rougeL"], False, short, args.repeats)
     run_case("4 types, use_stemmer=True, ~70 tokens", FOUR, True, short, args.repeats)

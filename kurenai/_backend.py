@@ -3,11 +3,13 @@
 ``KURENAI_IMPLEMENTATION`` selects it: ``auto`` (default: compiled if it
 imports, otherwise pure Python with one warning), ``compiled`` (fail loudly if
 the extension is missing) or ``python`` (force the pure twin).
-``IMPLEMENTATION`` tells which one is live.
+``IMPLEMENTATION`` tells which one is live.  ``fastpath`` is the compiled
+text-to-scores path for kurenai's own tokenizers, or None with pure Python.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import warnings
 from types import ModuleType
@@ -42,3 +44,6 @@ def _load(choice: str) -> tuple[ModuleType, str]:
 
 
 kernels, IMPLEMENTATION = _load(os.environ.get(ENV_VAR, "auto").strip().lower() or "auto")
+fastpath: ModuleType | None = (
+    importlib.import_module("kurenai._fastpath") if IMPLEMENTATION == "compiled" else None
+)

@@ -25,13 +25,6 @@ cdef extern from *:
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
 
 
-cdef struct Doc:
-    int32_t *ids          # every token of every sentence, flattened
-    Py_ssize_t *bounds    # sentence k is ids[bounds[k]:bounds[k + 1]]
-    Py_ssize_t n_tokens
-    Py_ssize_t n_sents
-
-
 # ---------------------------------------------------------------- interning
 
 cdef int _intern(object sentences, dict vocab, Doc *doc) except -1:
@@ -158,21 +151,30 @@ cdef inline Py_ssize_t _cell(const uint64_t *row, Py_ssize_t i) noexcept nogil:
 
 
 cdef void _backtrack(const int32_t *ref, Py_ssize_t m, const int32_t *can,
-                     Py_ssize_t n, const uint64_t *rows,
+                     Py_ssize_t n, const uint64_t *rows, Py_ssize_t lcs,
                      uint8_t *on_path) noexcept nogil:
     """Mark the ref indices of rouge-score's LCS: diagonal on equal tokens, else
     step back in ``can`` only if the cell to the left is strictly greater."""
     cdef Py_ssize_t words = (m + 63) >> 6
-    cdef Py_ssize_t i = m, j = n
-    while i > 0 and j > 0:
+    cdef Py_ssize_t i = m, j = n, here = lcs, left, above
+    # ``here`` is the table cell (i, j).  The cell above differs from it by one
+    # bit of row j; only the cell to the left needs counting.  Once it is 0 no
+    # match is left on the path.
+    while here > 0:
         if ref[i - 1] == can[j - 1]:
             on_path[i - 1] = 1
             i -= 1
             j -= 1
-        elif _cell(rows + (j - 1) * words, i) > _cell(rows + j * words, i - 1):
+            here -= 1
+            continue
+        above = here - (((rows[j * words + ((i - 1) >> 6)] >> ((i - 1) & 63)) & 1) ^ 1)
+        left = _cell(rows + (j - 1) * words, i)
+        if left > above:
             j -= 1
+            here = left
         else:
             i -= 1
+            here = above
 
 
 # ------------------------------------------------------------ ROUGE-Lsum
@@ -180,7 +182,7 @@ cdef void _backtrack(const int32_t *ref, Py_ssize_t m, const int32_t *can,
 cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
                               Py_ssize_t vocab_size) noexcept nogil:
     """Summary-level union-LCS hits; -1 if out of memory."""
-    cdef Py_ssize_t r, c, k, m, n, max_m = 0, max_n = 0, hits = 0
+    cdef Py_ssize_t r, c, k, m, n, lcs, max_m = 0, max_n = 0, hits = 0
     cdef const int32_t *rs
     cdef const int32_t *cs
     cdef uint64_t *mask = <uint64_t *> calloc(vocab_size, sizeof(uint64_t))
@@ -209,8 +211,9 @@ cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
                 n = can.bounds[c + 1] - can.bounds[c]
                 if m == 0 or n == 0:
                     continue
-                if _lcs_rows(rs, m, cs, n, mask, carry, rows) > 0:
-                    _backtrack(rs, m, cs, n, rows, on_path)
+                lcs = _lcs_rows(rs, m, cs, n, mask, carry, rows)
+                if lcs > 0:
+                    _backtrack(rs, m, cs, n, rows, lcs, on_path)
             for k in range(m):
                 if on_path[k]:
                     union_count[rs[k]] += 1
@@ -327,6 +330,31 @@ cdef inline Py_ssize_t _overlap(const Doc *a, const Doc *b, Py_ssize_t n,
     return _ngram_overlap(a.ids, a.n_tokens, b.ids, b.n_tokens, n, vocab_size)
 
 
+cdef int doc_counts(const Doc *t_all, const Doc *p_all, const Doc *t_sents,
+                    const Doc *p_sents, const Py_ssize_t *orders, Py_ssize_t n_orders,
+                    bint want_lcs, bint want_lsum, Py_ssize_t vocab_size,
+                    Counts *out) noexcept nogil:
+    """Every count one pair's scores need; -1 if out of memory."""
+    cdef Py_ssize_t o
+    out.lcs = 0
+    out.hits = 0
+    for o in range(n_orders):
+        out.overlaps[o] = _overlap(t_all, p_all, orders[o], vocab_size)
+        if out.overlaps[o] < 0:
+            return -1
+    if want_lcs:
+        # The bit-vector runs over the longer text: fewer partial words.
+        if t_all.n_tokens >= p_all.n_tokens:
+            out.lcs = _lcs_length(t_all.ids, t_all.n_tokens, p_all.ids,
+                                  p_all.n_tokens, vocab_size)
+        else:
+            out.lcs = _lcs_length(p_all.ids, p_all.n_tokens, t_all.ids,
+                                  t_all.n_tokens, vocab_size)
+    if want_lsum and t_sents.n_tokens and p_sents.n_tokens:
+        out.hits = _summary_hits(t_sents, p_sents, vocab_size)
+    return -1 if out.lcs < 0 or out.hits < 0 else 0
+
+
 cdef inline Py_ssize_t _checked(Py_ssize_t value) except -1:
     if value < 0:
         raise MemoryError()
@@ -365,7 +393,7 @@ def lcs_indices(ref, can):
     cdef uint64_t *rows = NULL
     cdef uint8_t *carry = NULL
     cdef uint8_t *on_path = NULL
-    cdef Py_ssize_t m, n, i
+    cdef Py_ssize_t m, n, i, lcs
     dr.ids = dc.ids = NULL
     dr.bounds = dc.bounds = NULL
     try:
@@ -380,8 +408,8 @@ def lcs_indices(ref, can):
             raise MemoryError()
         if m and n:
             with nogil:
-                _lcs_rows(dr.ids, m, dc.ids, n, mask, carry, rows)
-                _backtrack(dr.ids, m, dc.ids, n, rows, on_path)
+                lcs = _lcs_rows(dr.ids, m, dc.ids, n, mask, carry, rows)
+                _backtrack(dr.ids, m, dc.ids, n, rows, lcs, on_path)
         return [i for i in range(m) if on_path[i]]
     finally:
         _free_doc(&dr)
@@ -456,9 +484,10 @@ def pair_counts(target_sents, prediction_sents, tuple orders, bint want_lcs,
     cdef Doc t_sents, p_sents, t_whole, p_whole
     cdef Doc *t_all = &t_sents
     cdef Doc *p_all = &p_sents
-    cdef Py_ssize_t n_orders = len(orders), o, lcs = 0, hits = 0, vocab_size
-    cdef Py_ssize_t overlaps[16]
+    cdef Py_ssize_t n_orders = len(orders), o, vocab_size
     cdef Py_ssize_t order_values[16]
+    cdef Counts counts
+    cdef int status
     if n_orders > 16:
         raise ValueError("at most 16 n-gram orders")
     for o in range(n_orders):
@@ -476,21 +505,13 @@ def pair_counts(target_sents, prediction_sents, tuple orders, bint want_lcs,
             p_all = &p_whole
         vocab_size = len(vocab)
         with nogil:
-            for o in range(n_orders):
-                overlaps[o] = _overlap(t_all, p_all, order_values[o], vocab_size)
-            if want_lcs:
-                if t_all.n_tokens >= p_all.n_tokens:
-                    lcs = _lcs_length(t_all.ids, t_all.n_tokens, p_all.ids,
-                                      p_all.n_tokens, vocab_size)
-                else:
-                    lcs = _lcs_length(p_all.ids, p_all.n_tokens, t_all.ids,
-                                      t_all.n_tokens, vocab_size)
-            if want_lsum and t_sents.n_tokens and p_sents.n_tokens:
-                hits = _summary_hits(&t_sents, &p_sents, vocab_size)
-        _checked(lcs)
-        _checked(hits)
-        return (tuple([_checked(overlaps[o]) for o in range(n_orders)]), lcs, hits,
-                t_all.n_tokens, p_all.n_tokens, t_sents.n_tokens, p_sents.n_tokens)
+            status = doc_counts(t_all, p_all, &t_sents, &p_sents, order_values, n_orders,
+                                want_lcs, want_lsum, vocab_size, &counts)
+        if status < 0:
+            raise MemoryError()
+        return (tuple([counts.overlaps[o] for o in range(n_orders)]), counts.lcs,
+                counts.hits, t_all.n_tokens, p_all.n_tokens, t_sents.n_tokens,
+                p_sents.n_tokens)
     finally:
         _free_doc(&t_sents)
         _free_doc(&p_sents)

@@ -10,10 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Callable, Union
 
-from kurenai._backend import kernels
+from kurenai import _backend
 from kurenai.scoring import BaseScorer, Score, fmeasure
 from kurenai.sentences import split_sentences
-from kurenai.tokenizers import Tokenizer, resolve_tokenizer
+from kurenai.tokenizers import (
+    AllCharacterSupportTokenizer,
+    RougeScoreTokenizer,
+    Tokenizer,
+    resolve_tokenizer,
+)
 
 __all__ = ["ROUGE_TYPES", "RougeScorer"]
 
@@ -75,6 +80,7 @@ class RougeScorer(BaseScorer):
             getattr(type(self._tokenizer), "line_separable", False) is True
             and not self._split_summaries
         )
+        self._plan = _fused_plan(self._tokenizer, self.rouge_types, self._by_lines)
 
     @property
     def tokenizer(self) -> Tokenizer:
@@ -89,6 +95,8 @@ class RougeScorer(BaseScorer):
         """
         _check_text("target", target)
         _check_text("prediction", prediction)
+        if self._plan is not None and _backend.fastpath is not None:
+            return self._plan.score(target, prediction)  # type: ignore[no-any-return]
         return self._scores(self._count(self._tokenized(target), self._tokenized(prediction)))
 
     def score_multi(self, targets: Iterable[str], prediction: str) -> dict[str, Score]:
@@ -147,7 +155,7 @@ class RougeScorer(BaseScorer):
         target: tuple[list[Tokens], Tokens | None],
         prediction: tuple[list[Tokens], Tokens | None],
     ) -> Counts:
-        return kernels.pair_counts(  # type: ignore[no-any-return]
+        return _backend.kernels.pair_counts(  # type: ignore[no-any-return]
             target[0],
             prediction[0],
             self._orders,
@@ -181,6 +189,21 @@ class RougeScorer(BaseScorer):
             f"RougeScorer({self.rouge_types!r}, tokenizer={self._tokenizer!r}, "
             f"split_summaries={self._split_summaries})"
         )
+
+
+def _fused_plan(tokenizer: Tokenizer, rouge_types: list[str], by_lines: bool) -> Any:
+    """The compiled path's plan, when it reproduces this tokenizer exactly."""
+    fastpath = _backend.fastpath
+    if fastpath is None or not by_lines or len(rouge_types) > 16:
+        return None
+    modes = {
+        AllCharacterSupportTokenizer: fastpath.MODES["whitespace"],
+        RougeScoreTokenizer: fastpath.MODES["rouge-score"],
+    }
+    mode = modes.get(type(tokenizer))
+    if mode is None:
+        return None
+    return fastpath.Plan(rouge_types, mode, tokenizer._stem, Score)  # type: ignore[attr-defined]
 
 
 def _ratio_score(hits: int, prediction_len: int, target_len: int) -> Score:

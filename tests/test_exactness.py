@@ -6,8 +6,6 @@ returns int zeros for empty ROUGE-L/Lsum sides).
 
 from __future__ import annotations
 
-from types import ModuleType
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -76,9 +74,7 @@ def assert_identical(ours: dict[str, Score], theirs: dict[str, Score]) -> None:
 @pytest.mark.parametrize("stem", [False, True], ids=["plain", "stemmer"])
 @settings(max_examples=150, deadline=None)
 @given(target=texts, prediction=texts)
-def test_score_is_bit_identical(
-    kernels: ModuleType, stem: bool, target: str, prediction: str
-) -> None:
+def test_score_is_bit_identical(backend: str, stem: bool, target: str, prediction: str) -> None:
     ours, theirs = SCORERS[stem]
     assert_identical(ours.score(target, prediction), theirs.score(target, prediction))
 
@@ -87,7 +83,7 @@ def test_score_is_bit_identical(
 @settings(max_examples=100, deadline=None)
 @given(target=any_text, prediction=any_text)
 def test_score_is_bit_identical_on_arbitrary_unicode(
-    kernels: ModuleType, stem: bool, target: str, prediction: str
+    backend: str, stem: bool, target: str, prediction: str
 ) -> None:
     ours, theirs = SCORERS[stem]
     assert_identical(ours.score(target, prediction), theirs.score(target, prediction))
@@ -97,7 +93,7 @@ def test_score_is_bit_identical_on_arbitrary_unicode(
 @settings(max_examples=60, deadline=None)
 @given(targets=st.lists(texts, min_size=1, max_size=4), prediction=texts)
 def test_score_multi_is_bit_identical(
-    kernels: ModuleType, stem: bool, targets: list[str], prediction: str
+    backend: str, stem: bool, targets: list[str], prediction: str
 ) -> None:
     ours, theirs = SCORERS[stem]
     assert_identical(ours.score_multi(targets, prediction), theirs.score_multi(targets, prediction))
@@ -105,7 +101,7 @@ def test_score_multi_is_bit_identical(
 
 @pytest.mark.parametrize("stem", [False, True], ids=["plain", "stemmer"])
 @pytest.mark.parametrize("pair", REAL_PAIRS, ids=range(len(REAL_PAIRS)))
-def test_hand_written_pairs(kernels: ModuleType, stem: bool, pair: tuple[str, str]) -> None:
+def test_hand_written_pairs(backend: str, stem: bool, pair: tuple[str, str]) -> None:
     ours, theirs = SCORERS[stem]
     assert_identical(ours.score(*pair), theirs.score(*pair))
     assert_identical(ours.score(pair[1], pair[0]), theirs.score(pair[1], pair[0]))
@@ -114,9 +110,7 @@ def test_hand_written_pairs(kernels: ModuleType, stem: bool, pair: tuple[str, st
 @pytest.mark.parametrize("rouge_types", [["rougeLsum"], ["rougeL"], ["rouge3", "rougeLsum"]])
 @given(target=texts, prediction=texts)
 @settings(max_examples=40, deadline=None)
-def test_type_subsets(
-    kernels: ModuleType, rouge_types: list[str], target: str, prediction: str
-) -> None:
+def test_type_subsets(backend: str, rouge_types: list[str], target: str, prediction: str) -> None:
     tokenizer = rs_tokenizers.DefaultTokenizer()
     ours = RougeScorer(rouge_types, tokenizer=tokenizer)
     theirs = rs.RougeScorer(rouge_types)
@@ -133,14 +127,14 @@ class KeepCase:
 @given(target=texts, prediction=texts)
 @settings(max_examples=60, deadline=None)
 def test_custom_tokenizer_objects_are_used_as_is(
-    kernels: ModuleType, target: str, prediction: str
+    backend: str, target: str, prediction: str
 ) -> None:
     ours = RougeScorer(list(ROUGE_TYPES), tokenizer=KeepCase())
     theirs = rs.RougeScorer(list(ROUGE_TYPES), tokenizer=KeepCase())
     assert_identical(ours.score(target, prediction), theirs.score(target, prediction))
 
 
-def test_long_documents(kernels: ModuleType) -> None:
+def test_long_documents(backend: str) -> None:
     words = [f"w{i % 13}" for i in range(700)]
     target = " ".join(words[i] + ("\n" if i % 37 == 0 else "") for i in range(0, 700, 1))
     prediction = " ".join(words[i] + ("\n" if i % 29 == 0 else "") for i in range(5, 700, 2))

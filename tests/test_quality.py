@@ -14,7 +14,14 @@ CHECKS = {
     "ruff": [sys.executable, "-m", "ruff", "check", "."],
     "ruff-format": [sys.executable, "-m", "ruff", "format", "--check", "."],
     "mypy": [sys.executable, "-m", "mypy"],
-    "cython-lint": [sys.executable, "-m", "cython_lint.cython_lint", "kurenai/_lcs.pyx"],
+    "cython-lint": [
+        sys.executable,
+        "-m",
+        "cython_lint.cython_lint",
+        "kurenai/_lcs.pyx",
+        "kurenai/_lcs.pxd",
+        "kurenai/_fastpath.pyx",
+    ],
 }
 
 

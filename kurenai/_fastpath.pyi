@@ -1,0 +1,19 @@
+from collections.abc import Callable, Sequence
+
+from kurenai.scoring import Score
+
+MODES: dict[str, int]
+
+class Plan:
+    rouge_types: tuple[str, ...]
+    mode: int
+    stem: Callable[[str], str] | None
+    score_class: type[Score]
+    def __init__(
+        self,
+        rouge_types: Sequence[str],
+        mode: int,
+        stem: Callable[[str], str] | None,
+        score_class: type[Score],
+    ) -> None: ...
+    def score(self, target: str, prediction: str) -> dict[str, Score]: ...
