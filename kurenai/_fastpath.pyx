@@ -19,7 +19,8 @@ from cpython.unicode cimport (
     PyUnicode_KIND,
 )
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.math cimport NAN
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcmp, memset
 
 from kurenai._lcs cimport Counts, Doc, doc_counts
@@ -74,13 +75,24 @@ ctypedef fused code_unit:
     uint32_t
 
 
+cdef inline uint64_t _mix(uint64_t h, uint32_t ch) noexcept nogil:
+    # A rotate-xor step per code point (short dependency chain); _finish
+    # spreads the bits once per token.  Code points, not bytes, so equal tokens
+    # hash equally whatever their string's kind.
+    return ((h << 5) | (h >> 59)) ^ ch
+
+
+cdef inline uint64_t _finish(uint64_t h) noexcept nogil:
+    h *= FNV_PRIME
+    return h ^ (h >> 29)
+
+
 cdef inline uint64_t _hash(const char *data, int kind, Py_ssize_t length) noexcept nogil:
-    # FNV-1a over code points, so equal tokens hash equally whatever their kind.
     cdef uint64_t h = FNV_OFFSET
     cdef Py_ssize_t i
     for i in range(length):
-        h = (h ^ read_code_point(kind, data, i)) * FNV_PRIME
-    return h
+        h = _mix(h, read_code_point(kind, data, i))
+    return _finish(h)
 
 
 cdef inline bint _same(const Entry *e, const char *data, int kind,
@@ -181,30 +193,34 @@ cdef inline bint _in_token(uint32_t ch, int mode) noexcept nogil:
 
 cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mode,
                      Doc *doc) noexcept nogil:
-    cdef Py_ssize_t i, start = -1, sentence_start = 0
+    cdef Py_ssize_t i = 0, start, sentence_start = 0
     cdef uint32_t ch
-    cdef uint64_t h = FNV_OFFSET
+    cdef uint64_t h
     cdef int32_t token_id
     cdef int kind = sizeof(code_unit)
-    for i in range(length + 1):
-        ch = units[i] if i < length else 10
-        if _in_token(ch, mode):
-            if start < 0:
-                start = i
-                h = FNV_OFFSET
-            h = (h ^ ch) * FNV_PRIME
-            continue
-        if start >= 0:
-            token_id = _intern(t, <const char *> (units + start), kind, i - start, h)
-            if token_id < 0:
-                return -1
-            doc.ids[doc.n_tokens] = token_id
-            doc.n_tokens += 1
-            start = -1
-        if ch == 10 and doc.n_tokens > sentence_start:
-            doc.n_sents += 1
-            doc.bounds[doc.n_sents] = doc.n_tokens
-            sentence_start = doc.n_tokens
+    while True:
+        # Separators; a newline ends a sentence that has tokens.
+        while i < length and not _in_token(units[i], mode):
+            if units[i] == 10 and doc.n_tokens > sentence_start:
+                doc.n_sents += 1
+                doc.bounds[doc.n_sents] = doc.n_tokens
+                sentence_start = doc.n_tokens
+            i += 1
+        if i >= length:
+            break
+        start = i
+        h = FNV_OFFSET
+        while i < length and _in_token(units[i], mode):
+            h = _mix(h, units[i])
+            i += 1
+        token_id = _intern(t, <const char *> (units + start), kind, i - start, _finish(h))
+        if token_id < 0:
+            return -1
+        doc.ids[doc.n_tokens] = token_id
+        doc.n_tokens += 1
+    if doc.n_tokens > sentence_start:
+        doc.n_sents += 1
+        doc.bounds[doc.n_sents] = doc.n_tokens
     return 0
 
 
@@ -345,80 +361,204 @@ cdef class Plan:
 
     def score(self, str target, str prediction):
         """``RougeScorer.score`` for this plan: dict of rouge type -> Score."""
-        cdef Counts counts
-        cdef Py_ssize_t t_len, p_len
-        _count(self, target.lower(), prediction.lower(), &counts, &t_len, &p_len)
-        return self._scores(&counts, t_len, p_len)
+        cdef PairWork work
+        cdef list keep_alive = [target.lower(), prediction.lower()]
+        _work_init(&work)
+        try:
+            _work_run(self, &work, keep_alive[0], keep_alive[1], -1, keep_alive)
+            return self._scores(&work)
+        finally:
+            _work_free(&work)
 
-    cdef dict _scores(self, const Counts *counts, Py_ssize_t t_len, Py_ssize_t p_len):
+    def score_many(self, list targets, list predictions, Py_ssize_t max_tokens=-1,
+                   double[:, :, ::1] out=None):
+        """Scores of many pairs of str, in order, releasing the GIL while counting.
+
+        Returns a list of score dicts, with None for a pair where a side has more
+        than ``max_tokens`` tokens (if >= 0).  With ``out`` (shape: types x 3 x
+        pairs), writes precision, recall and F-measure there instead (NaN for
+        such pairs) and returns None.
+        """
+        cdef Py_ssize_t n = len(targets), k
+        cdef PairWork *works = <PairWork *> calloc(n + 1, sizeof(PairWork))
+        cdef list lowered = [text.lower() for text in targets]
+        cdef list keep_alive = []
+        if works == NULL:
+            raise MemoryError()
+        lowered += [text.lower() for text in predictions]
+        try:
+            for k in range(n):
+                _work_init(&works[k])
+            _run_all(self, works, lowered, n, max_tokens, keep_alive)
+            if out is not None:
+                with nogil:
+                    for k in range(n):
+                        self._write_values(&works[k], out, k)
+                return None
+            return [self._scores(&works[k]) if works[k].status == 0 else None
+                    for k in range(n)]
+        finally:
+            for k in range(n):
+                _work_free(&works[k])
+            free(works)
+
+    cdef dict _scores(self, const PairWork *work):
         cdef dict result = {}
-        cdef Py_ssize_t i, hits, t_count, p_count
-        cdef double precision, recall
+        cdef Py_ssize_t i
+        cdef double values[3]
         cdef object new = tuple.__new__
         for i in range(self.n_types):
-            if self.kinds[i] == NGRAM:
-                hits = counts.overlaps[self.order_slot[i]]
-                # rouge-score divides by max(count, 1): always floats.
-                p_count = max(p_len - self.orders[i] + 1, 1)
-                t_count = max(t_len - self.orders[i] + 1, 1)
+            if self._values(work, i, values):
+                result[self.rouge_types[i]] = new(
+                    self.score_class, (values[0], values[1], values[2])
+                )
             else:
-                hits = counts.lcs if self.kinds[i] == LCS else counts.hits
-                p_count, t_count = p_len, t_len
-                if p_len == 0 or t_len == 0:
-                    # rouge-score's empty LCS scores are int zeros.
-                    result[self.rouge_types[i]] = new(self.score_class, (0, 0, 0))
-                    continue
-            precision = <double> hits / <double> p_count
-            recall = <double> hits / <double> t_count
-            result[self.rouge_types[i]] = new(
-                self.score_class, (precision, recall, _fmeasure(precision, recall))
-            )
+                # rouge-score's empty LCS scores are int zeros.
+                result[self.rouge_types[i]] = new(self.score_class, (0, 0, 0))
         return result
 
+    cdef void _write_values(self, const PairWork *work, double[:, :, ::1] out,
+                            Py_ssize_t k) noexcept nogil:
+        cdef Py_ssize_t i, field
+        cdef double values[3]
+        for i in range(self.n_types):
+            if work.status != 0:
+                values[0] = values[1] = values[2] = NAN
+            elif not self._values(work, i, values):
+                values[0] = values[1] = values[2] = 0.0
+            for field in range(3):
+                out[i, field, k] = values[field]
 
-cdef int _count(Plan plan, str target, str prediction, Counts *counts,
-                Py_ssize_t *t_len, Py_ssize_t *p_len) except -1:
-    """Scan, intern, stem and count one pair of lowercased texts."""
-    cdef Table table
-    cdef Doc t, p
-    cdef int32_t *final = NULL
-    cdef int status = 0
-    cdef list keep_alive = []
+    cdef bint _values(self, const PairWork *work, Py_ssize_t i,
+                      double *values) noexcept nogil:
+        """Precision, recall, F of type i into values; False: int zeros."""
+        cdef Py_ssize_t hits, t_count, p_count
+        cdef Py_ssize_t t_len = work.t.n_tokens, p_len = work.p.n_tokens
+        if self.kinds[i] == NGRAM:
+            hits = work.counts.overlaps[self.order_slot[i]]
+            # rouge-score divides by max(count, 1): always floats.
+            p_count = max(p_len - self.orders[i] + 1, 1)
+            t_count = max(t_len - self.orders[i] + 1, 1)
+        else:
+            if p_len == 0 or t_len == 0:
+                return False
+            hits = work.counts.lcs if self.kinds[i] == LCS else work.counts.hits
+            p_count, t_count = p_len, t_len
+        values[0] = <double> hits / <double> p_count
+        values[1] = <double> hits / <double> t_count
+        values[2] = _fmeasure(values[0], values[1])
+        return True
+
+
+# ---------------------------------------------------------------- one pair's work
+
+cdef struct PairWork:
+    Table table
+    Doc t
+    Doc p
+    Counts counts
+    int32_t *final_ids
+    int status            # 0: scored; 1: over the size limit; -1: out of memory
+
+
+cdef void _work_init(PairWork *w) noexcept nogil:
+    memset(w, 0, sizeof(PairWork))
+
+
+cdef void _work_free(PairWork *w) noexcept nogil:
+    free(w.t.ids)
+    free(w.t.bounds)
+    free(w.p.ids)
+    free(w.p.bounds)
+    free(w.final_ids)
+    _table_free(&w.table)
+    _work_init(w)
+
+
+cdef void _work_scan(PairWork *w, str target, str prediction, int mode,
+                     Py_ssize_t max_tokens) noexcept:
     cdef const char *t_data = <const char *> PyUnicode_DATA(target)
     cdef const char *p_data = <const char *> PyUnicode_DATA(prediction)
     cdef int t_kind = PyUnicode_KIND(target), p_kind = PyUnicode_KIND(prediction)
     cdef Py_ssize_t t_length = PyUnicode_GET_LENGTH(target)
     cdef Py_ssize_t p_length = PyUnicode_GET_LENGTH(prediction)
-    t.ids = p.ids = NULL
-    t.bounds = p.bounds = NULL
-    table.entries = NULL
-    table.slots = NULL
+    with nogil:
+        _work_scan_nogil(w, t_data, t_kind, t_length, p_data, p_kind, p_length, mode,
+                         max_tokens)
+
+
+cdef void _work_scan_nogil(PairWork *w, const char *t_data, int t_kind,
+                           Py_ssize_t t_length, const char *p_data, int p_kind,
+                           Py_ssize_t p_length, int mode,
+                           Py_ssize_t max_tokens) noexcept nogil:
+    # Real text has roughly a distinct token per 8 code points.
+    w.status = _table_init(&w.table, (t_length + p_length) // 8)
+    if w.status == 0:
+        w.status = _scan(&w.table, t_data, t_kind, t_length, mode, &w.t)
+    if w.status == 0:
+        w.status = _scan(&w.table, p_data, p_kind, p_length, mode, &w.p)
+    if w.status == 0 and max_tokens >= 0:
+        if w.t.n_tokens > max_tokens or w.p.n_tokens > max_tokens:
+            w.status = 1
+
+
+cdef int _work_stem(Plan plan, PairWork *w, list keep_alive) except -1:
+    if w.status != 0 or plan.stem is None:
+        return 0
+    _stem_all(&w.table, plan.stem, keep_alive, plan.mode, &w.final_ids)
+    _remap(&w.t, w.final_ids)
+    _remap(&w.p, w.final_ids)
+    return 0
+
+
+cdef void _work_count(Plan plan, PairWork *w) noexcept nogil:
+    if w.status == 0:
+        w.status = doc_counts(&w.t, &w.p, &w.t, &w.p, plan.ngram_orders, plan.n_orders,
+                              plan.want_lcs, plan.want_lsum, w.table.n, &w.counts)
+
+
+cdef int _work_run(Plan plan, PairWork *w, str target, str prediction,
+                   Py_ssize_t max_tokens, list keep_alive) except -1:
+    """Scan, intern, stem and count one pair of lowercased texts."""
+    _work_scan(w, target, prediction, plan.mode, max_tokens)
+    _work_stem(plan, w, keep_alive)
+    with nogil:
+        _work_count(plan, w)
+    if w.status < 0:
+        raise MemoryError()
+    return 0
+
+
+cdef int _run_all(Plan plan, PairWork *works, list lowered, Py_ssize_t n,
+                  Py_ssize_t max_tokens, list keep_alive) except -1:
+    """_work_run over many pairs, in three phases so the GIL is released twice
+    per batch rather than per pair (``lowered``: n targets, then n predictions)."""
+    cdef Py_ssize_t k
+    cdef const char **data = <const char **> malloc(2 * n * sizeof(char *) + 1)
+    cdef int *kinds = <int *> malloc(2 * n * sizeof(int) + 1)
+    cdef Py_ssize_t *lengths = <Py_ssize_t *> malloc(2 * n * sizeof(Py_ssize_t) + 1)
+    cdef int mode = plan.mode
     try:
-        with nogil:
-            # Real text has roughly a distinct token per 8 code points.
-            status = _table_init(&table, (t_length + p_length) // 8)
-            if status == 0:
-                status = _scan(&table, t_data, t_kind, t_length, plan.mode, &t)
-            if status == 0:
-                status = _scan(&table, p_data, p_kind, p_length, plan.mode, &p)
-        if status < 0:
+        if data == NULL or kinds == NULL or lengths == NULL:
             raise MemoryError()
-        if plan.stem is not None:
-            _stem_all(&table, plan.stem, keep_alive, plan.mode, &final)
-            _remap(&t, final)
-            _remap(&p, final)
+        for k in range(2 * n):
+            data[k] = <const char *> PyUnicode_DATA(lowered[k])
+            kinds[k] = PyUnicode_KIND(lowered[k])
+            lengths[k] = PyUnicode_GET_LENGTH(lowered[k])
         with nogil:
-            status = doc_counts(&t, &p, &t, &p, plan.ngram_orders, plan.n_orders,
-                                plan.want_lcs, plan.want_lsum, table.n, counts)
-        if status < 0:
-            raise MemoryError()
-        t_len[0] = t.n_tokens
-        p_len[0] = p.n_tokens
+            for k in range(n):
+                _work_scan_nogil(&works[k], data[k], kinds[k], lengths[k], data[n + k],
+                                 kinds[n + k], lengths[n + k], mode, max_tokens)
+        for k in range(n):
+            _work_stem(plan, &works[k], keep_alive)
+        with nogil:
+            for k in range(n):
+                _work_count(plan, &works[k])
+        for k in range(n):
+            if works[k].status < 0:
+                raise MemoryError()
         return 0
     finally:
-        free(t.ids)
-        free(t.bounds)
-        free(p.ids)
-        free(p.bounds)
-        free(final)
-        _table_free(&table)
+        free(data)
+        free(kinds)
+        free(lengths)

@@ -19,7 +19,6 @@ from cpython.ref cimport PyObject
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
-from libcpp.algorithm cimport sort
 
 cdef extern from *:
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
@@ -105,6 +104,23 @@ cdef Py_ssize_t _lcs_length(const int32_t *a, Py_ssize_t la, const int32_t *b,
 
 # ---------------------------------------------------------------- LCS path
 
+cdef int _lcs_rows_1(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+                     Py_ssize_t n, uint64_t *mask, uint64_t *rows) noexcept nogil:
+    """_lcs_rows for a ref of at most 64 tokens: one word, no carries."""
+    cdef Py_ssize_t i, j
+    cdef uint64_t state = ~(<uint64_t> 0), u
+    for i in range(m):
+        mask[ref[i]] |= (<uint64_t> 1) << i
+    rows[0] = state
+    for j in range(n):
+        u = state & mask[can[j]]
+        state = (state + u) | (state & ~u)
+        rows[j + 1] = state
+    for i in range(m):
+        mask[ref[i]] = 0
+    return popcount64(~state)
+
+
 cdef int _lcs_rows(const int32_t *ref, Py_ssize_t m, const int32_t *can,
                    Py_ssize_t n, uint64_t *mask, uint8_t *carry,
                    uint64_t *rows) noexcept nogil:
@@ -118,6 +134,8 @@ cdef int _lcs_rows(const int32_t *ref, Py_ssize_t m, const int32_t *can,
     cdef uint64_t state, u, s1, s2
     cdef uint8_t c
     cdef int zeros = 0
+    if words == 1:
+        return _lcs_rows_1(ref, m, can, n, mask, rows)
     memset(carry, 0, n)
     for w in range(words):
         start = w << 6
@@ -168,7 +186,10 @@ cdef void _backtrack(const int32_t *ref, Py_ssize_t m, const int32_t *can,
             here -= 1
             continue
         above = here - (((rows[j * words + ((i - 1) >> 6)] >> ((i - 1) & 63)) & 1) ^ 1)
-        left = _cell(rows + (j - 1) * words, i)
+        if words == 1:
+            left = i - popcount64(rows[j - 1] & (~(<uint64_t> 0) >> (64 - i)))
+        else:
+            left = _cell(rows + (j - 1) * words, i)
         if left > above:
             j -= 1
             here = left
@@ -238,73 +259,62 @@ cdef Py_ssize_t _ngram_overlap(const int32_t *a, Py_ssize_t la, const int32_t *b
                                Py_ssize_t vocab_size) noexcept nogil:
     """Multiset intersection size of the n-grams of a and b; -1 if out of memory.
 
-    Level-k n-grams get exact keys ``id(k-1 gram) * vocab + next token``;
-    between levels the keys are re-ranked densely so they never overflow.
+    Each level k gives every k-gram a dense ID: the ID of the pair (its
+    (k-1)-gram's ID, its last token), interned in a hash table.  The last
+    level's IDs are then counted like tokens.
     """
     cdef Py_ssize_t na = la - n + 1, nb = lb - n + 1
-    cdef Py_ssize_t i, j, k, total, distinct, hits = 0
+    cdef Py_ssize_t k, i, size = 16, level_size = vocab_size, hits
+    cdef int32_t *grams
     cdef uint64_t *keys
-    cdef uint64_t *ka
-    cdef uint64_t *kb
-    cdef uint64_t *ranked
+    cdef int32_t *ids
     if na <= 0 or nb <= 0:
         return 0
-    total = (la + lb) * 2
-    keys = <uint64_t *> malloc(total * sizeof(uint64_t))
-    if keys == NULL:
+    while size < 2 * (na + nb + 1):
+        size *= 2
+    grams = <int32_t *> malloc((la + lb) * sizeof(int32_t))
+    keys = <uint64_t *> malloc(size * sizeof(uint64_t))
+    ids = <int32_t *> malloc(size * sizeof(int32_t))
+    if grams == NULL or keys == NULL or ids == NULL:
+        free(grams)
+        free(keys)
+        free(ids)
         return -1
-    ka = keys
-    kb = keys + la
-    ranked = keys + la + lb
     for i in range(la):
-        ka[i] = a[i]
+        grams[i] = a[i]
     for i in range(lb):
-        kb[i] = b[i]
+        grams[la + i] = b[i]
     for k in range(2, n + 1):
-        if k > 2:
-            # Re-rank the (k-1)-gram keys of both sides to dense IDs.
-            distinct = la + lb - 2 * (k - 2)
-            for i in range(la - k + 2):
-                ranked[i] = ka[i]
-            for i in range(lb - k + 2):
-                ranked[la - k + 2 + i] = kb[i]
-            sort(ranked, ranked + distinct)
-            for i in range(la - k + 2):
-                ka[i] = _rank(ranked, distinct, ka[i])
-            for i in range(lb - k + 2):
-                kb[i] = _rank(ranked, distinct, kb[i])
-        for i in range(la - k + 1):
-            ka[i] = ka[i] * <uint64_t> (la + lb + vocab_size) + <uint64_t> a[i + k - 1]
-        for i in range(lb - k + 1):
-            kb[i] = kb[i] * <uint64_t> (la + lb + vocab_size) + <uint64_t> b[i + k - 1]
-    sort(ka, ka + na)
-    sort(kb, kb + nb)
-    i = 0
-    j = 0
-    while i < na and j < nb:
-        if ka[i] < kb[j]:
-            i += 1
-        elif kb[j] < ka[i]:
-            j += 1
-        else:
-            hits += 1
-            i += 1
-            j += 1
+        memset(ids, 0xFF, size * sizeof(int32_t))
+        level_size = _next_level(grams, a, la - k + 1, k, vocab_size, keys, ids,
+                                 size, 0)
+        level_size = _next_level(grams + la, b, lb - k + 1, k, vocab_size, keys, ids,
+                                 size, level_size)
+    hits = _unigram_overlap(grams, na, grams + la, nb, level_size)
+    free(grams)
     free(keys)
+    free(ids)
     return hits
 
 
-cdef inline uint64_t _rank(const uint64_t *sorted_keys, Py_ssize_t size,
-                           uint64_t key) noexcept nogil:
-    """Index of the first occurrence of ``key`` in ``sorted_keys``."""
-    cdef Py_ssize_t lo = 0, hi = size, mid
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if sorted_keys[mid] < key:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+cdef Py_ssize_t _next_level(int32_t *grams, const int32_t *tokens, Py_ssize_t count,
+                            Py_ssize_t k, Py_ssize_t vocab_size, uint64_t *keys,
+                            int32_t *ids, Py_ssize_t size,
+                            Py_ssize_t next_id) noexcept nogil:
+    """grams[i] <- dense ID of (grams[i], tokens[i + k - 1]); returns the ID count."""
+    cdef Py_ssize_t i, slot
+    cdef uint64_t key
+    for i in range(count):
+        key = <uint64_t> grams[i] * <uint64_t> vocab_size + <uint64_t> tokens[i + k - 1]
+        slot = (key * 0x9E3779B97F4A7C15ULL) >> 20 & (size - 1)
+        while ids[slot] >= 0 and keys[slot] != key:
+            slot = (slot + 1) & (size - 1)
+        if ids[slot] < 0:
+            keys[slot] = key
+            ids[slot] = <int32_t> next_id
+            next_id += 1
+        grams[i] = ids[slot]
+    return next_id
 
 
 cdef Py_ssize_t _unigram_overlap(const int32_t *a, Py_ssize_t la, const int32_t *b,
