@@ -194,7 +194,6 @@ cdef inline bint _in_token(uint32_t ch, int mode) noexcept nogil:
 cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mode,
                      Doc *doc) noexcept nogil:
     cdef Py_ssize_t i = 0, start, sentence_start = 0
-    cdef uint32_t ch
     cdef uint64_t h
     cdef int32_t token_id
     cdef int kind = sizeof(code_unit)

@@ -270,7 +270,7 @@ cdef Py_ssize_t _ngram_overlap(const int32_t *a, Py_ssize_t la, const int32_t *b
     cdef int32_t *ids
     if na <= 0 or nb <= 0:
         return 0
-    while size < 2 * (na + nb + 1):
+    while size < 2 * (la + lb + 1):  # level 2 has the most grams
         size *= 2
     grams = <int32_t *> malloc((la + lb) * sizeof(int32_t))
     keys = <uint64_t *> malloc(size * sizeof(uint64_t))

@@ -85,6 +85,16 @@ def test_multiword_paths_on_repeated_tokens(
     )
 
 
+@pytest.mark.parametrize("n", [2, 3, 5, 9])
+def test_ngrams_of_distinct_tokens(kernels: ModuleType, n: int) -> None:
+    # Every gram distinct: the gram tables of the lower levels are the fullest.
+    a = list(range(300))
+    b = list(range(150, 450))
+    assert kernels.ngram_overlap(a, b, n) == 150 - n + 1
+    assert kernels.ngram_overlap(list(range(10)), list(range(10, 20)), n) == 0
+    assert kernels.ngram_overlap(list(range(12)), list(range(12)), n) == 12 - n + 1
+
+
 def test_kernels_accept_any_hashable_tokens(kernels: ModuleType) -> None:
     assert kernels.lcs_length("abcbdab", "bdcaba") == 4
     assert kernels.lcs_indices(["x", "y", "z"], ["y", "z"]) == [1, 2]
