@@ -1,4 +1,5 @@
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from kurenai.scoring import Score
 
@@ -17,3 +18,10 @@ class Plan:
         score_class: type[Score],
     ) -> None: ...
     def score(self, target: str, prediction: str) -> dict[str, Score]: ...
+    def score_many(
+        self,
+        targets: list[str],
+        predictions: list[str],
+        max_tokens: int = -1,
+        out: Any = None,
+    ) -> list[dict[str, Score] | None] | None: ...

@@ -48,6 +48,24 @@ cdef enum Mode:
 MODES = {"whitespace": WHITESPACE, "rouge-score": ROUGE_SCORE}
 
 
+cdef extern from *:
+    """
+    /* A Score (a tuple subclass) filled in place: tuple.__new__ would build a
+       plain tuple first and copy it. */
+    static PyObject *kurenai_new_triple(PyObject *cls, PyObject *a, PyObject *b,
+                                        PyObject *c) {
+        PyTypeObject *type = (PyTypeObject *) cls;
+        PyObject *self = type->tp_alloc(type, 3);
+        if (self == NULL) return NULL;
+        Py_INCREF(a); PyTuple_SET_ITEM(self, 0, a);
+        Py_INCREF(b); PyTuple_SET_ITEM(self, 1, b);
+        Py_INCREF(c); PyTuple_SET_ITEM(self, 2, c);
+        return self;
+    }
+    """
+    object new_triple "kurenai_new_triple"(object cls, object a, object b, object c)
+
+
 cdef enum Kind:
     NGRAM, LCS, LSUM
 
@@ -334,7 +352,9 @@ cdef class Plan:
     cdef Py_ssize_t n_orders
     cdef bint want_lcs, want_lsum
 
-    def __init__(self, rouge_types, int mode, stem, score_class):
+    def __init__(self, rouge_types, int mode, stem, type score_class):
+        if not issubclass(score_class, tuple):
+            raise TypeError("score_class must be a tuple subclass")
         self.rouge_types = tuple(rouge_types)
         if len(self.rouge_types) > 16:
             raise ValueError("the fused path takes at most 16 ROUGE types")
@@ -370,7 +390,7 @@ cdef class Plan:
             _work_free(&work)
 
     def score_many(self, list targets, list predictions, Py_ssize_t max_tokens=-1,
-                   double[:, :, ::1] out=None):
+                   double[:, :, :] out=None):
         """Scores of many pairs of str, in order, releasing the GIL while counting.
 
         Returns a list of score dicts, with None for a pair where a side has more
@@ -405,18 +425,17 @@ cdef class Plan:
         cdef dict result = {}
         cdef Py_ssize_t i
         cdef double values[3]
-        cdef object new = tuple.__new__
         for i in range(self.n_types):
             if self._values(work, i, values):
-                result[self.rouge_types[i]] = new(
-                    self.score_class, (values[0], values[1], values[2])
+                result[self.rouge_types[i]] = new_triple(
+                    self.score_class, values[0], values[1], values[2]
                 )
             else:
                 # rouge-score's empty LCS scores are int zeros.
-                result[self.rouge_types[i]] = new(self.score_class, (0, 0, 0))
+                result[self.rouge_types[i]] = new_triple(self.score_class, 0, 0, 0)
         return result
 
-    cdef void _write_values(self, const PairWork *work, double[:, :, ::1] out,
+    cdef void _write_values(self, const PairWork *work, double[:, :, :] out,
                             Py_ssize_t k) noexcept nogil:
         cdef Py_ssize_t i, field
         cdef double values[3]
@@ -464,13 +483,20 @@ cdef void _work_init(PairWork *w) noexcept nogil:
     memset(w, 0, sizeof(PairWork))
 
 
-cdef void _work_free(PairWork *w) noexcept nogil:
+cdef void _work_release(PairWork *w) noexcept nogil:
+    """Free the buffers; keep the counts and token totals the scores need."""
     free(w.t.ids)
     free(w.t.bounds)
     free(w.p.ids)
     free(w.p.bounds)
     free(w.final_ids)
     _table_free(&w.table)
+    w.t.ids = w.p.ids = w.final_ids = NULL
+    w.t.bounds = w.p.bounds = NULL
+
+
+cdef void _work_free(PairWork *w) noexcept nogil:
+    _work_release(w)
     _work_init(w)
 
 
@@ -544,15 +570,27 @@ cdef int _run_all(Plan plan, PairWork *works, list lowered, Py_ssize_t n,
             data[k] = <const char *> PyUnicode_DATA(lowered[k])
             kinds[k] = PyUnicode_KIND(lowered[k])
             lengths[k] = PyUnicode_GET_LENGTH(lowered[k])
-        with nogil:
+        if plan.stem is None:
+            # One pass, each pair's buffers still in cache when counted.
+            with nogil:
+                for k in range(n):
+                    _work_scan_nogil(&works[k], data[k], kinds[k], lengths[k],
+                                     data[n + k], kinds[n + k], lengths[n + k], mode,
+                                     max_tokens)
+                    _work_count(plan, &works[k])
+                    _work_release(&works[k])
+        else:
+            with nogil:
+                for k in range(n):
+                    _work_scan_nogil(&works[k], data[k], kinds[k], lengths[k],
+                                     data[n + k], kinds[n + k], lengths[n + k], mode,
+                                     max_tokens)
             for k in range(n):
-                _work_scan_nogil(&works[k], data[k], kinds[k], lengths[k], data[n + k],
-                                 kinds[n + k], lengths[n + k], mode, max_tokens)
-        for k in range(n):
-            _work_stem(plan, &works[k], keep_alive)
-        with nogil:
-            for k in range(n):
-                _work_count(plan, &works[k])
+                _work_stem(plan, &works[k], keep_alive)
+            with nogil:
+                for k in range(n):
+                    _work_count(plan, &works[k])
+                    _work_release(&works[k])
         for k in range(n):
             if works[k].status < 0:
                 raise MemoryError()

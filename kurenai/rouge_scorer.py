@@ -10,7 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, Callable, Union
 
-from kurenai import _backend
+import numpy as np
+
+from kurenai import _backend, _batch
 from kurenai.scoring import BaseScorer, Score, fmeasure
 from kurenai.sentences import split_sentences
 from kurenai.tokenizers import (
@@ -118,19 +120,77 @@ class RougeScorer(BaseScorer):
         all_scores = [
             self._scores(self._count(self._tokenized(t), tokenized_prediction)) for t in targets
         ]
-        return {rouge_type: _best(all_scores, rouge_type) for rouge_type in self.rouge_types}
+        return _batch.best_per_type(self.rouge_types, all_scores)
 
     def score_batch(
-        self, targets: Sequence[str], predictions: Sequence[str], n_jobs: int = 1
-    ) -> list[dict[str, Score]]:
-        """``[score(t, p) for t, p in zip(targets, predictions)]``, in order.
+        self,
+        targets: Sequence[str | None],
+        predictions: Sequence[str | None],
+        n_jobs: int = 1,
+        *,
+        columnar: bool = False,
+        allow_none: bool = False,
+        max_tokens: int | None = None,
+    ) -> Any:
+        """Score many pairs: ``[score(t, p) for t, p in zip(targets, predictions)]``.
 
-        Raises ValueError if the two sequences differ in length.
+        Results keep the input order whatever ``n_jobs`` (threads; -1 or 0: all
+        cores).  With ``allow_none=True`` a pair with a None side gets None
+        (null in, null out); with ``max_tokens`` a pair with more tokens than
+        that on a side gets None instead of a long computation.  With
+        ``columnar=True`` the result is ``{rouge_type: Score(precision=array,
+        recall=array, fmeasure=array)}`` of float64 NumPy arrays, NaN for None.
+
+        >>> scorer = RougeScorer(["rouge1"])
+        >>> scorer.score_batch(["a b", None], ["a", "b"], allow_none=True)
+        [{'rouge1': Score(precision=1.0, recall=0.5, fmeasure=0.6666666666666666)}, None]
+        >>> scorer.score_batch(["a b", "c"], ["a", "c"], columnar=True)["rouge1"].recall
+        array([0.5, 1. ])
+
+        Raises ValueError if the sequences differ in length, TypeError for a
+        non-str (or a None without ``allow_none``), naming its index.
         """
+        jobs = _batch.resolve_jobs(n_jobs)
+        targets, predictions, rows = _batch.checked_pairs(targets, predictions, allow_none)
+        chosen_t = [targets[i] for i in rows]
+        chosen_p = [predictions[i] for i in rows]
+        if columnar:
+            scored = np.empty((len(self.rouge_types), 3, len(rows)))
+            _batch.score_pairs(self, chosen_t, chosen_p, jobs, max_tokens, scored)
+            return _batch.columns(self.rouge_types, len(targets), rows, scored)
+        results: list[dict[str, Score] | None] = [None] * len(targets)
+        for row, scores in zip(
+            rows, _batch.score_pairs(self, chosen_t, chosen_p, jobs, max_tokens)
+        ):
+            results[row] = scores
+        return results
+
+    def score_multi_batch(
+        self,
+        targets: Sequence[Sequence[str]],
+        predictions: Sequence[str],
+        n_jobs: int = 1,
+    ) -> list[dict[str, Score]]:
+        """``[score_multi(refs, p) for refs, p in zip(targets, predictions)]``,
+        computed as one batch over every (reference, prediction) pair."""
         targets, predictions = list(targets), list(predictions)
         if len(targets) != len(predictions):
-            raise ValueError(f"{len(targets)} targets but {len(predictions)} predictions")
-        return [self.score(t, p) for t, p in zip(targets, predictions)]
+            raise ValueError(f"{len(targets)} target lists but {len(predictions)} predictions")
+        flat_t: list[str] = []
+        flat_p: list[str] = []
+        for index, (references, prediction) in enumerate(zip(targets, predictions)):
+            if isinstance(references, (str, bytes)) or not len(references):
+                raise ValueError(f"targets[{index}] must be a non-empty list of str")
+            flat_t.extend(references)
+            flat_p.extend([prediction] * len(references))
+        flat = self.score_batch(flat_t, flat_p, n_jobs)
+        best, start = [], 0
+        for references in targets:
+            best.append(
+                _batch.best_per_type(self.rouge_types, flat[start : start + len(references)])
+            )
+            start += len(references)
+        return best
 
     # ------------------------------------------------------------ internals
 
@@ -149,6 +209,13 @@ class RougeScorer(BaseScorer):
     def _sentences(self, text: str) -> list[str]:
         sentences = self._splitter(text) if self._split_summaries else text.split("\n")
         return [s for s in sentences if len(s)]
+
+    def _score_limited(self, target: str, prediction: str, limit: int) -> dict[str, Score] | None:
+        """``score`` on the Python-tokenizer path, or None past ``limit`` tokens."""
+        tokenized = self._tokenized(target), self._tokenized(prediction)
+        if limit >= 0 and any(_token_count(side) > limit for side in tokenized):
+            return None
+        return self._scores(self._count(*tokenized))
 
     def _count(
         self,
@@ -215,12 +282,9 @@ def _ratio_score(hits: int, prediction_len: int, target_len: int) -> Score:
     return Score(precision, recall, fmeasure(precision, recall))
 
 
-def _best(all_scores: list[dict[str, Score]], rouge_type: str) -> Score:
-    best = all_scores[0][rouge_type]
-    for scores in all_scores[1:]:
-        if scores[rouge_type].fmeasure > best.fmeasure:
-            best = scores[rouge_type]
-    return best
+def _token_count(tokenized: tuple[list[Tokens], Tokens | None]) -> int:
+    sentences, whole = tokenized
+    return max(sum(map(len, sentences)), len(whole) if whole is not None else 0)
 
 
 def _check_text(name: str, value: Any) -> None:

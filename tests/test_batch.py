@@ -1,0 +1,119 @@
+"""score_batch / score_multi_batch: same scores as one by one, in order."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from kurenai.rouge_scorer import ROUGE_TYPES, RougeScorer
+
+WORDS = [
+    "the",
+    "a",
+    "cat",
+    "cats",
+    "running",
+    "runs",
+    "dog",
+    "猫",
+    "犬",
+    "42",
+    ".",
+    ",",
+    "x",
+    "y",
+    "z",
+]
+
+
+def random_text(rng: random.Random) -> str:
+    return "".join(
+        rng.choice(WORDS) + rng.choice([" ", " ", "\n"]) for _ in range(rng.randint(0, 40))
+    )
+
+
+@pytest.fixture(scope="module")
+def pairs() -> tuple[list[str], list[str]]:
+    rng = random.Random(7)
+    # More than one chunk, so chunks really go to different threads.
+    return [random_text(rng) for _ in range(300)], [random_text(rng) for _ in range(300)]
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2, -1])
+@pytest.mark.parametrize("stem", [False, True])
+def test_batch_equals_one_by_one(
+    backend: str, pairs: tuple[list[str], list[str]], n_jobs: int, stem: bool
+) -> None:
+    scorer = RougeScorer(list(ROUGE_TYPES), use_stemmer=stem)
+    targets, predictions = pairs
+    expected = [scorer.score(t, p) for t, p in zip(targets, predictions)]
+    assert scorer.score_batch(targets, predictions, n_jobs=n_jobs) == expected
+
+
+@pytest.mark.parametrize("tokenizer", [None, "rouge-score", "char"])
+def test_columnar_holds_the_same_floats(
+    backend: str, pairs: tuple[list[str], list[str]], tokenizer: str | None
+) -> None:
+    scorer = RougeScorer(["rouge1", "rouge3", "rougeL", "rougeLsum"], tokenizer=tokenizer)
+    targets, predictions = pairs
+    expected = scorer.score_batch(targets, predictions)
+    columns = scorer.score_batch(targets, predictions, n_jobs=2, columnar=True)
+    for rouge_type, score in columns.items():
+        for field in range(3):
+            assert score[field].dtype == np.float64
+            assert score[field].tolist() == [s[rouge_type][field] for s in expected]
+
+
+def test_null_in_null_out(backend: str) -> None:
+    scorer = RougeScorer(["rouge1", "rougeL"])
+    results = scorer.score_batch(["a b", None, "c", None], [None, "a", "c", None], allow_none=True)
+    assert results[0] is None and results[1] is None and results[3] is None
+    assert results[2] == scorer.score("c", "c")
+    columns = scorer.score_batch(["a", None], ["a", "b"], allow_none=True, columnar=True)
+    assert columns["rougeL"].fmeasure[0] == 1.0
+    assert math.isnan(columns["rougeL"].fmeasure[1])
+
+
+def test_none_without_allow_none_names_the_index(backend: str) -> None:
+    scorer = RougeScorer(["rouge1"])
+    with pytest.raises(
+        TypeError, match=r"predictions\[1\] must be a str, got NoneType.*allow_none"
+    ):
+        scorer.score_batch(["a", "b"], ["a", None])
+    with pytest.raises(TypeError, match=r"targets\[0\] must be a str, got bytes"):
+        scorer.score_batch([b"a"], ["a"], allow_none=True)
+
+
+def test_size_limit_gives_null_instead_of_work(backend: str) -> None:
+    scorer = RougeScorer(["rougeL", "rougeLsum"])
+    long_text = " ".join(["w"] * 50)
+    results = scorer.score_batch(["a b", long_text, "a"], ["a", "w", long_text], max_tokens=10)
+    assert results == [scorer.score("a b", "a"), None, None]
+    exact = scorer.score_batch([long_text], [long_text], max_tokens=50)
+    assert exact == [scorer.score(long_text, long_text)]
+
+
+def test_argument_errors() -> None:
+    scorer = RougeScorer(["rouge1"])
+    with pytest.raises(ValueError, match="2 targets but 1 predictions"):
+        scorer.score_batch(["a", "b"], ["a"])
+    with pytest.raises(TypeError, match="not strings"):
+        scorer.score_batch("ab", "ab")
+    with pytest.raises(ValueError, match="n_jobs"):
+        scorer.score_batch(["a"], ["a"], n_jobs=-5)
+    with pytest.raises(TypeError, match="n_jobs must be an int"):
+        scorer.score_batch(["a"], ["a"], n_jobs=1.5)  # type: ignore[arg-type]
+    assert scorer.score_batch([], []) == []
+
+
+def test_multi_batch_equals_score_multi(backend: str, pairs: tuple[list[str], list[str]]) -> None:
+    scorer = RougeScorer(["rouge1", "rouge2", "rougeLsum"])
+    targets, predictions = pairs
+    references = [targets[i : i + 1 + i % 3] for i in range(100)]
+    expected = [scorer.score_multi(r, p) for r, p in zip(references, predictions)]
+    assert scorer.score_multi_batch(references, predictions[:100], n_jobs=2) == expected
+    with pytest.raises(ValueError, match=r"targets\[0\] must be a non-empty list"):
+        scorer.score_multi_batch([[]], ["a"])
