@@ -70,7 +70,7 @@ def report(case: str, pairs: int, medians: dict[str, float]) -> None:
     print(f"\n{case}  ({pairs} pairs, median of interleaved repeats)")
     for name, seconds in medians.items():
         per_pair = seconds / pairs * 1e6
-        print(f"  {name:<28}{per_pair:>12.1f} us/pair {base / seconds:>9.1f}x")
+        print(f"  {name:<40}{per_pair:>10.1f} us/pair {base / seconds:>9.1f}x")
 
 
 def run_case(case: str, types: list[str], stem: bool, pairs: Pairs, repeats: int) -> None:
@@ -90,6 +90,10 @@ def run_batch(pairs: Pairs, repeats: int, jobs: int) -> None:
         runs[f"{name} batch n_jobs={jobs}"] = lambda s=scorer: s.score_batch(
             targets, predictions, n_jobs=jobs
         )
+    columnar = scorers["kurenai"]
+    runs[f"kurenai batch n_jobs={jobs}, columnar"] = lambda: columnar.score_batch(
+        targets, predictions, n_jobs=jobs, columnar=True
+    )
     if rouge_score_rs is not None:
         peer = scorers["rouge-score-rs"]
         runs["rouge-score-rs batch"] = lambda: peer.score_batch(targets, predictions)
@@ -128,10 +132,10 @@ def run_long(tokens: int, types: list[str], libs: list[str]) -> None:
         code = LONG_SNIPPET.format(bench=bench, tokens=tokens, lib=lib, types=types)
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         if out.returncode:
-            print(f"  {lib:<28}failed: {out.stderr.strip().splitlines()[-1]}")
+            print(f"  {lib:<40}failed: {out.stderr.strip().splitlines()[-1]}")
             continue
         result = json.loads(out.stdout)
-        print(f"  {lib:<28}{result['seconds']:>10.3f} s  peak +{result['extra_mib']:.1f} MiB")
+        print(f"  {lib:<40}{result['seconds']:>10.3f} s  peak +{result['extra_mib']:.1f} MiB")
 
 
 def main() -> None:
