@@ -5,10 +5,10 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
-from typing import Callable, NamedTuple
 
 import numpy as np
 import pytest
+from cli_support import Run, call_main
 
 from kurenai import __version__, cli, tokenizers
 from kurenai.rouge_scorer import RougeScorer
@@ -39,25 +39,10 @@ rougeL-F,0.588235,0.627451,0.666667
 """
 
 
-class Result(NamedTuple):
-    code: int
-    out: str
-    err: str
-
-
-Run = Callable[..., Result]
-
-
 @pytest.fixture
 def run(capsys: pytest.CaptureFixture[str]) -> Run:
     """``run(*argv)`` calls ``cli.main`` and returns its code, stdout and stderr."""
-
-    def call(*argv: str) -> Result:
-        code = cli.main(list(argv))
-        captured = capsys.readouterr()
-        return Result(code, captured.out, captured.err)
-
-    return call
+    return lambda *argv: call_main(capsys, *argv)
 
 
 def write(path: Path, text: str) -> str:

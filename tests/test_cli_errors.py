@@ -5,21 +5,13 @@ from __future__ import annotations
 import io
 import os
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import Callable
 
 import pytest
+from cli_support import Result, Run, call_main
 
 from kurenai import cli, tokenizers
 from kurenai.rouge_scorer import RougeScorer
-
-
-class Result(NamedTuple):
-    code: int
-    out: str
-    err: str
-
-
-Run = Callable[..., Result]
 
 
 @pytest.fixture
@@ -27,13 +19,12 @@ def run(capsys: pytest.CaptureFixture[str]) -> Run:
     """``run(*argv)`` calls ``cli.main``; every failure must be exactly one stderr line."""
 
     def call(*argv: str) -> Result:
-        code = cli.main(list(argv))
-        captured = capsys.readouterr()
-        if code:
-            assert captured.err.count("\n") == 1, captured.err
-            assert captured.err.startswith("kurenai: "), captured.err
-        assert "Traceback" not in captured.err
-        return Result(code, captured.out, captured.err)
+        result = call_main(capsys, *argv)
+        if result.code:
+            assert result.err.count("\n") == 1, result.err
+            assert result.err.startswith("kurenai: "), result.err
+        assert "Traceback" not in result.err
+        return result
 
     return call
 
