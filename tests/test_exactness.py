@@ -22,6 +22,11 @@ JOINERS = [" ", " ", " ", "\n", ", ", ". ", "\n\n", "  ", "-", " 猫 "]
 
 fragments = st.lists(st.tuples(st.sampled_from(WORDS), st.sampled_from(JOINERS)), max_size=30)
 texts = fragments.map(lambda parts: "".join(w + j for w, j in parts))
+# Many distinct words: exercises hash tables and n-gram levels at real sizes.
+wide_texts = st.lists(
+    st.tuples(st.text("abcdefgh", min_size=1, max_size=5), st.sampled_from(JOINERS)),
+    max_size=150,
+).map(lambda parts: "".join(w + j for w, j in parts))
 any_text = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=40) | st.text(
     "ab \n.Σς", max_size=30
 )
@@ -86,6 +91,15 @@ def test_score_is_bit_identical_on_arbitrary_unicode(
     backend: str, stem: bool, target: str, prediction: str
 ) -> None:
     ours, theirs = SCORERS[stem]
+    assert_identical(ours.score(target, prediction), theirs.score(target, prediction))
+
+
+@settings(max_examples=60, deadline=None)
+@given(target=wide_texts, prediction=wide_texts)
+def test_score_is_bit_identical_with_many_distinct_words(
+    backend: str, target: str, prediction: str
+) -> None:
+    ours, theirs = SCORERS[False]
     assert_identical(ours.score(target, prediction), theirs.score(target, prediction))
 
 
