@@ -19,7 +19,7 @@ import itertools
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from typing import IO
+from typing import IO, Any
 
 from kurenai import __version__
 from kurenai._cli_args import ExitRequest, parse_args
@@ -112,14 +112,18 @@ def _scored(
 
 
 def _score_chunk(scorer: RougeScorer, chunk: list[Pair], jobs: int) -> list[dict[str, Score]]:
-    """Single-reference records go to ``score_batch`` together, the others to ``score_multi``."""
-    single = {i: (t, p) for i, (t, p) in enumerate(chunk) if isinstance(t, str)}
-    targets, predictions = [t for t, _ in single.values()], [p for _, p in single.values()]
-    batch = scorer.score_batch(targets, predictions, n_jobs=jobs) if single else []
-    if len(batch) == len(chunk):
-        return batch
-    scores = dict(zip(single, batch))
-    return [scores[i] if i in scores else scorer.score_multi(*pair) for i, pair in enumerate(chunk)]
+    """Single-reference records go to ``score_batch``, the others to ``score_multi_batch``."""
+    single = [i for i, (target, _) in enumerate(chunk) if isinstance(target, str)]
+    if len(single) == len(chunk):
+        return scorer.score_batch(*_columns(chunk, single), n_jobs=jobs)  # type: ignore[no-any-return]
+    multi = [i for i, (target, _) in enumerate(chunk) if not isinstance(target, str)]
+    scores = dict(zip(single, scorer.score_batch(*_columns(chunk, single), n_jobs=jobs)))
+    scores.update(zip(multi, scorer.score_multi_batch(*_columns(chunk, multi), n_jobs=jobs)))
+    return [scores[i] for i in range(len(chunk))]
+
+
+def _columns(chunk: list[Pair], rows: list[int]) -> tuple[list[Any], list[str]]:
+    return [chunk[i][0] for i in rows], [chunk[i][1] for i in rows]
 
 
 def _scorer(args: argparse.Namespace) -> RougeScorer:
