@@ -18,7 +18,7 @@ from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
 from cpython.ref cimport PyObject
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 cdef extern from *:
     int popcount64 "__builtin_popcountll"(unsigned long long) nogil
@@ -121,29 +121,28 @@ cdef int _lcs_rows_1(const int32_t *ref, Py_ssize_t m, const int32_t *can,
     return popcount64(~state)
 
 
-cdef int _lcs_rows(const int32_t *ref, Py_ssize_t m, const int32_t *can,
-                   Py_ssize_t n, uint64_t *mask, uint8_t *carry,
-                   uint64_t *rows) noexcept nogil:
-    """rows[j * W + w]: strip ``w`` of the state after reading ``can[:j]``.
+cdef int _rows_from(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+                    Py_ssize_t n, uint64_t *mask, uint8_t *carry,
+                    uint64_t *rows) noexcept nogil:
+    """rows[j * W + w]: strip ``w`` of the state after reading ``can[:j]``,
+    starting from the state the caller put in row 0.
 
     ``mask`` (vocab-sized) must be all zero and is left so; ``carry`` holds
-    ``n`` bytes.  Returns the LCS length.
+    ``n`` bytes.  Returns the zeros of the last row (the LCS length when row 0
+    is the all-ones start).
     """
     cdef Py_ssize_t words = (m + 63) >> 6
     cdef Py_ssize_t w, i, j, start, end
     cdef uint64_t state, u, s1, s2
     cdef uint8_t c
     cdef int zeros = 0
-    if words == 1:
-        return _lcs_rows_1(ref, m, can, n, mask, rows)
     memset(carry, 0, n)
     for w in range(words):
         start = w << 6
         end = min(start + 64, m)
         for i in range(start, end):
             mask[ref[i]] |= (<uint64_t> 1) << (i - start)
-        state = ~(<uint64_t> 0)
-        rows[w] = state
+        state = rows[w]
         for j in range(n):
             u = state & mask[can[j]]
             s1 = state + u
@@ -158,6 +157,18 @@ cdef int _lcs_rows(const int32_t *ref, Py_ssize_t m, const int32_t *can,
     return zeros
 
 
+cdef int _lcs_rows(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+                   Py_ssize_t n, uint64_t *mask, uint8_t *carry,
+                   uint64_t *rows) noexcept nogil:
+    """All n + 1 rows from the start; returns the LCS length."""
+    cdef Py_ssize_t w
+    if m <= 64:
+        return _lcs_rows_1(ref, m, can, n, mask, rows)
+    for w in range((m + 63) >> 6):
+        rows[w] = ~(<uint64_t> 0)
+    return _rows_from(ref, m, can, n, mask, carry, rows)
+
+
 cdef inline Py_ssize_t _cell(const uint64_t *row, Py_ssize_t i) noexcept nogil:
     """LCS(ref[:i], can[:j]) read off row j: the zeros among its low ``i`` bits."""
     cdef Py_ssize_t w, ones = 0
@@ -168,34 +179,106 @@ cdef inline Py_ssize_t _cell(const uint64_t *row, Py_ssize_t i) noexcept nogil:
     return i - ones
 
 
-cdef void _backtrack(const int32_t *ref, Py_ssize_t m, const int32_t *can,
-                     Py_ssize_t n, const uint64_t *rows, Py_ssize_t lcs,
-                     uint8_t *on_path) noexcept nogil:
-    """Mark the ref indices of rouge-score's LCS: diagonal on equal tokens, else
-    step back in ``can`` only if the cell to the left is strictly greater."""
+cdef void _walk(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+                const uint64_t *rows, Py_ssize_t first, Py_ssize_t *at_i,
+                Py_ssize_t *at_j, Py_ssize_t *at_cell, uint8_t *on_path) noexcept nogil:
+    """Walk rouge-score's LCS path back from cell (i, j), marking the ref indices
+    it takes: diagonal on equal tokens, else step back in ``can`` only if the
+    cell to the left is strictly greater than the cell above.
+
+    ``rows[k]`` is column ``first + k``; the walk stops when column j - 1 is
+    not among them, or when the cell is 0 (no match left on the path).
+    """
     cdef Py_ssize_t words = (m + 63) >> 6
-    cdef Py_ssize_t i = m, j = n, here = lcs, left, above
-    # ``here`` is the table cell (i, j).  The cell above differs from it by one
-    # bit of row j; only the cell to the left needs counting.  Once it is 0 no
-    # match is left on the path.
-    while here > 0:
+    cdef Py_ssize_t i = at_i[0], j = at_j[0], here = at_cell[0], left, above
+    cdef const uint64_t *row
+    # The cell above differs from ``here`` by one bit of row j; only the cell
+    # to the left needs counting.
+    while here > 0 and j - 1 >= first:
         if ref[i - 1] == can[j - 1]:
             on_path[i - 1] = 1
             i -= 1
             j -= 1
             here -= 1
             continue
-        above = here - (((rows[j * words + ((i - 1) >> 6)] >> ((i - 1) & 63)) & 1) ^ 1)
+        row = rows + (j - first) * words
+        above = here - (((row[(i - 1) >> 6] >> ((i - 1) & 63)) & 1) ^ 1)
+        row -= words
         if words == 1:
-            left = i - popcount64(rows[j - 1] & (~(<uint64_t> 0) >> (64 - i)))
+            left = i - popcount64(row[0] & (~(<uint64_t> 0) >> (64 - i)))
         else:
-            left = _cell(rows + (j - 1) * words, i)
+            left = _cell(row, i)
         if left > above:
             j -= 1
             here = left
         else:
             i -= 1
             here = above
+    at_i[0], at_j[0], at_cell[0] = i, j, here
+
+
+cdef Py_ssize_t ROWS_LIMIT = 1 << 21  # words (16 MiB) of LCS rows kept at once
+
+
+def _set_rows_limit(Py_ssize_t words):
+    """Testing hook: the row memory above which paths are checkpointed."""
+    global ROWS_LIMIT
+    previous, ROWS_LIMIT = ROWS_LIMIT, words
+    return previous
+
+
+cdef int _mark_path(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+                    Py_ssize_t n, uint64_t *mask, uint8_t *carry, uint64_t *rows,
+                    uint8_t *on_path) noexcept nogil:
+    """Mark rouge-score's LCS path of (ref, can); ``rows`` holds ROWS_LIMIT
+    words.  Returns -1 if out of memory."""
+    cdef Py_ssize_t lcs, i = m, j = n
+    if m == 0 or n == 0:
+        return 0
+    if (n + 1) * ((m + 63) >> 6) > ROWS_LIMIT:
+        return _mark_path_checkpointed(ref, m, can, n, mask, carry, on_path)
+    lcs = _lcs_rows(ref, m, can, n, mask, carry, rows)
+    _walk(ref, m, can, rows, 0, &i, &j, &lcs, on_path)
+    return 0
+
+
+cdef int _mark_path_checkpointed(const int32_t *ref, Py_ssize_t m,
+                                 const int32_t *can, Py_ssize_t n, uint64_t *mask,
+                                 uint8_t *carry, uint8_t *on_path) noexcept nogil:
+    """_mark_path in O(sqrt(n) * m / 64) words: keep every K-th row, and
+    recompute one block of K rows at a time as the walk goes back through it."""
+    cdef Py_ssize_t words = (m + 63) >> 6, span = 1, blocks, b, start, stop, w
+    cdef Py_ssize_t i = m, j = n, here
+    cdef uint64_t *saved
+    cdef uint64_t *block
+    while span * span < n:
+        span += 1
+    blocks = (n + span - 1) // span
+    saved = <uint64_t *> malloc((blocks + 1) * words * sizeof(uint64_t))
+    block = <uint64_t *> malloc((span + 1) * words * sizeof(uint64_t))
+    if saved == NULL or block == NULL:
+        free(saved)
+        free(block)
+        return -1
+    for w in range(words):
+        saved[w] = ~(<uint64_t> 0)
+    for b in range(blocks):
+        start = b * span
+        stop = min(start + span, n)
+        memcpy(block, saved + b * words, words * sizeof(uint64_t))
+        here = _rows_from(ref, m, can + start, stop - start, mask, carry, block)
+        memcpy(saved + (b + 1) * words, block + (stop - start) * words,
+               words * sizeof(uint64_t))
+    b = blocks - 1
+    while here > 0:
+        start = b * span
+        memcpy(block, saved + b * words, words * sizeof(uint64_t))
+        _rows_from(ref, m, can + start, min(start + span, n) - start, mask, carry, block)
+        _walk(ref, m, can, block, start, &i, &j, &here, on_path)
+        b -= 1
+    free(saved)
+    free(block)
+    return 0
 
 
 # ------------------------------------------------------------ ROUGE-Lsum
@@ -203,7 +286,7 @@ cdef void _backtrack(const int32_t *ref, Py_ssize_t m, const int32_t *can,
 cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
                               Py_ssize_t vocab_size) noexcept nogil:
     """Summary-level union-LCS hits; -1 if out of memory."""
-    cdef Py_ssize_t r, c, k, m, n, lcs, max_m = 0, max_n = 0, hits = 0
+    cdef Py_ssize_t r, c, k, m, n, max_m = 0, max_n = 0, hits = 0
     cdef const int32_t *rs
     cdef const int32_t *cs
     cdef uint64_t *mask = <uint64_t *> calloc(vocab_size, sizeof(uint64_t))
@@ -216,7 +299,9 @@ cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
         max_m = max(max_m, ref.bounds[r + 1] - ref.bounds[r])
     for c in range(can.n_sents):
         max_n = max(max_n, can.bounds[c + 1] - can.bounds[c])
-    rows = <uint64_t *> malloc((max_n + 1) * ((max_m + 63) >> 6) * sizeof(uint64_t) + 8)
+    rows = <uint64_t *> malloc(
+        min((max_n + 1) * ((max_m + 63) >> 6), ROWS_LIMIT) * sizeof(uint64_t) + 8
+    )
     carry = <uint8_t *> malloc(max_n + 1)
     on_path = <uint8_t *> calloc(max_m + 1, 1)
     if not (mask and union_count and can_count and rows and carry and on_path):
@@ -232,9 +317,11 @@ cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
                 n = can.bounds[c + 1] - can.bounds[c]
                 if m == 0 or n == 0:
                     continue
-                lcs = _lcs_rows(rs, m, cs, n, mask, carry, rows)
-                if lcs > 0:
-                    _backtrack(rs, m, cs, n, rows, lcs, on_path)
+                if _mark_path(rs, m, cs, n, mask, carry, rows, on_path) < 0:
+                    hits = -1
+                    break
+            if hits < 0:
+                break
             for k in range(m):
                 if on_path[k]:
                     union_count[rs[k]] += 1
@@ -242,6 +329,8 @@ cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
         # A token's hits are capped by its count on each side; the reference
         # side never binds, since each of its positions is unioned at most once.
         for k in range(vocab_size):
+            if hits < 0:
+                break
             hits += min(union_count[k], can_count[k])
     free(mask)
     free(union_count)
@@ -403,7 +492,8 @@ def lcs_indices(ref, can):
     cdef uint64_t *rows = NULL
     cdef uint8_t *carry = NULL
     cdef uint8_t *on_path = NULL
-    cdef Py_ssize_t m, n, i, lcs
+    cdef Py_ssize_t m, n, i
+    cdef int status
     dr.ids = dc.ids = NULL
     dr.bounds = dc.bounds = NULL
     try:
@@ -411,15 +501,17 @@ def lcs_indices(ref, can):
         _intern([can], vocab, &dc)
         m, n = dr.n_tokens, dc.n_tokens
         mask = <uint64_t *> calloc(len(vocab) + 1, sizeof(uint64_t))
-        rows = <uint64_t *> malloc((n + 1) * ((m + 63) // 64 + 1) * sizeof(uint64_t))
+        rows = <uint64_t *> malloc(
+            min((n + 1) * ((m + 63) // 64), ROWS_LIMIT) * sizeof(uint64_t) + 8
+        )
         carry = <uint8_t *> malloc(n + 1)
         on_path = <uint8_t *> calloc(m + 1, 1)
         if not (mask and rows and carry and on_path):
             raise MemoryError()
-        if m and n:
-            with nogil:
-                lcs = _lcs_rows(dr.ids, m, dc.ids, n, mask, carry, rows)
-                _backtrack(dr.ids, m, dc.ids, n, rows, lcs, on_path)
+        with nogil:
+            status = _mark_path(dr.ids, m, dc.ids, n, mask, carry, rows, on_path)
+        if status < 0:
+            raise MemoryError()
         return [i for i in range(m) if on_path[i]]
     finally:
         _free_doc(&dr)

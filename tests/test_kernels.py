@@ -6,6 +6,8 @@ ROUGE-Lsum unions, not only its length.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 
 import pytest
@@ -93,6 +95,32 @@ def test_ngrams_of_distinct_tokens(kernels: ModuleType, n: int) -> None:
     assert kernels.ngram_overlap(a, b, n) == 150 - n + 1
     assert kernels.ngram_overlap(list(range(10)), list(range(10, 20)), n) == 0
     assert kernels.ngram_overlap(list(range(12)), list(range(12)), n) == 12 - n + 1
+
+
+@contextmanager
+def tiny_row_memory() -> Iterator[None]:
+    """Force the checkpointed LCS path (bounded memory) on every pair."""
+    from kurenai import _lcs
+
+    previous = _lcs._set_rows_limit(3)
+    try:
+        yield
+    finally:
+        _lcs._set_rows_limit(previous)
+
+
+@settings(max_examples=150)
+@given(
+    st.lists(st.integers(0, 3), max_size=200),
+    st.lists(st.integers(0, 3), max_size=200),
+)
+def test_checkpointed_path_is_the_same_path(a: list[int], b: list[int]) -> None:
+    from kurenai import _lcs
+
+    ref, can = [a[:70], a[70:]], [b[:90], b[90:]]
+    with tiny_row_memory():
+        assert _lcs.lcs_indices(a, b) == rs.lcs_ind(a, b)
+        assert _lcs.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can)
 
 
 def test_kernels_accept_any_hashable_tokens(kernels: ModuleType) -> None:
