@@ -105,6 +105,8 @@ import json, sys, time
 sys.path.insert(0, {bench!r})
 from _common import zipf_pair
 target, prediction = zipf_pair({tokens}, seed=1)
+if {one_line!r}:
+    target, prediction = target.replace("\\n", " "), prediction.replace("\\n", " ")
 lib, types = {lib!r}, {types!r}
 if lib == "rouge-score":
     from rouge_score.rouge_scorer import RougeScorer
@@ -129,11 +131,14 @@ print(json.dumps({{"seconds": seconds, "extra_mib": (status("VmHWM:") - before) 
 """
 
 
-def run_long(tokens: int, types: list[str], libs: list[str]) -> None:
-    print(f"\n{'+'.join(types)}, one {tokens}-token pair (fresh process each)")
+def run_long(tokens: int, types: list[str], libs: list[str], one_line: bool = False) -> None:
+    shape = "one line" if one_line else "~25-token lines"
+    print(f"\n{'+'.join(types)}, one {tokens}-token pair, {shape} (fresh process each)")
     bench = os.path.dirname(os.path.abspath(__file__))
     for lib in libs:
-        code = LONG_SNIPPET.format(bench=bench, tokens=tokens, lib=lib, types=types)
+        code = LONG_SNIPPET.format(
+            bench=bench, tokens=tokens, lib=lib, types=types, one_line=one_line
+        )
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
         if out.returncode:
             print(f"  {lib:<40}failed: {out.stderr.strip().splitlines()[-1]}")
@@ -172,6 +177,7 @@ def main() -> None:
     run_long(30_000, ["rougeL"], peers)
     run_long(100_000, ["rougeL"], ["kurenai"])
     run_long(10_000, ["rougeLsum"], (["rouge-score"] if args.slow else []) + peers)
+    run_long(100_000, ["rougeLsum"], ["kurenai"], one_line=True)
 
 
 if __name__ == "__main__":
