@@ -153,3 +153,14 @@ def test_split_summaries_uses_the_given_splitter(backend: str) -> None:
     scorer = RougeScorer(["rougeLsum"], split_summaries=True, sentence_splitter=str.split)
     assert scorer.score("b a", "a b")["rougeLsum"] == Score(1.0, 1.0, 1.0)
     assert RougeScorer(["rougeLsum"]).score("b a", "a b")["rougeLsum"].recall == 0.5
+
+
+@pytest.mark.parametrize("options", [{}, {"use_stemmer": True}, {"tokenizer": "rouge-score"}])
+def test_scorer_survives_pickling(backend: str, options: dict[str, object]) -> None:
+    # Process pools (multiprocessing, datasets.map(num_proc=...)) pickle scorers.
+    import pickle
+
+    scorer = RougeScorer(list(ROUGE_TYPES), **options)  # type: ignore[arg-type]
+    copy = pickle.loads(pickle.dumps(scorer))
+    pair = ("The cats were running\nhome 猫", "a cat runs home\n猫 ran")
+    assert copy.score(*pair) == scorer.score(*pair)
