@@ -116,10 +116,13 @@ class RougeScorer(BaseScorer):
         _check_text("prediction", prediction)
         for index, target in enumerate(targets):
             _check_text(f"targets[{index}]", target)
-        tokenized_prediction = self._tokenized(prediction)
-        all_scores = [
-            self._scores(self._count(self._tokenized(t), tokenized_prediction)) for t in targets
-        ]
+        if self._plan is not None and _backend.fastpath is not None:
+            all_scores = self._plan.score_many(targets, [prediction] * len(targets))
+        else:
+            tokenized_prediction = self._tokenized(prediction)
+            all_scores = [
+                self._scores(self._count(self._tokenized(t), tokenized_prediction)) for t in targets
+            ]
         return _batch.best_per_type(self.rouge_types, all_scores)
 
     def score_batch(
