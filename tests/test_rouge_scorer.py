@@ -164,3 +164,24 @@ def test_scorer_survives_pickling(backend: str, options: dict[str, object]) -> N
     copy = pickle.loads(pickle.dumps(scorer))
     pair = ("The cats were running\nhome 猫", "a cat runs home\n猫 ran")
     assert copy.score(*pair) == scorer.score(*pair)
+
+
+@pytest.mark.parametrize("tokenizer", [None, "rouge-score"])
+def test_own_tokenizers_take_the_fused_path(
+    monkeypatch: pytest.MonkeyPatch, tokenizer: str | None
+) -> None:
+    from kurenai import _backend
+
+    if _backend.fastpath is None:
+        pytest.skip("compiled path not built")
+
+    class NoGenericKernels:
+        def __getattr__(self, name: str) -> object:
+            raise AssertionError(f"generic path used: kernels.{name}")
+
+    monkeypatch.setattr(_backend, "kernels", NoGenericKernels())
+    scorer = RougeScorer(list(ROUGE_TYPES), tokenizer=tokenizer, use_stemmer=True)
+    scorer.score("the cats ran", "a cat runs")
+    scorer.score_multi(["the cats", "ran"], "a cat runs")
+    scorer.score_batch(["a b"] * 300, ["b a"] * 300, n_jobs=2)
+    scorer.score_multi_batch([["a", "b"]] * 3, ["a"] * 3)
