@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from corpora import records_or_skip, shared_file
 
 from kurenai import cli
 from kurenai.rouge_scorer import RougeScorer
@@ -245,20 +246,10 @@ def test_generated_corpus_csv_is_the_library_rounded(
         assert row == ",".join([str(i), *values])
 
 
-def _shared_file(name: str) -> Path | None:
-    """A corpus from the shared data folder, if this machine has it (CI may not)."""
-    candidates = [parent / "shared" / "data" / name for parent in ROOT.parents]
-    if os.environ.get("KURENAI_BENCH_DATA"):
-        candidates.insert(0, Path(os.environ["KURENAI_BENCH_DATA"]) / name)
-    return next((path for path in candidates if path.is_file()), None)
-
-
 def test_english_scitldr_corpus_equals_the_library(capsys: pytest.CaptureFixture[str]) -> None:
-    path = _shared_file("en_scitldr_test.jsonl")
-    if path is None:
-        pytest.skip("en_scitldr_test.jsonl is not available (set KURENAI_BENCH_DATA)")
-    with path.open(encoding="utf-8") as stream:
-        records = [json.loads(line) for line in stream]
+    records = records_or_skip("en_scitldr_test.jsonl")
+    path = shared_file("en_scitldr_test.jsonl")
+    assert path is not None
     rouge_types = ["rouge1", "rouge2", "rougeLsum"]
     got = _cli_jsonl(
         path,

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import json
-import os
-from pathlib import Path
-
 import pytest
+from corpora import records_or_skip
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score import tokenizers as rs_tokenizers
@@ -20,10 +17,6 @@ from kurenai.tokenizers import (
     UnicodeTokenizer,
     get_tokenizer,
     normalizing,
-)
-
-DATA_DIR = Path(
-    os.environ.get("KURENAI_BENCH_DATA", Path(__file__).resolve().parents[2] / "shared" / "data")
 )
 
 # Characters that stress lowercasing (final sigma, dotted I), normalisation
@@ -71,12 +64,8 @@ UNICODE = {False: UnicodeTokenizer(), True: UnicodeTokenizer(use_stemmer=True)}
 
 
 def test_unicode_equals_rouge_score_on_english_corpus() -> None:
-    path = DATA_DIR / "en_scitldr_test.jsonl"
-    if not path.is_file():
-        pytest.skip(f"{path} is absent")
     texts = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
+    for record in records_or_skip("en_scitldr_test.jsonl"):
         texts += [record["target"], record["prediction"], record.get("abstract", "")]
     # A few texts hold non-ASCII words (Rocktäschel, δ), which kurenai keeps
     # whole where rouge-score cuts them: the promise is about ASCII text.
