@@ -19,7 +19,7 @@ import itertools
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from kurenai import __version__
 from kurenai._cli_args import ExitRequest, parse_args
@@ -114,10 +114,14 @@ def _scored(
 def _score_chunk(scorer: RougeScorer, chunk: list[Pair], jobs: int) -> list[dict[str, Score]]:
     """Single-reference records go to ``score_batch``, the others to ``score_multi_batch``."""
     single = [i for i, (target, _) in enumerate(chunk) if isinstance(target, str)]
+    # Every record is text and there is no size limit, so no score is None.
+    batch = cast(
+        "list[dict[str, Score]]", scorer.score_batch(*_columns(chunk, single), n_jobs=jobs)
+    )
     if len(single) == len(chunk):
-        return scorer.score_batch(*_columns(chunk, single), n_jobs=jobs)  # type: ignore[no-any-return]
+        return batch
     multi = [i for i, (target, _) in enumerate(chunk) if not isinstance(target, str)]
-    scores = dict(zip(single, scorer.score_batch(*_columns(chunk, single), n_jobs=jobs)))
+    scores = dict(zip(single, batch))
     scores.update(zip(multi, scorer.score_multi_batch(*_columns(chunk, multi), n_jobs=jobs)))
     return [scores[i] for i in range(len(chunk))]
 

@@ -8,7 +8,7 @@ whose floats are computed with exactly rouge-score's operations.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Callable, Union
+from typing import Any, Callable, Literal, Union, cast, overload
 
 import numpy as np
 
@@ -125,6 +125,30 @@ class RougeScorer(BaseScorer):
             ]
         return _batch.best_per_type(self.rouge_types, all_scores)
 
+    @overload
+    def score_batch(
+        self,
+        targets: Sequence[str | None],
+        predictions: Sequence[str | None],
+        n_jobs: int = ...,
+        *,
+        columnar: Literal[False] = ...,
+        allow_none: bool = ...,
+        max_tokens: int | None = ...,
+    ) -> list[dict[str, Score] | None]: ...
+
+    @overload
+    def score_batch(
+        self,
+        targets: Sequence[str | None],
+        predictions: Sequence[str | None],
+        n_jobs: int = ...,
+        *,
+        columnar: Literal[True],
+        allow_none: bool = ...,
+        max_tokens: int | None = ...,
+    ) -> dict[str, Score]: ...
+
     def score_batch(
         self,
         targets: Sequence[str | None],
@@ -134,7 +158,7 @@ class RougeScorer(BaseScorer):
         columnar: bool = False,
         allow_none: bool = False,
         max_tokens: int | None = None,
-    ) -> Any:
+    ) -> list[dict[str, Score] | None] | dict[str, Score]:
         """Score many pairs: ``[score(t, p) for t, p in zip(targets, predictions)]``.
 
         Results keep the input order whatever ``n_jobs`` (threads; -1 or 0: all
@@ -184,9 +208,13 @@ class RougeScorer(BaseScorer):
         for index, (references, prediction) in enumerate(zip(targets, predictions)):
             if isinstance(references, (str, bytes)) or not len(references):
                 raise ValueError(f"targets[{index}] must be a non-empty list of str")
+            _check_text(f"predictions[{index}]", prediction)
+            for position, reference in enumerate(references):
+                _check_text(f"targets[{index}][{position}]", reference)
             flat_t.extend(references)
             flat_p.extend([prediction] * len(references))
-        flat = self.score_batch(flat_t, flat_p, n_jobs)
+        # No None: every text is checked, and there is no size limit.
+        flat = cast("list[dict[str, Score]]", self.score_batch(flat_t, flat_p, n_jobs))
         best, start = [], 0
         for references in targets:
             best.append(
