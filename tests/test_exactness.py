@@ -154,3 +154,31 @@ def test_long_documents(backend: str) -> None:
     prediction = " ".join(words[i] + ("\n" if i % 29 == 0 else "") for i in range(5, 700, 2))
     ours, theirs = SCORERS[False]
     assert_identical(ours.score(target, prediction), theirs.score(target, prediction))
+
+
+# Every character Python's str.split() treats as whitespace, and some it does not.
+SPACES = "".join(chr(c) for c in range(0x3100) if chr(c).isspace()) + "\u200b\ufeff"
+spaced_text = st.lists(
+    st.sampled_from([*SPACES, "a", "B", "cats", "Running", "猫", "İ", "Σ", "ǅ"]), max_size=60
+).map("".join) | st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=40)
+
+
+@pytest.mark.parametrize("tokenizer", [None, "rouge-score"])
+@pytest.mark.parametrize("stem", [False, True], ids=["plain", "stemmer"])
+@settings(max_examples=150, deadline=None)
+@given(target=spaced_text, prediction=spaced_text)
+def test_fused_tokenization_equals_the_python_tokenizers(
+    tokenizer: str | None, stem: bool, target: str, prediction: str
+) -> None:
+    """The compiled scan must find exactly the Python tokenizers' tokens."""
+    from kurenai import _backend, _lcs
+
+    fastpath = pytest.importorskip("kurenai._fastpath")
+    scorer = RougeScorer(list(ROUGE_TYPES), tokenizer=tokenizer, use_stemmer=stem)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_backend, "kernels", _lcs)
+        patch.setattr(_backend, "fastpath", fastpath)
+        fused = scorer.score(target, prediction)
+        patch.setattr(_backend, "fastpath", None)
+        generic = scorer.score(target, prediction)
+    assert_identical(fused, generic)
