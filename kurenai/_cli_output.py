@@ -10,22 +10,18 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import IO, Any, Protocol
 
-import numpy as np
-
-from kurenai.scoring import AggregateScore, BootstrapAggregator, Score
+from kurenai.scoring import AggregateScore, BootstrapAggregator, Score, seeded_bootstrap
 
 __all__ = [
     "Bootstrap",
     "Progress",
     "Report",
     "make_report",
-    "seeded_global_rng",
 ]
 
 FORMATS = ("csv", "json", "jsonl")
@@ -52,27 +48,8 @@ class Bootstrap:
 
     def aggregate(self, aggregator: BootstrapAggregator) -> dict[str, AggregateScore]:
         """``aggregator.aggregate()``, under ``seed`` if one is set."""
-        with seeded_global_rng(self.seed):
+        with seeded_bootstrap(self.seed):
             return aggregator.aggregate()  # type: ignore[no-any-return]
-
-
-@contextmanager
-def seeded_global_rng(seed: int | None) -> Iterator[None]:
-    """Seed numpy's global RNG for the block, then restore its previous state.
-
-    rouge-score's ``BootstrapAggregator`` samples with ``np.random.choice``, so
-    this makes its result reproducible, and equal to what rouge-score gives
-    after ``np.random.seed(seed)``.  ``None`` leaves the RNG alone.
-    """
-    if seed is None:
-        yield
-        return
-    state = np.random.get_state()
-    np.random.seed(seed)
-    try:
-        yield
-    finally:
-        np.random.set_state(state)
 
 
 def make_report(
