@@ -5,6 +5,8 @@ from kurenai.scoring import Score
 
 MODES: dict[str, int]
 
+def set_char_classes(classes: bytes) -> None: ...
+
 class Plan:
     rouge_types: tuple[str, ...]
     mode: int
@@ -18,6 +20,7 @@ class Plan:
         score_class: type[Score],
     ) -> None: ...
     def score(self, target: str, prediction: str) -> dict[str, Score]: ...
+    def tokens(self, text: str) -> list[str]: ...
     def score_many(
         self,
         targets: list[str],

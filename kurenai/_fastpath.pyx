@@ -2,11 +2,12 @@
 # distutils: language = c++
 """The fused hot path for kurenai's own tokenizers: text -> IDs -> Scores.
 
-``AllCharacterSupportTokenizer`` (split on whitespace) and
-``RougeScoreTokenizer`` (runs of ASCII ``[a-z0-9]``) are defined in Python, in
-``kurenai.tokenizers``; this module produces exactly their tokens' IDs without
-making a Python string per token.  It scans the lowercased text's code points
-and interns each token's *content* in a C hash table; only tokens that need
+``AllCharacterSupportTokenizer`` (split on whitespace), ``RougeScoreTokenizer``
+(runs of ASCII ``[a-z0-9]``), ``CharTokenizer`` and ``UnicodeTokenizer`` (by
+Unicode class) are defined in Python, in ``kurenai.tokenizers``; this module
+produces exactly their tokens' IDs without making a Python string per token.
+It scans the lowercased text's code points and interns each token's *content*
+in a C hash table; only tokens that need
 Porter stemming become Python strings, once per distinct token.  The result
 feeds ``kurenai._lcs``'s kernels, and the ``Score``s are computed with
 rouge-score's float operations, in the same order.
@@ -41,11 +42,40 @@ cdef extern from *:
 
 
 cdef enum Mode:
-    WHITESPACE = 0   # AllCharacterSupportTokenizer: maximal runs of non-space
-    ROUGE_SCORE = 1  # RougeScoreTokenizer: maximal runs of ASCII [a-z0-9]
+    WHITESPACE = 0     # AllCharacterSupportTokenizer: maximal runs of non-space
+    ROUGE_SCORE = 1    # RougeScoreTokenizer: maximal runs of ASCII [a-z0-9]
+    CHAR = 2           # CharTokenizer: unspaced-script letters alone, words of others
+    UNICODE_WORDS = 3  # UnicodeTokenizer: runs of letters, numbers and marks
 
 # The tokenizations this module reproduces, by the name the Python side uses.
-MODES = {"whitespace": WHITESPACE, "rouge-score": ROUGE_SCORE}
+MODES = {"whitespace": WHITESPACE, "rouge-score": ROUGE_SCORE, "char": CHAR,
+         "unicode": UNICODE_WORDS}
+
+# Code point flags for CHAR and UNICODE_WORDS, from
+# kurenai._unicode_tokenizers.char_classes() (see set_char_classes).
+cdef enum Flag:
+    ALONE = 1
+    WORD = 2
+    MARK = 4
+cdef const uint8_t *CLASSES = NULL
+cdef bytes _classes_owner = None
+
+
+def set_char_classes(bytes classes):
+    """Install the code point flags the CHAR and UNICODE_WORDS scans read."""
+    global CLASSES, _classes_owner
+    if len(classes) != 0x41000:
+        raise ValueError("char classes must cover planes 0-3 and 4096 of plane 14")
+    _classes_owner = classes
+    CLASSES = <const uint8_t *> classes
+
+
+cdef inline uint8_t _flags(uint32_t ch) noexcept nogil:
+    if ch < 0x40000:
+        return CLASSES[ch]
+    if ch - 0xE0000 < 0x1000:
+        return CLASSES[0x40000 + ch - 0xE0000]
+    return 0
 
 
 cdef extern from *:
@@ -241,17 +271,65 @@ cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mo
     return 0
 
 
+cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int mode,
+                       Doc *doc) noexcept nogil:
+    """CHAR and UNICODE_WORDS: the regex findall of kurenai._unicode_tokenizers,
+    ``letter mark*  |  word (word | mark)*``, read off the flags table."""
+    cdef Py_ssize_t i = 0, start, sentence_start = 0
+    cdef uint8_t flags, follow
+    cdef uint8_t starts_word = WORD if mode == CHAR else WORD | ALONE
+    cdef uint64_t h
+    cdef int32_t token_id
+    cdef int kind = sizeof(code_unit)
+    while i < length:
+        flags = _flags(units[i])
+        if mode == CHAR and flags & ALONE:
+            follow = MARK
+        elif flags & starts_word:
+            follow = starts_word | MARK
+        else:
+            if units[i] == 10 and doc.n_tokens > sentence_start:
+                doc.n_sents += 1
+                doc.bounds[doc.n_sents] = doc.n_tokens
+                sentence_start = doc.n_tokens
+            i += 1
+            continue
+        start = i
+        h = _mix(FNV_OFFSET, units[i])
+        i += 1
+        while i < length and _flags(units[i]) & follow:
+            h = _mix(h, units[i])
+            i += 1
+        token_id = _intern(t, <const char *> (units + start), kind, i - start, _finish(h))
+        if token_id < 0:
+            return -1
+        doc.ids[doc.n_tokens] = token_id
+        doc.n_tokens += 1
+    if doc.n_tokens > sentence_start:
+        doc.n_sents += 1
+        doc.bounds[doc.n_sents] = doc.n_tokens
+    return 0
+
+
 cdef int _scan(Table *t, const char *data, int kind, Py_ssize_t length, int mode,
                Doc *doc) noexcept nogil:
     """Tokens of one lowercased text as IDs; a sentence per non-empty line."""
-    # A token takes at least one code point and one separator.
-    doc.ids = <int32_t *> malloc((length // 2 + 1) * sizeof(int32_t))
-    doc.bounds = <Py_ssize_t *> malloc((length // 2 + 2) * sizeof(Py_ssize_t))
+    # Split on separators, a token takes at least one code point and one
+    # separator; CHAR makes a token of every letter of an unspaced script.
+    cdef Py_ssize_t most = length + 1 if mode == CHAR else length // 2 + 1
+    doc.ids = <int32_t *> malloc(most * sizeof(int32_t))
+    doc.bounds = <Py_ssize_t *> malloc((most + 1) * sizeof(Py_ssize_t))
     doc.n_tokens = 0
     doc.n_sents = 0
     if doc.ids == NULL or doc.bounds == NULL:
         return -1
     doc.bounds[0] = 0
+    if mode == CHAR or mode == UNICODE_WORDS:
+        if kind == 1:
+            return _scan_classes(t, <const uint8_t *> data, length, mode, doc)
+        if kind == 2:
+            return _scan_classes(t, <const uint16_t *> data, length, mode, doc)
+        return _scan_classes(t, <const uint32_t *> data, length, mode, doc)
     if kind == 1:
         return _scan_units(t, <const uint8_t *> data, length, mode, doc)
     if kind == 2:
@@ -291,7 +369,7 @@ cdef int _stem_all(Table *t, object stem, list keep_alive, int mode,
             final[e] = <int32_t> e
             continue
         stemmed = stem(PyUnicode_FromKindAndData(entry.kind, entry.data, entry.length))
-        if mode == ROUGE_SCORE and not _is_rouge_word(stemmed):
+        if not _kept(stemmed, mode):
             final[e] = -1
             continue
         keep_alive.append(stemmed)
@@ -302,6 +380,15 @@ cdef int _stem_all(Table *t, object stem, list keep_alive, int mode,
         if final[e] < 0:
             raise MemoryError()
     return 0
+
+
+cdef bint _kept(str stemmed, int mode):
+    """Whether the tokenizer keeps a stemmed token (the Python filters' rules)."""
+    if mode == ROUGE_SCORE:
+        return _is_rouge_word(stemmed)
+    if mode == WHITESPACE:
+        return True
+    return len(stemmed) > 0 and (not stemmed.isascii() or stemmed.isalnum())
 
 
 cdef bint _is_rouge_word(str token):
@@ -355,6 +442,8 @@ cdef class Plan:
     def __init__(self, rouge_types, int mode, stem, type score_class):
         if not issubclass(score_class, tuple):
             raise TypeError("score_class must be a tuple subclass")
+        if (mode == CHAR or mode == UNICODE_WORDS) and CLASSES == NULL:
+            raise RuntimeError("set_char_classes() must come before a char/unicode plan")
         self.rouge_types = tuple(rouge_types)
         if len(self.rouge_types) > 16:
             raise ValueError("the fused path takes at most 16 ROUGE types")
@@ -388,6 +477,37 @@ cdef class Plan:
             return self._scores(&work)
         finally:
             _work_free(&work)
+
+    def tokens(self, str text):
+        """The tokens this plan's scan finds in ``text``, before stemming.
+
+        Not used for scoring: it lets tests hold the compiled scan to the
+        Python tokenizer it reproduces, token for token.
+        """
+        cdef str prepared = text.lower()
+        cdef Table table
+        cdef Doc doc
+        cdef Entry *entry
+        cdef Py_ssize_t k
+        table.entries = NULL
+        table.slots = NULL
+        doc.ids = NULL
+        doc.bounds = NULL
+        try:
+            if _table_init(&table, 16) < 0 or _scan(
+                &table, <const char *> PyUnicode_DATA(prepared), PyUnicode_KIND(prepared),
+                PyUnicode_GET_LENGTH(prepared), self.mode, &doc
+            ) < 0:
+                raise MemoryError()
+            result = []
+            for k in range(doc.n_tokens):
+                entry = &table.entries[doc.ids[k]]
+                result.append(PyUnicode_FromKindAndData(entry.kind, entry.data, entry.length))
+            return result
+        finally:
+            free(doc.ids)
+            free(doc.bounds)
+            _table_free(&table)
 
     def score_many(self, list targets, list predictions, Py_ssize_t max_tokens=-1,
                    double[:, :, :] out=None):

@@ -101,6 +101,38 @@ def _char_pattern() -> re.Pattern[str]:
     return re.compile(f"{letter}{mark}*|{word}(?:{word}|{mark})*")
 
 
+# Bit flags of char_classes(): what a code point may be in the patterns above.
+ALONE = 1  # a letter of an unspaced script: a token of its own (``char``)
+WORD = 2  # another letter or number: runs of them are words
+MARK = 4  # a combining mark: continues the token before it
+PLANE_14 = 0xE0000  # char_classes() holds planes 0-3, then plane 14's first 4096
+
+
+@functools.cache
+def char_classes() -> bytes:
+    """The flags of every code point, as the compiled scanner reads them.
+
+    Byte ``c`` holds code point ``c`` for ``c < 0x40000``; byte
+    ``0x40000 + k`` holds ``PLANE_14 + k``; everything else has no flag.  It
+    encodes exactly the classes of :func:`_char_pattern` and
+    :func:`_word_pattern` (a test holds the two to each other).
+    """
+    unspaced = re.compile(f"[{_UNSPACED_RANGES}]").match
+    flags = bytearray(0x40000 + 0x1000)
+    for code in range(0x40000):
+        char = chr(code)
+        if char.isalnum():
+            if code >= 0x20000 or (unspaced(char) and not char.isdecimal()):
+                flags[code] = ALONE
+            else:
+                flags[code] = WORD
+    marks = re.compile(_mark_class()).match
+    for code in [*range(0x20000), *range(PLANE_14, PLANE_14 + 0x1000)]:
+        if marks(chr(code)):
+            flags[code if code < 0x20000 else 0x40000 + code - PLANE_14] |= MARK
+    return bytes(flags)
+
+
 @functools.cache
 def _marks_pattern() -> re.Pattern[str]:
     return re.compile(f"{_mark_class()}+")

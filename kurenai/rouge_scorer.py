@@ -13,6 +13,7 @@ from typing import Any, Callable, Literal, Union, cast, overload
 import numpy as np
 
 from kurenai import _backend, _batch
+from kurenai._unicode_tokenizers import CharTokenizer, UnicodeTokenizer, char_classes
 from kurenai.scoring import BaseScorer, Score, fmeasure
 from kurenai.sentences import split_sentences
 from kurenai.tokenizers import (
@@ -294,14 +295,23 @@ def _fused_plan(tokenizer: Tokenizer, rouge_types: list[str], by_lines: bool) ->
     fastpath = _backend.fastpath
     if fastpath is None or not by_lines or len(rouge_types) > 16:
         return None
-    modes = {
-        AllCharacterSupportTokenizer: fastpath.MODES["whitespace"],
-        RougeScoreTokenizer: fastpath.MODES["rouge-score"],
-    }
-    mode = modes.get(type(tokenizer))
-    if mode is None:
+    name = _FUSED_TOKENIZERS.get(type(tokenizer))
+    if name is None or getattr(tokenizer, "normalize", None) is not None:
         return None
-    return fastpath.Plan(rouge_types, mode, tokenizer._stem, Score)  # type: ignore[attr-defined]
+    if name in ("char", "unicode"):
+        fastpath.set_char_classes(char_classes())  # built once, ~0.25 s
+    stem = tokenizer._stem  # type: ignore[attr-defined]
+    return fastpath.Plan(rouge_types, fastpath.MODES[name], stem, Score)
+
+
+# The tokenizers the compiled scan reproduces exactly (exact classes only: a
+# subclass may tokenize differently).
+_FUSED_TOKENIZERS: dict[type, str] = {
+    AllCharacterSupportTokenizer: "whitespace",
+    RougeScoreTokenizer: "rouge-score",
+    CharTokenizer: "char",
+    UnicodeTokenizer: "unicode",
+}
 
 
 def _ratio_score(hits: int, prediction_len: int, target_len: int) -> Score:

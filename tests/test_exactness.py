@@ -159,11 +159,14 @@ def test_long_documents(backend: str) -> None:
 # Every character Python's str.split() treats as whitespace, and some it does not.
 SPACES = "".join(chr(c) for c in range(0x3100) if chr(c).isspace()) + "\u200b\ufeff"
 spaced_text = st.lists(
-    st.sampled_from([*SPACES, "a", "B", "cats", "Running", "猫", "İ", "Σ", "ǅ"]), max_size=60
+    st.sampled_from(
+        [*SPACES, "a", "B", "cats", "Running", "猫", "今日は", "İ", "Σ", "ǅ", "e\u0301", "한국"]
+    ),
+    max_size=60,
 ).map("".join) | st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=40)
 
 
-@pytest.mark.parametrize("tokenizer", [None, "rouge-score"])
+@pytest.mark.parametrize("tokenizer", [None, "rouge-score", "char", "unicode"])
 @pytest.mark.parametrize("stem", [False, True], ids=["plain", "stemmer"])
 @settings(max_examples=150, deadline=None)
 @given(target=spaced_text, prediction=spaced_text)

@@ -166,7 +166,7 @@ def test_scorer_survives_pickling(backend: str, options: dict[str, object]) -> N
     assert copy.score(*pair) == scorer.score(*pair)
 
 
-@pytest.mark.parametrize("tokenizer", [None, "rouge-score"])
+@pytest.mark.parametrize("tokenizer", [None, "rouge-score", "char", "unicode"])
 def test_own_tokenizers_take_the_fused_path(
     monkeypatch: pytest.MonkeyPatch, tokenizer: str | None
 ) -> None:

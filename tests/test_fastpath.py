@@ -1,0 +1,80 @@
+"""The compiled scan against the Python tokenizers it reproduces, token for token."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kurenai.rouge_scorer import RougeScorer
+from kurenai.tokenizers import get_tokenizer
+
+pytest.importorskip("kurenai._fastpath")
+
+FUSED = ["whitespace", "rouge-score", "char", "unicode"]
+
+
+def plan_of(name: str) -> object:
+    plan = RougeScorer(["rouge1"], tokenizer=name)._plan
+    assert plan is not None, f"{name} is not on the compiled path"
+    return plan
+
+
+@pytest.mark.parametrize("name", FUSED)
+def test_every_code_point_is_classified_as_in_python(name: str) -> None:
+    plan, tokenizer = plan_of(name), get_tokenizer(name)
+    blocks = [range(base, base + 256) for base in range(0, 0x40000, 256)]
+    blocks.append(range(0xE0000, 0xE1000))  # plane 14: tags, variation selectors
+    for block in blocks:
+        chars = [chr(code) for code in block]
+        # Alone, run together, after a letter, and each followed by a mark.
+        for text in (
+            " ".join(chars),
+            "".join(chars),
+            "a".join(chars),
+            "".join(c + "\u0301" for c in chars),
+        ):
+            assert plan.tokens(text) == tokenizer.tokenize(text), hex(block[0])  # type: ignore[attr-defined]
+
+
+mixed = st.lists(
+    st.sampled_from(
+        [
+            "今日は",
+            "猫",
+            "ｶﾀｶﾅ",
+            "한국어",
+            "ภาษา",
+            "Café",
+            "e\u0301",
+            "\u0301",
+            "😀\ufe0f",
+            "𠮷",
+            "x_y",
+            "١٢",
+            "Ⅻ",
+            "ǅ",
+            "İ",
+            " ",
+            "\n",
+            "\u3000",
+            "-",
+            "Running",
+            "A1",
+        ]
+    ),
+    max_size=40,
+).map("".join)
+
+
+@pytest.mark.parametrize("name", FUSED)
+@settings(max_examples=200, deadline=None)
+@given(text=mixed | st.text(max_size=40))
+def test_tokens_on_mixed_scripts(name: str, text: str) -> None:
+    assert plan_of(name).tokens(text) == get_tokenizer(name).tokenize(text)  # type: ignore[attr-defined]
+
+
+def test_normalising_tokenizers_stay_on_the_python_path() -> None:
+    scorer = RougeScorer(["rouge1"], tokenizer=get_tokenizer("char", normalize="NFKC"))
+    assert scorer._plan is None
+    assert scorer.score("ＡＢＣ", "abc")["rouge1"].fmeasure == 1.0
