@@ -240,6 +240,30 @@ cdef void _walk(const int32_t *ref, Py_ssize_t m, const int32_t *can,
     at_i[0], at_j[0], at_cell[0] = i, j, here
 
 
+cdef void _walk_1(const int32_t *ref, Py_ssize_t i, const int32_t *can, Py_ssize_t j,
+                  const uint64_t *rows, Py_ssize_t here, uint8_t *on_path) noexcept nogil:
+    """_walk for a ref of at most 64 tokens, all rows kept.
+
+    The left cell can only beat the cell above when row j has a zero at bit
+    i - 1 (above = here - 1) and the left cell still equals ``here``; only
+    then is it counted.
+    """
+    cdef uint64_t zero_above
+    while here > 0:
+        if ref[i - 1] == can[j - 1]:
+            on_path[i - 1] = 1
+            i -= 1
+            j -= 1
+            here -= 1
+            continue
+        zero_above = ((rows[j] >> (i - 1)) & 1) ^ 1
+        if zero_above and i - popcount64(rows[j - 1] & (~(<uint64_t> 0) >> (64 - i))) == here:
+            j -= 1
+        else:
+            i -= 1
+            here -= zero_above
+
+
 cdef Py_ssize_t ROWS_LIMIT = 1 << 21  # words (16 MiB) of LCS rows kept at once
 
 
@@ -261,7 +285,10 @@ cdef int _mark_path(const int32_t *ref, Py_ssize_t m, const int32_t *can,
     if (n + 1) * ((m + 63) >> 6) > ROWS_LIMIT:
         return _mark_path_checkpointed(ref, m, can, n, mask, carry, on_path)
     lcs = _lcs_rows(ref, m, can, n, mask, carry, rows)
-    _walk(ref, m, can, rows, 0, &i, &j, &lcs, on_path)
+    if m <= 64:
+        _walk_1(ref, m, can, n, rows, lcs, on_path)
+    else:
+        _walk(ref, m, can, rows, 0, &i, &j, &lcs, on_path)
     return 0
 
 
