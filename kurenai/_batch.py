@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Callable
@@ -22,7 +23,9 @@ if TYPE_CHECKING:
     from kurenai.rouge_scorer import RougeScorer
 
 ScoreDict = dict[str, Score]
-CHUNK = 64  # pairs per task: amortises GIL hand-overs, stays in cache
+# Pairs per task: enough to amortise the GIL hand-overs, few enough to stay in
+# cache and to give every thread several tasks (an even finish).
+MIN_CHUNK, MAX_CHUNK = 16, 64
 
 
 def resolve_jobs(n_jobs: int) -> int:
@@ -72,7 +75,7 @@ def score_pairs(
     plan = scorer._plan if _backend.fastpath is not None else None
 
     def run(start: int) -> list[ScoreDict | None]:
-        stop = start + CHUNK
+        stop = start + chunk
         chunk_t, chunk_p = targets[start:stop], predictions[start:stop]
         if plan is not None:
             view = None if out is None else out[:, :, start:stop]
@@ -84,8 +87,9 @@ def score_pairs(
         return scores
 
     results: list[ScoreDict | None] = []
-    for chunk in _map(run, range(0, len(targets), CHUNK), n_jobs):
-        results.extend(chunk)
+    chunk = min(MAX_CHUNK, max(MIN_CHUNK, -(-len(targets) // (8 * n_jobs))))
+    for scores in _map(run, range(0, len(targets), chunk), n_jobs):
+        results.extend(scores)
     return results
 
 
@@ -123,5 +127,19 @@ def best_per_type(rouge_types: list[str], candidates: list[ScoreDict]) -> ScoreD
 def _map(run: Callable[[int], Any], starts: range, n_jobs: int) -> Any:
     if n_jobs == 1 or len(starts) < 2:
         return map(run, starts)
-    with ThreadPoolExecutor(min(n_jobs, len(starts))) as pool:
-        return list(pool.map(run, starts))
+    return _pool(n_jobs).map(run, starts)
+
+
+_POOLS: dict[tuple[int, int], ThreadPoolExecutor] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _pool(n_jobs: int) -> ThreadPoolExecutor:
+    # Kept for the process: starting threads on every call cost more than a
+    # small batch, and idle workers cost nothing.  Keyed by process too: a
+    # forked child inherits the pool but not its threads.
+    key = (os.getpid(), n_jobs)
+    with _POOLS_LOCK:
+        if key not in _POOLS:
+            _POOLS[key] = ThreadPoolExecutor(n_jobs, thread_name_prefix="kurenai")
+        return _POOLS[key]

@@ -121,3 +121,20 @@ def test_multi_batch_equals_score_multi(backend: str, pairs: tuple[list[str], li
         scorer.score_multi_batch([["a"], ["b", None]], ["a", "b"])  # type: ignore[list-item]
     with pytest.raises(TypeError, match=r"predictions\[0\] must be a str"):
         scorer.score_multi_batch([["a"]], [3])  # type: ignore[list-item]
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs fork")
+def test_batch_threads_work_in_a_forked_child() -> None:
+    # The thread pool is kept between calls; a forked child must get its own.
+    import os
+    import signal
+
+    scorer = RougeScorer(["rouge1"])
+    pairs = (["a b"] * 100, ["a"] * 100)
+    expected = scorer.score_batch(*pairs, n_jobs=2)
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through its exit code
+        signal.alarm(30)  # a hang (threads that were never forked) ends the child
+        os._exit(0 if scorer.score_batch(*pairs, n_jobs=2) == expected else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
