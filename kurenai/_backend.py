@@ -43,7 +43,21 @@ def _load(choice: str) -> tuple[ModuleType, str]:
     return _lcs_py, "python"
 
 
-kernels, IMPLEMENTATION = _load(os.environ.get(ENV_VAR, "auto").strip().lower() or "auto")
-fastpath: ModuleType | None = (
-    importlib.import_module("kurenai._fastpath") if IMPLEMENTATION == "compiled" else None
-)
+def _load_fastpath(choice: str) -> ModuleType | None:
+    try:
+        return importlib.import_module("kurenai._fastpath")
+    except ImportError as error:
+        if choice == "compiled":
+            raise
+        warnings.warn(
+            f"kurenai's compiled text path is unavailable ({error}); scoring uses "
+            "Python tokenization, correctly but more slowly.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        return None
+
+
+_CHOICE = os.environ.get(ENV_VAR, "auto").strip().lower() or "auto"
+kernels, IMPLEMENTATION = _load(_CHOICE)
+fastpath: ModuleType | None = _load_fastpath(_CHOICE) if IMPLEMENTATION == "compiled" else None

@@ -63,3 +63,18 @@ def test_missing_extension_is_fatal_when_compiled_is_required() -> None:
     result = run_python(code, KURENAI_IMPLEMENTATION="compiled")
     assert result.returncode != 0
     assert "kurenai._lcs cannot be imported" in result.stderr
+
+
+def test_missing_fast_path_falls_back_to_python_tokenization() -> None:
+    code = (
+        "import sys, warnings; sys.modules['kurenai._fastpath'] = None\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    import kurenai\n"
+        "from kurenai import _backend\n"
+        "from kurenai.rouge_scorer import RougeScorer\n"
+        "score = RougeScorer(['rouge1']).score('a b', 'a')['rouge1'].recall\n"
+        "print(kurenai.IMPLEMENTATION, _backend.fastpath, len(caught), score)"
+    )
+    result = run_python(code, KURENAI_IMPLEMENTATION="auto")
+    assert result.stdout.split() == ["compiled", "None", "1", "0.5"], result.stderr
