@@ -94,6 +94,9 @@ def test_size_limit_gives_null_instead_of_work(backend: str) -> None:
     assert results == [scorer.score("a b", "a"), None, None]
     exact = scorer.score_batch([long_text], [long_text], max_tokens=50)
     assert exact == [scorer.score(long_text, long_text)]
+    columns = scorer.score_batch(["a b", long_text], ["a", "w"], max_tokens=10, columnar=True)
+    assert columns["rougeL"].recall[0] == 0.5
+    assert math.isnan(columns["rougeL"].recall[1])
 
 
 def test_argument_errors() -> None:
