@@ -183,7 +183,7 @@ class RougeScorer(BaseScorer):
         chosen_t = [targets[i] for i in rows]
         chosen_p = [predictions[i] for i in rows]
         if columnar:
-            scored = np.empty((len(self.rouge_types), 3, len(rows)))
+            scored = np.full((len(self.rouge_types), 3, len(rows)), np.nan)
             _batch.score_pairs(self, chosen_t, chosen_p, jobs, max_tokens, scored)
             return _batch.columns(self.rouge_types, len(targets), rows, scored)
         results: list[dict[str, Score] | None] = [None] * len(targets)
