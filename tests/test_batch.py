@@ -141,3 +141,34 @@ def test_batch_threads_work_in_a_forked_child() -> None:
         os._exit(0 if scorer.score_batch(*pairs, n_jobs=2) == expected else 1)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+class SplitOnSpaces:
+    """A tokenizer object kurenai knows nothing about: the Python-tokenizer path."""
+
+    def tokenize(self, text: str) -> list[str]:
+        return text.split(" ")
+
+
+@pytest.mark.parametrize(
+    "tokenizer", [None, "char", SplitOnSpaces()], ids=["default", "char", "custom"]
+)
+@pytest.mark.parametrize("stem", [False, True], ids=["plain", "stemmer"])
+def test_columns_equal_dicts_with_nulls_and_limits(
+    backend: str, tokenizer: object, stem: bool
+) -> None:
+    scorer = RougeScorer(["rouge2", "rougeL", "rougeLsum"], tokenizer=tokenizer, use_stemmer=stem)  # type: ignore[arg-type]
+    long_text = " ".join(["cats"] * 30)
+    targets = ["the cats ran", None, long_text, "c d e", "", "running dogs"]
+    predictions = ["cats ran", "x", "cats", None, "", "the dog runs"]
+    options = {"allow_none": True, "max_tokens": 10, "n_jobs": 2}
+    dicts = scorer.score_batch(targets, predictions, **options)  # type: ignore[arg-type]
+    columns = scorer.score_batch(targets, predictions, columnar=True, **options)  # type: ignore[arg-type]
+    assert dicts[1] is None and dicts[2] is None and dicts[3] is None
+    for row, scores in enumerate(dicts):
+        for rouge_type, column in columns.items():
+            values = [column[field][row] for field in range(3)]
+            if scores is None:
+                assert all(math.isnan(v) for v in values)
+            else:
+                assert values == list(scores[rouge_type])
