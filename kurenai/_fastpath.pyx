@@ -239,19 +239,35 @@ cdef inline bint _in_token(uint32_t ch, int mode) noexcept nogil:
     return mode == WHITESPACE and not is_space(ch)
 
 
+cdef inline int _emit(Table *t, Doc *doc, const char *data, int kind,
+                      Py_ssize_t length, uint64_t h) noexcept nogil:
+    """Append the ID of the token ``data[:length]`` (running hash ``h``)."""
+    cdef int32_t token_id = _intern(t, data, kind, length, _finish(h))
+    if token_id < 0:
+        return -1
+    doc.ids[doc.n_tokens] = token_id
+    doc.n_tokens += 1
+    return 0
+
+
+cdef inline void _end_sentence(Doc *doc, Py_ssize_t *sentence_start) noexcept nogil:
+    """Close the current sentence, if it has tokens (empty lines make none)."""
+    if doc.n_tokens > sentence_start[0]:
+        doc.n_sents += 1
+        doc.bounds[doc.n_sents] = doc.n_tokens
+        sentence_start[0] = doc.n_tokens
+
+
 cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mode,
                      Doc *doc) noexcept nogil:
     cdef Py_ssize_t i = 0, start, sentence_start = 0
     cdef uint64_t h
-    cdef int32_t token_id
     cdef int kind = sizeof(code_unit)
     while True:
-        # Separators; a newline ends a sentence that has tokens.
+        # Separators; a newline ends a sentence.
         while i < length and not _in_token(units[i], mode):
-            if units[i] == 10 and doc.n_tokens > sentence_start:
-                doc.n_sents += 1
-                doc.bounds[doc.n_sents] = doc.n_tokens
-                sentence_start = doc.n_tokens
+            if units[i] == 10:
+                _end_sentence(doc, &sentence_start)
             i += 1
         if i >= length:
             break
@@ -260,14 +276,9 @@ cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mo
         while i < length and _in_token(units[i], mode):
             h = _mix(h, units[i])
             i += 1
-        token_id = _intern(t, <const char *> (units + start), kind, i - start, _finish(h))
-        if token_id < 0:
+        if _emit(t, doc, <const char *> (units + start), kind, i - start, h) < 0:
             return -1
-        doc.ids[doc.n_tokens] = token_id
-        doc.n_tokens += 1
-    if doc.n_tokens > sentence_start:
-        doc.n_sents += 1
-        doc.bounds[doc.n_sents] = doc.n_tokens
+    _end_sentence(doc, &sentence_start)
     return 0
 
 
@@ -279,7 +290,6 @@ cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int 
     cdef uint8_t flags, follow
     cdef uint8_t starts_word = WORD if mode == CHAR else WORD | ALONE
     cdef uint64_t h
-    cdef int32_t token_id
     cdef int kind = sizeof(code_unit)
     while i < length:
         flags = _flags(units[i])
@@ -288,10 +298,8 @@ cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int 
         elif flags & starts_word:
             follow = starts_word | MARK
         else:
-            if units[i] == 10 and doc.n_tokens > sentence_start:
-                doc.n_sents += 1
-                doc.bounds[doc.n_sents] = doc.n_tokens
-                sentence_start = doc.n_tokens
+            if units[i] == 10:
+                _end_sentence(doc, &sentence_start)
             i += 1
             continue
         start = i
@@ -300,14 +308,9 @@ cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int 
         while i < length and _flags(units[i]) & follow:
             h = _mix(h, units[i])
             i += 1
-        token_id = _intern(t, <const char *> (units + start), kind, i - start, _finish(h))
-        if token_id < 0:
+        if _emit(t, doc, <const char *> (units + start), kind, i - start, h) < 0:
             return -1
-        doc.ids[doc.n_tokens] = token_id
-        doc.n_tokens += 1
-    if doc.n_tokens > sentence_start:
-        doc.n_sents += 1
-        doc.bounds[doc.n_sents] = doc.n_tokens
+    _end_sentence(doc, &sentence_start)
     return 0
 
 
