@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from kurenai import _backend
 from kurenai.scoring import Score
 
 if TYPE_CHECKING:
@@ -72,7 +71,7 @@ def score_pairs(
     F-measure there (NaN for None) and returns an empty list.
     """
     limit = -1 if max_tokens is None else max_tokens
-    plan = scorer._plan if _backend.fastpath is not None else None
+    plan = scorer._plan
 
     def run(start: int) -> list[ScoreDict | None]:
         stop = start + chunk

@@ -98,7 +98,7 @@ class RougeScorer(BaseScorer):
         """
         _check_text("target", target)
         _check_text("prediction", prediction)
-        if self._plan is not None and _backend.fastpath is not None:
+        if self._plan is not None:
             return self._plan.score(target, prediction)  # type: ignore[no-any-return]
         return self._scores(self._count(self._tokenized(target), self._tokenized(prediction)))
 
@@ -117,7 +117,7 @@ class RougeScorer(BaseScorer):
         _check_text("prediction", prediction)
         for index, target in enumerate(targets):
             _check_text(f"targets[{index}]", target)
-        if self._plan is not None and _backend.fastpath is not None:
+        if self._plan is not None:
             all_scores = self._plan.score_many(targets, [prediction] * len(targets))
         else:
             tokenized_prediction = self._tokenized(prediction)

@@ -6,6 +6,8 @@ returns int zeros for empty ROUGE-L/Lsum sides).
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -56,15 +58,13 @@ REAL_PAIRS = [
 ]
 
 
-def reference_scorers(stem: bool) -> tuple[RougeScorer, rs.RougeScorer]:
+@functools.cache
+def reference_scorers(backend: str, stem: bool) -> tuple[RougeScorer, rs.RougeScorer]:
+    """kurenai's scorer (built under ``backend``, which fixes its path) and rouge-score's."""
     tokenizer = rs_tokenizers.DefaultTokenizer(use_stemmer=stem)
-    return (
-        RougeScorer(list(ROUGE_TYPES), tokenizer=tokenizer),
-        rs.RougeScorer(list(ROUGE_TYPES), use_stemmer=stem),
-    )
-
-
-SCORERS = {stem: reference_scorers(stem) for stem in (False, True)}
+    ours = RougeScorer(list(ROUGE_TYPES), tokenizer=tokenizer)
+    assert (ours._plan is not None) == (backend == "fused"), backend
+    return ours, rs.RougeScorer(list(ROUGE_TYPES), use_stemmer=stem)
 
 
 def assert_identical(ours: dict[str, Score], theirs: dict[str, Score]) -> None:
@@ -80,7 +80,7 @@ def assert_identical(ours: dict[str, Score], theirs: dict[str, Score]) -> None:
 @settings(max_examples=150, deadline=None)
 @given(target=texts, prediction=texts)
 def test_score_is_bit_identical(backend: str, stem: bool, target: str, prediction: str) -> None:
-    ours, theirs = SCORERS[stem]
+    ours, theirs = reference_scorers(backend, stem)
     assert_identical(ours.score(target, prediction), theirs.score(target, prediction))
 
 
@@ -90,7 +90,7 @@ def test_score_is_bit_identical(backend: str, stem: bool, target: str, predictio
 def test_score_is_bit_identical_on_arbitrary_unicode(
     backend: str, stem: bool, target: str, prediction: str
 ) -> None:
-    ours, theirs = SCORERS[stem]
+    ours, theirs = reference_scorers(backend, stem)
     assert_identical(ours.score(target, prediction), theirs.score(target, prediction))
 
 
@@ -99,7 +99,7 @@ def test_score_is_bit_identical_on_arbitrary_unicode(
 def test_score_is_bit_identical_with_many_distinct_words(
     backend: str, target: str, prediction: str
 ) -> None:
-    ours, theirs = SCORERS[False]
+    ours, theirs = reference_scorers(backend, False)
     assert_identical(ours.score(target, prediction), theirs.score(target, prediction))
 
 
@@ -109,14 +109,14 @@ def test_score_is_bit_identical_with_many_distinct_words(
 def test_score_multi_is_bit_identical(
     backend: str, stem: bool, targets: list[str], prediction: str
 ) -> None:
-    ours, theirs = SCORERS[stem]
+    ours, theirs = reference_scorers(backend, stem)
     assert_identical(ours.score_multi(targets, prediction), theirs.score_multi(targets, prediction))
 
 
 @pytest.mark.parametrize("stem", [False, True], ids=["plain", "stemmer"])
 @pytest.mark.parametrize("pair", REAL_PAIRS, ids=range(len(REAL_PAIRS)))
 def test_hand_written_pairs(backend: str, stem: bool, pair: tuple[str, str]) -> None:
-    ours, theirs = SCORERS[stem]
+    ours, theirs = reference_scorers(backend, stem)
     assert_identical(ours.score(*pair), theirs.score(*pair))
     assert_identical(ours.score(pair[1], pair[0]), theirs.score(pair[1], pair[0]))
 
@@ -152,7 +152,7 @@ def test_long_documents(backend: str) -> None:
     words = [f"w{i % 13}" for i in range(700)]
     target = " ".join(words[i] + ("\n" if i % 37 == 0 else "") for i in range(0, 700, 1))
     prediction = " ".join(words[i] + ("\n" if i % 29 == 0 else "") for i in range(5, 700, 2))
-    ours, theirs = SCORERS[False]
+    ours, theirs = reference_scorers(backend, False)
     assert_identical(ours.score(target, prediction), theirs.score(target, prediction))
 
 
@@ -174,14 +174,21 @@ def test_fused_tokenization_equals_the_python_tokenizers(
     tokenizer: str | None, stem: bool, target: str, prediction: str
 ) -> None:
     """The compiled scan must find exactly the Python tokenizers' tokens."""
+    fused, generic = fused_and_generic(tokenizer, stem)
+    assert_identical(fused.score(target, prediction), generic.score(target, prediction))
+
+
+@functools.cache
+def fused_and_generic(tokenizer: str | None, stem: bool) -> tuple[RougeScorer, RougeScorer]:
+    """The same scorer twice: on the compiled text path, and on Python tokenizers."""
     from kurenai import _backend, _lcs
 
     fastpath = pytest.importorskip("kurenai._fastpath")
-    scorer = RougeScorer(list(ROUGE_TYPES), tokenizer=tokenizer, use_stemmer=stem)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_backend, "kernels", _lcs)
         patch.setattr(_backend, "fastpath", fastpath)
-        fused = scorer.score(target, prediction)
+        fused = RougeScorer(list(ROUGE_TYPES), tokenizer=tokenizer, use_stemmer=stem)
         patch.setattr(_backend, "fastpath", None)
-        generic = scorer.score(target, prediction)
-    assert_identical(fused, generic)
+        generic = RougeScorer(list(ROUGE_TYPES), tokenizer=tokenizer, use_stemmer=stem)
+    assert fused._plan is not None and generic._plan is None
+    return fused, generic
