@@ -192,9 +192,12 @@ cdef int _lcs_rows(const int32_t *ref, Py_ssize_t m, const int32_t *can,
     return _rows_from(ref, m, can, n, mask, carry, rows)
 
 
-cdef inline Py_ssize_t _cell(const uint64_t *row, Py_ssize_t i) noexcept nogil:
+cdef inline Py_ssize_t _cell(const uint64_t *row, Py_ssize_t i,
+                             Py_ssize_t words) noexcept nogil:
     """LCS(ref[:i], can[:j]) read off row j: the zeros among its low ``i`` bits."""
     cdef Py_ssize_t w, ones = 0
+    if words == 1:  # most sentences: one word, no loop
+        return i - popcount64(row[0] & (~(<uint64_t> 0) >> (64 - i)))
     for w in range(i >> 6):
         ones += popcount64(row[w])
     if i & 63:
@@ -213,55 +216,28 @@ cdef void _walk(const int32_t *ref, Py_ssize_t m, const int32_t *can,
     not among them, or when the cell is 0 (no match left on the path).
     """
     cdef Py_ssize_t words = (m + 63) >> 6
-    cdef Py_ssize_t i = at_i[0], j = at_j[0], here = at_cell[0], left, above
-    cdef const uint64_t *row
-    # The cell above differs from ``here`` by one bit of row j; only the cell
-    # to the left needs counting.
-    while here > 0 and j - 1 >= first:
-        if ref[i - 1] == can[j - 1]:
-            on_path[i - 1] = 1
-            i -= 1
-            j -= 1
-            here -= 1
-            continue
-        row = rows + (j - first) * words
-        above = here - (((row[(i - 1) >> 6] >> ((i - 1) & 63)) & 1) ^ 1)
-        row -= words
-        if words == 1:
-            left = i - popcount64(row[0] & (~(<uint64_t> 0) >> (64 - i)))
-        else:
-            left = _cell(row, i)
-        if left > above:
-            j -= 1
-            here = left
-        else:
-            i -= 1
-            here = above
-    at_i[0], at_j[0], at_cell[0] = i, j, here
-
-
-cdef void _walk_1(const int32_t *ref, Py_ssize_t i, const int32_t *can, Py_ssize_t j,
-                  const uint64_t *rows, Py_ssize_t here, uint8_t *on_path) noexcept nogil:
-    """_walk for a ref of at most 64 tokens, all rows kept.
-
-    The left cell can only beat the cell above when row j has a zero at bit
-    i - 1 (above = here - 1) and the left cell still equals ``here``; only
-    then is it counted.
-    """
+    cdef Py_ssize_t i = at_i[0], j = at_j[0], here = at_cell[0]
+    cdef const uint64_t *row = rows + (j - first) * words  # row j, moved with j
     cdef uint64_t zero_above
-    while here > 0:
+    while here > 0 and j > first:
         if ref[i - 1] == can[j - 1]:
             on_path[i - 1] = 1
             i -= 1
             j -= 1
+            row -= words
             here -= 1
             continue
-        zero_above = ((rows[j] >> (i - 1)) & 1) ^ 1
-        if zero_above and i - popcount64(rows[j - 1] & (~(<uint64_t> 0) >> (64 - i))) == here:
+        # The cell above is ``here`` less one bit of row j, and the cell to the
+        # left is ``here`` or ``here - 1``: the left wins only when the bit is
+        # a zero and the left cell still equals ``here``, so only then count it.
+        zero_above = ((row[(i - 1) >> 6] >> ((i - 1) & 63)) & 1) ^ 1
+        if zero_above and _cell(row - words, i, words) == here:
             j -= 1
+            row -= words
         else:
             i -= 1
             here -= zero_above
+    at_i[0], at_j[0], at_cell[0] = i, j, here
 
 
 cdef Py_ssize_t ROWS_LIMIT = 1 << 21  # words (16 MiB) of LCS rows kept at once
@@ -285,10 +261,7 @@ cdef int _mark_path(const int32_t *ref, Py_ssize_t m, const int32_t *can,
     if (n + 1) * ((m + 63) >> 6) > ROWS_LIMIT:
         return _mark_path_checkpointed(ref, m, can, n, mask, carry, on_path)
     lcs = _lcs_rows(ref, m, can, n, mask, carry, rows)
-    if m <= 64:
-        _walk_1(ref, m, can, n, rows, lcs, on_path)
-    else:
-        _walk(ref, m, can, rows, 0, &i, &j, &lcs, on_path)
+    _walk(ref, m, can, rows, 0, &i, &j, &lcs, on_path)
     return 0
 
 
