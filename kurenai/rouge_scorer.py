@@ -109,14 +109,8 @@ class RougeScorer(BaseScorer):
         one on ties), as in rouge-score.  Raises ValueError if ``targets`` is
         empty and TypeError if it is a bare string or holds a non-str.
         """
-        if isinstance(targets, (str, bytes)):
-            raise TypeError("targets must be a list of str, not a single string")
-        targets = list(targets)
-        if not targets:
-            raise ValueError("score_multi needs at least one target")
+        targets = _checked_references(targets, "targets")
         _check_text("prediction", prediction)
-        for index, target in enumerate(targets):
-            _check_text(f"targets[{index}]", target)
         if self._plan is not None:
             all_scores = self._plan.score_many(targets, [prediction] * len(targets))
         else:
@@ -206,18 +200,16 @@ class RougeScorer(BaseScorer):
             raise ValueError(f"{len(targets)} target lists but {len(predictions)} predictions")
         flat_t: list[str] = []
         flat_p: list[str] = []
-        for index, (references, prediction) in enumerate(zip(targets, predictions)):
-            if isinstance(references, (str, bytes)) or not len(references):
-                raise ValueError(f"targets[{index}] must be a non-empty list of str")
+        jobs = _batch.resolve_jobs(n_jobs)
+        checked = [_checked_references(refs, f"targets[{i}]") for i, refs in enumerate(targets)]
+        for index, (references, prediction) in enumerate(zip(checked, predictions)):
             _check_text(f"predictions[{index}]", prediction)
-            for position, reference in enumerate(references):
-                _check_text(f"targets[{index}][{position}]", reference)
             flat_t.extend(references)
             flat_p.extend([prediction] * len(references))
-        # No None: every text is checked, and there is no size limit.
-        flat = cast("list[dict[str, Score]]", self.score_batch(flat_t, flat_p, n_jobs))
+        # No None: every text is checked already, and there is no size limit.
+        flat = cast("list[dict[str, Score]]", _batch.score_pairs(self, flat_t, flat_p, jobs, None))
         best, start = [], 0
-        for references in targets:
+        for references in checked:
             best.append(
                 _batch.best_per_type(self.rouge_types, flat[start : start + len(references)])
             )
@@ -326,6 +318,18 @@ def _ratio_score(hits: int, prediction_len: int, target_len: int) -> Score:
 def _token_count(tokenized: tuple[list[Tokens], Tokens | None]) -> int:
     sentences, whole = tokenized
     return max(sum(map(len, sentences)), len(whole) if whole is not None else 0)
+
+
+def _checked_references(targets: Any, name: str) -> list[str]:
+    """``targets`` as a non-empty list of str, or a TypeError/ValueError naming it."""
+    if isinstance(targets, (str, bytes)):
+        raise TypeError(f"{name} must be a list of str, not a single string")
+    references = list(targets)
+    if not references:
+        raise ValueError(f"{name} must be a non-empty list: score_multi needs at least one target")
+    for index, reference in enumerate(references):
+        _check_text(f"{name}[{index}]", reference)
+    return references
 
 
 def _check_text(name: str, value: Any) -> None:

@@ -120,6 +120,8 @@ def test_multi_batch_equals_score_multi(backend: str, pairs: tuple[list[str], li
     assert scorer.score_multi_batch(references, predictions[:100], n_jobs=2) == expected
     with pytest.raises(ValueError, match=r"targets\[0\] must be a non-empty list"):
         scorer.score_multi_batch([[]], ["a"])
+    with pytest.raises(TypeError, match=r"targets\[0\] must be a list of str, not a single"):
+        scorer.score_multi_batch(["a b"], ["a"])
     with pytest.raises(TypeError, match=r"targets\[1\]\[1\] must be a str, got NoneType"):
         scorer.score_multi_batch([["a"], ["b", None]], ["a", "b"])  # type: ignore[list-item]
     with pytest.raises(TypeError, match=r"predictions\[0\] must be a str"):
