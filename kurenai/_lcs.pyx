@@ -88,7 +88,11 @@ cdef void _free_doc(Doc *doc) noexcept:
 
 cdef Py_ssize_t _lcs_length(const int32_t *a, Py_ssize_t la, const int32_t *b,
                             Py_ssize_t lb, Py_ssize_t vocab_size) noexcept nogil:
-    """Bit-parallel LCS length in O(vocab + len(b)) memory; -1 if out of memory."""
+    """Bit-parallel LCS length in O(vocab + n) memory; -1 if out of memory."""
+    if la < lb:
+        # The bit-vector runs over the longer text: fewer partial words, and
+        # the carries are kept for the shorter one.
+        return _lcs_length(b, lb, a, la, vocab_size)
     cdef uint64_t *mask
     cdef uint8_t *carry
     cdef uint64_t state, u, s1, s2
@@ -481,13 +485,8 @@ cdef int doc_counts(const Doc *t_all, const Doc *p_all, const Doc *t_sents,
         if out.overlaps[o] < 0:
             return -1
     if want_lcs:
-        # The bit-vector runs over the longer text: fewer partial words.
-        if t_all.n_tokens >= p_all.n_tokens:
-            out.lcs = _lcs_length(t_all.ids, t_all.n_tokens, p_all.ids,
-                                  p_all.n_tokens, vocab_size)
-        else:
-            out.lcs = _lcs_length(p_all.ids, p_all.n_tokens, t_all.ids,
-                                  t_all.n_tokens, vocab_size)
+        out.lcs = _lcs_length(t_all.ids, t_all.n_tokens, p_all.ids, p_all.n_tokens,
+                              vocab_size)
     if want_lsum and t_sents.n_tokens and p_sents.n_tokens:
         out.hits = _summary_hits(t_sents, p_sents, vocab_size)
     return -1 if out.lcs < 0 or out.hits < 0 else 0
@@ -513,10 +512,7 @@ def lcs_length(a, b):
         _intern([b], vocab, &db)
         vocab_size = len(vocab)
         with nogil:
-            if da.n_tokens >= db.n_tokens:
-                result = _lcs_length(da.ids, da.n_tokens, db.ids, db.n_tokens, vocab_size)
-            else:
-                result = _lcs_length(db.ids, db.n_tokens, da.ids, da.n_tokens, vocab_size)
+            result = _lcs_length(da.ids, da.n_tokens, db.ids, db.n_tokens, vocab_size)
         return _checked(result)
     finally:
         _free_doc(&da)

@@ -116,7 +116,7 @@ class RougeScoreTokenizer:
             return tokens
         stem = self._stem
         # rouge-score drops anything its stemmer turns into a non-[a-z0-9]+ token.
-        return [s for s in map(stem, tokens) if s and s.isascii() and s.isalnum()]
+        return [s for s in map(stem, tokens) if _ROUGE_WORD.fullmatch(s)]
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(use_stemmer={self.use_stemmer})"
