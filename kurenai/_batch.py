@@ -38,8 +38,9 @@ def resolve_jobs(n_jobs: int) -> int:
 
 def checked_pairs(
     targets: Sequence[Any], predictions: Sequence[Any], allow_none: bool
-) -> tuple[list[Any], list[Any], list[int]]:
-    """Both lists, and the indices of pairs to score (None pairs excluded)."""
+) -> tuple[int, list[int], list[str], list[str]]:
+    """The number of pairs, the indices of those to score (None pairs
+    excluded), and their targets and predictions."""
     if isinstance(targets, (str, bytes)) or isinstance(predictions, (str, bytes)):
         raise TypeError("targets and predictions must be sequences of str, not strings")
     targets, predictions = list(targets), list(predictions)
@@ -54,7 +55,10 @@ def checked_pairs(
                 hint = "" if text is not None else " (pass allow_none=True for null in, null out)"
                 raise TypeError(f"{name}[{index}] must be a str, got {type(text).__name__}{hint}")
         scored.append(index)
-    return targets, predictions, scored
+    if len(scored) == len(targets):
+        return len(targets), scored, targets, predictions
+    chosen_t, chosen_p = [targets[i] for i in scored], [predictions[i] for i in scored]
+    return len(targets), scored, chosen_t, chosen_p
 
 
 def score_pairs(

@@ -173,18 +173,17 @@ class RougeScorer(BaseScorer):
         non-str (or a None without ``allow_none``), naming its index.
         """
         jobs = _batch.resolve_jobs(n_jobs)
-        targets, predictions, rows = _batch.checked_pairs(targets, predictions, allow_none)
-        chosen_t = [targets[i] for i in rows]
-        chosen_p = [predictions[i] for i in rows]
+        size, rows, chosen_t, chosen_p = _batch.checked_pairs(targets, predictions, allow_none)
         if columnar:
             scored = np.full((len(self.rouge_types), 3, len(rows)), np.nan)
             _batch.score_pairs(self, chosen_t, chosen_p, jobs, max_tokens, scored)
-            return _batch.columns(self.rouge_types, len(targets), rows, scored)
-        results: list[dict[str, Score] | None] = [None] * len(targets)
-        for row, scores in zip(
-            rows, _batch.score_pairs(self, chosen_t, chosen_p, jobs, max_tokens)
-        ):
-            results[row] = scores
+            return _batch.columns(self.rouge_types, size, rows, scored)
+        scores = _batch.score_pairs(self, chosen_t, chosen_p, jobs, max_tokens)
+        if len(rows) == size:
+            return scores
+        results: list[dict[str, Score] | None] = [None] * size
+        for row, pair_scores in zip(rows, scores):
+            results[row] = pair_scores
         return results
 
     def score_multi_batch(
