@@ -1,30 +1,32 @@
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable
 
+from kurenai._plan import ScoreDict, TypeSpec
 from kurenai.scoring import Score
 
 MODES: dict[str, int]
+KINDS: frozenset[int]
 
 def set_char_classes(classes: bytes) -> None: ...
 
 class Plan:
+    spec: TypeSpec
     rouge_types: tuple[str, ...]
     mode: int
-    stem: Callable[[str], str] | None
+    stem: Callable[[str], str | None] | None
     score_class: type[Score]
     def __init__(
         self,
-        rouge_types: Sequence[str],
+        spec: TypeSpec,
         mode: int,
-        stem: Callable[[str], str] | None,
+        stem: Callable[[str], str | None] | None,
         score_class: type[Score],
     ) -> None: ...
-    def score(self, target: str, prediction: str) -> dict[str, Score]: ...
+    def score(self, target: str, prediction: str) -> ScoreDict: ...
     def tokens(self, text: str) -> list[str]: ...
     def score_many(
         self,
         targets: list[str],
         predictions: list[str],
         max_tokens: int = -1,
-        out: Any = None,
-    ) -> list[dict[str, Score] | None] | None: ...
+        out: object = None,
+    ) -> list[ScoreDict | None] | None: ...

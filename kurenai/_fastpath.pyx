@@ -26,6 +26,8 @@ from libc.string cimport memcmp, memset
 
 from kurenai._lcs cimport Counts, Doc, doc_counts
 
+from kurenai import _plan, _rules
+
 
 cdef extern from "Python.h":
     # Pure macros over a str's buffer: safe without the GIL while it is alive.
@@ -41,22 +43,35 @@ cdef extern from *:
     uint64_t FNV_PRIME "KURENAI_FNV_PRIME"
 
 
-cdef enum Mode:
-    WHITESPACE = 0     # AllCharacterSupportTokenizer: maximal runs of non-space
-    ROUGE_SCORE = 1    # RougeScoreTokenizer: maximal runs of ASCII [a-z0-9]
-    CHAR = 2           # CharTokenizer: unspaced-script letters alone, words of others
-    UNICODE_WORDS = 3  # UnicodeTokenizer: runs of letters, numbers and marks
+# The rules come from kurenai._rules, copied here into C values once.
 
-# The tokenizations this module reproduces, by the name the Python side uses.
-MODES = {"whitespace": WHITESPACE, "rouge-score": ROUGE_SCORE, "char": CHAR,
-         "unicode": UNICODE_WORDS}
+# The tokenizations this module reproduces, by the ``scan_mode`` tokenizers
+# declare (see kurenai.tokenizers).
+MODES = dict(_rules.SCAN_MODES)
+cdef int WHITESPACE = MODES["whitespace"]      # maximal runs of non-space
+cdef int ROUGE_SCORE = MODES["rouge-score"]    # maximal runs of ASCII [a-z0-9]
+cdef int CHAR = MODES["char"]                  # unspaced-script letters alone, words of others
+cdef int UNICODE_WORDS = MODES["unicode"]      # runs of letters, numbers and marks
+if sorted(MODES.values()) != list(range(4)):
+    raise ImportError("kurenai._rules.SCAN_MODES must number the modes 0-3")
+
+# The ROUGE type kinds this plan computes (kurenai._plan parses the types).
+cdef int NGRAM = _plan.NGRAM
+cdef int LCS = _plan.LCS
+cdef int LSUM = _plan.LSUM
+KINDS = frozenset({NGRAM, LCS, LSUM})
+
+cdef uint32_t SENTENCE_BREAK = ord(_rules.SENTENCE_SEPARATOR)
+cdef Py_ssize_t STEM_MIN_LENGTH = _rules.STEM_MIN_LENGTH
 
 # Code point flags for CHAR and UNICODE_WORDS, from
 # kurenai._unicode_tokenizers.char_classes() (see set_char_classes).
-cdef enum Flag:
-    ALONE = 1
-    WORD = 2
-    MARK = 4
+cdef uint8_t ALONE = _rules.ALONE
+cdef uint8_t WORD = _rules.WORD
+cdef uint8_t MARK = _rules.MARK
+cdef uint32_t DIRECT_PLANES_END = _rules.DIRECT_PLANES_END
+cdef uint32_t PLANE_14 = _rules.PLANE_14
+cdef uint32_t PLANE_14_SIZE = _rules.PLANE_14_SIZE
 cdef const uint8_t *CLASSES = NULL
 cdef bytes _classes_owner = None
 
@@ -64,17 +79,17 @@ cdef bytes _classes_owner = None
 def set_char_classes(bytes classes):
     """Install the code point flags the CHAR and UNICODE_WORDS scans read."""
     global CLASSES, _classes_owner
-    if len(classes) != 0x41000:
-        raise ValueError("char classes must cover planes 0-3 and 4096 of plane 14")
+    if len(classes) != _rules.CLASS_TABLE_SIZE:
+        raise ValueError("char classes must have kurenai._rules.CLASS_TABLE_SIZE bytes")
     _classes_owner = classes
     CLASSES = <const uint8_t *> classes
 
 
 cdef inline uint8_t _flags(uint32_t ch) noexcept nogil:
-    if ch < 0x40000:
+    if ch < DIRECT_PLANES_END:
         return CLASSES[ch]
-    if ch - 0xE0000 < 0x1000:
-        return CLASSES[0x40000 + ch - 0xE0000]
+    if ch - PLANE_14 < PLANE_14_SIZE:
+        return CLASSES[DIRECT_PLANES_END + ch - PLANE_14]
     return 0
 
 
@@ -94,10 +109,6 @@ cdef extern from *:
     }
     """
     object new_triple "kurenai_new_triple"(object cls, object a, object b, object c)
-
-
-cdef enum Kind:
-    NGRAM, LCS, LSUM
 
 
 # ---------------------------------------------------------------- interning
@@ -227,10 +238,11 @@ cdef int32_t _intern(Table *t, const char *data, int kind, Py_ssize_t length,
 # ---------------------------------------------------------------- scanning
 
 # TOKEN_CHAR[mode][c]: is code point c (< 256) part of a token in this mode?
-cdef uint8_t TOKEN_CHAR[2][256]
+# (Only the WHITESPACE and ROUGE_SCORE rows are read.)
+cdef uint8_t TOKEN_CHAR[4][256]
 for _c in range(256):
-    TOKEN_CHAR[<int> WHITESPACE][_c] = not is_space(_c)
-    TOKEN_CHAR[<int> ROUGE_SCORE][_c] = (97 <= _c <= 122) or (48 <= _c <= 57)
+    TOKEN_CHAR[WHITESPACE][_c] = not is_space(_c)
+    TOKEN_CHAR[ROUGE_SCORE][_c] = chr(_c) in _rules.ROUGE_WORD_CHARS
 
 
 cdef inline bint _in_token(uint32_t ch, int mode) noexcept nogil:
@@ -240,14 +252,18 @@ cdef inline bint _in_token(uint32_t ch, int mode) noexcept nogil:
 
 
 cdef inline int _emit(Table *t, Doc *doc, const char *data, int kind,
-                      Py_ssize_t length, uint64_t h) noexcept nogil:
-    """Append the ID of the token ``data[:length]`` (running hash ``h``)."""
+                      Py_ssize_t length, uint64_t h, Py_ssize_t limit) noexcept nogil:
+    """Append the ID of the token ``data[:length]`` (running hash ``h``).
+
+    Returns -1 if out of memory, 1 once the text has more than ``limit``
+    tokens (if ``limit`` >= 0: the scan stops there), else 0.
+    """
     cdef int32_t token_id = _intern(t, data, kind, length, _finish(h))
     if token_id < 0:
         return -1
     doc.ids[doc.n_tokens] = token_id
     doc.n_tokens += 1
-    return 0
+    return 1 if 0 <= limit < doc.n_tokens else 0
 
 
 cdef inline void _end_sentence(Doc *doc, Py_ssize_t *sentence_start) noexcept nogil:
@@ -259,14 +275,14 @@ cdef inline void _end_sentence(Doc *doc, Py_ssize_t *sentence_start) noexcept no
 
 
 cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mode,
-                     Doc *doc) noexcept nogil:
+                     Doc *doc, Py_ssize_t limit) noexcept nogil:
     cdef Py_ssize_t i = 0, start, sentence_start = 0
     cdef uint64_t h
-    cdef int kind = sizeof(code_unit)
+    cdef int kind = sizeof(code_unit), status
     while True:
         # Separators; a newline ends a sentence.
         while i < length and not _in_token(units[i], mode):
-            if units[i] == 10:
+            if units[i] == SENTENCE_BREAK:
                 _end_sentence(doc, &sentence_start)
             i += 1
         if i >= length:
@@ -276,21 +292,22 @@ cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mo
         while i < length and _in_token(units[i], mode):
             h = _mix(h, units[i])
             i += 1
-        if _emit(t, doc, <const char *> (units + start), kind, i - start, h) < 0:
-            return -1
+        status = _emit(t, doc, <const char *> (units + start), kind, i - start, h, limit)
+        if status != 0:
+            return status
     _end_sentence(doc, &sentence_start)
     return 0
 
 
 cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int mode,
-                       Doc *doc) noexcept nogil:
+                       Doc *doc, Py_ssize_t limit) noexcept nogil:
     """CHAR and UNICODE_WORDS: the regex findall of kurenai._unicode_tokenizers,
     ``letter mark*  |  word (word | mark)*``, read off the flags table."""
     cdef Py_ssize_t i = 0, start, sentence_start = 0
     cdef uint8_t flags, follow
     cdef uint8_t starts_word = WORD if mode == CHAR else WORD | ALONE
     cdef uint64_t h
-    cdef int kind = sizeof(code_unit)
+    cdef int kind = sizeof(code_unit), status
     while i < length:
         flags = _flags(units[i])
         if mode == CHAR and flags & ALONE:
@@ -298,7 +315,7 @@ cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int 
         elif flags & starts_word:
             follow = starts_word | MARK
         else:
-            if units[i] == 10:
+            if units[i] == SENTENCE_BREAK:
                 _end_sentence(doc, &sentence_start)
             i += 1
             continue
@@ -308,18 +325,25 @@ cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int 
         while i < length and _flags(units[i]) & follow:
             h = _mix(h, units[i])
             i += 1
-        if _emit(t, doc, <const char *> (units + start), kind, i - start, h) < 0:
-            return -1
+        status = _emit(t, doc, <const char *> (units + start), kind, i - start, h, limit)
+        if status != 0:
+            return status
     _end_sentence(doc, &sentence_start)
     return 0
 
 
 cdef int _scan(Table *t, const char *data, int kind, Py_ssize_t length, int mode,
-               Doc *doc) noexcept nogil:
-    """Tokens of one lowercased text as IDs; a sentence per non-empty line."""
+               Doc *doc, Py_ssize_t limit) noexcept nogil:
+    """Tokens of one lowercased text as IDs; a sentence per non-empty line.
+
+    Returns 0, -1 if out of memory, or 1 as soon as there are more than
+    ``limit`` tokens (if ``limit`` >= 0), so memory stays bounded by it.
+    """
     # Split on separators, a token takes at least one code point and one
     # separator; CHAR makes a token of every letter of an unspaced script.
     cdef Py_ssize_t most = length + 1 if mode == CHAR else length // 2 + 1
+    if 0 <= limit < most:
+        most = limit + 1
     doc.ids = <int32_t *> malloc(most * sizeof(int32_t))
     doc.bounds = <Py_ssize_t *> malloc((most + 1) * sizeof(Py_ssize_t))
     doc.n_tokens = 0
@@ -329,33 +353,36 @@ cdef int _scan(Table *t, const char *data, int kind, Py_ssize_t length, int mode
     doc.bounds[0] = 0
     if mode == CHAR or mode == UNICODE_WORDS:
         if kind == 1:
-            return _scan_classes(t, <const uint8_t *> data, length, mode, doc)
+            return _scan_classes(t, <const uint8_t *> data, length, mode, doc, limit)
         if kind == 2:
-            return _scan_classes(t, <const uint16_t *> data, length, mode, doc)
-        return _scan_classes(t, <const uint32_t *> data, length, mode, doc)
+            return _scan_classes(t, <const uint16_t *> data, length, mode, doc, limit)
+        return _scan_classes(t, <const uint32_t *> data, length, mode, doc, limit)
     if kind == 1:
-        return _scan_units(t, <const uint8_t *> data, length, mode, doc)
+        return _scan_units(t, <const uint8_t *> data, length, mode, doc, limit)
     if kind == 2:
-        return _scan_units(t, <const uint16_t *> data, length, mode, doc)
-    return _scan_units(t, <const uint32_t *> data, length, mode, doc)
+        return _scan_units(t, <const uint16_t *> data, length, mode, doc, limit)
+    return _scan_units(t, <const uint32_t *> data, length, mode, doc, limit)
 
 
 cdef inline bint _stemmable(const Entry *e) noexcept nogil:
-    """rouge-score stems only tokens of ASCII [a-z0-9] longer than 3."""
+    """kurenai._rules.is_stemmable, without making a str: long enough, and
+    only ROUGE word characters."""
     cdef Py_ssize_t i
     cdef uint32_t ch
-    if e.length <= 3:
+    if e.length < STEM_MIN_LENGTH:
         return False
     for i in range(e.length):
         ch = read_code_point(e.kind, e.data, i)
-        if not ((97 <= ch <= 122) or (48 <= ch <= 57)):
+        if ch >= 256 or not TOKEN_CHAR[ROUGE_SCORE][ch]:
             return False
     return True
 
 
-cdef int _stem_all(Table *t, object stem, list keep_alive, int mode,
-                   int32_t **final_ids) except -1:
-    """final_ids[raw ID] = ID of its stem (-1: rouge-score drops the token)."""
+cdef int _stem_all(Table *t, object stem, list keep_alive, int32_t **final_ids) except -1:
+    """final_ids[raw ID] = ID of its stem (-1: the tokenizer drops the token).
+
+    ``stem`` is the tokenizer's ``stemmer``: token -> stem, or None to drop it.
+    """
     cdef Py_ssize_t raw_count = t.n, e
     cdef int32_t *final = <int32_t *> malloc((raw_count + 1) * sizeof(int32_t))
     cdef Entry entry
@@ -372,7 +399,7 @@ cdef int _stem_all(Table *t, object stem, list keep_alive, int mode,
             final[e] = <int32_t> e
             continue
         stemmed = stem(PyUnicode_FromKindAndData(entry.kind, entry.data, entry.length))
-        if not _kept(stemmed, mode):
+        if stemmed is None:
             final[e] = -1
             continue
         keep_alive.append(stemmed)
@@ -383,25 +410,6 @@ cdef int _stem_all(Table *t, object stem, list keep_alive, int mode,
         if final[e] < 0:
             raise MemoryError()
     return 0
-
-
-cdef bint _kept(str stemmed, int mode):
-    """Whether the tokenizer keeps a stemmed token (the Python filters' rules)."""
-    if mode == ROUGE_SCORE:
-        return _is_rouge_word(stemmed)
-    if mode == WHITESPACE:
-        return True
-    return len(stemmed) > 0 and (not stemmed.isascii() or stemmed.isalnum())
-
-
-cdef bint _is_rouge_word(str token):
-    cdef Py_UCS4 ch
-    if not token:
-        return False
-    for ch in token:
-        if not (("a" <= ch <= "z") or ("0" <= ch <= "9")):
-            return False
-    return True
 
 
 cdef void _remap(Doc *doc, const int32_t *final) noexcept nogil:
@@ -428,57 +436,88 @@ cdef inline double _fmeasure(double precision, double recall) noexcept nogil:
 
 
 cdef class Plan:
-    """What to compute for a scorer's ROUGE types, fixed at construction."""
+    """What to compute for a scorer's ROUGE types, fixed at construction.
 
+    ``spec`` is the types as ``kurenai._plan.parse_types`` parsed them,
+    ``mode`` a code of ``MODES``, ``stem`` the tokenizer's ``stemmer`` (None:
+    no stemming) and ``score_class`` the tuple subclass of the scores.
+    """
+
+    cdef readonly object spec
     cdef readonly tuple rouge_types
     cdef readonly int mode
     cdef readonly object stem
     cdef readonly object score_class
     cdef Py_ssize_t n_types
-    cdef int kinds[32]
-    cdef Py_ssize_t orders[32]      # per type: n for n-grams
-    cdef Py_ssize_t order_slot[32]  # per type: index into Counts.overlaps
-    cdef Py_ssize_t ngram_orders[16]
+    cdef int *kinds                 # per type: NGRAM, LCS or LSUM
+    cdef Py_ssize_t *orders         # per type: n for n-grams
+    cdef Py_ssize_t *order_slot     # per type: index into Counts.overlaps
+    cdef Py_ssize_t *ngram_orders   # each distinct n-gram order once
     cdef Py_ssize_t n_orders
     cdef bint want_lcs, want_lsum
 
-    def __init__(self, rouge_types, int mode, stem, type score_class):
+    def __cinit__(self):
+        self.kinds = NULL
+        self.orders = self.order_slot = self.ngram_orders = NULL
+
+    def __dealloc__(self):
+        free(self.kinds)
+        free(self.orders)
+        free(self.order_slot)
+        free(self.ngram_orders)
+
+    def __init__(self, spec, int mode, stem, type score_class):
+        cdef Py_ssize_t i
         if not issubclass(score_class, tuple):
             raise TypeError("score_class must be a tuple subclass")
+        if mode not in MODES.values():
+            raise ValueError(f"unknown scan mode {mode}")
         if (mode == CHAR or mode == UNICODE_WORDS) and CLASSES == NULL:
             raise RuntimeError("set_char_classes() must come before a char/unicode plan")
-        self.rouge_types = tuple(rouge_types)
-        if len(self.rouge_types) > 16:
-            raise ValueError("the fused path takes at most 16 ROUGE types")
+        if not set(spec.kinds) <= KINDS:
+            raise ValueError(f"the compiled plan computes only the kinds {sorted(KINDS)}")
+        self.spec = spec
+        self.rouge_types = tuple(spec.rouge_types)
         self.mode = mode
         self.stem = stem
         self.score_class = score_class
         self.n_types = len(self.rouge_types)
-        self.n_orders = 0
-        self.want_lcs = self.want_lsum = False
-        for i, rouge_type in enumerate(self.rouge_types):
-            if rouge_type == "rougeL":
-                self.kinds[i] = LCS
-                self.want_lcs = True
-            elif rouge_type == "rougeLsum":
-                self.kinds[i] = LSUM
-                self.want_lsum = True
-            else:
-                self.kinds[i] = NGRAM
-                self.orders[i] = int(rouge_type[5:])
-                self.order_slot[i] = self.n_orders
-                self.ngram_orders[self.n_orders] = self.orders[i]
-                self.n_orders += 1
+        self.n_orders = len(spec.orders)
+        self.kinds = <int *> malloc((self.n_types + 1) * sizeof(int))
+        self.orders = <Py_ssize_t *> malloc((self.n_types + 1) * sizeof(Py_ssize_t))
+        self.order_slot = <Py_ssize_t *> malloc((self.n_types + 1) * sizeof(Py_ssize_t))
+        self.ngram_orders = <Py_ssize_t *> malloc((self.n_orders + 1) * sizeof(Py_ssize_t))
+        if not (self.kinds and self.orders and self.order_slot and self.ngram_orders):
+            raise MemoryError()
+        for i in range(self.n_orders):
+            self.ngram_orders[i] = spec.orders[i]
+        for i in range(self.n_types):
+            self.kinds[i] = spec.kinds[i]
+            self.order_slot[i] = spec.slots[i]
+            self.orders[i] = spec.orders[spec.slots[i]] if self.kinds[i] == NGRAM else 0
+        self.want_lcs = LCS in spec.kinds
+        self.want_lsum = LSUM in spec.kinds
+
+    def __reduce__(self):
+        return Plan, (self.spec, self.mode, self.stem, self.score_class)
 
     def score(self, str target, str prediction):
         """``RougeScorer.score`` for this plan: dict of rouge type -> Score."""
         cdef PairWork work
         cdef list keep_alive = [target.lower(), prediction.lower()]
+        cdef Py_ssize_t small[16]
         _work_init(&work)
+        work.counts.overlaps = small
+        if self.n_orders > 16:
+            work.counts.overlaps = <Py_ssize_t *> malloc(self.n_orders * sizeof(Py_ssize_t))
+            if work.counts.overlaps == NULL:
+                raise MemoryError()
         try:
             _work_run(self, &work, keep_alive[0], keep_alive[1], -1, keep_alive)
             return self._scores(&work)
         finally:
+            if work.counts.overlaps != small:
+                free(work.counts.overlaps)
             _work_free(&work)
 
     def tokens(self, str text):
@@ -499,7 +538,7 @@ cdef class Plan:
         try:
             if _table_init(&table, 16) < 0 or _scan(
                 &table, <const char *> PyUnicode_DATA(prepared), PyUnicode_KIND(prepared),
-                PyUnicode_GET_LENGTH(prepared), self.mode, &doc
+                PyUnicode_GET_LENGTH(prepared), self.mode, &doc, -1
             ) < 0:
                 raise MemoryError()
             result = []
@@ -523,14 +562,24 @@ cdef class Plan:
         """
         cdef Py_ssize_t n = len(targets), k
         cdef PairWork *works = <PairWork *> calloc(n + 1, sizeof(PairWork))
+        cdef Py_ssize_t *overlaps = <Py_ssize_t *> malloc(
+            (n * self.n_orders + 1) * sizeof(Py_ssize_t)
+        )
         cdef list lowered = [text.lower() for text in targets]
         cdef list keep_alive = []
-        if works == NULL:
+        if len(predictions) != n:
+            free(works)
+            free(overlaps)
+            raise ValueError(f"{n} targets but {len(predictions)} predictions")
+        if works == NULL or overlaps == NULL:
+            free(works)
+            free(overlaps)
             raise MemoryError()
         lowered += [text.lower() for text in predictions]
         try:
             for k in range(n):
                 _work_init(&works[k])
+                works[k].counts.overlaps = overlaps + k * self.n_orders
             _run_all(self, works, lowered, n, max_tokens, keep_alive)
             if out is not None:
                 with nogil:
@@ -543,6 +592,7 @@ cdef class Plan:
             for k in range(n):
                 _work_free(&works[k])
             free(works)
+            free(overlaps)
 
     cdef dict _scores(self, const PairWork *work):
         cdef dict result = {}
@@ -619,8 +669,8 @@ cdef void _work_release(PairWork *w) noexcept nogil:
 
 
 cdef void _work_free(PairWork *w) noexcept nogil:
+    """Free the buffers; the caller owns ``counts.overlaps``."""
     _work_release(w)
-    _work_init(w)
 
 
 cdef void _work_scan(PairWork *w, str target, str prediction, int mode,
@@ -639,21 +689,22 @@ cdef void _work_scan_nogil(PairWork *w, const char *t_data, int t_kind,
                            Py_ssize_t t_length, const char *p_data, int p_kind,
                            Py_ssize_t p_length, int mode,
                            Py_ssize_t max_tokens) noexcept nogil:
-    # Real text has roughly a distinct token per 8 code points.
-    w.status = _table_init(&w.table, (t_length + p_length) // 8)
+    # Real text has roughly a distinct token per 8 code points; a size limit
+    # bounds the tokens, and so the table, too.
+    cdef Py_ssize_t expected = (t_length + p_length) // 8
+    if 0 <= max_tokens < expected // 2:
+        expected = 2 * max_tokens + 2
+    w.status = _table_init(&w.table, expected)
     if w.status == 0:
-        w.status = _scan(&w.table, t_data, t_kind, t_length, mode, &w.t)
+        w.status = _scan(&w.table, t_data, t_kind, t_length, mode, &w.t, max_tokens)
     if w.status == 0:
-        w.status = _scan(&w.table, p_data, p_kind, p_length, mode, &w.p)
-    if w.status == 0 and max_tokens >= 0:
-        if w.t.n_tokens > max_tokens or w.p.n_tokens > max_tokens:
-            w.status = 1
+        w.status = _scan(&w.table, p_data, p_kind, p_length, mode, &w.p, max_tokens)
 
 
 cdef int _work_stem(Plan plan, PairWork *w, list keep_alive) except -1:
     if w.status != 0 or plan.stem is None:
         return 0
-    _stem_all(&w.table, plan.stem, keep_alive, plan.mode, &w.final_ids)
+    _stem_all(&w.table, plan.stem, keep_alive, &w.final_ids)
     _remap(&w.t, w.final_ids)
     _remap(&w.p, w.final_ids)
     return 0

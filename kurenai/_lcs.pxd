@@ -10,7 +10,7 @@ cdef struct Doc:
 
 
 cdef struct Counts:
-    Py_ssize_t overlaps[16]   # n-gram overlaps, one per requested order
+    Py_ssize_t *overlaps      # n-gram overlaps, one per requested order (caller's memory)
     Py_ssize_t lcs            # LCS length of the whole texts
     Py_ssize_t hits           # ROUGE-Lsum union-LCS hits
 

@@ -45,6 +45,20 @@ cdef inline void _release(void *buffer, void *small) noexcept nogil:
         free(buffer)
 
 
+# ------------------------------------------------------------ the update step
+
+cdef inline uint64_t _advance(uint64_t state, uint64_t match, uint8_t *carry) noexcept nogil:
+    """One bit-parallel update of a 64-bit strip: ``state`` after reading one
+    token whose positions in this strip are ``match``.  ``carry`` holds the
+    carry in from the strip below and receives the carry out."""
+    cdef uint64_t u = state & match
+    cdef uint64_t s1 = state + u
+    cdef uint64_t s2 = s1 + carry[0]
+    carry[0] = (s1 < state) | (s2 < s1)
+    # Bits past the end of the sequence stay 1: they are never in ``u``.
+    return s2 | (state & ~u)
+
+
 # ---------------------------------------------------------------- interning
 
 cdef int _intern(object sentences, dict vocab, Doc *doc) except -1:
@@ -95,9 +109,8 @@ cdef Py_ssize_t _lcs_length(const int32_t *a, Py_ssize_t la, const int32_t *b,
         return _lcs_length(b, lb, a, la, vocab_size)
     cdef uint64_t *mask
     cdef uint8_t *carry
-    cdef uint64_t state, u, s1, s2
+    cdef uint64_t state
     cdef Py_ssize_t i, j, start, end, total = 0
-    cdef uint8_t c
     cdef char small_mask[SMALL]
     cdef char small_carry[SMALL]
     if la == 0 or lb == 0:
@@ -114,13 +127,7 @@ cdef Py_ssize_t _lcs_length(const int32_t *a, Py_ssize_t la, const int32_t *b,
             mask[a[i]] |= (<uint64_t> 1) << (i - start)
         state = ~(<uint64_t> 0)
         for j in range(lb):
-            u = state & mask[b[j]]
-            s1 = state + u
-            c = s1 < state
-            s2 = s1 + carry[j]
-            carry[j] = c | (s2 < s1)
-            # Bits past the end of ``a`` stay 1: they are never in ``u``.
-            state = s2 | (state & ~u)
+            state = _advance(state, mask[b[j]], &carry[j])
         total += popcount64(~state)
         for i in range(start, end):
             mask[a[i]] = 0
@@ -135,13 +142,14 @@ cdef int _lcs_rows_1(const int32_t *ref, Py_ssize_t m, const int32_t *can,
                      Py_ssize_t n, uint64_t *mask, uint64_t *rows) noexcept nogil:
     """_lcs_rows for a ref of at most 64 tokens: one word, no carries."""
     cdef Py_ssize_t i, j
-    cdef uint64_t state = ~(<uint64_t> 0), u
+    cdef uint64_t state = ~(<uint64_t> 0)
+    cdef uint8_t no_carry
     for i in range(m):
         mask[ref[i]] |= (<uint64_t> 1) << i
     rows[0] = state
     for j in range(n):
-        u = state & mask[can[j]]
-        state = (state + u) | (state & ~u)
+        no_carry = 0  # a single strip: nothing carries in, the carry out is dropped
+        state = _advance(state, mask[can[j]], &no_carry)
         rows[j + 1] = state
     for i in range(m):
         mask[ref[i]] = 0
@@ -160,8 +168,7 @@ cdef int _rows_from(const int32_t *ref, Py_ssize_t m, const int32_t *can,
     """
     cdef Py_ssize_t words = (m + 63) >> 6
     cdef Py_ssize_t w, i, j, start, end
-    cdef uint64_t state, u, s1, s2
-    cdef uint8_t c
+    cdef uint64_t state
     cdef int zeros = 0
     memset(carry, 0, n)
     for w in range(words):
@@ -171,12 +178,7 @@ cdef int _rows_from(const int32_t *ref, Py_ssize_t m, const int32_t *can,
             mask[ref[i]] |= (<uint64_t> 1) << (i - start)
         state = rows[w]
         for j in range(n):
-            u = state & mask[can[j]]
-            s1 = state + u
-            c = s1 < state
-            s2 = s1 + carry[j]
-            carry[j] = c | (s2 < s1)
-            state = s2 | (state & ~u)
+            state = _advance(state, mask[can[j]], &carry[j])
             rows[(j + 1) * words + w] = state
         zeros += popcount64(~state)
         for i in range(start, end):
@@ -622,12 +624,16 @@ def pair_counts(target_sents, prediction_sents, tuple orders, bint want_lcs,
     cdef Doc *t_all = &t_sents
     cdef Doc *p_all = &p_sents
     cdef Py_ssize_t n_orders = len(orders), o, vocab_size
-    cdef Py_ssize_t order_values[16]
+    cdef Py_ssize_t *order_values = <Py_ssize_t *> malloc((2 * n_orders + 1) * sizeof(Py_ssize_t))
     cdef Counts counts
     cdef int status
-    if n_orders > 16:
-        raise ValueError("at most 16 n-gram orders")
+    if order_values == NULL:
+        raise MemoryError()
+    counts.overlaps = order_values + n_orders
     for o in range(n_orders):
+        if orders[o] < 1:
+            free(order_values)
+            raise ValueError(f"n must be positive, got {orders[o]}")
         order_values[o] = orders[o]
     t_sents.ids = p_sents.ids = t_whole.ids = p_whole.ids = NULL
     t_sents.bounds = p_sents.bounds = t_whole.bounds = p_whole.bounds = NULL
@@ -650,6 +656,7 @@ def pair_counts(target_sents, prediction_sents, tuple orders, bint want_lcs,
                 counts.hits, t_all.n_tokens, p_all.n_tokens, t_sents.n_tokens,
                 p_sents.n_tokens)
     finally:
+        free(order_values)
         _free_doc(&t_sents)
         _free_doc(&p_sents)
         _free_doc(&t_whole)

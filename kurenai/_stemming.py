@@ -8,28 +8,36 @@ use only: importing it costs about a second.
 
 from __future__ import annotations
 
-import re
-from typing import Callable
+from typing import Callable, Optional
+
+from kurenai._rules import is_stemmable
+
+__all__ = ["MAX_CACHED", "CachedPorterStemmer", "Stemmer", "is_stemmable"]
 
 # Bounds the memo on endless streams of new tokens; 2**20 short strings is
 # tens of MiB at most.
 MAX_CACHED = 1 << 20
 
-
-_STEMMABLE = re.compile(r"[a-z0-9]+")
-
-
-def is_stemmable(token: str) -> bool:
-    """rouge-score stems only tokens of ASCII [a-z0-9] longer than 3 characters."""
-    return len(token) > 3 and _STEMMABLE.fullmatch(token) is not None
+# What a tokenizer declares as its ``stemmer``: token -> stem, or None when
+# the tokenizer drops the stemmed token.
+Stemmer = Callable[[str], Optional[str]]
 
 
 class CachedPorterStemmer:
-    """``stem(token)``: Porter stem of stemmable tokens, other tokens unchanged."""
+    """``stem(token)``: Porter stem of stemmable tokens, other tokens unchanged.
 
-    def __init__(self) -> None:
+    Called, it also applies ``keep``, the tokenizer's post-stem filter
+    (``kurenai._rules.keeps_stem``): a stem that fails it gives None.
+
+    >>> stemmer = CachedPorterStemmer(keep=str.isalpha)
+    >>> stemmer.stem("running"), stemmer("running"), stemmer("1990s"), stemmer("abc")
+    ('run', 'run', None, 'abc')
+    """
+
+    def __init__(self, keep: Callable[[str], bool] | None = None) -> None:
         self._porter_stem: Callable[[str], str] = _load_porter()
         self._cache: dict[str, str] = {}
+        self._keep = keep
 
     def stem(self, token: str) -> str:
         cached = self._cache.get(token)
@@ -40,6 +48,14 @@ class CachedPorterStemmer:
             self._cache.clear()
         self._cache[token] = result
         return result
+
+    def __call__(self, token: str) -> str | None:
+        stemmed = self.stem(token)
+        # Only a token the stemmer changed can fail the filter: the
+        # tokenizers' own tokens all pass it.
+        if stemmed is token or self._keep is None or self._keep(stemmed):
+            return stemmed
+        return None
 
 
 def _load_porter() -> Callable[[str], str]:

@@ -19,7 +19,17 @@ import re
 import unicodedata
 from typing import Callable, Literal, Protocol, cast
 
-from kurenai._stemming import CachedPorterStemmer
+from kurenai._rules import (
+    ALONE,
+    CLASS_TABLE_SIZE,
+    DIRECT_PLANES_END,
+    MARK,
+    PLANE_14,
+    PLANE_14_SIZE,
+    WORD,
+    keeps_stem,
+)
+from kurenai._stemming import CachedPorterStemmer, Stemmer
 
 __all__ = [
     "NORMALIZATION_FORMS",
@@ -101,25 +111,18 @@ def _char_pattern() -> re.Pattern[str]:
     return re.compile(f"{letter}{mark}*|{word}(?:{word}|{mark})*")
 
 
-# Bit flags of char_classes(): what a code point may be in the patterns above.
-ALONE = 1  # a letter of an unspaced script: a token of its own (``char``)
-WORD = 2  # another letter or number: runs of them are words
-MARK = 4  # a combining mark: continues the token before it
-PLANE_14 = 0xE0000  # char_classes() holds planes 0-3, then plane 14's first 4096
-
-
 @functools.cache
 def char_classes() -> bytes:
     """The flags of every code point, as the compiled scanner reads them.
 
-    Byte ``c`` holds code point ``c`` for ``c < 0x40000``; byte
-    ``0x40000 + k`` holds ``PLANE_14 + k``; everything else has no flag.  It
-    encodes exactly the classes of :func:`_char_pattern` and
-    :func:`_word_pattern` (a test holds the two to each other).
+    Flags and layout are ``kurenai._rules``'s (``ALONE``, ``WORD``, ``MARK``;
+    planes 0-3 directly, then the start of plane 14).  It encodes exactly the
+    classes of :func:`_char_pattern` and :func:`_word_pattern` (a test holds
+    the two to each other).
     """
     unspaced = re.compile(f"[{_UNSPACED_RANGES}]").match
-    flags = bytearray(0x40000 + 0x1000)
-    for code in range(0x40000):
+    flags = bytearray(CLASS_TABLE_SIZE)
+    for code in range(DIRECT_PLANES_END):
         char = chr(code)
         if char.isalnum():
             if code >= 0x20000 or (unspaced(char) and not char.isdecimal()):
@@ -127,9 +130,9 @@ def char_classes() -> bytes:
             else:
                 flags[code] = WORD
     marks = re.compile(_mark_class()).match
-    for code in [*range(0x20000), *range(PLANE_14, PLANE_14 + 0x1000)]:
+    for code in [*range(0x20000), *range(PLANE_14, PLANE_14 + PLANE_14_SIZE)]:
         if marks(chr(code)):
-            flags[code if code < 0x20000 else 0x40000 + code - PLANE_14] |= MARK
+            flags[code if code < 0x20000 else DIRECT_PLANES_END + code - PLANE_14] |= MARK
     return bytes(flags)
 
 
@@ -176,22 +179,27 @@ def make_normalizer(form: str | None) -> Callable[[str], str] | None:
 
 
 def stem_and_filter(tokens: list[str], stem: Callable[[str], str]) -> list[str]:
-    # As rouge-score: drop an ASCII token its stemmer made empty or non-alphanumeric.
-    stemmed = map(stem, tokens)
-    return [s for s in stemmed if s and (not s.isascii() or s.isalnum())]
+    """Stem ``tokens`` and apply the post-stem filter of the Unicode tokenizers."""
+    keep = keeps_stem("unicode")
+    return [s for s in map(stem, tokens) if keep(s)]
 
 
 class _RegexTokenizer:
     """Shared construction, stemming and repr of the two tokenizers below."""
 
     line_separable = True
+    scan_mode: str | None = None
 
     def __init__(self, use_stemmer: bool = False, normalize: str | None = None) -> None:
         self.use_stemmer = use_stemmer
         self.normalize = normalize.upper() if isinstance(normalize, str) else normalize
         self._normalizer = make_normalizer(normalize)
-        self._stem = CachedPorterStemmer().stem if use_stemmer else None
+        keep = keeps_stem("unicode")
+        self.stemmer: Stemmer | None = CachedPorterStemmer(keep) if use_stemmer else None
         self._find_words = _word_pattern().findall
+        if self._normalizer is not None:
+            # The compiled scan does not normalise: stay on the Python path.
+            self.scan_mode = None
 
     def _prepared(self, text: str) -> str:
         if self._normalizer is not None:
@@ -199,9 +207,9 @@ class _RegexTokenizer:
         return text.lower()
 
     def _finished(self, tokens: list[str]) -> list[str]:
-        if self._stem is None:
+        if self.stemmer is None:
             return tokens
-        return stem_and_filter(tokens, self._stem)
+        return [s for s in map(self.stemmer, tokens) if s is not None]
 
     def __repr__(self) -> str:
         return (
@@ -223,6 +231,8 @@ class UnicodeTokenizer(_RegexTokenizer):
     ['run', 'abc123']
     """
 
+    scan_mode: str | None = "unicode"
+
     def tokenize(self, text: str) -> list[str]:
         """The words of ``text``."""
         return self._finished(self._find_words(self._prepared(text)))
@@ -239,6 +249,8 @@ class CharTokenizer(_RegexTokenizer):
     >>> CharTokenizer().tokenize("今日はGPT-4で、한국어 Café!")
     ['今', '日', 'は', 'gpt', '4', 'で', '한국어', 'café']
     """
+
+    scan_mode: str | None = "char"
 
     def __init__(self, use_stemmer: bool = False, normalize: str | None = None) -> None:
         super().__init__(use_stemmer=use_stemmer, normalize=normalize)

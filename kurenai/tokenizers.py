@@ -7,13 +7,19 @@ made by name with :func:`get_tokenizer`.
 A tokenizer whose class sets ``line_separable = True`` promises that
 ``tokenize(a + "\\n" + b) == tokenize(a) + tokenize(b)``; the scorer then
 tokenizes each line once and reuses the lines for the whole text.
+
+A tokenizer whose own class sets ``scan_mode`` (a name of
+``kurenai._rules.SCAN_MODES``) promises that it tokenizes exactly as the
+compiled scan of that mode, with its ``stemmer`` (None or ``token -> stem or
+None``) applied to each token; the scorer then runs the compiled text path.
+The attribute is read from the tokenizer's own class, never inherited, so a
+subclass that tokenizes differently stays correct.
 """
 
 from __future__ import annotations
 
-import re
 import sys
-from typing import Any, Callable, Protocol, runtime_checkable
+from typing import Any, Callable, ClassVar, Protocol, runtime_checkable
 
 from kurenai._morphological import (
     JiebaTokenizer,
@@ -22,7 +28,8 @@ from kurenai._morphological import (
     MorphologicalTokenizer,
     SudachiTokenizer,
 )
-from kurenai._stemming import CachedPorterStemmer
+from kurenai._rules import ROUGE_WORD, keeps_stem
+from kurenai._stemming import CachedPorterStemmer, Stemmer
 from kurenai._unicode_tokenizers import (
     CharTokenizer,
     NormalizingTokenizer,
@@ -46,6 +53,7 @@ __all__ = [
     "available_tokenizers",
     "get_tokenizer",
     "normalizing",
+    "register_tokenizer",
     "resolve_tokenizer",
 ]
 
@@ -73,23 +81,17 @@ class AllCharacterSupportTokenizer:
     """
 
     line_separable = True
+    scan_mode: ClassVar[str | None] = "whitespace"
 
     def __init__(self, use_stemmer: bool = False) -> None:
         self.use_stemmer = use_stemmer
-        self._stem = CachedPorterStemmer().stem if use_stemmer else None
+        self.stemmer: Stemmer | None = _stemmer(self.scan_mode, use_stemmer)
 
     def tokenize(self, text: str) -> list[str]:
-        tokens = text.lower().split()
-        if self._stem is None:
-            return tokens
-        stem = self._stem
-        return [stem(token) for token in tokens]
+        return _stemmed(text.lower().split(), self.stemmer)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(use_stemmer={self.use_stemmer})"
-
-
-_ROUGE_WORD = re.compile(r"[a-z0-9]+")
 
 
 class RougeScoreTokenizer:
@@ -105,21 +107,31 @@ class RougeScoreTokenizer:
     """
 
     line_separable = True
+    scan_mode: ClassVar[str | None] = "rouge-score"
 
     def __init__(self, use_stemmer: bool = False) -> None:
         self.use_stemmer = use_stemmer
-        self._stem = CachedPorterStemmer().stem if use_stemmer else None
+        # rouge-score drops anything its stemmer turns into a non-[a-z0-9]+ token.
+        self.stemmer: Stemmer | None = _stemmer(self.scan_mode, use_stemmer)
 
     def tokenize(self, text: str) -> list[str]:
-        tokens = _ROUGE_WORD.findall(text.lower())
-        if self._stem is None:
-            return tokens
-        stem = self._stem
-        # rouge-score drops anything its stemmer turns into a non-[a-z0-9]+ token.
-        return [s for s in map(stem, tokens) if _ROUGE_WORD.fullmatch(s)]
+        return _stemmed(ROUGE_WORD.findall(text.lower()), self.stemmer)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(use_stemmer={self.use_stemmer})"
+
+
+def _stemmer(scan_mode: str | None, use_stemmer: bool) -> Stemmer | None:
+    """The Porter stemmer with the post-stem filter of ``scan_mode``, or None."""
+    if not use_stemmer:
+        return None
+    return CachedPorterStemmer(keep=keeps_stem(scan_mode) if scan_mode else None)
+
+
+def _stemmed(tokens: list[str], stemmer: Stemmer | None) -> list[str]:
+    if stemmer is None:
+        return tokens
+    return [s for s in map(stemmer, tokens) if s is not None]
 
 
 _REGISTRY: dict[str, Callable[..., Tokenizer]] = {
@@ -134,9 +146,23 @@ _REGISTRY: dict[str, Callable[..., Tokenizer]] = {
 }
 
 
-def register_tokenizer(name: str, factory: Callable[..., Tokenizer]) -> None:
-    """Make ``factory(use_stemmer=..., **options)`` available as ``name``."""
-    _REGISTRY[name] = factory
+def register_tokenizer(name: str, factory: Callable[..., Tokenizer] | None) -> None:
+    """Make ``factory(use_stemmer=..., **options)`` available as ``name``
+    (None removes the name again).
+
+    >>> register_tokenizer("upper", lambda use_stemmer=False: AllCharacterSupportTokenizer())
+    >>> "upper" in available_tokenizers()
+    True
+    >>> register_tokenizer("upper", None)
+    """
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"a tokenizer name must be a non-empty str, got {name!r}")
+    if factory is None:
+        _REGISTRY.pop(name, None)
+    elif not callable(factory):
+        raise TypeError(f"a tokenizer factory must be callable, got {type(factory).__name__}")
+    else:
+        _REGISTRY[name] = factory
 
 
 def available_tokenizers() -> list[str]:

@@ -1,18 +1,29 @@
-"""Shared fixtures: the suite runs once per implementation of the hot path."""
+"""Shared fixtures: the suite runs once per implementation of the hot path.
+
+Two runs of the suite (see ``.ci/run``): with the compiled extension, where
+every path runs, and pure Python (``KURENAI_IMPLEMENTATION=python`` on a tree
+without the extension), where the tests marked ``compiled_only`` are skipped
+and the ``fused``/``compiled`` parameters with them.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from types import ModuleType
+from typing import Any
 
 import pytest
 
 from kurenai import _backend, _lcs_py
+from kurenai._plan_py import PythonPlan
 
 try:
     from kurenai import _fastpath, _lcs
-except ImportError:  # test_backend proves they are built where they must be
+except ImportError:  # the pure-Python run; anywhere else the tests that need them fail
     _lcs = _fastpath = None  # type: ignore[assignment]
+
+# The pure-Python run: compiled internals are not there to test.
+PURE_RUN = _backend.IMPLEMENTATION == "python" and _lcs is None
 
 # name -> (kernels, fused text path)
 BACKENDS: dict[str, tuple[ModuleType | None, ModuleType | None]] = {
@@ -20,27 +31,54 @@ BACKENDS: dict[str, tuple[ModuleType | None, ModuleType | None]] = {
     "compiled": (_lcs, None),
     "python": (_lcs_py, None),
 }
+COMPILED_ONLY = pytest.mark.compiled_only
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "compiled_only: tests the compiled extension; skipped in the pure-Python run"
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if not PURE_RUN:
+        return
+    skip = pytest.mark.skip(reason="pure-Python run: the compiled extension is not built")
+    for item in items:
+        if item.get_closest_marker("compiled_only") is not None:
+            item.add_marker(skip)
 
 
 def _use(name: str) -> Iterator[str]:
     kernels, fastpath = BACKENDS[name]
     if kernels is None:
-        pytest.skip("compiled kernels are not built")
+        pytest.fail("the compiled extension is not built (build it, or run pure Python)")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_backend, "kernels", kernels)
         patch.setattr(_backend, "fastpath", fastpath)
         yield name
 
 
-@pytest.fixture(scope="module", params=["compiled", "python"], ids=lambda n: f"kernels={n}")
+def _params(names: list[str]) -> list[Any]:
+    return [pytest.param(n, marks=() if n == "python" else COMPILED_ONLY) for n in names]
+
+
+@pytest.fixture(
+    scope="module", params=_params(["compiled", "python"]), ids=lambda n: f"kernels={n}"
+)
 def kernels(request: pytest.FixtureRequest) -> Iterator[ModuleType]:
     """Each kernel module in turn (compiled ``_lcs``, pure ``_lcs_py``)."""
     for _ in _use(request.param):
         yield BACKENDS[request.param][0]  # type: ignore[misc]
 
 
-@pytest.fixture(scope="module", params=sorted(BACKENDS), ids=lambda n: f"path={n}")
+@pytest.fixture(scope="module", params=_params(sorted(BACKENDS)), ids=lambda n: f"path={n}")
 def backend(request: pytest.FixtureRequest) -> Iterator[str]:
     """Each way RougeScorer can compute: fused compiled path, compiled kernels
     behind Python tokenization, pure Python."""
     yield from _use(request.param)
+
+
+def on_compiled_plan(scorer: Any) -> bool:
+    """Whether ``scorer`` runs the compiled twin of its plan."""
+    return not isinstance(scorer.plan, PythonPlan)

@@ -21,11 +21,31 @@ def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.compiled_only
 @pytest.mark.skipif(not os.environ.get("CI"), reason="only CI must have the extension built")
 def test_ci_runs_the_compiled_kernels() -> None:
     assert kurenai.IMPLEMENTATION == "compiled"
 
 
+@pytest.mark.skipif(
+    kurenai.IMPLEMENTATION != "python" or not os.environ.get("CI"),
+    reason="only CI's pure-Python run must have no extension",
+)
+def test_ci_pure_run_has_no_extension_to_import() -> None:
+    # Else the pure run would quietly test compiled code again.
+    for name in ("kurenai._lcs", "kurenai._fastpath"):
+        with pytest.raises(ImportError):
+            __import__(name)
+
+
+def test_explicit_pure_python_does_not_warn() -> None:
+    code = "import sys; sys.modules['kurenai._lcs'] = None; import kurenai\n"
+    code += "print(kurenai.IMPLEMENTATION)"
+    result = run_python(code, KURENAI_IMPLEMENTATION="python")
+    assert result.stdout.strip() == "python" and not result.stderr, result.stderr
+
+
+@pytest.mark.compiled_only
 def test_compiled_kernels_are_importable_here() -> None:
     # A checkout built with `pip install -e .` must never silently fall back.
     from kurenai import _lcs
@@ -65,6 +85,7 @@ def test_missing_extension_is_fatal_when_compiled_is_required() -> None:
     assert "kurenai._lcs cannot be imported" in result.stderr
 
 
+@pytest.mark.compiled_only
 def test_missing_fast_path_falls_back_to_python_tokenization() -> None:
     code = (
         "import sys, warnings; sys.modules['kurenai._fastpath'] = None\n"

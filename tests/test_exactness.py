@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 
 import pytest
+from conftest import on_compiled_plan
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer as rs
@@ -63,7 +64,7 @@ def reference_scorers(backend: str, stem: bool) -> tuple[RougeScorer, rs.RougeSc
     """kurenai's scorer (built under ``backend``, which fixes its path) and rouge-score's."""
     tokenizer = rs_tokenizers.DefaultTokenizer(use_stemmer=stem)
     ours = RougeScorer(list(ROUGE_TYPES), tokenizer=tokenizer)
-    assert (ours._plan is not None) == (backend == "fused"), backend
+    assert on_compiled_plan(ours) == (backend == "fused"), backend
     return ours, rs.RougeScorer(list(ROUGE_TYPES), use_stemmer=stem)
 
 
@@ -166,6 +167,7 @@ spaced_text = st.lists(
 ).map("".join) | st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=40)
 
 
+@pytest.mark.compiled_only
 @pytest.mark.parametrize("tokenizer", [None, "rouge-score", "char", "unicode"])
 @pytest.mark.parametrize("stem", [False, True], ids=["plain", "stemmer"])
 @settings(max_examples=150, deadline=None)
@@ -181,14 +183,14 @@ def test_fused_tokenization_equals_the_python_tokenizers(
 @functools.cache
 def fused_and_generic(tokenizer: str | None, stem: bool) -> tuple[RougeScorer, RougeScorer]:
     """The same scorer twice: on the compiled text path, and on Python tokenizers."""
-    from kurenai import _backend, _lcs
+    from kurenai import _backend, _fastpath, _lcs
 
-    fastpath = pytest.importorskip("kurenai._fastpath")
+    fastpath = _fastpath
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_backend, "kernels", _lcs)
         patch.setattr(_backend, "fastpath", fastpath)
         fused = RougeScorer(list(ROUGE_TYPES), tokenizer=tokenizer, use_stemmer=stem)
         patch.setattr(_backend, "fastpath", None)
         generic = RougeScorer(list(ROUGE_TYPES), tokenizer=tokenizer, use_stemmer=stem)
-    assert fused._plan is not None and generic._plan is None
+    assert on_compiled_plan(fused) and not on_compiled_plan(generic)
     return fused, generic

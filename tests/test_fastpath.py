@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import pytest
+from conftest import on_compiled_plan
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import get_tokenizer
 
-pytest.importorskip("kurenai._fastpath")
+pytestmark = pytest.mark.compiled_only
 
 FUSED = ["whitespace", "rouge-score", "char", "unicode"]
 
 
 def plan_of(name: str) -> object:
-    plan = RougeScorer(["rouge1"], tokenizer=name)._plan
-    assert plan is not None, f"{name} is not on the compiled path"
-    return plan
+    scorer = RougeScorer(["rouge1"], tokenizer=name)
+    assert on_compiled_plan(scorer), f"{name} is not on the compiled path"
+    return scorer.plan
 
 
 @pytest.mark.parametrize("name", FUSED)
@@ -76,5 +77,5 @@ def test_tokens_on_mixed_scripts(name: str, text: str) -> None:
 
 def test_normalising_tokenizers_stay_on_the_python_path() -> None:
     scorer = RougeScorer(["rouge1"], tokenizer=get_tokenizer("char", normalize="NFKC"))
-    assert scorer._plan is None
+    assert not on_compiled_plan(scorer)
     assert scorer.score("ＡＢＣ", "abc")["rouge1"].fmeasure == 1.0

@@ -109,6 +109,7 @@ def tiny_row_memory() -> Iterator[None]:
         _lcs._set_rows_limit(previous)
 
 
+@pytest.mark.compiled_only
 @settings(max_examples=150)
 @given(
     st.lists(st.integers(0, 3), max_size=200),
@@ -134,7 +135,8 @@ def test_intern_sentences_is_dense_and_shared(kernels: ModuleType) -> None:
     assert kernels.intern_sentences([["c", "d"]], vocab) == [[2, 3]]
 
 
-@given(sentences, sentences, st.lists(st.integers(1, 9), max_size=4), st.booleans())
+@pytest.mark.compiled_only
+@given(sentences, sentences, st.lists(st.integers(1, 9), max_size=20), st.booleans())
 def test_pair_counts_twins_agree(
     ref: list[list[int]], can: list[list[int]], orders: list[int], whole: bool
 ) -> None:

@@ -166,13 +166,14 @@ def test_scorer_survives_pickling(backend: str, options: dict[str, object]) -> N
     assert copy.score(*pair) == scorer.score(*pair)
 
 
+@pytest.mark.compiled_only
 @pytest.mark.parametrize("tokenizer", [None, "rouge-score", "char", "unicode"])
 def test_own_tokenizers_take_the_fused_path(
     monkeypatch: pytest.MonkeyPatch, tokenizer: str | None
 ) -> None:
-    from kurenai import _backend
+    from kurenai import _backend, _fastpath
 
-    fastpath = pytest.importorskip("kurenai._fastpath")
+    fastpath = _fastpath
 
     class NoGenericKernels:
         def __getattr__(self, name: str) -> object:

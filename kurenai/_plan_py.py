@@ -1,0 +1,187 @@
+"""The pure-Python plan: text -> tokens -> kernels' integer counts -> Scores.
+
+The readable specification of what ``kurenai._fastpath.Plan`` computes in one
+compiled pass, and the plan of every tokenizer the compiled scan does not
+reproduce.  The floats come from exactly rouge-score's operations, in its
+order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any, Callable, Optional
+
+from kurenai._plan import LCS, NGRAM, ScoreDict, TypeSpec
+from kurenai._rules import SENTENCE_SEPARATOR
+from kurenai.scoring import Score, fmeasure
+
+__all__ = ["PythonPlan"]
+
+Tokens = Sequence[Any]
+# A text as the kernels take it: (sentences' tokens, whole-text tokens, or
+# None when those are the sentences' tokens concatenated).
+Tokenized = tuple[list[Tokens], Optional[Tokens]]
+Counts = tuple[tuple[int, ...], int, int, int, int, int, int]
+Splitter = Callable[[str], Sequence[str]]
+
+
+class PythonPlan:
+    """``score`` / ``score_many`` with any tokenizer, on the given kernels.
+
+    ``splitter`` finds ROUGE-Lsum's sentences; None: one sentence per line.
+    """
+
+    def __init__(
+        self, spec: TypeSpec, tokenizer: Any, kernels: ModuleType, splitter: Splitter | None
+    ) -> None:
+        self.spec = spec
+        self._tokenize: Callable[[str], Any] = tokenizer.tokenize
+        self._tokenizer_name = type(tokenizer).__name__
+        self._kernels = kernels
+        self._splitter = splitter
+        # Tokenize each line once and reuse the lines as the whole text, when
+        # the tokenizer guarantees the result is the same.
+        self._by_lines = (
+            getattr(type(tokenizer), "line_separable", False) is True and splitter is None
+        )
+        self._types = [
+            (name, kind, spec.orders[slot] if kind == NGRAM else 0, slot)
+            for name, kind, slot in zip(spec.rouge_types, spec.kinds, spec.slots)
+        ]
+
+    @property
+    def rouge_types(self) -> tuple[str, ...]:
+        return self.spec.rouge_types
+
+    def score(self, target: str, prediction: str) -> ScoreDict:
+        """The scores of one pair."""
+        return self._scores(self._count(self.tokenized(target), self.tokenized(prediction)))
+
+    def score_many(
+        self,
+        targets: list[str],
+        predictions: list[str],
+        max_tokens: int = -1,
+        out: Any = None,
+    ) -> list[ScoreDict | None] | None:
+        """See ``kurenai._plan.Plan.score_many``."""
+        scores = [self._score_limited(t, p, max_tokens) for t, p in zip(targets, predictions)]
+        if out is None:
+            return scores
+        for row, pair in enumerate(scores):
+            if pair is not None:
+                out[:, :, row] = [pair[name] for name in self.spec.rouge_types]
+        return None
+
+    def tokenized(self, text: str) -> Tokenized:
+        """``text`` as the kernels take it, for this plan's types."""
+        if self._by_lines:
+            if self.spec.want_lsum:
+                lines = text.split(SENTENCE_SEPARATOR)
+                return [self._tokens(line) for line in lines if line], None
+            return [self._tokens(text)], None
+        whole = self._tokens(text) if self.spec.want_whole else []
+        if not self.spec.want_lsum:
+            return [], whole
+        return [self._tokens(s) for s in self._sentences(text)], whole
+
+    def _tokens(self, text: str) -> Tokens:
+        tokens = self._tokenize(text)
+        if not isinstance(tokens, (list, tuple)):
+            raise TypeError(
+                f"{self._tokenizer_name}.tokenize must return a list of str, "
+                f"it returned {type(tokens).__name__}"
+            )
+        return tokens
+
+    def _sentences(self, text: str) -> list[str]:
+        if self._splitter is None:
+            return [s for s in text.split(SENTENCE_SEPARATOR) if s]
+        sentences = self._splitter(text)
+        if not isinstance(sentences, (list, tuple)) or not all(
+            isinstance(s, str) for s in sentences
+        ):
+            raise TypeError(
+                f"sentence_splitter {_name(self._splitter)} must return a list of str, "
+                f"it returned {_describe(sentences)}"
+            )
+        return [s for s in sentences if len(s)]
+
+    def _score_limited(self, target: str, prediction: str, limit: int) -> ScoreDict | None:
+        tokenized = self.tokenized(target), self.tokenized(prediction)
+        if limit >= 0 and any(_token_count(side) > limit for side in tokenized):
+            return None
+        return self._scores(self._count(*tokenized))
+
+    def _count(self, target: Tokenized, prediction: Tokenized) -> Counts:
+        spec = self.spec
+        try:
+            return self._kernels.pair_counts(  # type: ignore[no-any-return]
+                target[0],
+                prediction[0],
+                spec.orders,
+                spec.want_lcs,
+                spec.want_lsum,
+                target[1],
+                prediction[1],
+            )
+        except TypeError as error:
+            bad = _first_unhashable(target, prediction)
+            if bad is None:
+                raise
+            raise TypeError(
+                f"{self._tokenizer_name}.tokenize must return a list of str, "
+                f"it returned a list holding {type(bad).__name__}"
+            ) from error
+
+    def _scores(self, counts: Counts) -> ScoreDict:
+        overlaps, lcs, hits, t_len, p_len, t_sum, p_sum = counts
+        result: ScoreDict = {}
+        for name, kind, n, slot in self._types:
+            if kind == NGRAM:
+                # rouge-score divides by max(count, 1): always a float, never 0/0.
+                precision = overlaps[slot] / max(p_len - n + 1, 1)
+                recall = overlaps[slot] / max(t_len - n + 1, 1)
+                result[name] = Score(precision, recall, fmeasure(precision, recall))
+            elif kind == LCS:
+                result[name] = _ratio_score(lcs, p_len, t_len)
+            else:
+                result[name] = _ratio_score(hits, p_sum, t_sum)
+        return result
+
+
+def _ratio_score(hits: int, prediction_len: int, target_len: int) -> Score:
+    # rouge-score returns int zeros (not 0.0) when a side has no tokens.
+    if not prediction_len or not target_len:
+        return Score(precision=0, recall=0, fmeasure=0)
+    precision = hits / prediction_len
+    recall = hits / target_len
+    return Score(precision, recall, fmeasure(precision, recall))
+
+
+def _token_count(tokenized: Tokenized) -> int:
+    sentences, whole = tokenized
+    return max(sum(map(len, sentences)), len(whole) if whole is not None else 0)
+
+
+def _first_unhashable(*sides: Tokenized) -> object:
+    for sentences, whole in sides:
+        for tokens in [*sentences, whole or ()]:
+            for token in tokens:
+                try:
+                    hash(token)
+                except TypeError:
+                    return token
+    return None
+
+
+def _name(function: object) -> str:
+    return getattr(function, "__qualname__", type(function).__name__)
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, (list, tuple)):
+        kinds = sorted({type(item).__name__ for item in value if not isinstance(item, str)})
+        return f"a {type(value).__name__} holding {', '.join(kinds)}"
+    return type(value).__name__
