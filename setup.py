@@ -80,4 +80,13 @@ class OptionalBuildExt(build_ext):
         )
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})
+def _wants_extension():
+    # A pure-Python install when asked for, and on interpreters other than CPython.
+    pure = os.environ.get("KURENAI_IMPLEMENTATION", "").strip().lower() == "python"
+    return not pure and platform.python_implementation() == "CPython"
+
+
+setup(
+    ext_modules=_extensions() if _wants_extension() else [],
+    cmdclass={"build_ext": OptionalBuildExt},
+)

@@ -561,26 +561,30 @@ cdef class Plan:
         such pairs) and returns None.
         """
         cdef Py_ssize_t n = len(targets), k
-        cdef PairWork *works = <PairWork *> calloc(n + 1, sizeof(PairWork))
-        cdef Py_ssize_t *overlaps = <Py_ssize_t *> malloc(
-            (n * self.n_orders + 1) * sizeof(Py_ssize_t)
-        )
-        cdef list lowered = [text.lower() for text in targets]
+        cdef PairWork *works
+        cdef Py_ssize_t *overlaps
+        cdef list lowered, over = []
         cdef list keep_alive = []
         if len(predictions) != n:
-            free(works)
-            free(overlaps)
             raise ValueError(f"{n} targets but {len(predictions)} predictions")
+        if max_tokens < 0:
+            lowered = [text.lower() for text in targets]
+            lowered += [text.lower() for text in predictions]
+        else:
+            lowered, over = _lowered_within(self.mode, targets + predictions, n, max_tokens)
+        works = <PairWork *> calloc(n + 1, sizeof(PairWork))
+        overlaps = <Py_ssize_t *> malloc((n * self.n_orders + 1) * sizeof(Py_ssize_t))
         if works == NULL or overlaps == NULL:
             free(works)
             free(overlaps)
             raise MemoryError()
-        lowered += [text.lower() for text in predictions]
         try:
             for k in range(n):
                 _work_init(&works[k])
                 works[k].counts.overlaps = overlaps + k * self.n_orders
             _run_all(self, works, lowered, n, max_tokens, keep_alive)
+            for k in over:
+                works[k].status = 1
             if out is not None:
                 with nogil:
                     for k in range(n):
@@ -639,6 +643,66 @@ cdef class Plan:
         values[1] = <double> hits / <double> t_count
         values[2] = _fmeasure(values[0], values[1])
         return True
+
+
+# ---------------------------------------------------------------- size limits
+
+# Texts longer than this are first checked for the size limit a piece at a
+# time: str.lower() of a whole text needs up to 4 bytes a code point twice
+# over, which would make an over-limit pair's memory grow with its text.
+cdef Py_ssize_t PIECE = 1 << 16
+
+
+cdef tuple _lowered_within(int mode, list texts, Py_ssize_t n, Py_ssize_t limit):
+    """The lowercased texts (n targets, then n predictions), and the pairs
+    found to be over ``limit`` tokens without lowering them whole (their
+    texts are replaced by empty ones)."""
+    cdef list lowered = [], over = []
+    cdef Py_ssize_t k
+    for text in texts:
+        if len(text) > PIECE and len(text) > 8 * limit and _surely_over(mode, text, limit):
+            lowered.append(None)
+        else:
+            lowered.append(text.lower())
+    for k in range(n):
+        if lowered[k] is None or lowered[n + k] is None:
+            lowered[k] = lowered[n + k] = ""
+            over.append(k)
+    return lowered, over
+
+
+cdef bint _surely_over(int mode, str text, Py_ssize_t limit) except -1:
+    """Whether ``text`` has more than ``limit`` tokens, counted on pieces
+    lowercased one at a time; False when it may not.
+
+    Lowercasing is the same per piece except for the final sigma, which does
+    not change where tokens are.  A piece boundary may cut one token in two,
+    so each boundary takes one token off the count: it never overcounts.
+    """
+    cdef Py_ssize_t start, pieces = 0, count = 0
+    cdef str piece
+    cdef Table table
+    cdef Doc doc
+    for start in range(0, len(text), PIECE):
+        piece = text[start:start + PIECE].lower()
+        table.entries = table.slots = NULL
+        doc.ids = NULL
+        doc.bounds = NULL
+        try:
+            if _table_init(&table, 64) < 0 or _scan(
+                &table, <const char *> PyUnicode_DATA(piece), PyUnicode_KIND(piece),
+                PyUnicode_GET_LENGTH(piece), mode, &doc, -1
+            ) < 0:
+                raise MemoryError()
+            count += doc.n_tokens
+        finally:
+            free(doc.ids)
+            free(doc.bounds)
+            _table_free(&table)
+        pieces += 1
+        if count - (pieces - 1) > limit:
+            return True
+    return False
 
 
 # ---------------------------------------------------------------- one pair's work

@@ -174,3 +174,89 @@ def test_columns_equal_dicts_with_nulls_and_limits(
                 assert all(math.isnan(v) for v in values)
             else:
                 assert values == list(scores[rouge_type])
+
+
+# ------------------------------------------------------------ max_tokens (issue 9 item 9)
+
+
+@pytest.mark.parametrize(
+    ("bad", "error", "message"),
+    [
+        (-5, ValueError, "max_tokens must be None or an int >= 0, got -5"),
+        (1.5, TypeError, "max_tokens must be None or an int >= 0, got float"),
+        ("5", TypeError, "max_tokens must be None or an int >= 0, got str"),
+        (True, TypeError, "got bool"),
+    ],
+)
+def test_max_tokens_is_validated_by_name(bad: object, error: type, message: str) -> None:
+    scorer = RougeScorer(["rouge1"])
+    with pytest.raises(error, match=message):
+        scorer.score_batch(["a"], ["a"], max_tokens=bad)  # type: ignore[arg-type]
+    with pytest.raises(error, match=message):
+        scorer.score_multi_batch([["a"]], ["a"], max_tokens=bad)  # type: ignore[arg-type]
+
+
+def test_huge_and_zero_limits(backend: str) -> None:
+    scorer = RougeScorer(["rouge1"])
+    assert scorer.score_batch(["a b"], ["a"], max_tokens=10**30) == [scorer.score("a b", "a")]
+    assert scorer.score_batch(["a", ""], ["a", ""], max_tokens=0) == [None, scorer.score("", "")]
+
+
+@pytest.mark.parametrize("tokenizer", [None, "rouge-score", "char"])
+def test_long_texts_at_the_limit_are_scored(backend: str, tokenizer: str | None) -> None:
+    # Longer than the piece the compiled path checks a long text by, with
+    # tokens cut by the piece boundaries: exactly at the limit still scores.
+    scorer = RougeScorer(["rouge1"], tokenizer=tokenizer)
+    at_limit = " ".join(["Abcdefghi"] * 9000)
+    results = scorer.score_batch([at_limit, at_limit + " x"], ["x", "x"], max_tokens=9000)
+    assert results[0] == scorer.score(at_limit, "x")
+    assert results[1] is None
+
+
+@pytest.mark.compiled_only
+def test_an_over_limit_pair_stops_early_in_bounded_memory() -> None:
+    # 4M CJK characters (8 MB), each a token for "char": neither a lowercased
+    # copy of the whole text nor token buffers sized by it (issue 9 item 9).
+    code = (
+        "import resource, sys\n"
+        "from kurenai.rouge_scorer import RougeScorer\n"
+        "scorer = RougeScorer(['rouge1', 'rougeL'], tokenizer='char')\n"
+        "text = '漢' * 4_000_000\n"
+        "scorer.score_batch(['a'], ['a'])\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "result = scorer.score_batch([text], ['a'], max_tokens=1000)\n"
+        "after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "print(result, (after - before) // 1024)\n"
+    )
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    result, extra_mib = done.stdout.split()
+    assert result == "[None]"
+    assert int(extra_mib) < 4, f"{extra_mib} MiB for one over-limit pair"
+
+
+# ------------------------------------------------------------ score_multi_batch options (issue 15)
+
+
+def test_multi_batch_takes_score_batch_options(backend: str) -> None:
+    scorer = RougeScorer(["rouge1", "rougeL"])
+    targets = [["a b", "a"], None, ["c d e f"], ["x"]]
+    predictions = ["a", "b", "c", None]
+    rows = scorer.score_multi_batch(targets, predictions, allow_none=True, max_tokens=3)  # type: ignore[arg-type]
+    assert rows == [scorer.score_multi(["a b", "a"], "a"), None, None, None]
+    columns = scorer.score_multi_batch(
+        targets,  # type: ignore[arg-type]
+        predictions,
+        allow_none=True,
+        max_tokens=3,
+        columnar=True,
+        n_jobs=2,
+    )
+    assert columns["rouge1"].fmeasure[0] == 1.0
+    assert all(math.isnan(v) for v in columns["rougeL"].recall[1:])
+    with pytest.raises(TypeError, match=r"targets\[1\] must be a list of str, got NoneType"):
+        scorer.score_multi_batch(targets, predictions)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"predictions\[1\] must be a str, got NoneType"):
+        scorer.score_multi_batch(targets[2:], predictions[2:])  # type: ignore[arg-type]

@@ -186,3 +186,99 @@ def test_own_tokenizers_take_the_fused_path(
     scorer.score_multi(["the cats", "ran"], "a cat runs")
     scorer.score_batch(["a b"] * 300, ["b a"] * 300, n_jobs=2)
     scorer.score_multi_batch([["a", "b"]] * 3, ["a"] * 3)
+
+
+# ------------------------------------------------------------ str subclasses (issue 9 item 2)
+
+
+class Sneaky(str):
+    """A str whose methods lie: only its plain value may be scored."""
+
+    def lower(self) -> str:  # type: ignore[override]
+        return "zzz " * 1000
+
+    def __str__(self) -> str:
+        return "zzz"
+
+    def split(self, *args: object, **kwargs: object) -> list[str]:  # type: ignore[override]
+        return ["zzz"]
+
+
+@pytest.mark.parametrize("tokenizer", [None, "rouge-score", "char"])
+def test_str_subclasses_score_as_their_plain_value(backend: str, tokenizer: str | None) -> None:
+    np = pytest.importorskip("numpy")
+    scorer = RougeScorer(["rouge1", "rougeL", "rougeLsum"], tokenizer=tokenizer)
+    target, prediction = "The cat sat\non the mat", "the cat\nsat"
+    expected = scorer.score(target, prediction)
+    assert scorer.score(Sneaky(target), Sneaky(prediction)) == expected
+    assert scorer.score(np.str_(target), np.str_(prediction)) == expected
+    assert scorer.score_multi([Sneaky(target)], Sneaky(prediction)) == expected
+    assert scorer.score_batch([Sneaky(target)] * 70, [np.str_(prediction)] * 70) == [expected] * 70
+    assert scorer.score_multi_batch([[Sneaky(target)]], [Sneaky(prediction)]) == [expected]
+
+
+# ------------------------------------------------------------ rouge_types (issue 9 item 6)
+
+
+def test_rouge_types_are_immutable(backend: str) -> None:
+    scorer = RougeScorer(["rouge1"])
+    assert scorer.rouge_types == ("rouge1",)
+    with pytest.raises(AttributeError):
+        scorer.rouge_types.append("rouge2")  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError):
+        scorer.rouge_types = ["rouge2"]  # type: ignore[misc]
+    assert list(scorer.score("a", "a")) == ["rouge1"]
+    assert list(scorer.score_multi(["a"], "a")) == ["rouge1"]
+
+
+# ------------------------------------------------------------ tokenizers that misbehave (item 8)
+
+
+class Returns:
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def tokenize(self, text: str) -> object:
+        return self.value
+
+
+@pytest.mark.parametrize(
+    ("value", "described"),
+    [
+        (None, "returned NoneType"),
+        (3, "returned int"),
+        ("a b", "returned str"),
+        ([["a"], ["b"]], "holding list"),
+        (iter(["a"]), "returned list_iterator"),
+    ],
+)
+def test_a_tokenizer_returning_no_list_of_str_is_named(
+    backend: str, value: object, described: str
+) -> None:
+    scorer = RougeScorer(["rouge1", "rougeLsum"], tokenizer=Returns(value))  # type: ignore[arg-type]
+    message = rf"Returns\.tokenize must return a list of str, it .*{described}"
+    with pytest.raises(TypeError, match=message):
+        scorer.score("a b", "a")
+    with pytest.raises(TypeError, match=message):
+        scorer.score_batch(["a b"], ["a"])
+
+
+def test_tokenizer_tuples_are_accepted(backend: str) -> None:
+    scorer = RougeScorer(["rouge1"], tokenizer=Returns(("a", "b")))  # type: ignore[arg-type]
+    assert scorer.score("x", "y")["rouge1"].fmeasure == 1.0
+
+
+def test_a_bad_sentence_splitter_is_named() -> None:
+    with pytest.raises(TypeError, match=r"sentence_splitter must be a callable.*got int"):
+        RougeScorer(["rougeLsum"], split_summaries=True, sentence_splitter=3)  # type: ignore[arg-type]
+
+    def splits_badly(text: str) -> object:
+        return None if text == "none" else [text, 7]
+
+    scorer = RougeScorer(["rougeLsum"], split_summaries=True, sentence_splitter=splits_badly)  # type: ignore[arg-type]
+    with pytest.raises(
+        TypeError, match="splits_badly must return a list of str, it returned NoneType"
+    ):
+        scorer.score("none", "a")
+    with pytest.raises(TypeError, match="returned a list holding int"):
+        scorer.score("a b", "a")

@@ -1,0 +1,165 @@
+"""Plans: the two twins agree, the types are parsed once, the choice is made in one place."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+from conftest import on_compiled_plan
+from rouge_score import rouge_scorer as rs
+
+from kurenai import _backend, _rules
+from kurenai._plan import LCS, LSUM, NGRAM, parse_types
+from kurenai._plan_py import PythonPlan
+from kurenai.rouge_scorer import ROUGE_TYPES, RougeScorer
+from kurenai.tokenizers import (
+    AllCharacterSupportTokenizer,
+    UnicodeTokenizer,
+    available_tokenizers,
+    get_tokenizer,
+    register_tokenizer,
+)
+
+WORDS = ["the", "cats", "running", "Runs", "猫", "今日は", "a1", "x", "ΣΑΣ", "dogs.", "e\u0301"]
+
+
+def texts(seed: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    return [
+        "".join(rng.choice(WORDS) + rng.choice(" \n") for _ in range(rng.randint(0, 30)))
+        for _ in range(count)
+    ]
+
+
+def test_types_are_parsed_once_with_shared_ngram_counts() -> None:
+    spec = parse_types(["rouge2", "rougeL", "rouge2", "rouge1", "rougeLsum"])
+    assert spec.kinds == (NGRAM, LCS, NGRAM, NGRAM, LSUM)
+    assert spec.orders == (2, 1)
+    assert spec.slots == (0, -1, 0, 1, -1)
+    assert spec.want_lcs and spec.want_lsum and spec.want_whole
+
+
+@pytest.mark.parametrize(
+    "types",
+    [["rouge1"] * 17, ["rouge1", "rougeL", "rouge1"], [*ROUGE_TYPES, *ROUGE_TYPES], []],
+    ids=["17-same", "duplicates", "22-types", "none"],
+)
+def test_any_number_of_types_scores_as_rouge_score(backend: str, types: list[str]) -> None:
+    # Issue 9 item 5: the compiled kernels stopped at 16 n-gram orders.
+    theirs = rs.RougeScorer(types)
+    scorer = RougeScorer(types, tokenizer="rouge-score")
+    for target, prediction in zip(texts(3, 20), texts(4, 20)):
+        assert scorer.score(target, prediction) == theirs.score(target, prediction)
+    assert scorer.score_batch(texts(3, 20), texts(4, 20), n_jobs=2) == [
+        theirs.score(t, p) for t, p in zip(texts(3, 20), texts(4, 20))
+    ]
+
+
+@pytest.mark.compiled_only
+@pytest.mark.parametrize("name", ["whitespace", "rouge-score", "char", "unicode"])
+@pytest.mark.parametrize("stem", [False, True], ids=["plain", "stemmer"])
+def test_the_twins_agree_on_every_method(
+    monkeypatch: pytest.MonkeyPatch, name: str, stem: bool
+) -> None:
+    from kurenai import _fastpath, _lcs
+
+    monkeypatch.setattr(_backend, "fastpath", _fastpath)
+    tokenizer = get_tokenizer(name, use_stemmer=stem)
+    spec = parse_types(["rouge1", "rouge3", "rougeL", "rougeLsum", "rouge1"])
+    compiled = _backend.make_plan(spec, tokenizer, None)
+    assert isinstance(compiled, _fastpath.Plan)
+    pure = PythonPlan(spec, tokenizer, _lcs, None)
+    targets, predictions = texts(5, 60), texts(6, 60)
+    for target, prediction in zip(targets, predictions):
+        assert compiled.score(target, prediction) == pure.score(target, prediction)
+    assert compiled.score_many(targets, predictions, 12) == pure.score_many(
+        targets, predictions, 12
+    )
+    outs = [np.full((5, 3, 60), np.nan) for _ in range(2)]
+    compiled.score_many(targets, predictions, 12, outs[0])
+    pure.score_many(targets, predictions, 12, outs[1])
+    np.testing.assert_array_equal(outs[0], outs[1])
+
+
+def test_plan_choice_reads_the_declared_scan_mode(backend: str) -> None:
+    fused = backend == "fused"
+    assert on_compiled_plan(RougeScorer(["rouge1"], tokenizer="char")) == fused
+    # A subclass may tokenize differently: it does not inherit the scan mode.
+
+    class Shouting(UnicodeTokenizer):
+        def tokenize(self, text: str) -> list[str]:
+            return [t.upper() for t in super().tokenize(text)]
+
+    shouting = RougeScorer(["rouge1"], tokenizer=Shouting())
+    assert not on_compiled_plan(shouting)
+    assert shouting.score("a b", "A c")["rouge1"].fmeasure == 0.5
+    # Sentences from a splitter, or normalisation, are not what the scan does.
+    assert not on_compiled_plan(RougeScorer(["rougeLsum"], split_summaries=True))
+    normalizing = get_tokenizer("unicode", normalize="NFKC")
+    assert normalizing.scan_mode is None
+    assert not on_compiled_plan(RougeScorer(["rouge1"], tokenizer=normalizing))
+
+
+def test_tokenizers_declare_mode_and_stemmer_publicly() -> None:
+    for name, mode in [("whitespace", "whitespace"), ("rouge-score", "rouge-score")]:
+        tokenizer = get_tokenizer(name, use_stemmer=True)
+        assert tokenizer.scan_mode == mode  # type: ignore[attr-defined]
+        assert tokenizer.stemmer("running") == "run"  # type: ignore[attr-defined]
+    assert AllCharacterSupportTokenizer().stemmer is None
+    # The rouge-score filter drops stems that are not [a-z0-9]+; whitespace keeps all.
+    assert get_tokenizer("rouge-score", use_stemmer=True).stemmer("abcs") == "abc"  # type: ignore[attr-defined]
+
+
+@pytest.mark.compiled_only
+def test_the_compiled_scan_reads_the_rules_module() -> None:
+    from kurenai import _fastpath
+    from kurenai._unicode_tokenizers import char_classes
+
+    assert _fastpath.MODES == _rules.SCAN_MODES
+    assert len(char_classes()) == _rules.CLASS_TABLE_SIZE
+    with pytest.raises(ValueError, match="CLASS_TABLE_SIZE"):
+        _fastpath.set_char_classes(b"\0" * 10)
+
+
+def test_rules() -> None:
+    assert _rules.is_stemmable("cats") and not _rules.is_stemmable("cat")
+    assert not _rules.is_stemmable("café") and not _rules.is_rouge_word("")
+    assert _rules.keeps_stem("whitespace")("a.b")
+    assert not _rules.keeps_stem("rouge-score")("a.b")
+    assert not _rules.keeps_stem("unicode")("a.b") and _rules.keeps_stem("char")("naïve.")
+
+
+def test_register_tokenizer_is_public_and_reversible() -> None:
+    import kurenai.tokenizers
+
+    assert "register_tokenizer" in kurenai.tokenizers.__all__
+
+    class Letters:
+        def __init__(self, use_stemmer: bool = False) -> None:
+            self.use_stemmer = use_stemmer
+
+        def tokenize(self, text: str) -> list[str]:
+            return [c for c in text if not c.isspace()]
+
+    register_tokenizer("test-letters", Letters)
+    try:
+        assert "test-letters" in available_tokenizers()
+        scorer = RougeScorer(["rouge1"], tokenizer="test-letters")
+        assert scorer.score("abc", "ab")["rouge1"].recall == 2 / 3
+    finally:
+        register_tokenizer("test-letters", None)
+    assert "test-letters" not in available_tokenizers()
+    with pytest.raises(TypeError, match="callable"):
+        register_tokenizer("x", 3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="non-empty str"):
+        register_tokenizer("", Letters)
+
+
+def test_columns_of_duplicate_types(backend: str) -> None:
+    scorer = RougeScorer(["rouge1", "rougeL", "rouge1"])
+    columns = scorer.score_batch(["a b", "c"], ["a", "d"], columnar=True)
+    assert list(columns) == ["rouge1", "rougeL"]
+    assert columns["rouge1"].recall.tolist() == [0.5, 0.0]
+    assert not any(math.isnan(v) for v in columns["rougeL"].fmeasure)
