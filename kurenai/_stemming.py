@@ -26,17 +26,19 @@ Stemmer = Callable[[str], Optional[str]]
 class CachedPorterStemmer:
     """``stem(token)``: Porter stem of stemmable tokens, other tokens unchanged.
 
-    Called, it also applies ``keep``, the tokenizer's post-stem filter
-    (``kurenai._rules.keeps_stem``): a stem that fails it gives None.
+    ``stem_or_drop(token)`` also applies ``keep``, the tokenizer's post-stem
+    filter (``kurenai._rules.keeps_stem``): a stem that fails it gives None.
+    Each has its own memo; a tokenizer uses one of them.
 
     >>> stemmer = CachedPorterStemmer(keep=str.isalpha)
-    >>> stemmer.stem("running"), stemmer("running"), stemmer("1990s"), stemmer("abc")
-    ('run', 'run', None, 'abc')
+    >>> stemmer.stem("running"), stemmer.stem_or_drop("running"), stemmer.stem_or_drop("1990s")
+    ('run', 'run', None)
     """
 
     def __init__(self, keep: Callable[[str], bool] | None = None) -> None:
         self._porter_stem: Callable[[str], str] = _load_porter()
         self._cache: dict[str, str] = {}
+        self._kept: dict[str, str | None] = {}
         self._keep = keep
 
     def stem(self, token: str) -> str:
@@ -49,13 +51,23 @@ class CachedPorterStemmer:
         self._cache[token] = result
         return result
 
-    def __call__(self, token: str) -> str | None:
-        stemmed = self.stem(token)
+    def stem_or_drop(self, token: str) -> str | None:
+        # The compiled scan calls this once per distinct stemmable token of a
+        # pair: a hit is one dict lookup.
+        try:
+            return self._kept[token]
+        except KeyError:
+            pass
+        stemmed = self._porter_stem(token) if is_stemmable(token) else token
         # Only a token the stemmer changed can fail the filter: the
         # tokenizers' own tokens all pass it.
-        if stemmed is token or self._keep is None or self._keep(stemmed):
-            return stemmed
-        return None
+        kept: str | None = stemmed
+        if stemmed is not token and self._keep is not None and not self._keep(stemmed):
+            kept = None
+        if len(self._kept) >= MAX_CACHED:
+            self._kept.clear()
+        self._kept[token] = kept
+        return kept
 
 
 def _load_porter() -> Callable[[str], str]:

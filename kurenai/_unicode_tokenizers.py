@@ -195,7 +195,9 @@ class _RegexTokenizer:
         self.normalize = normalize.upper() if isinstance(normalize, str) else normalize
         self._normalizer = make_normalizer(normalize)
         keep = keeps_stem("unicode")
-        self.stemmer: Stemmer | None = CachedPorterStemmer(keep) if use_stemmer else None
+        self.stemmer: Stemmer | None = (
+            CachedPorterStemmer(keep).stem_or_drop if use_stemmer else None
+        )
         self._find_words = _word_pattern().findall
         if self._normalizer is not None:
             # The compiled scan does not normalise: stay on the Python path.

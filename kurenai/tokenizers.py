@@ -125,7 +125,7 @@ def _stemmer(scan_mode: str | None, use_stemmer: bool) -> Stemmer | None:
     """The Porter stemmer with the post-stem filter of ``scan_mode``, or None."""
     if not use_stemmer:
         return None
-    return CachedPorterStemmer(keep=keeps_stem(scan_mode) if scan_mode else None)
+    return CachedPorterStemmer(keep=keeps_stem(scan_mode) if scan_mode else None).stem_or_drop
 
 
 def _stemmed(tokens: list[str], stemmer: Stemmer | None) -> list[str]:
