@@ -8,7 +8,7 @@ and the ``fused``/``compiled`` parameters with them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
@@ -16,6 +16,7 @@ import pytest
 
 from kurenai import _backend, _lcs_py
 from kurenai._plan_py import PythonPlan
+from kurenai.tokenizers import register_tokenizer
 
 try:
     from kurenai import _fastpath, _lcs
@@ -82,3 +83,17 @@ def backend(request: pytest.FixtureRequest) -> Iterator[str]:
 def on_compiled_plan(scorer: Any) -> bool:
     """Whether ``scorer`` runs the compiled twin of its plan."""
     return not isinstance(scorer.plan, PythonPlan)
+
+
+@pytest.fixture
+def registered_tokenizer() -> Iterator[Callable[[str, Callable[..., Any]], None]]:
+    """``register(name, factory)``: a tokenizer name that exists for one test."""
+    names: list[str] = []
+
+    def register(name: str, factory: Callable[..., Any]) -> None:
+        register_tokenizer(name, factory)
+        names.append(name)
+
+    yield register
+    for name in names:
+        register_tokenizer(name, None)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pytest
 from cli_support import Run, call_main
 
-from kurenai import __version__, cli, tokenizers
+from kurenai import __version__, cli
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.scoring import BootstrapAggregator
 
@@ -130,7 +131,7 @@ def test_scorer_options_reach_the_scorer(
 
 
 def test_tokenizer_names_come_from_the_registry_at_run_time(
-    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    run: Run, tmp_path: Path, registered_tokenizer: Callable[..., None]
 ) -> None:
     class Characters:
         def __init__(self, use_stemmer: bool = False) -> None:
@@ -139,7 +140,7 @@ def test_tokenizer_names_come_from_the_registry_at_run_time(
         def tokenize(self, text: str) -> list[str]:
             return [c for c in text if not c.isspace()]
 
-    monkeypatch.setitem(tokenizers._REGISTRY, "test-chars", Characters)
+    registered_tokenizer("test-chars", Characters)
     result = run(
         "--rouge-types",
         "rouge1",

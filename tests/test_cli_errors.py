@@ -194,12 +194,12 @@ def test_empty_stdin(run: Run, files: Files, monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_missing_optional_tokenizer_package(
-    run: Run, files: Files, monkeypatch: pytest.MonkeyPatch
+    run: Run, files: Files, registered_tokenizer: Callable[..., None]
 ) -> None:
     def missing(use_stemmer: bool = False) -> tokenizers.Tokenizer:
         raise ImportError("the 'test' tokenizer needs foo: pip install foo")
 
-    monkeypatch.setitem(tokenizers._REGISTRY, "test-missing", missing)
+    registered_tokenizer("test-missing", missing)
     result = run("--tokenizer", "test-missing", *files("a", "a"))
     assert result.code == 1
     assert "cannot use tokenizer 'test-missing': the 'test' tokenizer needs foo" in result.err
