@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import math
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -163,3 +165,34 @@ def test_columns_of_duplicate_types(backend: str) -> None:
     assert list(columns) == ["rouge1", "rougeL"]
     assert columns["rouge1"].recall.tolist() == [0.5, 0.0]
     assert not any(math.isnan(v) for v in columns["rougeL"].fmeasure)
+
+
+def _module_imports(path: Path) -> set[str]:
+    """The kurenai modules ``path`` imports at its top level, type-checking
+    imports included (a cycle there is a design cycle too)."""
+    found: set[str] = set()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = [*tree.body, *(n for s in tree.body if isinstance(s, ast.If) for n in s.body)]
+    for node in nodes:
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("kurenai"):
+            if node.module == "kurenai":
+                found.update(f"kurenai.{alias.name}" for alias in node.names)
+            else:
+                found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("kurenai."))
+    return found
+
+
+def test_no_import_cycle_between_modules() -> None:
+    package = Path(__file__).resolve().parents[1] / "kurenai"
+    graph = {f"kurenai.{p.stem}": _module_imports(p) for p in package.glob("*.py")}
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, " -> ".join([*path, module])
+        for imported in graph.get(module, ()):
+            visit(imported, (*path, module))
+
+    for module in graph:
+        visit(module, ())
+    assert "kurenai.rouge_scorer" not in graph["kurenai._batch"]
