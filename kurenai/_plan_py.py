@@ -76,19 +76,23 @@ class PythonPlan:
 
     def tokenized(self, text: str) -> Tokenized:
         """``text`` as the kernels take it, for this plan's types."""
+        tokenize = self._tokenize
         if self._by_lines:
-            if self.spec.want_lsum:
-                lines = text.split(SENTENCE_SEPARATOR)
-                return [self._tokens(line) for line in lines if line], None
-            return [self._tokens(text)], None
-        whole = self._tokens(text) if self.spec.want_whole else []
+            if not self.spec.want_lsum:
+                return [self._checked(tokenize(text))], None
+            lines = [tokenize(line) for line in text.split(SENTENCE_SEPARATOR) if line]
+            for tokens in lines:
+                if type(tokens) is not list:
+                    self._checked(tokens)
+            return lines, None
+        whole = self._checked(tokenize(text)) if self.spec.want_whole else []
         if not self.spec.want_lsum:
             return [], whole
-        return [self._tokens(s) for s in self._sentences(text)], whole
+        return [self._checked(tokenize(s)) for s in self._sentences(text)], whole
 
-    def _tokens(self, text: str) -> Tokens:
-        tokens = self._tokenize(text)
-        if not isinstance(tokens, (list, tuple)):
+    def _checked(self, tokens: Any) -> Tokens:
+        """``tokens`` if the tokenizer returned a list (or tuple), else a TypeError."""
+        if type(tokens) is not list and not isinstance(tokens, (list, tuple)):
             raise TypeError(
                 f"{self._tokenizer_name}.tokenize must return a list of str, "
                 f"it returned {type(tokens).__name__}"
