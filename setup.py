@@ -6,6 +6,7 @@ or CI is set, where a missing extension must fail the build instead.
 """
 
 import os
+import platform
 import sys
 
 from setuptools import Extension, setup
@@ -62,4 +63,13 @@ class OptionalBuildExt(build_ext):
         )
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})
+def _wants_extension():
+    # A pure-Python install when asked for, and on interpreters other than CPython.
+    pure = os.environ.get("KURENAI_IMPLEMENTATION", "").strip().lower() == "python"
+    return not pure and platform.python_implementation() == "CPython"
+
+
+setup(
+    ext_modules=_extensions() if _wants_extension() else [],
+    cmdclass={"build_ext": OptionalBuildExt},
+)
