@@ -137,7 +137,11 @@ def _mypy_user_script(python: Path, root: Path, kurenai_dir: Path) -> None:
     (user / "script.py").write_text(USER_SCRIPT)
     where = _run(python, "-c", "import kurenai; print(kurenai.__file__)", cwd=user).stdout
     assert Path(where.strip()).parent == kurenai_dir
-    out = _run(*(python, "-m", "mypy", "--strict", "--no-incremental", "-v", "script.py"), cwd=user)
+    out = _run(
+        *(python, "-m", "mypy", "--strict", "-v", "script.py"),
+        *("--cache-dir", root / "mypy-cache"),  # shared: NumPy's stubs are parsed once
+        cwd=user,
+    )
     assert "fallback=kurenai.scoring.Score]" in out.stdout, out.stdout
     assert f"{kurenai_dir / 'scoring.py'}" in out.stderr, "mypy read another kurenai"
 
