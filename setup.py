@@ -3,6 +3,8 @@
 All metadata lives in pyproject.toml.  If the C compiler fails, kurenai
 installs as pure Python (and warns at import), unless KURENAI_REQUIRE_EXTENSION
 or CI is set, where a missing extension must fail the build instead.
+KURENAI_IMPLEMENTATION=python (or an interpreter other than CPython) installs
+pure Python without compiling.
 """
 
 import os
