@@ -1,8 +1,10 @@
 """Builds kurenai's compiled modules: ``kurenai._lcs`` and ``kurenai._fastpath``.
 
-All metadata lives in pyproject.toml.  If the C++ compiler fails, kurenai
+All metadata lives in pyproject.toml.  If the C compiler fails, kurenai
 installs as pure Python (and warns at import), unless KURENAI_REQUIRE_EXTENSION
 or CI is set, where a missing extension must fail the build instead.
+KURENAI_IMPLEMENTATION=python (or an interpreter other than CPython) installs
+pure Python without compiling.
 """
 
 import os
@@ -13,26 +15,10 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 # -ffp-contract=off: no fused multiply-add, so C arithmetic rounds like Python's.
-COMPILE_ARGS = [] if sys.platform == "win32" else ["-O3", "-ffp-contract=off"]
-
-
-def _cpu_has_popcnt():
-    try:
-        with open("/proc/cpuinfo") as cpuinfo:
-            return " popcnt" in cpuinfo.read()
-    except OSError:
-        return False
-
-
-# The LCS path reads table cells as bit counts; without this flag x86-64 counts
-# bits in a library call.  Set KURENAI_PORTABLE=1 to build for any x86-64 CPU.
-if (
-    platform.machine().lower() in ("x86_64", "amd64")
-    and sys.platform != "win32"
-    and not os.environ.get("KURENAI_PORTABLE")
-    and _cpu_has_popcnt()
-):
-    COMPILE_ARGS.append("-mpopcnt")
+# -g0: no debug info in release builds (Python's own CFLAGS add -g).  No -march
+# or -mpopcnt: the built module must run on any CPU of its architecture, and
+# kurenai/_popcount.h picks the POPCNT instruction at run time instead.
+COMPILE_ARGS = [] if sys.platform == "win32" else ["-O3", "-ffp-contract=off", "-g0"]
 
 
 def _extensions():
@@ -42,7 +28,6 @@ def _extensions():
         Extension(
             f"kurenai.{name}",
             [f"kurenai/{name}.pyx"],
-            language="c++",
             extra_compile_args=COMPILE_ARGS,
         )
         for name in ("_lcs", "_fastpath")
@@ -74,7 +59,7 @@ class OptionalBuildExt(build_ext):
             raise error
         frame = "=" * 74
         print(
-            f"{frame}\nWARNING: kurenai's C++ extension could not be built ({error}).\n"
+            f"{frame}\nWARNING: kurenai's C extension could not be built ({error}).\n"
             f"kurenai will run in pure Python, correctly but much more slowly.\n{frame}",
             file=sys.stderr,
         )

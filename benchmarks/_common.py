@@ -1,22 +1,118 @@
-"""Shared helpers of the benchmark scripts: corpora, synthetic text, timing.
+"""Shared helpers of the benchmark scripts: what is measured, corpora, timing.
+
+Every script prints :func:`header` first: the kurenai file it imported, its
+implementation and how it counts bits, and it refuses to time an
+implementation other than the one asked for (``--implementation``, default
+``compiled``).  Child processes get the parent's ``sys.path`` and a neutral
+working directory (:func:`run_child`), so they import the same kurenai.
 
 Corpora are read from ``--data-dir``, ``$KURENAI_BENCH_DATA`` or a
 ``shared/data`` folder beside or above the repository or the working
-directory; they are never copied into the repository.
+directory; they are never copied into the repository.  ``--tiny`` runs a few
+generated pairs instead, without timing rouge-score: a smoke test of the script.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Callable
 
 REPO = Path(__file__).resolve().parents[1]
+IMPLEMENTATION_VAR = "KURENAI_IMPLEMENTATION"
+
+
+def add_common_options(parser: argparse.ArgumentParser) -> None:
+    """``--implementation`` and ``--tiny``, shared by every benchmark script."""
+    parser.add_argument(
+        "--implementation",
+        choices=("compiled", "python"),
+        default="compiled",
+        help="the kurenai implementation to time (default: compiled; any other refuses to run)",
+    )
+    parser.add_argument(
+        "--tiny",
+        action="store_true",
+        help="a few generated pairs, no rouge-score timing: checks that the script still runs",
+    )
+
+
+def kurenai_identity() -> dict[str, str]:
+    """The imported kurenai: version, file, implementation and bit counting."""
+    import kurenai
+
+    popcount = "n/a (pure Python)"
+    if kurenai.IMPLEMENTATION == "compiled":
+        from kurenai import _lcs
+
+        popcount = getattr(_lcs, "POPCOUNT", "unknown (built before run-time POPCNT selection)")
+    return {
+        "version": kurenai.__version__,
+        "file": str(Path(kurenai.__file__).resolve().parent),
+        "implementation": kurenai.IMPLEMENTATION,
+        "popcount": popcount,
+    }
+
+
+def header(args: argparse.Namespace) -> dict[str, str]:
+    """Print what this run measures; refuse a run of the wrong implementation.
+
+    ``--implementation python`` re-runs the script with the pure twin forced.
+    """
+    wanted = args.implementation
+    if wanted == "python" and os.environ.get(IMPLEMENTATION_VAR) != "python":
+        env = {**os.environ, IMPLEMENTATION_VAR: "python"}
+        sys.stdout.flush()
+        os.execve(sys.executable, [sys.executable, *sys.argv], env)
+    identity = kurenai_identity()
+    print(
+        f"kurenai {identity['version']} at {identity['file']}: "
+        f"{identity['implementation']} implementation, popcount {identity['popcount']}"
+    )
+    if identity["implementation"] != wanted:
+        forced = os.environ.get(IMPLEMENTATION_VAR, "")
+        why = (
+            f"{IMPLEMENTATION_VAR}={forced} is set"
+            if forced.strip().lower() == "python"
+            else "its extension does not import (build it: python setup.py build_ext --inplace)"
+        )
+        raise SystemExit(
+            f"refusing to time kurenai's {identity['implementation']} implementation ({why}); "
+            "pass --implementation python to time the pure twin on purpose"
+        )
+    return identity
+
+
+def run_child(code: str) -> dict[str, Any]:
+    """Run ``code`` in a fresh interpreter that imports what this one imports.
+
+    The child gets this process's ``sys.path`` and environment, and runs in a
+    neutral directory, so a ``kurenai/`` folder in the working directory
+    cannot shadow the one measured here.  ``code`` prints one JSON object
+    last; if the child imported kurenai it must add ``kurenai_identity()``
+    under "kurenai", and a different kurenai than the parent's is refused.
+    """
+    prelude = f"import sys\nsys.path[:] = {sys.path!r}\n"
+    with tempfile.TemporaryDirectory() as neutral:
+        out = subprocess.run(
+            [sys.executable, "-c", prelude + code], capture_output=True, text=True, cwd=neutral
+        )
+    if out.returncode:
+        lines = out.stderr.strip().splitlines() or ["no output"]
+        return {"error": lines[-1]}
+    result: dict[str, Any] = json.loads(out.stdout.strip().splitlines()[-1])
+    if "kurenai" in result and result["kurenai"] != kurenai_identity():
+        raise SystemExit(f"a child process timed another kurenai: {result['kurenai']}")
+    return result
 
 
 def find_data_dir(explicit: str | None = None) -> Path:
@@ -31,6 +127,11 @@ def find_data_dir(explicit: str | None = None) -> Path:
         "benchmark corpora not found: pass --data-dir or set KURENAI_BENCH_DATA "
         "to the folder holding en_scitldr_test.jsonl"
     )
+
+
+def synthetic_pairs(n_pairs: int, n_tokens: int, seed: int = 0) -> list[tuple[str, str]]:
+    """``n_pairs`` generated pairs of about ``n_tokens`` words (for ``--tiny``)."""
+    return [zipf_pair(n_tokens, seed=seed + k, vocab=2_000) for k in range(n_pairs)]
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:

@@ -1,28 +1,33 @@
 """kurenai vs rouge-score (and rouge-score-rs, when installed), side by side.
 
-    python benchmarks/bench_rouge.py [--data-dir DIR] [--repeats 5] [--quick]
+    python benchmarks/bench_rouge.py [--data-dir DIR] [--repeats 5] [--skip-long] [--slow]
+                                     [--implementation python] [--tiny]
 
 Every case runs all contenders on the same inputs, round-robin, and reports
 the median time per pair and the ratio to rouge-score.  rouge-score-rs is a
 benchmark-only peer (``pip install rouge-score-rs``), never a dependency.
 Long-document cases run each contender in a fresh process to read its peak
-memory.
+memory; they import the same kurenai as this process, which the header names.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
-import sys
 from typing import Any, Callable
 
-from _common import find_data_dir, interleaved, read_jsonl
+from _common import (
+    add_common_options,
+    find_data_dir,
+    header,
+    interleaved,
+    read_jsonl,
+    run_child,
+    synthetic_pairs,
+)
 from rouge_score import rouge_scorer as rs
 from rouge_score import tokenizers as rs_tokenizers
 
-import kurenai
 from kurenai.rouge_scorer import RougeScorer
 
 try:
@@ -48,16 +53,22 @@ def english_pairs(data_dir: str | None, limit: int) -> tuple[Pairs, Pairs]:
     return short, long
 
 
+def tiny_pairs() -> tuple[Pairs, Pairs]:
+    """Generated ~70- and ~400-token pairs: no corpus needed."""
+    return synthetic_pairs(8, 70), synthetic_pairs(2, 400, seed=100)
+
+
 def contenders(types: list[str], stem: bool) -> dict[str, Any]:
     found: dict[str, Any] = {
-        "rouge-score": rs.RougeScorer(types, use_stemmer=stem),
         "kurenai": RougeScorer(types, use_stemmer=stem),
         "kurenai(rs-tokenizer)": RougeScorer(
             types, tokenizer=rs_tokenizers.DefaultTokenizer(use_stemmer=stem)
         ),
     }
-    if rouge_score_rs is not None:
-        found["rouge-score-rs"] = rouge_score_rs.RougeScorer(types, use_stemmer=stem)
+    if not TINY:
+        found["rouge-score"] = rs.RougeScorer(types, use_stemmer=stem)
+        if rouge_score_rs is not None:
+            found["rouge-score-rs"] = rouge_score_rs.RougeScorer(types, use_stemmer=stem)
     return found
 
 
@@ -66,11 +77,12 @@ def loop(scorer: Any, pairs: Pairs) -> Callable[[], object]:
 
 
 def report(case: str, pairs: int, medians: dict[str, float]) -> None:
-    base = medians["rouge-score"]
+    base = medians.get("rouge-score")
     print(f"\n{case}  ({pairs} pairs, median of interleaved repeats)")
     for name, seconds in medians.items():
         per_pair = seconds / pairs * 1e6
-        print(f"  {name:<40}{per_pair:>10.1f} us/pair {base / seconds:>9.1f}x")
+        ratio = f"{base / seconds:>9.1f}x" if base else ""
+        print(f"  {name:<40}{per_pair:>10.1f} us/pair {ratio}")
 
 
 def run_case(case: str, types: list[str], stem: bool, pairs: Pairs, repeats: int) -> None:
@@ -84,7 +96,9 @@ def run_batch(pairs: Pairs, repeats: int, jobs: int) -> None:
     targets = [t for t, _ in pairs]
     predictions = [p for _, p in pairs]
     scorers = contenders(FOUR, False)
-    runs: dict[str, Callable[[], object]] = {"rouge-score": loop(scorers["rouge-score"], pairs)}
+    runs: dict[str, Callable[[], object]] = {}
+    if "rouge-score" in scorers:
+        runs["rouge-score"] = loop(scorers["rouge-score"], pairs)
     for name in ("kurenai", "kurenai(rs-tokenizer)"):
         scorer = scorers[name]
         runs[f"{name} batch n_jobs={jobs}"] = lambda s=scorer: s.score_batch(
@@ -94,16 +108,16 @@ def run_batch(pairs: Pairs, repeats: int, jobs: int) -> None:
     runs[f"kurenai batch n_jobs={jobs}, columnar"] = lambda: columnar.score_batch(
         targets, predictions, n_jobs=jobs, columnar=True
     )
-    if rouge_score_rs is not None:
+    if "rouge-score-rs" in scorers:
         peer = scorers["rouge-score-rs"]
         runs["rouge-score-rs batch"] = lambda: peer.score_batch(targets, predictions)
     report(f"batch, 4 types, {jobs} cores", len(pairs), interleaved(runs, repeats))
 
 
 LONG_SNIPPET = """
-import json, sys, time
+import json, time
 sys.path.insert(0, {bench!r})
-from _common import zipf_pair
+from _common import kurenai_identity, zipf_pair
 target, prediction = zipf_pair({tokens}, seed=1)
 if {one_line!r}:
     target, prediction = target.replace("\\n", " "), prediction.replace("\\n", " ")
@@ -127,7 +141,10 @@ before = status("VmRSS:")
 start = time.perf_counter()
 scorer.score(target, prediction)
 seconds = time.perf_counter() - start
-print(json.dumps({{"seconds": seconds, "extra_mib": (status("VmHWM:") - before) / 1024}}))
+result = {{"seconds": seconds, "extra_mib": (status("VmHWM:") - before) / 1024}}
+if lib == "kurenai":
+    result["kurenai"] = kurenai_identity()
+print(json.dumps(result))
 """
 
 
@@ -139,15 +156,18 @@ def run_long(tokens: int, types: list[str], libs: list[str], one_line: bool = Fa
         code = LONG_SNIPPET.format(
             bench=bench, tokens=tokens, lib=lib, types=types, one_line=one_line
         )
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-        if out.returncode:
-            print(f"  {lib:<40}failed: {out.stderr.strip().splitlines()[-1]}")
+        result = run_child(code)
+        if "error" in result:
+            print(f"  {lib:<40}failed: {result['error']}")
             continue
-        result = json.loads(out.stdout)
         print(f"  {lib:<40}{result['seconds']:>10.3f} s  peak +{result['extra_mib']:.1f} MiB")
 
 
+TINY = False  # --tiny: generated pairs, kurenai only
+
+
 def main() -> None:
+    global TINY
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir")
     parser.add_argument("--repeats", type=int, default=5)
@@ -155,13 +175,16 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--skip-long", action="store_true")
     parser.add_argument("--slow", action="store_true", help="also rouge-score at 10k tokens")
+    add_common_options(parser)
     args = parser.parse_args()
-
-    print(
-        f"kurenai {kurenai.__version__} ({kurenai.IMPLEMENTATION} kernels), "
-        f"rouge-score-rs {'present' if rouge_score_rs else 'not installed'}"
-    )
-    short, long = english_pairs(args.data_dir, args.pairs)
+    header(args)
+    TINY = args.tiny
+    if TINY:
+        args.repeats, args.jobs = 1, min(args.jobs, 2)
+        short, long = tiny_pairs()
+    else:
+        print(f"rouge-score-rs {'present' if rouge_score_rs else 'not installed'}")
+        short, long = english_pairs(args.data_dir, args.pairs)
     run_case(
         "4 types (rouge1, rouge2, rougeL, rougeLsum), ~70 tokens", FOUR, False, short, args.repeats
     )
@@ -170,6 +193,10 @@ def main() -> None:
     run_case("4 types, use_stemmer=True, ~70 tokens", FOUR, True, short, args.repeats)
     run_batch(short * 2, args.repeats, args.jobs)
     if args.skip_long:
+        return
+    if TINY:
+        run_long(300, ["rougeL"], ["kurenai"])
+        run_long(300, ["rougeLsum"], ["kurenai"], one_line=True)
         return
     peers = ["kurenai"] + (["rouge-score-rs"] if rouge_score_rs else [])
     run_long(1_000, ["rougeL"], ["rouge-score", *peers])

@@ -1,6 +1,7 @@
 """Speed of kurenai's tokenizers on raw Japanese and Korean text.
 
     python benchmarks/bench_tokenizers.py [--data-dir DIR] [--repeats 3] [--tokenizers char,mecab]
+                                          [--implementation python] [--tiny]
 
 Reports, for each tokenizer: its load time (first ``tokenize``: dictionary or
 model), tokens/s on each corpus, and the scoring throughput (pairs/s) of
@@ -9,6 +10,8 @@ Japanese pairs.  As a reference, the whitespace tokenizer also scores the same
 pairs pre-segmented by Janome (the corpora's ``*_tok`` fields).  Corpora come
 from ``--data-dir``, ``$KURENAI_BENCH_DATA`` or ``../shared/data`` beside the
 repository; tokenizers whose package is missing are reported and skipped.
+``--tiny`` times a few generated sentences with the tokenizers that need no
+optional package.
 """
 
 from __future__ import annotations
@@ -16,10 +19,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import statistics
 import time
 from pathlib import Path
 from typing import Any, Callable
+
+from _common import add_common_options, header
 
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import Tokenizer, get_tokenizer
@@ -28,7 +34,9 @@ REPO = Path(__file__).resolve().parents[1]
 CORPORA = ["ja_jsts_valid.jsonl", "ja_anlp_title_abstract.jsonl", "ko_korsts_test.jsonl"]
 JAPANESE = CORPORA[:2]
 NAMES = ["whitespace", "rouge-score", "unicode", "char", "mecab", "sudachi", "jieba", "kiwi"]
+TINY_NAMES = ["whitespace", "rouge-score", "unicode", "char"]
 SCORED = ["rouge1", "rouge2", "rougeL"]
+Rows = dict[str, list[dict[str, Any]]]
 
 
 def data_dir(explicit: str | None) -> Path:
@@ -81,21 +89,47 @@ def scoring_speed(scorer: RougeScorer, pairs: list[tuple[str, str]], repeats: in
     return len(pairs) / seconds
 
 
+def generated_rows(n_rows: int = 6, seed: int = 0) -> Rows:
+    """A few rows per corpus of generated kana/kanji (or Hangul) sentences."""
+    rng = random.Random(seed)
+    kana_kanji = [chr(c) for c in range(0x3041, 0x3097)] + list("今日天気良会社学生先年月")
+    hangul = [chr(rng.randrange(0xAC00, 0xD7A4)) for _ in range(300)]
+
+    def text(alphabet: list[str]) -> str:
+        words = ["".join(rng.choices(alphabet, k=rng.randint(1, 4))) for _ in range(20)]
+        return (" " if alphabet is hangul else "").join(words) + "。"
+
+    return {
+        corpus: [
+            {"target": text(hangul if corpus.startswith("ko") else kana_kanji),
+             "prediction": text(hangul if corpus.startswith("ko") else kana_kanji)}
+            for _ in range(n_rows)
+        ]
+        for corpus in CORPORA
+    }  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", help="folder of the JSONL corpora")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs (median)")
-    parser.add_argument("--tokenizers", default=",".join(NAMES), help="comma-separated names")
+    parser.add_argument("--tokenizers", help="comma-separated names (default: all)")
+    add_common_options(parser)
     args = parser.parse_args(argv)
-    folder = data_dir(args.data_dir)
-    rows = {corpus: read_rows(folder / corpus) for corpus in CORPORA}
+    header(args)
+    if args.tiny:
+        rows, args.repeats, source = generated_rows(), 1, "generated text"
+    else:
+        folder = data_dir(args.data_dir)
+        rows, source = {corpus: read_rows(folder / corpus) for corpus in CORPORA}, str(folder)
+    names = args.tokenizers.split(",") if args.tokenizers else TINY_NAMES if args.tiny else NAMES
     texts = {c: [t for r in rs for t in (r["target"], r["prediction"])] for c, rs in rows.items()}
     pairs = [(r["target"], r["prediction"]) for c in JAPANESE for r in rows[c]]
-    print(f"corpora: {folder}; {len(pairs)} raw Japanese pairs; median of {args.repeats} runs")
+    print(f"corpora: {source}; {len(pairs)} raw Japanese pairs; median of {args.repeats} runs")
     short = [c.split("_")[0] + "_" + c.split("_")[1] for c in CORPORA]
     print(f"{'tokenizer':<12}{'load s':>8}" + "".join(f"{s + ' tok/s':>18}" for s in short)
           + f"{'score pairs/s':>16}")  # fmt: skip
-    for name in args.tokenizers.split(","):
+    for name in names:
         tokenizer, load_seconds, why = load(name)
         if tokenizer is None:
             print(f"{name:<12}skipped: {why}")

@@ -49,7 +49,7 @@ class Bootstrap:
     def aggregate(self, aggregator: BootstrapAggregator) -> dict[str, AggregateScore]:
         """``aggregator.aggregate()``, under ``seed`` if one is set."""
         with seeded_bootstrap(self.seed):
-            return aggregator.aggregate()  # type: ignore[no-any-return]
+            return aggregator.aggregate()
 
 
 def make_report(

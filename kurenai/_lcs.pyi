@@ -1,5 +1,7 @@
 from collections.abc import Hashable, Sequence
 
+POPCOUNT: str
+
 def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int: ...
 def lcs_indices(ref: Sequence[Hashable], can: Sequence[Hashable]) -> list[int]: ...
 def summary_lcs_hits(

@@ -1,5 +1,4 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-# distutils: language = c++
 """Compiled kernels: LCS length, LCS path and ROUGE-Lsum's union-LCS on int IDs.
 
 Same names and results as ``kurenai._lcs_py`` (the readable spec).  Tokens are
@@ -20,8 +19,13 @@ from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
-cdef extern from *:
-    int popcount64 "__builtin_popcountll"(unsigned long long) nogil
+cdef extern from "_popcount.h":
+    # POPCNT where the CPU has it, chosen at load time (see the header).
+    int popcount64 "kurenai_popcount64"(uint64_t) nogil
+    const char *_popcount_kind "kurenai_popcount_kind"()
+
+#: How this build counts bits on this CPU (benchmark headers report it).
+POPCOUNT = _popcount_kind().decode("ascii")
 
 
 # Kernels take their scratch arrays from the stack when they are this small
@@ -277,7 +281,7 @@ cdef int _mark_path_checkpointed(const int32_t *ref, Py_ssize_t m,
     """_mark_path in O(sqrt(n) * m / 64) words: keep every K-th row, and
     recompute one block of K rows at a time as the walk goes back through it."""
     cdef Py_ssize_t words = (m + 63) >> 6, span = 1, blocks, b, start, stop, w
-    cdef Py_ssize_t i = m, j = n, here
+    cdef Py_ssize_t i = m, j = n, here = 0
     cdef uint64_t *saved
     cdef uint64_t *block
     while span * span < n:

@@ -4,21 +4,62 @@
 rouge-score's ``BootstrapAggregator`` aggregates both.  kurenai adds
 :func:`seeded_bootstrap`, because that aggregator samples from NumPy's global
 random generator and so differs from run to run.
+
+rouge-score ships no type information, so type checkers would see these names
+as ``Any``.  For them (and only for them) this module declares their typed
+shape: ``Score`` is a named tuple of three floats, ``AggregateScore`` of three
+``Score``s.  At run time the names are rouge-score's own classes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import numpy as np
-from rouge_score.scoring import (
-    AggregateScore,
-    BaseScorer,
-    BootstrapAggregator,
-    Score,
-    fmeasure,
-)
+
+if TYPE_CHECKING:
+    import abc
+    from typing import NamedTuple
+
+    class Score(NamedTuple):
+        """Precision, recall and F-measure of one ROUGE type."""
+
+        precision: float
+        recall: float
+        fmeasure: float
+
+    class AggregateScore(NamedTuple):
+        """Bootstrap confidence interval: the low, mid and high ``Score``."""
+
+        low: Score
+        mid: Score
+        high: Score
+
+    class BaseScorer(abc.ABC):
+        """What rouge-score's scorers (and kurenai's ``RougeScorer``) provide."""
+
+        @abc.abstractmethod
+        def score(self, target: str, prediction: str) -> dict[str, Score]: ...
+
+    class BootstrapAggregator:
+        """Bootstrap resampling of per-pair scores into confidence intervals."""
+
+        def __init__(self, confidence_interval: float = 0.95, n_samples: int = 1000) -> None: ...
+        def add_scores(self, scores: Mapping[str, Score]) -> None: ...
+        def aggregate(self) -> dict[str, AggregateScore]: ...
+
+    def fmeasure(precision: float, recall: float) -> float: ...
+
+else:
+    from rouge_score.scoring import (
+        AggregateScore,
+        BaseScorer,
+        BootstrapAggregator,
+        Score,
+        fmeasure,
+    )
 
 __all__ = [
     "AggregateScore",
