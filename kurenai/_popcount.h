@@ -30,8 +30,15 @@ __attribute__((constructor)) static void kurenai_detect_popcnt(void) {
     kurenai_has_popcnt = __builtin_cpu_supports("popcnt") != 0;
 }
 
+/* The flag never changes after loading, so this may claim to read no memory
+ * ("const"): GCC then hoists the check out of the kernels' loops, where byte
+ * stores would otherwise force a reload.  noinline keeps that claim visible. */
+__attribute__((const, noinline)) static int kurenai_popcnt_ok(void) {
+    return kurenai_has_popcnt;
+}
+
 static inline int kurenai_popcount64(uint64_t x) {
-    if (__builtin_expect(kurenai_has_popcnt, 1)) {
+    if (__builtin_expect(kurenai_popcnt_ok(), 1)) {
         /* Output in the input's register: no false dependency on a stale one. */
         __asm__("popcntq %0, %0" : "+r"(x));
         return (int) x;
