@@ -12,7 +12,7 @@ from typing import Any, Callable, Literal, Union, cast, overload
 
 import numpy as np
 
-from kurenai import _backend, _batch
+from kurenai import _arrow, _backend, _batch, _inputs
 from kurenai._unicode_tokenizers import CharTokenizer, UnicodeTokenizer, char_classes
 from kurenai.scoring import BaseScorer, Score, fmeasure
 from kurenai.sentences import split_sentences
@@ -172,6 +172,7 @@ class RougeScorer(BaseScorer):
         Raises ValueError if the sequences differ in length, TypeError for a
         non-str (or a None without ``allow_none``), naming its index.
         """
+        targets, predictions = _inputs.texts(targets), _inputs.texts(predictions)
         jobs = _batch.resolve_jobs(n_jobs)
         size, rows, chosen_t, chosen_p = _batch.checked_pairs(targets, predictions, allow_none)
         if columnar:
@@ -194,7 +195,7 @@ class RougeScorer(BaseScorer):
     ) -> list[dict[str, Score]]:
         """``[score_multi(refs, p) for refs, p in zip(targets, predictions)]``,
         computed as one batch over every (reference, prediction) pair."""
-        targets, predictions = list(targets), list(predictions)
+        targets, predictions = _inputs.references(targets), list(_inputs.texts(predictions))
         if len(targets) != len(predictions):
             raise ValueError(f"{len(targets)} target lists but {len(predictions)} predictions")
         flat_t: list[str] = []
@@ -214,6 +215,15 @@ class RougeScorer(BaseScorer):
             )
             start += len(references)
         return best
+
+    def score_arrow(
+        self, targets: Any, predictions: Any, n_jobs: int = 1, *, max_tokens: int | None = None
+    ) -> Any:
+        """``score_batch`` as a ``pyarrow.StructArray``: per ROUGE type a field
+        ``struct<precision, recall, fmeasure: double>``, a null row where a
+        side is null (None, NaN, ``pd.NA``) or over ``max_tokens``.  Needs
+        ``pip install 'kurenai[arrow]'``; see :mod:`kurenai._arrow`."""
+        return _arrow.score_arrow(self, targets, predictions, n_jobs, max_tokens)
 
     # ------------------------------------------------------------ internals
 
