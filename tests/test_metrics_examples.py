@@ -38,9 +38,6 @@ def test_trainer_compute_metrics_decodes_splits_and_scores(
         seed=42,
     )
     assert scores == {name: round(value * 100, 4) for name, value in expected.items()}
-    assert scores["rougeLsum"] != scores["rougeL"] or "\n" in "\n".join(
-        split_sentences(predictions[0])
-    )
     assert str(scores) in capsys.readouterr().out
 
 
