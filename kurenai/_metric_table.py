@@ -48,6 +48,10 @@ def score_table(
         raise TypeError("predictions must be a list of str, not a single string")
     predictions = list(_inputs.texts(predictions))
     references = _inputs.references(references)
+    for index, prediction in enumerate(predictions):
+        if not isinstance(prediction, str):
+            kind = "a null" if prediction is None else type(prediction).__name__
+            raise TypeError(f"predictions[{index}] must be a str, got {kind}")
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions but {len(references)} references")
     if all(isinstance(reference, str) for reference in references):

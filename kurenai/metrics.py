@@ -201,7 +201,9 @@ class Rouge:
         if aggregate not in AGGREGATES:
             raise ValueError(f"aggregate must be one of {AGGREGATES}, got {aggregate!r}")
         _aggregate.check_bootstrap(n_samples, confidence_interval)
-        if predictions is not None or references is not None:
+        if (predictions is None) != (references is None):
+            raise ValueError("pass both predictions and references, or neither")
+        if predictions is not None:
             self.add_batch(predictions, references)
         table = self._table()
         if not table.shape[2]:

@@ -213,6 +213,8 @@ def test_mixed_single_and_list_references() -> None:
         (["a"], [[]], {}, ValueError, r"references\[0\] is an empty list"),
         (["a"], [["a", 3]], {}, TypeError, r"references\[0\]\[1\] must be a str"),
         (["a", 1], ["a", "b"], {}, TypeError, r"predictions\[1\] must be a str"),
+        ([None], ["a"], {}, TypeError, r"predictions\[0\] must be a str, got a null"),
+        (["a"], [float("nan")], {}, TypeError, r"references\[0\] must be a str or a list"),
         ("a b", ["a"], {}, TypeError, "not a single string"),
         (["a"], ["a"], {"aggregate": "median"}, ValueError, "aggregate must be one of"),
         (["a"], ["a"], {"accumulate": "max"}, ValueError, "accumulate must be one of"),
@@ -227,3 +229,9 @@ def test_bad_input_gets_one_clear_error(
 ) -> None:
     with pytest.raises(error, match=message):
         metrics.compute(predictions, references, **options)
+
+
+def test_threads_give_the_same_numbers() -> None:
+    predictions, references = corpus(9, 300, multi=True)
+    one = metrics.compute(predictions, references, use_aggregator=False)
+    assert metrics.compute(predictions, references, use_aggregator=False, n_jobs=2) == one

@@ -71,6 +71,8 @@ def test_compute_adds_a_last_batch_and_does_not_reset() -> None:
     assert len(metric) == 0
     with pytest.raises(ValueError, match="no predictions"):
         metric.compute()
+    with pytest.raises(ValueError, match="pass both predictions and references"):
+        metric.compute(predictions=["a"])
 
 
 def test_avg_averages_precision_recall_and_f_over_references() -> None:
