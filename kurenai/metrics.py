@@ -112,7 +112,8 @@ class Rouge:
     It keeps the scores of every pair (24 bytes per pair and type), never
     the texts; ``compute`` does not reset it (``reset`` does).  Metrics of
     data-parallel workers can be pickled and merged: the result equals one
-    pass over all pairs, in merge order.
+    pass over all pairs, in merge order.  Pickling needs a picklable
+    ``tokenizer``: a name, or a module-level function or object.
 
     >>> metric = Rouge(["rouge1", "rougeL"])
     >>> metric.add_batch(predictions=["the cat sat"], references=["the cat sat down"])
@@ -238,12 +239,21 @@ class Rouge:
         return RougeScorer(self.rouge_types, use_stemmer=self.use_stemmer, tokenizer=tokenizer)
 
     def _config(self) -> tuple[Any, ...]:
-        return (self.rouge_types, self.use_stemmer, repr(self.tokenizer), self.accumulate)
+        return (self.rouge_types, self.use_stemmer, _tokenizer_key(self.tokenizer), self.accumulate)
 
     def _table(self) -> np.ndarray:
         if len(self._chunks) != 1:
             self._chunks = [np.concatenate(self._chunks, axis=2)] if self._chunks else []
         return self._chunks[0] if self._chunks else np.empty((len(self.rouge_types), 3, 0))
+
+
+def _tokenizer_key(tokenizer: Any) -> str:
+    # Names compare as they are; functions and objects by what they are,
+    # since their repr (an address) changes when pickled to another process.
+    if tokenizer is None or isinstance(tokenizer, str):
+        return str(tokenizer or "unicode")
+    named = tokenizer if hasattr(tokenizer, "__qualname__") else type(tokenizer)
+    return f"{getattr(named, '__module__', '')}.{named.__qualname__}"
 
 
 def _per_pair(rouge_types: list[str], table: np.ndarray, details: bool) -> Result:

@@ -59,6 +59,10 @@ def test_keeps_numbers_not_texts() -> None:
     restored = pickle.loads(state)
     restored.add("b", "b")
     assert restored.compute(use_aggregator=False) == {"rouge1": [2 / 3, 1.0]}
+    restored.merge(metric)
+    assert restored.compute(use_aggregator=False) == {"rouge1": [2 / 3, 1.0, 2 / 3]}
+    with pytest.raises(ValueError, match="set up differently"):
+        restored.merge(metrics.Rouge(["rouge1"], tokenizer=str.split))
 
 
 def test_compute_adds_a_last_batch_and_does_not_reset() -> None:
