@@ -149,3 +149,19 @@ def test_is_null() -> None:
     assert [_inputs.is_null(v) for v in (None, math.nan, np.float64("nan"), "", 0.0)] == [
         True, True, True, False, False,
     ]  # fmt: skip
+
+
+def test_metrics_take_columns(pd: Any, pa: Any) -> None:
+    from kurenai import metrics
+
+    predictions = ["a b c", "今日 は 晴れ", "x y"]
+    references = [["a b", "c"], ["今日 は 雨"], ["y", "x", "z"]]
+    expected = metrics.compute(predictions, references, use_aggregator=False, details=True)
+    for columns in (
+        (pd.Series(predictions), pd.Series(references)),
+        (np.array(predictions), np.array(references, dtype=object)),
+        (pa.chunked_array([predictions[:1], predictions[1:]]), pa.array(references)),
+    ):
+        assert metrics.compute(*columns, use_aggregator=False, details=True) == expected
+    single = metrics.compute(pd.Series(predictions), pa.array(["a", "b", "x"]), ["rouge1"], seed=0)
+    assert single == metrics.compute(predictions, ["a", "b", "x"], ["rouge1"], seed=0)
