@@ -12,7 +12,7 @@ from typing import Any, Callable, Literal, Union, overload
 
 import numpy as np
 
-from kurenai import _backend, _batch
+from kurenai import _arrow, _backend, _batch, _inputs
 from kurenai._plan import ROUGE_TYPES, Plan, parse_types
 from kurenai.scoring import BaseScorer, Score
 from kurenai.sentences import split_sentences
@@ -168,6 +168,7 @@ class RougeScorer(BaseScorer):
         Raises ValueError if the sequences differ in length, TypeError for a
         non-str (or a None without ``allow_none``), naming its index.
         """
+        targets, predictions = _inputs.texts(targets), _inputs.texts(predictions)
         jobs = _batch.resolve_jobs(n_jobs)
         limit = _batch.resolve_limit(max_tokens)
         size, rows, chosen_t, chosen_p = _batch.checked_pairs(targets, predictions, allow_none)
@@ -236,6 +237,7 @@ class RougeScorer(BaseScorer):
         >>> scorer.score_multi_batch([["a b", "a"], None], ["a", "b"], allow_none=True)
         [{'rouge1': Score(precision=1.0, recall=1.0, fmeasure=1.0)}, None]
         """
+        targets, predictions = _inputs.references(targets), _inputs.texts(predictions)
         jobs = _batch.resolve_jobs(n_jobs)
         limit = _batch.resolve_limit(max_tokens)
         size, rows, groups, flat_t, flat_p = _batch.checked_groups(targets, predictions, allow_none)
@@ -244,6 +246,15 @@ class RougeScorer(BaseScorer):
         if columnar:
             return _batch.columns_of(self.rouge_types, size, rows, best)
         return _batch.placed(size, rows, best)
+
+    def score_arrow(
+        self, targets: Any, predictions: Any, n_jobs: int = 1, *, max_tokens: int | None = None
+    ) -> Any:
+        """``score_batch`` as a ``pyarrow.StructArray``: per ROUGE type a field
+        ``struct<precision, recall, fmeasure: double>``, a null row where a
+        side is null (None, NaN, ``pd.NA``) or over ``max_tokens``.  Needs
+        ``pip install 'kurenai[arrow]'``; see :mod:`kurenai._arrow`."""
+        return _arrow.score_arrow(self, targets, predictions, n_jobs, max_tokens)
 
     def __getstate__(self) -> dict[str, Any]:
         # A plan is rebuilt, not pickled: the unpickling process chooses its

@@ -1,0 +1,51 @@
+"""``RougeScorer.score_arrow``: scores as a pyarrow ``StructArray``.
+
+One field per ROUGE type, each ``struct<precision, recall, fmeasure: double>``,
+one row per pair, null where a side is null or longer than ``max_tokens``:
+the column Spark, Ray Data ``map_batches`` and ``datasets.map(batched=True)``
+take as it is.  The numbers come from ``score_batch(columnar=True)``; the
+arrays are wrapped, not copied.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from kurenai import _inputs
+
+if TYPE_CHECKING:
+    from kurenai.rouge_scorer import RougeScorer
+
+__all__ = ["FIELDS", "score_arrow"]
+
+FIELDS = ("precision", "recall", "fmeasure")
+
+
+def score_arrow(
+    scorer: RougeScorer,
+    targets: Any,
+    predictions: Any,
+    n_jobs: int = 1,
+    max_tokens: int | None = None,
+) -> Any:
+    """Scores of the pairs as a ``pyarrow.StructArray`` (see the module)."""
+    pa = _inputs.require("pyarrow", "score_arrow")
+    columns = scorer.score_batch(
+        targets, predictions, n_jobs, columnar=True, allow_none=True, max_tokens=max_tokens
+    )
+    if not columns:
+        raise ValueError("score_arrow needs at least one ROUGE type")
+    # A computed score is never NaN: NaN marks exactly the null rows.
+    null = np.isnan(next(iter(columns.values())).fmeasure)
+    mask = pa.array(null) if null.any() else None
+    fields = [
+        pa.StructArray.from_arrays(
+            [pa.array(values, mask=null if mask is not None else None) for values in score],
+            names=FIELDS,
+            mask=mask,
+        )
+        for score in columns.values()
+    ]
+    return pa.StructArray.from_arrays(fields, names=list(columns), mask=mask)
