@@ -124,16 +124,14 @@ def paired_bootstrap(
             sums[rouge_type][start : start + len(indices)] = column[indices].sum(axis=1)
         if progress is not None:
             progress(len(indices))
-    return {
-        t: _paired_result(system[t], baseline[t], sums[t] / size, confidence) for t in columns
-    }
+    return {t: _paired_result(system[t], baseline[t], sums[t] / size, confidence) for t in columns}
 
 
 def _paired_result(
     system: npt.ArrayLike, baseline: npt.ArrayLike, diffs: Matrix, confidence: float
 ) -> PairedResult:
-    system_mean = float(np.mean(system))
-    baseline_mean = float(np.mean(baseline))
+    system_mean = float(np.mean(np.asarray(system, np.float64)))
+    baseline_mean = float(np.mean(np.asarray(baseline, np.float64)))
     observed = system_mean - baseline_mean
     low, high = np.percentile(diffs, _percentiles(confidence)[[0, 2]])
     centred = np.abs(diffs - diffs.mean())

@@ -77,7 +77,6 @@ class _Collected:
             document = {"signature": self._signature, "count": count, name: per_type}
             stream.write(json.dumps(document, indent=2) + "\n")
 
-
     def _means(self) -> dict[str, list[float]]:
         """Per type in sorted order, the mean precision, recall and F."""
         matrices = self._matrices(self._values)
@@ -90,7 +89,7 @@ class _MeanReport(_Collected):
         self.corpus_f = {t: means[t][2] for t in self._types}
         lines = ["score_type,mean"]
         lines += [f"{t}-{letter},{means[t][m]:f}" for t in means for letter, m, _ in _ROWS]
-        per_type = {t: {"mean": _score_dict(means[t])} for t in means}
+        per_type = {t: _score_dict(means[t]) for t in means}
         self._write("mean", per_type, lines)
 
 
@@ -101,12 +100,16 @@ class _BootstrapReport(_Collected):
 
     def close(self) -> None:
         r = self._resampling
-        result = bootstrap(self._matrices(self._values), r.samples, r.confidence, r.seed, r.progress)
+        result = bootstrap(
+            self._matrices(self._values), r.samples, r.confidence, r.seed, r.progress
+        )
         self.corpus_f = {t: float(result[t].mid.fmeasure) for t in self._types}
         lines = ["score_type,low,mid,high"]
         for rouge_type in sorted(result):
             for letter, _, name in _ROWS:
-                cells = (f"{float(getattr(getattr(result[rouge_type], b), name)):f}" for b in _BOUNDS)
+                cells = (
+                    f"{float(getattr(getattr(result[rouge_type], b), name)):f}" for b in _BOUNDS
+                )
                 lines.append(f"{rouge_type}-{letter}," + ",".join(cells))
         per_type = {t: _aggregate_dict(result[t]) for t in sorted(result)}
         self._write("aggregate", per_type, lines)
@@ -172,4 +175,3 @@ def _aggregate_dict(bounds: AggregateScore) -> dict[str, dict[str, float]]:
 
 def _paired_cells(result: PairedResult, fields: Sequence[str]) -> str:
     return ",".join(f"{getattr(result, field):f}" for field in fields)
-

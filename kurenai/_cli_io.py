@@ -17,7 +17,15 @@ from typing import Union
 
 from kurenai._cli_sources import CliError, Row, Source, count, rows
 
-__all__ = ["CliError", "Record", "Sides", "count_records", "read_records", "unescape_newlines"]
+__all__ = [
+    "CliError",
+    "Record",
+    "Sides",
+    "Target",
+    "count_records",
+    "read_records",
+    "unescape_newlines",
+]
 
 Target = Union[str, list[str]]
 RecordId = Union[str, int, None]
@@ -74,7 +82,9 @@ def read_records(sides: Sides) -> Iterator[Record]:
         if all(row is None for row in current):
             return
         if any(row is None for row in current):
-            counts = [done + (row is not None) + sum(1 for _ in r) for row, r in zip(current, readers)]
+            counts = [
+                done + (row is not None) + sum(1 for _ in r) for row, r in zip(current, readers)
+            ]
             raise _count_error(files, counts)
         done += 1
         found = [current[where[id(source)]] for source in sides.all]

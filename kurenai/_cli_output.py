@@ -44,9 +44,7 @@ class Report(Protocol):
     def close(self) -> None: ...
 
 
-def record_report(
-    stream: IO[str], fmt: str, rouge_types: Sequence[str], signature: str
-) -> Report:
+def record_report(stream: IO[str], fmt: str, rouge_types: Sequence[str], signature: str) -> Report:
     """The per-record report for output format ``fmt``."""
     if fmt == "csv":
         return _CsvRecords(stream, rouge_types)
@@ -90,7 +88,9 @@ class _JsonRecords:
         for column, record_id in enumerate(block.ids):
             record: dict[str, object] = {"id": record_id}
             for t, rouge_type in enumerate(self._types):
-                record[rouge_type] = {name: values[t][m][column] for m, (_, name) in enumerate(MEASURES)}
+                record[rouge_type] = {
+                    name: values[t][m][column] for m, (_, name) in enumerate(MEASURES)
+                }
             parts.append(json.dumps(record, ensure_ascii=False))
         if not parts:
             return

@@ -12,11 +12,12 @@ from __future__ import annotations
 import argparse
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
 
-from kurenai._cli_io import Record
+from kurenai._cli_io import Record, Target
 from kurenai._cli_notes import warn_unspaced
 from kurenai._cli_output import MEASURES, Block
 from kurenai.rouge_scorer import RougeScorer
@@ -45,23 +46,22 @@ def scored_blocks(
 
 
 def _score(
-    scorer: RougeScorer, targets: Sequence[object], predictions: list[str], jobs: int
+    scorer: RougeScorer, targets: Sequence[Target], predictions: list[str], jobs: int
 ) -> npt.NDArray[np.float64]:
     """(types x P/R/F x records) scores; ``score_multi`` for lists of targets."""
     single = [i for i, target in enumerate(targets) if isinstance(target, str)]
-    if len(single) == len(targets):
-        columns = scorer.score_batch(targets, predictions, n_jobs=jobs, columnar=True)  # type: ignore[arg-type]
-        return np.array([list(columns[t]) for t in scorer.rouge_types])
     values = np.empty((len(scorer.rouge_types), len(MEASURES), len(targets)))
     if single:
-        columns = scorer.score_batch(
-            [targets[i] for i in single], [predictions[i] for i in single], n_jobs=jobs, columnar=True
-        )  # type: ignore[arg-type]
+        texts = [cast(str, targets[i]) for i in single]
+        chosen = predictions if len(single) == len(targets) else [predictions[i] for i in single]
+        columns = scorer.score_batch(texts, chosen, n_jobs=jobs, columnar=True)
         for k, rouge_type in enumerate(scorer.rouge_types):
             values[k][:, single] = list(columns[rouge_type])
     multi = [i for i, target in enumerate(targets) if not isinstance(target, str)]
+    if not multi:
+        return values
     best = scorer.score_multi_batch(
-        [targets[i] for i in multi], [predictions[i] for i in multi], n_jobs=jobs  # type: ignore[misc]
+        [targets[i] for i in multi], [predictions[i] for i in multi], n_jobs=jobs
     )
     for row, scores in zip(multi, best):
         values[:, :, row] = [list(scores[t]) for t in scorer.rouge_types]

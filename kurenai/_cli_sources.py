@@ -19,16 +19,17 @@ import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import IO, Callable, Union
+from typing import IO, Callable, Union, cast
 
 __all__ = ["FORMATS", "CliError", "Row", "Source", "detect_format", "rows"]
 
 FORMATS = ("auto", "text", "jsonl", "csv", "tsv")
 Row = Union[str, dict[str, object]]
+# The streams are closed by _open's with statement.
 _OPENERS: dict[str, Callable[[str], IO[bytes]]] = {
-    ".gz": lambda path: gzip.open(path, "rb"),
-    ".bz2": lambda path: bz2.open(path, "rb"),
-    ".xz": lambda path: lzma.open(path, "rb"),
+    ".gz": lambda path: cast("IO[bytes]", gzip.open(path, "rb")),  # noqa: SIM115
+    ".bz2": lambda path: bz2.open(path, "rb"),  # noqa: SIM115
+    ".xz": lambda path: lzma.open(path, "rb"),  # noqa: SIM115
 }
 _EXTENSIONS = {".jsonl": "jsonl", ".csv": "csv", ".tsv": "tsv"}
 # What bytes.strip() removes, so that counting and reading skip the same lines.
@@ -176,7 +177,7 @@ def _csv_rows(source: Source) -> Iterator[tuple[int, Row]]:
         raise CliError(f"{source.name}: line {reader.line_num}: malformed CSV ({error})") from None
 
 
-def _first_line(error: Exception) -> str:
+def _first_line(error: BaseException) -> str:
     return str(error).splitlines()[0] if str(error) else type(error).__name__
 
 
@@ -188,8 +189,8 @@ def _open(source: Source) -> Iterator[IO[bytes]]:
     if source.path == "-":
         yield _stdin()
         return
-    stem, extension = os.path.splitext(source.path.lower())
-    opener = _OPENERS.get(extension, lambda path: open(path, "rb"))  # noqa: SIM115
+    extension = os.path.splitext(source.path.lower())[1]
+    opener = _OPENERS.get(extension, _open_plain)
     try:
         stream = opener(source.path)
         peek = getattr(stream, "peek", None)
@@ -204,6 +205,10 @@ def _open(source: Source) -> Iterator[IO[bytes]]:
             if isinstance(error, BrokenPipeError):
                 raise
             raise CliError(f"cannot read {source.path}: {_reason(error)}") from None
+
+
+def _open_plain(path: str) -> IO[bytes]:
+    return open(path, "rb")
 
 
 def _stdin() -> IO[bytes]:

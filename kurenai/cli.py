@@ -18,6 +18,7 @@ Ctrl-C); every failure is one line on stderr.
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import sys
 from collections.abc import Sequence
@@ -94,16 +95,16 @@ def _run(args: argparse.Namespace) -> int:
     scorer = _scorer(args)
     total = count_records(sides)
     note_lsum(args, [source.fmt for source in sides.all])
+    records = read_records(sides)
+    first = next(records, None)  # before the output is opened or written
+    if first is None:
+        raise CliError(f"no records in {sides.describe()}")
     progress = Progress(total, _show_progress(args))
     with atomic_output(args.output) as stream:
         report = _report(args, stream, scorer, progress)
-        count = 0
-        for block in scored_blocks(scorer, read_records(sides), args):
+        for block in scored_blocks(scorer, itertools.chain([first], records), args):
             report.add(block)
-            count += len(block.ids)
             progress.update(len(block.ids))
-        if not count:
-            raise CliError(f"no records in {sides.describe()}")
         if args.aggregate != "none" or args.baseline_file is not None:
             progress.phase("bootstrap" if args.aggregate == "bootstrap" else "comparison",
                            args.bootstrap_samples, "samples")  # fmt: skip
@@ -114,11 +115,15 @@ def _run(args: argparse.Namespace) -> int:
     return _threshold_status(args, report)
 
 
-def _report(args: argparse.Namespace, stream: IO[str], scorer: RougeScorer, progress: Progress) -> Report:
+def _report(
+    args: argparse.Namespace, stream: IO[str], scorer: RougeScorer, progress: Progress
+) -> Report:
     sign = signature(args)
     if args.baseline_file is None and args.aggregate == "none" and not args.fail_under:
         return record_report(stream, args.output_format, scorer.rouge_types, sign)
-    resampling = Resampling(args.bootstrap_samples, args.confidence_interval, args.seed, progress.step)
+    resampling = Resampling(
+        args.bootstrap_samples, args.confidence_interval, args.seed, progress.step
+    )
     kind = "paired" if args.baseline_file is not None else args.aggregate
     if kind == "none":
         records = record_report(stream, args.output_format, scorer.rouge_types, sign)
@@ -132,7 +137,10 @@ def _threshold_status(args: argparse.Namespace, report: Report) -> int:
     failed = 0
     for rouge_type, threshold in (args.fail_under or {}).items():
         if corpus_f[rouge_type] < threshold:
-            print(f"{rouge_type}-F {corpus_f[rouge_type]:.4f} < {threshold}", file=sys.stderr)
+            score = corpus_f[rouge_type]
+            # Four decimals, unless rounding would hide that it is below.
+            shown = f"{score:.4f}" if round(score, 4) < threshold else repr(score)
+            print(f"kurenai: {rouge_type}-F {shown} < {threshold}", file=sys.stderr)
             failed = 3
     return failed
 
@@ -152,7 +160,9 @@ def _scorer(args: argparse.Namespace) -> RougeScorer:
 def _sides(args: argparse.Namespace) -> Sides:
     def source(path: str, field: str) -> Source:
         fmt = detect_format(path, args.format)
-        return Source(path, fmt, field, args.newline_escape, args.id_field if fmt != "text" else None)
+        return Source(
+            path, fmt, field, args.newline_escape, args.id_field if fmt != "text" else None
+        )
 
     baseline = args.baseline_file
     sides = Sides(

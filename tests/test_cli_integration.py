@@ -12,10 +12,12 @@ import signal
 import subprocess
 import sys
 import sysconfig
+import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_support import call_main, without_summary
 from corpora import records_or_skip, shared_file
 
 from kurenai import cli
@@ -42,7 +44,7 @@ def test_python_dash_m_kurenai_reading_stdin() -> None:
         capture_output=True,
         check=False,
     )
-    assert (result.returncode, result.stderr) == (0, b"")
+    assert (result.returncode, without_summary(result.stderr.decode(), 0)) == (0, "")
     assert result.stdout.decode().replace("\r\n", "\n") == SPEC_OUTPUT
 
 
@@ -63,7 +65,8 @@ def test_kurenai_console_script() -> None:
         text=True,
         check=False,
     )
-    assert (ok.returncode, ok.stdout.replace("\r\n", "\n"), ok.stderr) == (0, SPEC_OUTPUT, "")
+    assert (ok.returncode, ok.stdout.replace("\r\n", "\n")) == (0, SPEC_OUTPUT)
+    assert without_summary(ok.stderr, 0) == ""
     bad = subprocess.run(
         [script, *ARGS, "--prediction-file", "absent.txt"],
         cwd=ROOT,
@@ -110,8 +113,10 @@ def test_ctrl_c_in_a_real_process(tmp_path: Path) -> None:
 # ------------------------------------------------------------ README
 
 
-def readme_examples() -> Iterator[tuple[str, str]]:
-    """(command, expected output) for each ``$ python -m kurenai`` in README.md."""
+def readme_examples() -> Iterator[tuple[str, str, int]]:
+    """(command, expected output, exit status) for each ``$ python -m kurenai``
+    in README.md; a command ending in ``; echo $?`` shows its exit status on
+    the last line of the output, the others exit with 0."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     for block in re.findall(r"^```sh\n(.*?)^```", text, flags=re.M | re.S):
         for command in re.split(r"^(?=\$ )", block, flags=re.M):
@@ -119,36 +124,70 @@ def readme_examples() -> Iterator[tuple[str, str]]:
                 continue
             lines = command.splitlines(keepends=True)
             end = next(i for i, line in enumerate(lines) if not line.rstrip().endswith("\\"))
-            yield "".join(lines[: end + 1]).replace("\\\n", " "), "".join(lines[end + 1 :])
+            command_line = "".join(lines[: end + 1]).replace("\\\n", " ").strip()
+            expected, code = "".join(lines[end + 1 :]), 0
+            if command_line.endswith("; echo $?"):
+                command_line = command_line[: -len("; echo $?")]
+                expected, status = expected.rstrip("\n").rsplit("\n", 1)
+                expected, code = expected + "\n", int(status)
+            yield command_line, expected, code
+
+
+def readme_ci_steps() -> list[str]:
+    """The ``run:`` commands of the README's GitHub Actions-style YAML steps."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = []
+    for block in re.findall(r"^```yaml\n(.*?)^```", text, flags=re.M | re.S):
+        for body in re.findall(r"run: \|\n((?:(?: {4,}.*)?\n)+)", block):
+            commands.append(textwrap.dedent(body).replace("\\\n", " ").strip())
+    return commands
 
 
 EXAMPLES = list(readme_examples())
 
 
 def test_readme_has_the_cli_examples() -> None:
-    commands = [" ".join(shlex.split(command[2:])) for command, _ in EXAMPLES]
-    assert len(commands) >= 4
+    commands = [" ".join(shlex.split(command[2:])) for command, _, _ in EXAMPLES]
+    assert len(commands) >= 8
     assert commands[0] == (
         "python -m kurenai --rouge-types rouge1,rougeL "
         "--target-file examples/targets.txt --prediction-file examples/predictions.txt"
     )
-    assert any("--use-aggregator" in c for c in commands)
+    for option in ("--use-aggregator", "--aggregate mean", "--fail-under", "--baseline-file"):
+        assert any(option in c for c in commands), option
+    assert any(code == 3 for _, _, code in EXAMPLES)
 
 
 @pytest.mark.parametrize(
-    ("command", "expected"), EXAMPLES, ids=[f"example{i}" for i in range(len(EXAMPLES))]
+    ("command", "expected", "code"), EXAMPLES, ids=[f"example{i}" for i in range(len(EXAMPLES))]
 )
 def test_readme_example(
     command: str,
     expected: str,
+    code: int,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.chdir(ROOT)
     argv = shlex.split(command[2:])[3:]  # drop "$", "python -m kurenai"
-    assert cli.main(argv) == 0
-    captured = capsys.readouterr()
-    assert captured.out + captured.err == expected  # stderr: the signature, printed last
+    result = call_main(capsys, *argv)
+    # stderr: the signature or the thresholds missed, printed last; the
+    # summary line is left out of the README.
+    assert (result.code, result.out + result.err) == (code, expected)
+
+
+def test_readme_ci_steps_run_through_python_dash_m() -> None:
+    steps = readme_ci_steps()
+    assert len(steps) >= 2
+    for step in steps:
+        for command in step.split("\n"):
+            argv = shlex.split(command)
+            assert argv[:3] == ["python", "-m", "kurenai"]
+            result = subprocess.run(
+                [sys.executable, *argv[1:]], cwd=ROOT, capture_output=True, text=True, check=False
+            )
+            assert result.returncode == 0, result.stderr
+            assert "--fail-under" in command or "--baseline-file" in command
 
 
 # ------------------------------------------------------------ corpora vs the library
