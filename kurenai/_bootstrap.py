@@ -111,12 +111,11 @@ def paired_bootstrap(
     (0.0, 1.0)
     """
     _check_settings(n_samples, confidence)
-    columns = {t: np.asarray(system[t], np.float64) - np.asarray(baseline[t], np.float64)
-               for t in system}  # fmt: skip
-    sizes = {len(c) for c in columns.values()}
-    if len(sizes) != 1 or 0 in sizes or any(c.ndim != 1 for c in columns.values()):
-        raise ValueError("expected one non-empty column of the same length per type")
-    (size,) = sizes
+    given = [np.asarray(side[t], np.float64) for side in (system, baseline) for t in system]
+    if len({c.shape for c in given}) != 1 or given[0].ndim != 1 or not len(given[0]):
+        raise ValueError("expected one non-empty column of the same length per type and system")
+    size = len(given[0])
+    columns = {t: given[i] - given[len(system) + i] for i, t in enumerate(system)}
     rng = random_state(seed)
     sums = {t: np.empty(n_samples) for t in columns}
     for start, indices in _index_blocks(rng, size, n_samples):

@@ -80,7 +80,12 @@ class _Collected:
     def _means(self) -> dict[str, list[float]]:
         """Per type in sorted order, the mean precision, recall and F."""
         matrices = self._matrices(self._values)
-        return {t: [float(v) for v in np.mean(matrices[t], axis=0)] for t in sorted(matrices)}
+        # Each column on its own, contiguous: the mean NumPy (or pandas) gives
+        # of the per-record values, to the last bit.
+        return {
+            t: [float(np.mean(np.ascontiguousarray(column))) for column in matrices[t].T]
+            for t in sorted(matrices)
+        }
 
 
 class _MeanReport(_Collected):

@@ -438,7 +438,7 @@ def test_jobs_and_chunks_reach_score_batch(
     calls: list[tuple[int, int, bool]] = []
     original = RougeScorer.score_batch
 
-    def spy(self: RougeScorer, targets: list[str], predictions: list[str], n_jobs: int = 1, **options):  # type: ignore[no-untyped-def]
+    def spy(self, targets, predictions, n_jobs=1, **options):  # type: ignore[no-untyped-def]
         calls.append((len(targets), n_jobs, options == {"columnar": True}))
         return original(self, targets, predictions, n_jobs=n_jobs, **options)
 
@@ -489,7 +489,10 @@ def test_progress_covers_the_bootstrap_phase() -> None:
     progress.step(250)
     progress.close(summary=True)
     shown = terminal.getvalue().split("\r")
-    assert shown[1:3] == ["kurenai: 4/4 records (100%)\x1b[K", "kurenai: bootstrap: 250/1000 samples (25%)\x1b[K"]
+    assert shown[1:3] == [
+        "kurenai: 4/4 records (100%)\x1b[K",
+        "kurenai: bootstrap: 250/1000 samples (25%)\x1b[K",
+    ]
     assert SUMMARY.fullmatch(shown[3].replace("\x1b[K", ""))
     assert shown[3].startswith("kurenai: 4 records in ")
 
