@@ -9,11 +9,12 @@ records or a record lacks what it needs, naming the file and line.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Callable, NamedTuple, Union, cast
 
 from kurenai._cli_sources import CliError, Row, Source, count, rows
 
@@ -51,8 +52,7 @@ class Sides:
         return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(NamedTuple):
     """One record: its target(s), prediction, baseline prediction and id."""
 
     target: Target
@@ -73,31 +73,45 @@ def unescape_newlines(text: str) -> str:
 def read_records(sides: Sides) -> Iterator[Record]:
     """Every record, streamed in order.  Raises CliError if the files hold
     different numbers of records or a record lacks a field."""
-    files = _files(sides.all)
+    sources = sides.all
+    files = _files(sources)
     readers = [rows(group[0]) for group in files]
     where = {id(source): i for i, group in enumerate(files) for source in group}
-    done = 0
-    while True:
-        current = [next(reader, None) for reader in readers]
-        if all(row is None for row in current):
-            return
-        if any(row is None for row in current):
+    # Per side: the reader it takes its row from, and what it takes from it.
+    reads = [where[id(source)] for source in sources]
+    getters = [_target_getter(sides.targets), *map(_text_getter, sources[1:])]
+    with_ids = [source.id_field is not None for source in sources]
+    any_ids = any(with_ids)
+    end = object()
+    if len(readers) == 1 and len(sources) == 2 and not any_ids:
+        # The usual case, one file with both fields (or two in lockstep below).
+        get_target, get_prediction = getters
+        for number, row in readers[0]:
+            yield Record(get_target(number, row), get_prediction(number, row), None, None)  # type: ignore[arg-type]
+        return
+    for done, current in enumerate(itertools.zip_longest(*readers, fillvalue=end)):
+        if end in current:
             counts = [
-                done + (row is not None) + sum(1 for _ in r) for row, r in zip(current, readers)
+                done + (row is not end) + sum(1 for _ in r) for row, r in zip(current, readers)
             ]
             raise _count_error(files, counts)
-        done += 1
-        found = [current[where[id(source)]] for source in sides.all]
-        yield _record(sides, found)  # type: ignore[arg-type]
+        found = [current[i] for i in reads]
+        values = [get(*row) for get, row in zip(getters, found)]  # type: ignore[misc]
+        record_id = _record_id(sources, found, with_ids) if any_ids else None
+        baseline = cast(str, values[2]) if len(values) > 2 else None
+        yield Record(values[0], cast(str, values[1]), baseline, record_id)
 
 
-def count_records(sides: Sides) -> int | None:
+def count_records(sides: Sides, for_progress: bool) -> int | None:
     """The number of records, counted before scoring, or None for a stream.
 
     Counting first reports a count mismatch or an empty input before any
-    output, and gives the progress display its total.  Raises CliError.
+    output, and gives the progress display its total; a single file is not
+    counted unless ``for_progress``.  Raises CliError.
     """
     files = _files(sides.all)
+    if len(files) == 1 and not for_progress:
+        return None
     counts = [count(group[0]) for group in files]
     known = [(group, n) for group, n in zip(files, counts) if n is not None]
     if len({n for _, n in known}) > 1:
@@ -108,20 +122,48 @@ def count_records(sides: Sides) -> int | None:
 # ------------------------------------------------------------ fields
 
 
-def _record(sides: Sides, found: list[tuple[int, Row]]) -> Record:
-    target = _target(sides.targets, *found[0])
-    prediction = _text(sides.predictions, *found[1])
-    baseline = None if sides.baseline is None else _text(sides.baseline, *found[2])
-    ids = [_id(source, *row) for source, row in zip(sides.all, found) if source.id_field]
-    ids = [value for value in ids if value is not None]
+def _record_id(sources: list[Source], found: list[Any], with_ids: list[bool]) -> RecordId:
+    """The record's id, the same in every file that has one."""
+    ids = [_id(source, *row) for source, row, wanted in zip(sources, found, with_ids) if wanted]
     if any(value != ids[0] for value in ids[1:]):
         given = " but ".join(
-            f"{source.name} line {row[0]} has id {_id(source, *row)!r}"
-            for source, row in zip(sides.all, found)
-            if source.structured and source.id_field
+            f"{source.name} line {row[0]} has id {value!r}"
+            for source, row, value in zip([s for s in sources if s.id_field], found, ids)
         )
         raise CliError(f"records out of step: {given}")
-    return Record(target, prediction, baseline, ids[0] if ids else None)
+    return ids[0] if ids else None
+
+
+def _target_getter(source: Source) -> Callable[[int, Row], Target]:
+    field = source.field
+
+    def get(number: int, row: Row) -> Target:
+        if type(row) is dict:
+            value = row.get(field)
+            if type(value) is str:
+                return value
+        return _target(source, number, row)
+
+    return get
+
+
+def _text_getter(source: Source) -> Callable[[int, Row], str]:
+    """What takes the text out of a row of ``source``, quickly in the usual case."""
+    field = source.field
+
+    def line(number: int, row: Row) -> str:
+        return cast(str, row)
+
+    def get(number: int, row: Row) -> str:
+        value = cast("dict[str, object]", row).get(field)
+        return value if type(value) is str else _text(source, number, row)
+
+    def escaped(number: int, row: Row) -> str:
+        return _text(source, number, row)
+
+    if not source.structured:
+        return escaped if source.escapes else line
+    return get
 
 
 def _target(source: Source, number: int, row: Row) -> Target:

@@ -63,7 +63,7 @@ class _CsvRecords:
 
     def add(self, block: Block) -> None:
         rows = block.values.reshape(-1, block.values.shape[-1]).T.tolist()
-        ids = _csv_cells([str(i) for i in block.ids])
+        ids = block.ids if isinstance(block.ids, range) else _csv_cells([str(i) for i in block.ids])
         row = self._row
         self._stream.write("".join([row % (i, *values) for i, values in zip(ids, rows)]))
 

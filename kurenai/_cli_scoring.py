@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from kurenai._cli_io import Record, Target
 from kurenai._cli_notes import warn_unspaced
-from kurenai._cli_output import MEASURES, Block
+from kurenai._cli_output import MEASURES, Block, RecordId
 from kurenai.rouge_scorer import RougeScorer
 
 __all__ = ["scored_blocks"]
@@ -40,7 +40,9 @@ def scored_blocks(
         if args.baseline_file is not None:
             predictions = [r.baseline or "" for r in chunk]
             baseline = _score(scorer, targets, predictions, args.jobs)
-        ids = [r.id if r.id is not None else start + i for i, r in enumerate(chunk)]
+        ids: Sequence[RecordId] = range(start, start + len(chunk))
+        if chunk[0].id is not None:  # every record has one then
+            ids = [cast(RecordId, r.id) for r in chunk]
         yield Block(ids, values, baseline)
         start += len(chunk)
 

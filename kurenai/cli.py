@@ -93,13 +93,14 @@ def _run(args: argparse.Namespace) -> int:
     sides = _sides(args)
     check_output(args.output, [source.path for source in sides.all])
     scorer = _scorer(args)
-    total = count_records(sides)
+    shown = _show_progress(args)
+    total = count_records(sides, for_progress=shown)
     note_lsum(args, [source.fmt for source in sides.all])
     records = read_records(sides)
     first = next(records, None)  # before the output is opened or written
     if first is None:
         raise CliError(f"no records in {sides.describe()}")
-    progress = Progress(total, _show_progress(args))
+    progress = Progress(total, shown)
     with atomic_output(args.output) as stream:
         report = _report(args, stream, scorer, progress)
         for block in scored_blocks(scorer, itertools.chain([first], records), args):

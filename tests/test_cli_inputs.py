@@ -221,3 +221,28 @@ def test_unspaced_text_warning(
     assert result.code == 0
     assert ("--tokenizer char" in result.err) is warned
     assert result.err.count("\n") == int(warned)
+
+
+# ------------------------------------------------------------ orjson and json agree
+
+
+def test_orjson_and_json_read_the_same_records(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import orjson  # the cli extra; a test dependency, so never skipped
+
+    assert orjson.loads(b"{}") == {}
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(
+        b"\xef\xbb\xbf"  # a byte-order mark
+        + b'{"target": "caf\\u00e9 \\ud83d\\ude00 x", "prediction": "caf\xc3\xa9 x", "n": NaN}\n'
+        + b'{"target": "a", "target": "b c", "prediction": "b", "big": 123456789012345678901234}\n'
+        + b"   \n"
+        + b'{"target": ["x y", "y"], "prediction": "y", "f": 1.5e308}\n'
+    )
+    argv = ["--target-file", str(path), "--prediction-file", str(path), "--output-format", "jsonl"]
+    fast = call_main(capsys, *argv)
+    monkeypatch.setenv("KURENAI_NO_ORJSON", "1")
+    slow = call_main(capsys, *argv)
+    assert fast == slow
+    assert fast.code == 0 and len(fast.out.splitlines()) == 3

@@ -179,23 +179,41 @@ def test_options_are_checked_before_reading(
     assert len(result.err) < 300
 
 
+@pytest.mark.parametrize("parser", ["json", "orjson"])
 @pytest.mark.parametrize(
-    ("line", "message"),
+    "line",
     [
-        ('{"target": ' + "[" * 100_000 + "]" * 100_000 + "}", "line 2: JSON nested too deeply"),
-        ('{"target": "a", "n": ' + "7" * 5000 + "}", "line 2: malformed JSON (Exceeds the limit"),
-        ('{"target": ' + "[" * 100_000, "line 2: "),
+        '{"target": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        '{"target": "a", "n": ' + "7" * 5000 + "}",
+        '{"target": ' + "[" * 100_000,
+        '{"target": "\\ud800", "prediction": 1e999999}',
     ],
+    ids=["deep", "huge number", "deep unclosed", "surrogate"],
 )
 def test_hostile_jsonl_lines_are_one_line_errors(
-    run: Run, tmp_path: Path, line: str, message: str
+    run: Run, tmp_path: Path, line: str, parser: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    if parser == "json":
+        monkeypatch.setenv("KURENAI_NO_ORJSON", "1")
     path = tmp_path / "r.jsonl"
     path.write_text('{"target": "a", "prediction": "a"}\n' + line + "\n")
     result = run("--target-file", str(path), "--prediction-file", str(path), "--quiet")
     assert result.code == 1
-    assert result.err.startswith(f"kurenai: error: {path}: {message}")
+    assert result.err.startswith(f"kurenai: error: {path}: line 2: ")
     assert len(result.err) < 300
+
+
+def test_deep_nesting_message_from_the_json_module(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KURENAI_NO_ORJSON", "1")
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"target": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    result = run("--target-file", str(path), "--prediction-file", str(path))
+    assert result.err == f"kurenai: error: {path}: line 1: JSON nested too deeply\n"
+    path.write_text('{"n": ' + "7" * 5000 + "}\n")
+    result = run("--target-file", str(path), "--prediction-file", str(path))
+    assert result.err.startswith(f"kurenai: error: {path}: line 1: malformed JSON (Exceeds the limit")
 
 
 # ------------------------------------------------------------ item 15: --output a directory
