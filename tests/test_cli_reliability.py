@@ -213,7 +213,7 @@ def test_deep_nesting_message_from_the_json_module(
     assert result.err == f"kurenai: error: {path}: line 1: JSON nested too deeply\n"
     path.write_text('{"n": ' + "7" * 5000 + "}\n")
     result = run("--target-file", str(path), "--prediction-file", str(path))
-    assert result.err.startswith(f"kurenai: error: {path}: line 1: malformed JSON (Exceeds the limit")
+    assert result.err.startswith(f"kurenai: error: {path}: line 1: malformed JSON (Exceeds")
 
 
 # ------------------------------------------------------------ item 15: --output a directory
