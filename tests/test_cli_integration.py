@@ -304,3 +304,24 @@ def test_english_scitldr_corpus_equals_the_library(capsys: pytest.CaptureFixture
     assert len(got) == len(records) == 618
     expected = _library_scores(records, rouge_types, use_stemmer=True, tokenizer="rouge-score")
     assert [{t: r[t] for t in rouge_types} for r in got] == expected
+
+
+def test_exit_statuses_through_python_dash_m(tmp_path: Path) -> None:
+    def kurenai(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "kurenai", *ARGS, "--prediction-file",
+             "examples/predictions.txt", "--quiet", *argv],
+            cwd=ROOT, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+
+    below = kurenai("--aggregate", "mean", "--fail-under", "rougeL=0.7")
+    assert (below.returncode, below.stderr) == (3, "kurenai: rougeL-F 0.6275 < 0.7\n")
+    assert below.stdout.startswith("score_type,mean\n")
+    assert kurenai("--fail-under", "rouge2=0.1").returncode == 2
+    assert kurenai("--target-file", str(tmp_path / "absent.txt")).returncode == 1
+    same = kurenai("--baseline-file", "examples/predictions.txt", "--seed", "3")
+    assert same.returncode == 0
+    assert (
+        same.stdout.splitlines()[1]
+        == "rouge1-F,0.686275,0.686275,0.000000,0.000000,0.000000,1.000000"
+    )
