@@ -48,6 +48,10 @@ def main() -> None:
         with path.open("w", encoding="utf-8") as out:
             for target, prediction in zip(targets, predictions):
                 out.write(json.dumps({"target": target, "prediction": prediction}) + "\n")
+        escape = {ord("\\"): "\\\\", ord("\n"): "\\n"}
+        for name, texts in (("targets.txt", targets), ("predictions.txt", predictions)):
+            lines = (text.translate(escape) + "\n" for text in texts)
+            (Path(tmp) / name).write_text("".join(lines), encoding="utf-8")
         _bench_cli(path, targets, predictions, Path(tmp), options.repeats)
 
 
@@ -87,21 +91,24 @@ def _bench_cli(
     path: Path, targets: list[str], predictions: list[str], tmp: Path, repeats: int
 ) -> None:
     scorer = RougeScorer(TYPES)
-    argv = ["--target-file", str(path), "--prediction-file", str(path), "--quiet"]
-    argv += ["--rouge-types", ",".join(TYPES), "--output", str(tmp / "out.csv")]
+    jsonl = ["--target-file", str(path), "--prediction-file", str(path)]
+    text = ["--target-file", str(tmp / "targets.txt"), "--newline-escape"]
+    text += ["--prediction-file", str(tmp / "predictions.txt")]
+    common = ["--quiet", "--rouge-types", ",".join(TYPES), "--output", str(tmp / "out.csv")]
 
-    def run(*extra: str) -> None:
-        if cli.main([*argv, *extra]) != 0:
+    def run(files: list[str], *extra: str) -> None:
+        if cli.main([*files, *common, *extra]) != 0:
             sys.exit("the command line failed")
 
     contenders = {
         "score_batch(columnar=True), in memory": lambda: scorer.score_batch(
             targets, predictions, columnar=True
         ),
-        "kurenai CLI, per-record CSV": run,
-        "kurenai CLI, --aggregate mean": lambda: run("--aggregate", "mean"),
-        "kurenai CLI, --aggregate bootstrap": lambda: run(
-            "--aggregate", "bootstrap", "--seed", "1"
+        "CLI, JSONL in, per-record CSV": lambda: run(jsonl),
+        "CLI, plain text in, per-record CSV": lambda: run(text),
+        "CLI, JSONL in, --aggregate mean": lambda: run(jsonl, "--aggregate", "mean"),
+        "CLI, JSONL in, --aggregate bootstrap": lambda: run(
+            jsonl, "--aggregate", "bootstrap", "--seed", "1"
         ),
     }
     times = interleaved(contenders, repeats)

@@ -208,7 +208,8 @@ def _add_corpus(group: argparse._ArgumentGroup) -> None:
         type=_thresholds,
         metavar="TYPE=VALUE[,...]",
         help="exit with status 3 if a type's corpus F-measure (the mean; the bootstrap mid "
-        "with --aggregate bootstrap) is below VALUE; the report is written anyway",
+        "with --aggregate bootstrap; the predictions' mean with --baseline-file) is below "
+        "VALUE; the report is written anyway",
     )
     add(
         "--baseline-file",
@@ -222,7 +223,7 @@ def _add_corpus(group: argparse._ArgumentGroup) -> None:
         type=_int_in(1, MAX_SAMPLES),
         default=1000,
         metavar="N",
-        help="bootstrap resamples (default: 1000)",
+        help=f"bootstrap resamples (default: 1000, at most {MAX_SAMPLES})",
     )
     add(
         "--confidence-interval",
@@ -291,6 +292,7 @@ def _add_output(group: argparse._ArgumentGroup) -> None:
     add(
         "--quiet",
         action="store_true",
-        help="nothing on stderr but errors: no progress, summary, notes or warnings",
+        help="nothing on stderr but errors and missed thresholds: no progress, summary, "
+        "notes or warnings",
     )
     add("--version", action="version", version=f"kurenai {__version__}")
