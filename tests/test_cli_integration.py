@@ -20,10 +20,13 @@ import pytest
 from cli_support import call_main, without_summary
 from corpora import records_or_skip, shared_file
 
+import kurenai
 from kurenai import cli
 from kurenai.rouge_scorer import RougeScorer
 
 ROOT = Path(__file__).resolve().parents[1]
+# Where the kurenai under test is imported from (the checkout, or site-packages).
+TESTED = Path(kurenai.__file__).resolve().parents[1]
 SPEC_OUTPUT = """\
 id,rouge1-P,rouge1-R,rouge1-F,rougeL-P,rougeL-R,rougeL-F
 0,0.666667,0.666667,0.666667,0.666667,0.666667,0.666667
@@ -176,18 +179,24 @@ def test_readme_example(
     assert (result.code, result.out + result.err) == (code, expected)
 
 
-def test_readme_ci_steps_run_through_python_dash_m() -> None:
+def test_readme_ci_steps_run_through_python_dash_m(tmp_path: Path) -> None:
     steps = readme_ci_steps()
     assert len(steps) >= 2
+    # In a copy of the examples: the steps write their reports to the working directory.
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
     for step in steps:
         for command in step.split("\n"):
             argv = shlex.split(command)
             assert argv[:3] == ["python", "-m", "kurenai"]
             result = subprocess.run(
-                [sys.executable, *argv[1:]], cwd=ROOT, capture_output=True, text=True, check=False
-            )
+                [sys.executable, *argv[1:]], cwd=tmp_path, capture_output=True, text=True,
+                check=False, env={**os.environ, "PYTHONPATH": str(TESTED)},
+            )  # fmt: skip
             assert result.returncode == 0, result.stderr
             assert "--fail-under" in command or "--baseline-file" in command
+    assert (tmp_path / "rouge.csv").read_text().startswith("score_type,mean\n")
+    comparison = json.loads((tmp_path / "comparison.json").read_text())
+    assert set(comparison["comparison"]) == {"rouge1", "rougeL"}
 
 
 # ------------------------------------------------------------ corpora vs the library
