@@ -45,7 +45,7 @@ def _extensions():
             language="c++",
             extra_compile_args=COMPILE_ARGS,
         )
-        for name in ("_lcs", "_fastpath")
+        for name in ("_lcs", "_fastpath", "_resample")
     ]
     return cythonize(extensions, compiler_directives={"language_level": "3"})
 

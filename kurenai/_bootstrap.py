@@ -6,9 +6,11 @@ draws ``n_samples`` times ``np.random.choice(n, size=n)`` (which is
 ``randint(0, n, size=n)``), averages the chosen rows with ``np.mean(axis=0)``
 and takes ``np.percentile`` of the means.  Here the same integers are drawn
 in a few large calls (NumPy's legacy generator yields one stream however it is
-cut), and the rows are summed in the same order, record after record, for
-many samples at once.  :func:`paired_bootstrap` resamples two systems with
-shared indices for a paired significance test.
+cut), and the rows are summed in the same order, record after record: by the
+compiled kernel ``kurenai._resample`` in one pass, or with NumPy for many
+samples at once (its pure twin, used when kurenai runs as pure Python).
+:func:`paired_bootstrap` resamples two systems with shared indices for a
+paired significance test.
 """
 
 from __future__ import annotations
@@ -29,6 +31,23 @@ Matrix = npt.NDArray[np.float64]
 # Indices drawn per block of samples: enough to amortise NumPy's per-call
 # cost, few enough to keep the block's arrays small (8 MiB each).
 _BLOCK_VALUES = 1 << 20
+
+
+def _compiled_sums() -> Callable[..., None] | None:
+    """The compiled summing kernel, unless kurenai runs as pure Python."""
+    from kurenai import _backend
+
+    if _backend.IMPLEMENTATION != "compiled":
+        return None
+    try:
+        from kurenai._resample import resampled_sums
+    except ImportError:  # built before the kernel existed: NumPy computes the same
+        return None
+    return resampled_sums
+
+
+# Set once, like kurenai._backend's choice; None: the NumPy code below.
+_SUMS = _compiled_sums()
 
 
 def random_state(seed: Seed) -> np.random.RandomState:
@@ -161,6 +180,15 @@ def _resampled_means(
 ) -> Matrix:
     """(samples x measures) means of resampled rows, as rouge-score computes them."""
     size = len(matrix)
+    if _SUMS is not None:
+        rows = np.ascontiguousarray(matrix.T)  # (measures x records)
+        means = np.empty((n_samples, matrix.shape[1]))
+        for start, indices in _index_blocks(rng, size, n_samples):
+            _SUMS(rows, indices.astype(np.int64, copy=False), means, start)
+            if progress is not None:
+                progress(len(indices))
+        means /= size
+        return means
     columns = [np.ascontiguousarray(matrix[:, k]) for k in range(matrix.shape[1])]
     means = np.empty((n_samples, len(columns)))
     for start, indices in _index_blocks(rng, size, n_samples):

@@ -6,7 +6,20 @@ import numpy as np
 import pytest
 from rouge_score.scoring import BootstrapAggregator, Score
 
+from kurenai import _bootstrap
 from kurenai._bootstrap import bootstrap, paired_bootstrap, random_state
+
+
+@pytest.fixture(autouse=True, params=["compiled", "numpy"])
+def summing(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test runs on the compiled kernel and on its NumPy twin."""
+    if request.param == "compiled":
+        from kurenai._resample import resampled_sums  # built with kurenai: never skipped
+
+        monkeypatch.setattr(_bootstrap, "_SUMS", resampled_sums)
+    else:
+        monkeypatch.setattr(_bootstrap, "_SUMS", None)
+    return str(request.param)
 
 
 def rouge_score_aggregate(
@@ -76,6 +89,21 @@ def test_seed_does_not_touch_the_global_generator() -> None:
     bootstrap({"rouge1": [[0.1, 0.2, 0.3], [0.3, 0.2, 0.1]]}, 10, seed=4)
     assert (np.random.get_state()[1] == state).all()
     assert isinstance(random_state(np.random.RandomState(1)), np.random.RandomState)
+
+
+def test_the_kernel_is_chosen_with_the_implementation() -> None:
+    import kurenai
+
+    compiled = _bootstrap._compiled_sums()
+    assert (compiled is not None) == (kurenai.IMPLEMENTATION == "compiled")
+
+
+def test_kernel_refuses_no_records() -> None:
+    from kurenai._resample import resampled_sums
+
+    out = np.zeros((1, 3))
+    with pytest.raises(ValueError, match="no records"):
+        resampled_sums(np.zeros((3, 0)), np.zeros((1, 0), np.int64), out, 0)
 
 
 def test_progress_counts_the_samples() -> None:
