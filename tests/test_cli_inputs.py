@@ -6,11 +6,16 @@ import bz2
 import gzip
 import json
 import lzma
+import re
 from pathlib import Path
 from typing import Callable
 
 import pytest
 from cli_support import Run, call_main
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kurenai._cli_io import unescape_newlines
 
 RECORDS = [
     {"id": "a,1", "target": "the cat sat", "prediction": "the cat"},
@@ -246,3 +251,15 @@ def test_orjson_and_json_read_the_same_records(
     slow = call_main(capsys, *argv)
     assert fast == slow
     assert fast.code == 0 and len(fast.out.splitlines()) == 3
+
+
+# ------------------------------------------------------------ --newline-escape
+
+
+ESCAPE = re.compile(r"\\([\\n])")
+
+
+@given(st.text(alphabet="\\na \n", max_size=30))
+def test_unescape_equals_a_left_to_right_scan(text: str) -> None:
+    expected = ESCAPE.sub(lambda m: "\n" if m.group(1) == "n" else "\\", text)
+    assert unescape_newlines(text) == expected
