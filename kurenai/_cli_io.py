@@ -65,8 +65,8 @@ def unescape_newlines(text: str) -> str:
     >>> unescape_newlines(r"one.\ntwo \\n")
     'one.\ntwo \\n'
     """
-    if "\\" not in text:
-        return text
+    if "\\\\" not in text:  # no escaped backslash: every \n is a newline
+        return text.replace("\\n", "\n") if "\\" in text else text
     # Split at escaped backslashes (left to right, as a scan would), then the
     # \n left in each piece are newlines: string methods, no per-match callback.
     return "\\".join(piece.replace("\\n", "\n") for piece in text.split("\\\\"))
