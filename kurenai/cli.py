@@ -106,9 +106,10 @@ def _run(args: argparse.Namespace) -> int:
         for block in scored_blocks(scorer, itertools.chain([first], records), args):
             report.add(block)
             progress.update(len(block.ids))
-        if args.aggregate != "none" or args.baseline_file is not None:
-            progress.phase("bootstrap" if args.aggregate == "bootstrap" else "comparison",
-                           args.bootstrap_samples, "samples")  # fmt: skip
+        if args.aggregate == "bootstrap":  # each type draws its own samples
+            progress.phase("bootstrap", args.bootstrap_samples * len(args.rouge_types), "samples")
+        elif args.baseline_file is not None:  # the types share the samples
+            progress.phase("comparison", args.bootstrap_samples, "samples")
         report.close()
     progress.close(summary=not args.quiet)
     if args.signature:

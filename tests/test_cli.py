@@ -501,9 +501,19 @@ def test_bootstrap_reports_its_samples_to_the_progress_display(
     run: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     steps: list[int] = []
+    phases: list[tuple[str, int]] = []
     monkeypatch.setattr(Progress, "step", lambda self, count: steps.append(count))
+    monkeypatch.setattr(
+        Progress, "phase", lambda self, name, total, unit: phases.append((name, total))
+    )
     assert run(*SPEC_ARGS, "--use-aggregator", "--bootstrap-samples", "10").code == 0
     assert steps == [2, 10, 10]  # the records, then the samples of each type
+    assert phases == [("bootstrap", 20)]
+    steps.clear()
+    baseline = str(EXAMPLES / "predictions.txt")
+    assert run(*SPEC_ARGS, "--baseline-file", baseline, "--bootstrap-samples", "10").code == 0
+    assert steps == [2, 10]  # the types share the samples of a comparison
+    assert phases[1:] == [("comparison", 10)]
 
 
 def test_no_progress_bar_while_records_scroll_on_the_same_terminal(
