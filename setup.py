@@ -30,7 +30,7 @@ def _extensions():
             [f"kurenai/{name}.pyx"],
             extra_compile_args=COMPILE_ARGS,
         )
-        for name in ("_lcs", "_fastpath")
+        for name in ("_lcs", "_fastpath", "_resample")
     ]
     return cythonize(extensions, compiler_directives={"language_level": "3"})
 

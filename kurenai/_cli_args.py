@@ -13,14 +13,16 @@ from collections.abc import Sequence
 from typing import Callable, NoReturn
 
 from kurenai import __version__
-from kurenai._cli_io import CliError
-from kurenai._cli_output import FORMATS
+from kurenai._cli_output import FORMATS as OUTPUT_FORMATS
+from kurenai._cli_sources import FORMATS, CliError
 from kurenai.rouge_scorer import ROUGE_TYPES
 from kurenai.tokenizers import available_tokenizers
 
 __all__ = ["DEFAULT_TYPES", "ExitRequest", "parse_args"]
 
 DEFAULT_TYPES = "rouge1,rouge2,rougeL"
+# Bootstrap resamples at most: their means take 24 bytes per sample and type.
+MAX_SAMPLES = 1_000_000
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -55,18 +57,38 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _check(args: argparse.Namespace) -> None:
-    if not args.use_aggregator:
-        given = [
-            option
-            for option, value, default in (
-                ("--seed", args.seed, None),
-                ("--bootstrap-samples", args.bootstrap_samples, 1000),
-                ("--confidence-interval", args.confidence_interval, 0.95),
-            )
-            if value != default
-        ]
-        if given:
-            raise CliError(f"{', '.join(given)} only apply with --use-aggregator", 2)
+    """Checks across options, before any file is read."""
+    if args.use_aggregator:
+        if args.aggregate not in (None, "bootstrap"):
+            raise CliError(f"--use-aggregator means --aggregate bootstrap, not {args.aggregate}", 2)
+        args.aggregate = "bootstrap"
+    args.aggregate = args.aggregate or "none"
+    if args.baseline_file is not None and args.aggregate != "none":
+        raise CliError("--baseline-file reports a comparison; leave out --aggregate", 2)
+    resampling = args.aggregate == "bootstrap" or args.baseline_file is not None
+    given = [
+        option
+        for option, value, default in (
+            ("--seed", args.seed, None),
+            ("--bootstrap-samples", args.bootstrap_samples, 1000),
+            ("--confidence-interval", args.confidence_interval, 0.95),
+        )
+        if value != default
+    ]
+    if given and not resampling:
+        verb = "applies" if len(given) == 1 else "apply"
+        raise CliError(
+            f"{' and '.join(given)} only {verb} with --aggregate bootstrap "
+            "(--use-aggregator) or --baseline-file",
+            2,
+        )
+    unknown = [t for t in args.fail_under or {} if t not in args.rouge_types]
+    if unknown:
+        raise CliError(
+            f"--fail-under: {', '.join(unknown)} is not scored (--rouge-types "
+            f"{','.join(args.rouge_types)})",
+            2,
+        )
 
 
 def _rouge_types(text: str) -> list[str]:
@@ -81,26 +103,42 @@ def _rouge_types(text: str) -> list[str]:
     return types
 
 
-def _int_at_least(minimum: int) -> Callable[[str], int]:
+def _int_in(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer from ``minimum`` to ``maximum``."""
+    wanted = f">= {minimum}" if maximum is None else f"from {minimum} to {maximum}"
+
     def parse(text: str) -> int:
         try:
-            value = int(text)
+            value = int(text) if len(text) < 100 else minimum - 1
         except ValueError:
             value = minimum - 1
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"expected an integer >= {minimum}, got {text!r}")
+        if value < minimum or (maximum is not None and value > maximum):
+            raise argparse.ArgumentTypeError(f"expected an integer {wanted}, got {text[:40]!r}")
         return value
 
     return parse
 
 
+def _thresholds(text: str) -> dict[str, float]:
+    """``rougeL=0.35,rouge1=0.4`` as ``{"rougeL": 0.35, "rouge1": 0.4}``."""
+    thresholds = {}
+    for item in text.split(","):
+        rouge_type, equals, value = item.strip().partition("=")
+        if not equals or rouge_type not in ROUGE_TYPES:
+            raise argparse.ArgumentTypeError(
+                f"expected TYPE=VALUE[,TYPE=VALUE...] with a ROUGE type, got {item.strip()!r}"
+            )
+        thresholds[rouge_type] = _fraction(value)
+    return thresholds
+
+
 def _fraction(text: str) -> float:
     try:
-        value = float(text)
+        value = float(text) if len(text) < 100 else -1.0
     except ValueError:
         value = -1.0
     if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text[:40]!r}")
     return value
 
 
@@ -110,10 +148,10 @@ def _parser() -> argparse.ArgumentParser:
         description="Score predictions against references with ROUGE, as rouge-score does, "
         "for text in any language.",
         epilog="Exit status: 0 success, 1 bad input or output file, 2 usage error, "
-        "130 interrupted.",
+        "3 a score below --fail-under, 128+N killed by signal N (130: Ctrl-C).",
     )
     _add_scoring(parser.add_argument_group("scoring"))
-    _add_bootstrap(parser.add_argument_group("bootstrap"))
+    _add_corpus(parser.add_argument_group("corpus scores and comparison"))
     _add_input(parser.add_argument_group("input"))
     _add_output(parser.add_argument_group("output"))
     return parser
@@ -142,33 +180,50 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
     )
     add(
         "--jobs",
-        type=_int_at_least(0),
+        type=_int_in(-1),
         default=1,
         metavar="N",
-        help="score on N cores (score_batch's n_jobs); 0: all of them (default: 1)",
+        help="score on N cores (score_batch's n_jobs); 0 or -1: all of them (default: 1)",
     )
     add(
         "--chunk-size",
-        type=_int_at_least(1),
+        type=_int_in(1),
         default=1000,
         metavar="N",
         help="records read and scored at a time (default: 1000)",
     )
 
 
-def _add_bootstrap(group: argparse._ArgumentGroup) -> None:
+def _add_corpus(group: argparse._ArgumentGroup) -> None:
     add = group.add_argument
     add(
-        "--use-aggregator",
-        action="store_true",
-        help="report bootstrap confidence intervals instead of per-record scores",
+        "--aggregate",
+        choices=("none", "mean", "bootstrap"),
+        help="report corpus scores instead of per-record scores: the mean, or "
+        "rouge-score's bootstrap confidence intervals (default: none)",
+    )
+    add("--use-aggregator", action="store_true", help="the same as --aggregate bootstrap")
+    add(
+        "--fail-under",
+        type=_thresholds,
+        metavar="TYPE=VALUE[,...]",
+        help="exit with status 3 if a type's corpus F-measure (the mean; the bootstrap mid "
+        "with --aggregate bootstrap; the predictions' mean with --baseline-file) is below "
+        "VALUE; the report is written anyway",
+    )
+    add(
+        "--baseline-file",
+        metavar="FILE",
+        help="compare the predictions with this baseline system's (same format and fields "
+        "as --prediction-file): mean F of each, difference, its paired-bootstrap "
+        "confidence interval and p-value",
     )
     add(
         "--bootstrap-samples",
-        type=_int_at_least(1),
+        type=_int_in(1, MAX_SAMPLES),
         default=1000,
         metavar="N",
-        help="bootstrap resamples (default: 1000)",
+        help=f"bootstrap resamples (default: 1000, at most {MAX_SAMPLES})",
     )
     add(
         "--confidence-interval",
@@ -179,9 +234,10 @@ def _add_bootstrap(group: argparse._ArgumentGroup) -> None:
     )
     add(
         "--seed",
-        type=_int_at_least(0),
+        type=_int_in(0, 2**32 - 1),
         metavar="N",
-        help="seed numpy's global RNG for the bootstrap, for reproducible results",
+        help="seed the bootstrap's random generator (as np.random.seed(N) would), "
+        "for reproducible intervals and p-values",
     )
 
 
@@ -191,10 +247,11 @@ def _add_input(group: argparse._ArgumentGroup) -> None:
     add("--prediction-file", required=True, metavar="FILE", help="predictions ('-': stdin)")
     add(
         "--format",
-        choices=("auto", "text", "jsonl"),
+        choices=FORMATS,
         default="auto",
-        help="text: one record per line; jsonl: one JSON object per line "
-        "(default auto: jsonl for *.jsonl files)",
+        help="text: one record per line; jsonl: one JSON object per line; csv/tsv: a header "
+        "row naming the columns (default auto: by extension, .jsonl, .csv, .tsv, else "
+        "text; .gz, .bz2 and .xz files are decompressed)",
     )
     add(
         "--target-field",
@@ -207,6 +264,12 @@ def _add_input(group: argparse._ArgumentGroup) -> None:
         default="prediction",
         metavar="NAME",
         help="JSONL field of the prediction (default: prediction)",
+    )
+    add(
+        "--id-field",
+        metavar="NAME",
+        help="JSONL/CSV field of each record's id, carried into the report "
+        "(default: records are numbered from 0)",
     )
     add(
         "--newline-escape",
@@ -224,7 +287,12 @@ def _add_output(group: argparse._ArgumentGroup) -> None:
         metavar="FILE",
         help="write here instead of stdout; replaced only when the run succeeds",
     )
-    add("--output-format", choices=FORMATS, default="csv", help="(default: csv)")
+    add("--output-format", choices=OUTPUT_FORMATS, default="csv", help="(default: csv)")
     add("--signature", action="store_true", help="print the reproducibility signature on stderr")
-    add("--quiet", action="store_true", help="no progress bar and no notes on stderr")
+    add(
+        "--quiet",
+        action="store_true",
+        help="nothing on stderr but errors and missed thresholds: no progress, summary, "
+        "notes or warnings",
+    )
     add("--version", action="version", version=f"kurenai {__version__}")

@@ -1,70 +1,62 @@
-"""The command line's input and output files: records in, CSV/JSON out.
+"""The command line's records: targets, predictions (and a baseline) in lockstep.
 
-Inputs are read as a stream of records, never whole: a plain-text file holds
-one record per line (split on ``\\n`` only, UTF-8), a JSONL file one JSON
-object per line, from which a named field is taken.  Every problem becomes a
-:class:`CliError` whose message names the file and line.  Output to a file
-goes through :func:`atomic_output`, so a failed run never leaves a partial or
-truncated file behind.
+Each side is a :class:`~kurenai._cli_sources.Source`; a file that gives
+several sides (targets and predictions from one JSONL file, or stdin) is
+read once.  :func:`read_records` streams :class:`Record` objects in order and
+raises :class:`CliError` as soon as the sides disagree on the number of
+records or a record lacks what it needs, naming the file and line.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
+import itertools
 import os
-import re
-import stat
-import sys
-import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import IO, Union
+from typing import Any, Callable, NamedTuple, Union, cast
+
+from kurenai._cli_sources import CliError, Row, Source, count, rows
 
 __all__ = [
     "CliError",
-    "Pair",
-    "Source",
-    "atomic_output",
+    "Record",
+    "Sides",
+    "Target",
     "count_records",
-    "read_pairs",
+    "read_records",
     "unescape_newlines",
 ]
 
 Target = Union[str, list[str]]
-Pair = tuple[Target, str]
-
-_ESCAPE = re.compile(r"\\([\\n])")
-# What bytes.strip() removes, so that counting and reading skip the same lines.
-_BLANK = " \t\n\r\x0b\x0c"
-
-
-class CliError(Exception):
-    """A failure the user can fix; ``exit_code`` 2 means a usage error."""
-
-    def __init__(self, message: str, exit_code: int = 1) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
+RecordId = Union[str, int, None]
 
 
 @dataclass(frozen=True)
-class Source:
-    """Where one side's texts come from.
+class Sides:
+    """The sources of a run: targets, predictions and an optional baseline."""
 
-    ``path`` is a file name or ``-`` (stdin); ``fmt`` is ``text`` or
-    ``jsonl``; ``field`` names the JSONL field; ``escapes`` turns ``\\n`` in
-    plain-text records into newlines.
-    """
-
-    path: str
-    fmt: str
-    field: str
-    escapes: bool = False
+    targets: Source
+    predictions: Source
+    baseline: Source | None = None
 
     @property
-    def name(self) -> str:
-        """The name to use in messages."""
-        return "<stdin>" if self.path == "-" else self.path
+    def all(self) -> list[Source]:
+        """Every source, targets first."""
+        return [s for s in (self.targets, self.predictions, self.baseline) if s is not None]
+
+    def describe(self) -> str:
+        """The distinct file names, for messages: ``a.txt and b.txt``."""
+        names = list(dict.fromkeys(source.name for source in self.all))
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+class Record(NamedTuple):
+    """One record: its target(s), prediction, baseline prediction and id."""
+
+    target: Target
+    prediction: str
+    baseline: str | None
+    id: RecordId
 
 
 def unescape_newlines(text: str) -> str:
@@ -73,200 +65,182 @@ def unescape_newlines(text: str) -> str:
     >>> unescape_newlines(r"one.\ntwo \\n")
     'one.\ntwo \\n'
     """
-    return _ESCAPE.sub(lambda m: "\n" if m.group(1) == "n" else "\\", text)
+    if "\\\\" not in text:  # no escaped backslash: every \n is a newline
+        return text.replace("\\n", "\n") if "\\" in text else text
+    # Split at escaped backslashes (left to right, as a scan would), then the
+    # \n left in each piece are newlines: string methods, no per-match callback.
+    return "\\".join(piece.replace("\\n", "\n") for piece in text.split("\\\\"))
 
 
-def read_pairs(targets: Source, predictions: Source) -> Iterator[Pair]:
-    """(target or list of targets, prediction) per record, streamed in order.
-
-    When both sides are fields of the same JSONL file (or stdin), it is read
-    once.  Raises CliError if the two sides hold different numbers of records.
-    """
-    if _same_jsonl(targets, predictions):
-        for number, obj in _json_objects(targets):
-            yield _target_field(obj, targets, number), _text_field(obj, predictions, number)
+def read_records(sides: Sides) -> Iterator[Record]:
+    """Every record, streamed in order.  Raises CliError if the files hold
+    different numbers of records or a record lacks a field."""
+    sources = sides.all
+    files = _files(sources)
+    readers = [rows(group[0]) for group in files]
+    where = {id(source): i for i, group in enumerate(files) for source in group}
+    # Per side: the reader it takes its row from, and what it takes from it.
+    reads = [where[id(source)] for source in sources]
+    getters = [_target_getter(sides.targets), *map(_text_getter, sources[1:])]
+    with_ids = [source.id_field is not None for source in sources]
+    any_ids = any(with_ids)
+    end = object()
+    if len(sources) == 2 and not any_ids:
+        yield from _pairs(readers, getters, files)
         return
-    target_texts = _targets(targets)
-    prediction_texts = _predictions(predictions)
-    count = 0
-    for target in target_texts:
-        prediction = next(prediction_texts, None)
-        if not isinstance(prediction, str):
-            raise _count_error(targets, count + 1 + _drain(target_texts), predictions, count)
-        count += 1
-        yield target, prediction
-    rest = _drain(prediction_texts)
-    if rest:
-        raise _count_error(targets, count, predictions, count + rest)
+    for done, current in enumerate(itertools.zip_longest(*readers, fillvalue=end)):
+        if end in current:
+            counts = [
+                done + (row is not end) + sum(1 for _ in r) for row, r in zip(current, readers)
+            ]
+            raise _count_error(files, counts)
+        found = [current[i] for i in reads]
+        values = [get(*row) for get, row in zip(getters, found)]  # type: ignore[misc]
+        record_id = _record_id(sources, found, with_ids) if any_ids else None
+        baseline = cast(str, values[2]) if len(values) > 2 else None
+        yield Record(values[0], cast(str, values[1]), baseline, record_id)
 
 
-def count_records(targets: Source, predictions: Source) -> int | None:
+def _pairs(
+    readers: list[Iterator[tuple[int, Row]]], getters: list[Any], files: list[list[Source]]
+) -> Iterator[Record]:
+    """The usual case, fast: targets and predictions, no ids, no baseline."""
+    get_target, get_prediction = getters
+    if len(readers) == 1:  # both fields of one file
+        for number, row in readers[0]:
+            yield Record(get_target(number, row), get_prediction(number, row), None, None)
+        return
+    end = (0, None)
+    for done, (target, prediction) in enumerate(itertools.zip_longest(*readers, fillvalue=end)):
+        if target is end or prediction is end:
+            drained = [done + (row is not end) + sum(1 for _ in r) for row, r in
+                       zip((target, prediction), readers)]  # fmt: skip
+            raise _count_error(files, drained)
+        yield Record(get_target(*target), get_prediction(*prediction), None, None)
+
+
+def count_records(sides: Sides, for_progress: bool) -> int | None:
     """The number of records, counted before scoring, or None for a stream.
 
     Counting first reports a count mismatch or an empty input before any
-    output, and gives the progress bar its total.  Raises CliError.
+    output, and gives the progress display its total; a single file is not
+    counted unless ``for_progress``.  Raises CliError.
     """
-    sources = [targets] if _same_jsonl(targets, predictions) else [targets, predictions]
-    counts = [_count(source) for source in sources]
-    if len(counts) == 2 and None not in counts and counts[0] != counts[1]:
-        raise _count_error(targets, counts[0] or 0, predictions, counts[1] or 0)
+    files = _files(sides.all)
+    if len(files) == 1 and not for_progress:
+        return None
+    counts = [count(group[0]) for group in files]
+    known = [(group, n) for group, n in zip(files, counts) if n is not None]
+    if len({n for _, n in known}) > 1:
+        raise _count_error([g for g, _ in known], [n for _, n in known])
     return None if None in counts else counts[0]
 
 
-@contextlib.contextmanager
-def atomic_output(path: str) -> Iterator[IO[str]]:
-    """A text stream that becomes ``path`` only if the block succeeds.
+# ------------------------------------------------------------ fields
 
-    It writes a temporary file in the same directory and renames it over
-    ``path`` at the end, so an existing file is untouched by a failed run.
-    ``-`` means stdout.
-    """
-    if path == "-":
-        yield sys.stdout
-        sys.stdout.flush()
-        return
-    directory = os.path.dirname(os.path.abspath(path))
-    try:
-        fd, temporary = tempfile.mkstemp(
-            dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp"
+
+def _record_id(sources: list[Source], found: list[Any], with_ids: list[bool]) -> RecordId:
+    """The record's id, the same in every file that has one."""
+    ids = [_id(source, *row) for source, row, wanted in zip(sources, found, with_ids) if wanted]
+    if any(value != ids[0] for value in ids[1:]):
+        given = " but ".join(
+            f"{source.name} line {row[0]} has id {value!r}"
+            for source, row, value in zip([s for s in sources if s.id_field], found, ids)
         )
-    except OSError as error:
-        raise CliError(f"cannot write {path}: {error.strerror}") from None
-    try:
-        with open(fd, "w", encoding="utf-8", newline="") as stream:
-            yield stream
-        os.chmod(temporary, _mode_for(path))
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+        raise CliError(f"records out of step: {given}")
+    return ids[0] if ids else None
 
 
-# ------------------------------------------------------------ reading
+def _target_getter(source: Source) -> Callable[[int, Row], Target]:
+    field = source.field
+
+    def get(number: int, row: Row) -> Target:
+        if type(row) is dict:
+            value = row.get(field)
+            if type(value) is str:
+                return value
+        return _target(source, number, row)
+
+    return get
 
 
-def _same_jsonl(targets: Source, predictions: Source) -> bool:
-    if targets.fmt != "jsonl" or predictions.fmt != "jsonl":
-        return False
-    if targets.path == predictions.path:
-        return True
-    try:
-        return os.path.samefile(targets.path, predictions.path)
-    except OSError:
-        return False
+def _text_getter(source: Source) -> Callable[[int, Row], str]:
+    """What takes the text out of a row of ``source``, quickly in the usual case."""
+    field = source.field
+
+    def line(number: int, row: Row) -> str:
+        return cast(str, row)
+
+    def get(number: int, row: Row) -> str:
+        value = cast("dict[str, object]", row).get(field)
+        return value if type(value) is str else _text(source, number, row)
+
+    def escaped(number: int, row: Row) -> str:
+        return _text(source, number, row)
+
+    if not source.structured:
+        return escaped if source.escapes else line
+    return get
 
 
-def _targets(source: Source) -> Iterator[Target]:
-    if source.fmt != "jsonl":
-        return _text_records(source)
-    return (_target_field(obj, source, number) for number, obj in _json_objects(source))
+def _target(source: Source, number: int, row: Row) -> Target:
+    """The reference, or the non-empty list of references (JSONL)."""
+    if isinstance(row, dict):
+        value = row.get(source.field)
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            return value
+    return _text(source, number, row, "a string or a non-empty list of strings")
 
 
-def _predictions(source: Source) -> Iterator[str]:
-    if source.fmt != "jsonl":
-        return _text_records(source)
-    return (_text_field(obj, source, number) for number, obj in _json_objects(source))
-
-
-def _text_records(source: Source) -> Iterator[str]:
-    for _, line in _lines(source):
-        yield unescape_newlines(line) if source.escapes else line
-
-
-def _drain(texts: Iterator[object]) -> int:
-    return sum(1 for _ in texts)
-
-
-def _lines(source: Source) -> Iterator[tuple[int, str]]:
-    """(line number, decoded line without its ``\\n``), split on ``\\n`` only."""
-    with _open(source) as stream:
-        for number, raw in enumerate(stream, 1):
-            if raw.endswith(b"\n"):
-                raw = raw[:-1]
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise CliError(
-                    f"{source.name}: line {number}: invalid UTF-8 "
-                    f"(byte 0x{raw[error.start]:02x} at column {error.start + 1})"
-                ) from None
-            # A byte-order mark would otherwise stick to the first token.
-            yield number, line[1:] if number == 1 and line.startswith("\ufeff") else line
-
-
-def _json_objects(source: Source) -> Iterator[tuple[int, dict[str, object]]]:
-    for number, line in _lines(source):
-        if not line.strip(_BLANK):
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise CliError(
-                f"{source.name}: line {number}: malformed JSON ({error.msg}, column {error.colno})"
-            ) from None
-        if not isinstance(obj, dict):
-            raise CliError(f"{source.name}: line {number}: expected a JSON object")
-        yield number, obj
-
-
-def _target_field(obj: dict[str, object], source: Source, number: int) -> Target:
-    """The reference, or the non-empty list of references, in ``source.field``."""
-    value = obj.get(source.field)
-    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-        return value
-    return _text_field(obj, source, number, "a string or a non-empty list of strings")
-
-
-def _text_field(
-    obj: dict[str, object], source: Source, number: int, wanted: str = "a string"
-) -> str:
-    """The text in ``source.field``; CliError naming the line if there is none."""
-    value = obj.get(source.field)
+def _text(source: Source, number: int, row: Row, wanted: str = "a string") -> str:
+    if isinstance(row, str):
+        return unescape_newlines(row) if source.escapes else row
+    value = row.get(source.field)
     if isinstance(value, str):
         return value
     where = f"{source.name}: line {number}"
-    if source.field not in obj:
-        fields = ", ".join(map(repr, obj)) or "none"
+    if source.field not in row:
+        fields = ", ".join(map(repr, row)) or "none"
         raise CliError(f"{where}: no field {source.field!r} (fields: {fields})")
     raise CliError(f"{where}: field {source.field!r} must be {wanted}")
 
 
-@contextlib.contextmanager
-def _open(source: Source) -> Iterator[IO[bytes]]:
-    if source.path == "-":
-        yield sys.stdin.buffer
-        return
+def _id(source: Source, number: int, row: Row) -> RecordId:
+    if not isinstance(row, dict) or source.id_field is None:
+        return None
+    if source.id_field not in row:
+        raise CliError(f"{source.name}: line {number}: no id field {source.id_field!r}")
+    value = row[source.id_field]
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise CliError(
+            f"{source.name}: line {number}: id field {source.id_field!r} must be "
+            "a string or an integer"
+        )
+    return value
+
+
+# ------------------------------------------------------------ files
+
+
+def _files(sources: Sequence[Source]) -> list[list[Source]]:
+    """The sources grouped by the file (and format) they read, in order."""
+    groups: dict[object, list[Source]] = {}
+    for source in sources:
+        groups.setdefault((_identity(source.path), source.fmt), []).append(source)
+    return list(groups.values())
+
+
+def _identity(path: str) -> object:
     try:
-        stream = open(source.path, "rb")  # noqa: SIM115 - closed below
-    except OSError as error:
-        raise CliError(f"cannot read {source.path}: {error.strerror}") from None
-    with stream:
-        yield stream
-
-
-def _count(source: Source) -> int | None:
-    if source.path == "-" or not os.path.isfile(source.path):
-        return None  # stdin, a pipe or a missing file: find out while reading
-    with _open(source) as stream:
-        if source.fmt == "jsonl":
-            return sum(1 for line in stream if line.strip())
-        return sum(1 for _ in stream)
-
-
-def _count_error(
-    targets: Source, n_targets: int, predictions: Source, n_predictions: int
-) -> CliError:
-    return CliError(
-        f"{targets.name} has {n_targets} records but {predictions.name} has {n_predictions}"
-    )
-
-
-def _mode_for(path: str) -> int:
-    """The existing file's permissions, or what ``open(path, "w")`` would give."""
-    try:
-        return stat.S_IMODE(os.stat(path).st_mode)
+        info = os.stat(path) if path != "-" else None
     except OSError:
-        mask = os.umask(0)  # the only way to read the umask
-        os.umask(mask)
-        return 0o666 & ~mask
+        return os.path.abspath(path)
+    return "-" if info is None else (info.st_dev, info.st_ino)
+
+
+def _count_error(files: list[list[Source]], counts: list[int]) -> CliError:
+    first = counts[0]
+    other = next(i for i, n in enumerate(counts) if n != first)
+    return CliError(
+        f"{files[0][0].name} has {first} records but {files[other][0].name} has {counts[other]}"
+    )

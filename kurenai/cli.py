@@ -1,12 +1,15 @@
 """``python -m kurenai`` / ``kurenai``: score a file of predictions against references.
 
 A thin layer over :class:`kurenai.rouge_scorer.RougeScorer`: records stream in
-chunks from plain-text or JSONL files (:mod:`kurenai._cli_io`), each chunk is
-scored with ``score_batch`` (``score_multi`` for records with several
-references), and the scores stream out as CSV, JSON or JSONL
-(:mod:`kurenai._cli_output`).  ``main`` returns the exit code: 0 on success,
-1 when an input or output file is at fault, 2 for a usage error, 130 on
-Ctrl-C; every failure is one line on stderr.
+chunks from plain-text, JSONL or CSV files (:mod:`kurenai._cli_io`), each
+chunk is scored with ``score_batch(columnar=True)`` (``score_multi_batch``
+for records with several references), and the scores stream out per record
+(:mod:`kurenai._cli_output`) or are aggregated at the end: mean, bootstrap
+intervals, or a paired comparison with a baseline
+(:mod:`kurenai._cli_aggregate`).  ``main`` returns the exit code: 0 on
+success, 1 when an input or output file is at fault, 2 for a usage error, 3
+when a score is below ``--fail-under``, 128+N when killed by signal N (130 on
+Ctrl-C); every failure is one line on stderr.
 
 >>> main(["--rouge-types", "rouge9x", "--target-file", "t", "--prediction-file", "p"])
 2
@@ -18,15 +21,20 @@ import argparse
 import itertools
 import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
-from typing import IO, Any, cast
+from collections.abc import Sequence
+from typing import IO
 
 from kurenai import __version__
+from kurenai._cli_aggregate import Resampling, aggregate_report, with_mean
 from kurenai._cli_args import ExitRequest, parse_args
-from kurenai._cli_io import CliError, Pair, Source, atomic_output, count_records, read_pairs
-from kurenai._cli_output import Bootstrap, Progress, make_report
+from kurenai._cli_files import Terminated, atomic_output, check_output, signals_raise
+from kurenai._cli_io import Sides, count_records, read_records
+from kurenai._cli_notes import note_lsum
+from kurenai._cli_output import Report, record_report
+from kurenai._cli_progress import Progress
+from kurenai._cli_scoring import scored_blocks
+from kurenai._cli_sources import CliError, Source, detect_format
 from kurenai.rouge_scorer import RougeScorer
-from kurenai.scoring import Score
 
 __all__ = ["main", "signature"]
 
@@ -34,7 +42,8 @@ __all__ = ["main", "signature"]
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line on ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     try:
-        return _run(parse_args(argv))
+        with signals_raise():
+            return _run(parse_args(argv))
     except ExitRequest as done:
         return done.code
     except CliError as error:
@@ -44,6 +53,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("kurenai: interrupted", file=sys.stderr)
         return 130
+    except Terminated as killed:
+        print(f"kurenai: terminated by signal {killed.signum}", file=sys.stderr)
+        return 128 + killed.signum
     except BrokenPipeError:
         # The reader went away (``kurenai ... | head``): stop quietly, and keep
         # Python from complaining again when it flushes stdout at exit.
@@ -67,9 +79,10 @@ def signature(args: argparse.Namespace) -> str:
         f"stem:{'yes' if args.use_stemmer else 'no'}",
         f"split:{'sentences' if args.split_summaries else 'newline'}",
     ]
-    if args.use_aggregator:
+    if args.aggregate == "bootstrap" or args.baseline_file is not None:
         seed = "none" if args.seed is None else args.seed
-        parts.append(f"boot:{args.bootstrap_samples},{args.confidence_interval},seed:{seed}")
+        kind = "paired" if args.baseline_file is not None else "boot"
+        parts.append(f"{kind}:{args.bootstrap_samples},{args.confidence_interval},seed:{seed}")
     return "|".join([*parts, f"version:{__version__}"])
 
 
@@ -77,57 +90,61 @@ def signature(args: argparse.Namespace) -> str:
 
 
 def _run(args: argparse.Namespace) -> int:
-    targets, predictions = _sources(args)
+    sides = _sides(args)
+    check_output(args.output, [source.path for source in sides.all])
     scorer = _scorer(args)
-    total = count_records(targets, predictions)
-    _note_lsum(args, targets, predictions)
-    pairs = read_pairs(targets, predictions)
-    first = next(pairs, None)
+    shown = _show_progress(args)
+    total = count_records(sides, for_progress=shown)
+    note_lsum(args, [source.fmt for source in sides.all])
+    records = read_records(sides)
+    first = next(records, None)  # before the output is opened or written
     if first is None:
-        raise CliError(f"no records in {targets.name} or {predictions.name}")
-    boot = None
-    if args.use_aggregator:
-        boot = Bootstrap(args.bootstrap_samples, args.confidence_interval, args.seed)
-    progress = Progress(total, _show_progress(args))
+        raise CliError(f"no records in {sides.describe()}")
+    progress = Progress(total, shown)
     with atomic_output(args.output) as stream:
-        report = make_report(stream, args.output_format, scorer.rouge_types, signature(args), boot)
-        for scores in _scored(scorer, itertools.chain([first], pairs), args, progress):
-            report.add(scores)
-        progress.close()
+        report = _report(args, stream, scorer, progress)
+        for block in scored_blocks(scorer, itertools.chain([first], records), args):
+            report.add(block)
+            progress.update(len(block.ids))
+        if args.aggregate == "bootstrap":  # each type draws its own samples
+            progress.phase("bootstrap", args.bootstrap_samples * len(args.rouge_types), "samples")
+        elif args.baseline_file is not None:  # the types share the samples
+            progress.phase("comparison", args.bootstrap_samples, "samples")
         report.close()
+    progress.close(summary=not args.quiet)
     if args.signature:
         print(signature(args), file=sys.stderr)
-    return 0
+    return _threshold_status(args, report)
 
 
-def _scored(
-    scorer: RougeScorer, pairs: Iterable[Pair], args: argparse.Namespace, progress: Progress
-) -> Iterator[dict[str, Score]]:
-    """Each record's scores, in input order, computed one chunk at a time."""
-    jobs = args.jobs or os.cpu_count() or 1
-    iterator = iter(pairs)
-    while chunk := list(itertools.islice(iterator, args.chunk_size)):
-        yield from _score_chunk(scorer, chunk, jobs)
-        progress.update(len(chunk))
-
-
-def _score_chunk(scorer: RougeScorer, chunk: list[Pair], jobs: int) -> list[dict[str, Score]]:
-    """Single-reference records go to ``score_batch``, the others to ``score_multi_batch``."""
-    single = [i for i, (target, _) in enumerate(chunk) if isinstance(target, str)]
-    # Every record is text and there is no size limit, so no score is None.
-    batch = cast(
-        "list[dict[str, Score]]", scorer.score_batch(*_columns(chunk, single), n_jobs=jobs)
+def _report(
+    args: argparse.Namespace, stream: IO[str], scorer: RougeScorer, progress: Progress
+) -> Report:
+    sign = signature(args)
+    if args.baseline_file is None and args.aggregate == "none" and not args.fail_under:
+        return record_report(stream, args.output_format, scorer.rouge_types, sign)
+    resampling = Resampling(
+        args.bootstrap_samples, args.confidence_interval, args.seed, progress.step
     )
-    if len(single) == len(chunk):
-        return batch
-    multi = [i for i, (target, _) in enumerate(chunk) if not isinstance(target, str)]
-    scores = dict(zip(single, batch))
-    scores.update(zip(multi, scorer.score_multi_batch(*_columns(chunk, multi), n_jobs=jobs)))
-    return [scores[i] for i in range(len(chunk))]
+    kind = "paired" if args.baseline_file is not None else args.aggregate
+    if kind == "none":
+        records = record_report(stream, args.output_format, scorer.rouge_types, sign)
+        return with_mean(records, scorer.rouge_types)
+    return aggregate_report(kind, stream, args.output_format, scorer.rouge_types, sign, resampling)
 
 
-def _columns(chunk: list[Pair], rows: list[int]) -> tuple[list[Any], list[str]]:
-    return [chunk[i][0] for i in rows], [chunk[i][1] for i in rows]
+def _threshold_status(args: argparse.Namespace, report: Report) -> int:
+    """3 (and one line per type) if a corpus F-measure is below ``--fail-under``."""
+    corpus_f: dict[str, float] = getattr(report, "corpus_f", {})
+    failed = 0
+    for rouge_type, threshold in (args.fail_under or {}).items():
+        if corpus_f[rouge_type] < threshold:
+            score = corpus_f[rouge_type]
+            # Four decimals, unless rounding would hide that it is below.
+            shown = f"{score:.4f}" if round(score, 4) < threshold else repr(score)
+            print(f"kurenai: {rouge_type}-F {shown} < {threshold}", file=sys.stderr)
+            failed = 3
+    return failed
 
 
 def _scorer(args: argparse.Namespace) -> RougeScorer:
@@ -142,34 +159,31 @@ def _scorer(args: argparse.Namespace) -> RougeScorer:
         raise CliError(f"cannot use tokenizer {args.tokenizer!r}: {error}") from None
 
 
-def _sources(args: argparse.Namespace) -> tuple[Source, Source]:
+def _sides(args: argparse.Namespace) -> Sides:
     def source(path: str, field: str) -> Source:
-        fmt = args.format
-        if fmt == "auto":
-            fmt = "jsonl" if path.lower().endswith(".jsonl") else "text"
-        return Source(path, fmt, field, escapes=args.newline_escape)
-
-    targets = source(args.target_file, args.target_field)
-    predictions = source(args.prediction_file, args.prediction_field)
-    if targets.path == predictions.path == "-" and targets.fmt != "jsonl":
-        raise CliError("only JSONL input can give both targets and predictions on stdin", 2)
-    return targets, predictions
-
-
-def _note_lsum(args: argparse.Namespace, *sources: Source) -> None:
-    plain = any(source.fmt == "text" for source in sources)
-    escaped = args.newline_escape or args.split_summaries
-    if "rougeLsum" in args.rouge_types and plain and not (escaped or args.quiet):
-        print(
-            "kurenai: note: one-line records have one sentence each, so rougeLsum "
-            "equals rougeL; see --newline-escape, --split-summaries or JSONL input",
-            file=sys.stderr,
+        fmt = detect_format(path, args.format)
+        return Source(
+            path, fmt, field, args.newline_escape, args.id_field if fmt != "text" else None
         )
+
+    baseline = args.baseline_file
+    sides = Sides(
+        source(args.target_file, args.target_field),
+        source(args.prediction_file, args.prediction_field),
+        None if baseline is None else source(baseline, args.prediction_field),
+    )
+    on_stdin = [s for s in sides.all if s.path == "-"]
+    if len(on_stdin) > 1 and any(s.fmt == "text" for s in on_stdin):
+        raise CliError("only JSONL or CSV input can give several sides on stdin", 2)
+    if args.id_field is not None and not any(s.structured for s in sides.all):
+        raise CliError("--id-field needs JSONL, CSV or TSV input", 2)
+    return sides
 
 
 def _show_progress(args: argparse.Namespace) -> bool:
     # Not while per-record rows scroll past on the same terminal.
-    to_terminal = args.output == "-" and not args.use_aggregator and _isatty(sys.stdout)
+    per_record = args.aggregate == "none" and args.baseline_file is None
+    to_terminal = args.output == "-" and per_record and _isatty(sys.stdout)
     return not args.quiet and _isatty(sys.stderr) and not to_terminal
 
 

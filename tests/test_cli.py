@@ -9,9 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cli_support import Run, call_main
+from cli_support import SUMMARY, Run, call_main
 
 from kurenai import __version__, cli
+from kurenai._cli_progress import Progress
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.scoring import BootstrapAggregator
 
@@ -435,17 +436,17 @@ def test_output_never_depends_on_jobs_or_chunks(
 def test_jobs_and_chunks_reach_score_batch(
     run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    calls: list[tuple[int, int]] = []
+    calls: list[tuple[int, int, bool]] = []
     original = RougeScorer.score_batch
 
-    def spy(self: RougeScorer, targets: list[str], predictions: list[str], n_jobs: int = 1):  # type: ignore[no-untyped-def]
-        calls.append((len(targets), n_jobs))
-        return original(self, targets, predictions, n_jobs=n_jobs)
+    def spy(self, targets, predictions, n_jobs=1, **options):  # type: ignore[no-untyped-def]
+        calls.append((len(targets), n_jobs, options == {"columnar": True}))
+        return original(self, targets, predictions, n_jobs=n_jobs, **options)
 
     monkeypatch.setattr(RougeScorer, "score_batch", spy)
     args = pair_files(tmp_path, ["a"] * 5, ["b"] * 5)
     assert run("--jobs", "3", "--chunk-size", "2", *args).code == 0
-    assert calls == [(2, 3), (2, 3), (1, 3)]
+    assert calls == [(2, 3, True), (2, 3, True), (1, 3, True)]
 
 
 class Terminal(io.StringIO):
@@ -468,15 +469,52 @@ def test_progress_bar_on_a_terminal_only(
     terminal = Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
     assert cli.main(args) == 0
-    assert terminal.getvalue().startswith("\rkurenai: 2/5 records (40%)")
-    assert "\rkurenai: 5/5 records (100%)" in terminal.getvalue()
-    assert terminal.getvalue().endswith("\n")
+    shown = terminal.getvalue()
+    assert shown.startswith("\rkurenai: 2/5 records (40%)\x1b[K")
+    # The display ends on the summary line, which replaces it.
+    assert SUMMARY.fullmatch(shown.rsplit("\r", 1)[1].replace("\x1b[K", ""))
+    assert shown.rsplit("\r", 1)[1].startswith("kurenai: 5 records in ")
     quiet = Terminal()
     monkeypatch.setattr("sys.stderr", quiet)
     assert cli.main([*args, "--quiet"]) == 0
     assert quiet.getvalue() == ""
     monkeypatch.undo()
     assert run(*args).err == ""  # not a terminal
+
+
+def test_progress_covers_the_bootstrap_phase() -> None:
+    terminal = Terminal()
+    progress = Progress(4, enabled=True, stream=terminal, interval=0)
+    progress.update(4)
+    progress.phase("bootstrap", 1000, "samples")
+    progress.step(250)
+    progress.close(summary=True)
+    shown = terminal.getvalue().split("\r")
+    assert shown[1:3] == [
+        "kurenai: 4/4 records (100%)\x1b[K",
+        "kurenai: bootstrap: 250/1000 samples (25%)\x1b[K",
+    ]
+    assert SUMMARY.fullmatch(shown[3].replace("\x1b[K", ""))
+    assert shown[3].startswith("kurenai: 4 records in ")
+
+
+def test_bootstrap_reports_its_samples_to_the_progress_display(
+    run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    steps: list[int] = []
+    phases: list[tuple[str, int]] = []
+    monkeypatch.setattr(Progress, "step", lambda self, count: steps.append(count))
+    monkeypatch.setattr(
+        Progress, "phase", lambda self, name, total, unit: phases.append((name, total))
+    )
+    assert run(*SPEC_ARGS, "--use-aggregator", "--bootstrap-samples", "10").code == 0
+    assert steps == [2, 10, 10]  # the records, then the samples of each type
+    assert phases == [("bootstrap", 20)]
+    steps.clear()
+    baseline = str(EXAMPLES / "predictions.txt")
+    assert run(*SPEC_ARGS, "--baseline-file", baseline, "--bootstrap-samples", "10").code == 0
+    assert steps == [2, 10]  # the types share the samples of a comparison
+    assert phases[1:] == [("comparison", 10)]
 
 
 def test_no_progress_bar_while_records_scroll_on_the_same_terminal(
@@ -486,7 +524,8 @@ def test_no_progress_bar_while_records_scroll_on_the_same_terminal(
     monkeypatch.setattr("sys.stderr", terminal)
     monkeypatch.setattr("sys.stdout", terminal)
     assert cli.main(pair_files(tmp_path, ["a"], ["a"])) == 0
-    assert "records" not in terminal.getvalue()
+    assert "\r" not in terminal.getvalue()
+    assert SUMMARY.search(terminal.getvalue())  # only the summary, at the end
 
 
 # ------------------------------------------------------------ main's contract

@@ -61,12 +61,12 @@ Files = Callable[..., list[str]]
         (["--rouge-types", "rouge1,rouge1"], "distinct ROUGE types"),
         (["--rouge-types", ","], "distinct ROUGE types"),
         (["--tokenizer", "nope"], "invalid choice: 'nope'"),
-        (["--jobs", "-1"], "argument --jobs: expected an integer >= 0, got '-1'"),
+        (["--jobs", "-2"], "argument --jobs: expected an integer >= -1, got '-2'"),
         (["--chunk-size", "0"], "argument --chunk-size: expected an integer >= 1"),
-        (["--bootstrap-samples", "many"], "expected an integer >= 1, got 'many'"),
+        (["--bootstrap-samples", "many"], "expected an integer from 1 to 1000000, got 'many'"),
         (["--confidence-interval", "95"], "expected a number from 0 to 1, got '95'"),
         (["--output-format", "xml"], "invalid choice: 'xml'"),
-        (["--seed", "3"], "--seed only apply with --use-aggregator"),
+        (["--seed", "3"], "--seed only applies with --aggregate bootstrap"),
         (["--no-such-option"], "unrecognized arguments: --no-such-option"),
     ],
 )
@@ -87,7 +87,7 @@ def test_missing_required_file_option(run: Run) -> None:
 def test_both_sides_on_stdin_need_jsonl(run: Run) -> None:
     result = run("--target-file", "-", "--prediction-file", "-")
     assert result.code == 2
-    assert "only JSONL input can give both" in result.err
+    assert "only JSONL or CSV input can give several sides on stdin" in result.err
 
 
 # ------------------------------------------------------------ input errors: exit 1

@@ -1,0 +1,257 @@
+"""Where the command line's texts come from: files, formats and compression.
+
+A :class:`Source` names a file (or ``-``, stdin), its format and the fields
+to take.  :func:`rows` streams the file's rows, never the whole file: a line
+of plain text, or the object of a JSONL line or of a CSV/TSV row (a dict).
+``.gz``, ``.bz2`` and ``.xz`` files are decompressed on the fly.  Every
+problem is a :class:`CliError` naming the file and the line.
+"""
+
+from __future__ import annotations
+
+import bz2
+import contextlib
+import csv
+import gzip
+import json
+import lzma
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import IO, Callable, Union, cast
+
+__all__ = ["FORMATS", "CliError", "Row", "Source", "detect_format", "rows"]
+
+FORMATS = ("auto", "text", "jsonl", "csv", "tsv")
+Row = Union[str, dict[str, object]]
+# The streams are closed by _open's with statement.
+_OPENERS: dict[str, Callable[[str], IO[bytes]]] = {
+    ".gz": lambda path: cast("IO[bytes]", gzip.open(path, "rb")),  # noqa: SIM115
+    ".bz2": lambda path: bz2.open(path, "rb"),  # noqa: SIM115
+    ".xz": lambda path: lzma.open(path, "rb"),  # noqa: SIM115
+}
+_EXTENSIONS = {".jsonl": "jsonl", ".csv": "csv", ".tsv": "tsv"}
+# What bytes.strip() removes, so that counting and reading skip the same lines.
+BLANK = " \t\n\r\x0b\x0c"
+
+
+class CliError(Exception):
+    """A failure the user can fix; ``exit_code`` 2 means a usage error."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where one side's texts come from.
+
+    ``path`` is a file name or ``-`` (stdin); ``fmt`` is ``text``, ``jsonl``,
+    ``csv`` or ``tsv``; ``field`` names the field holding the text;
+    ``escapes`` turns ``\\n`` in plain-text records into newlines;
+    ``id_field`` names the field holding each record's id, if any.
+    """
+
+    path: str
+    fmt: str
+    field: str
+    escapes: bool = False
+    id_field: str | None = None
+
+    @property
+    def name(self) -> str:
+        """The name to use in messages."""
+        return "<stdin>" if self.path == "-" else self.path
+
+    @property
+    def structured(self) -> bool:
+        """Whether records are objects with named fields (JSONL, CSV, TSV)."""
+        return self.fmt != "text"
+
+
+def detect_format(path: str, fmt: str) -> str:
+    """The format of ``path``: ``fmt`` unless it is ``auto``, else by extension.
+
+    >>> detect_format("dev.jsonl.gz", "auto"), detect_format("dev.tsv", "auto")
+    ('jsonl', 'tsv')
+    >>> detect_format("dev.txt", "auto"), detect_format("dev.jsonl", "text")
+    ('text', 'text')
+    """
+    if fmt != "auto":
+        return fmt
+    stem, extension = os.path.splitext(path.lower())
+    if extension in _OPENERS:
+        extension = os.path.splitext(stem)[1]
+    if extension == ".json":
+        raise CliError(
+            f"{path}: a .json file is one JSON document; kurenai reads JSONL, one object "
+            f"per line (convert it with e.g. jq -c '.[]' {path} > records.jsonl)"
+        )
+    return _EXTENSIONS.get(extension, "text")
+
+
+def rows(source: Source) -> Iterator[tuple[int, Row]]:
+    """(line number, row) of each record of ``source``, in order."""
+    if source.fmt == "jsonl":
+        return _json_objects(source)
+    if source.fmt in ("csv", "tsv"):
+        return _csv_rows(source)
+    return _lines(source)
+
+
+def count(source: Source) -> int | None:
+    """The number of records, or None for stdin, a pipe or a missing file."""
+    if source.path == "-" or not os.path.isfile(source.path):
+        return None
+    if source.fmt in ("csv", "tsv"):
+        return sum(1 for _ in _csv_rows(source))
+    with _open(source) as stream:
+        if source.fmt == "jsonl":
+            return sum(1 for line in stream if line.strip())
+        return sum(1 for _ in stream)
+
+
+# ------------------------------------------------------------ formats
+
+
+def _lines(source: Source, keep_ends: bool = False) -> Iterator[tuple[int, str]]:
+    """(line number, decoded line), split on ``\\n`` only; without the
+    ``\\n`` unless ``keep_ends``."""
+    with _open(source) as stream:
+        for number, raw in enumerate(stream, 1):
+            if raw.endswith(b"\n") and not keep_ends:
+                raw = raw[:-1]
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise CliError(
+                    f"{source.name}: line {number}: invalid UTF-8 "
+                    f"(byte 0x{raw[error.start]:02x} at column {error.start + 1})"
+                ) from None
+            # A byte-order mark would otherwise stick to the first token.
+            yield number, line[1:] if number == 1 and line.startswith("\ufeff") else line
+
+
+def _json_objects(source: Source) -> Iterator[tuple[int, Row]]:
+    """Each non-blank line's object.  With orjson installed, lines are parsed
+    from their bytes by orjson; a line it refuses (or a BOM-less decode
+    error) goes to the json module, which gives the same objects and the
+    messages below."""
+    fast = _orjson_loads()
+    with _open(source) as stream:
+        for number, raw in enumerate(stream, 1):
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]  # a byte-order mark
+            if not raw.strip():
+                continue
+            try:
+                obj = fast(raw) if fast is not None else None
+            except Exception:  # every refusal gets the json module's verdict
+                obj = None
+            if obj is None:
+                obj = _json_object(source, number, raw)
+            if not isinstance(obj, dict):
+                raise CliError(f"{source.name}: line {number}: expected a JSON object")
+            yield number, obj
+
+
+def _json_object(source: Source, number: int, raw: bytes) -> object:
+    """One line, decoded and parsed with the json module; CliError naming the line."""
+    where = f"{source.name}: line {number}"
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise CliError(
+            f"{where}: invalid UTF-8 (byte 0x{raw[error.start]:02x} at column {error.start + 1})"
+        ) from None
+    try:
+        return json.loads(line)
+    except json.JSONDecodeError as error:
+        raise CliError(f"{where}: malformed JSON ({error.msg}, column {error.colno})") from None
+    except RecursionError:
+        raise CliError(f"{where}: JSON nested too deeply") from None
+    except ValueError as error:  # e.g. an integer of more than 4300 digits
+        raise CliError(f"{where}: malformed JSON ({_first_line(error)})") from None
+
+
+def _orjson_loads() -> Callable[[bytes], object] | None:
+    """orjson's parser if it is installed (the ``cli`` extra): several times
+    faster than the json module on JSONL input."""
+    if os.environ.get("KURENAI_NO_ORJSON"):
+        return None
+    try:
+        import orjson
+    except ImportError:
+        return None
+    return orjson.loads
+
+
+def _csv_rows(source: Source) -> Iterator[tuple[int, Row]]:
+    lines = _lines(source, keep_ends=True)
+    reader = csv.reader((line for _, line in lines), delimiter="," if source.fmt == "csv" else "\t")
+    try:
+        header = next(reader, None)
+        if header is None:
+            return
+        if len(set(header)) != len(header):
+            raise CliError(f"{source.name}: line 1: repeated column names in the header")
+        start = reader.line_num + 1
+        for values in reader:
+            if len(values) != len(header):
+                if not any(values):
+                    start = reader.line_num + 1
+                    continue  # a blank line
+                raise CliError(
+                    f"{source.name}: line {start}: {len(values)} columns, "
+                    f"but the header has {len(header)}"
+                )
+            yield start, dict(zip(header, values))
+            start = reader.line_num + 1
+    except csv.Error as error:
+        raise CliError(f"{source.name}: line {reader.line_num}: malformed CSV ({error})") from None
+
+
+def _first_line(error: BaseException) -> str:
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+# ------------------------------------------------------------ files
+
+
+@contextlib.contextmanager
+def _open(source: Source) -> Iterator[IO[bytes]]:
+    if source.path == "-":
+        yield _stdin()
+        return
+    extension = os.path.splitext(source.path.lower())[1]
+    opener = _OPENERS.get(extension, _open_plain)
+    try:
+        stream = opener(source.path)
+        peek = getattr(stream, "peek", None)
+        if peek is not None:
+            peek(1)  # a file that is not what its extension says fails here
+    except (OSError, EOFError, lzma.LZMAError) as error:
+        raise CliError(f"cannot read {source.path}: {_reason(error)}") from None
+    with stream:
+        try:
+            yield stream
+        except (OSError, EOFError, lzma.LZMAError) as error:
+            if isinstance(error, BrokenPipeError):
+                raise
+            raise CliError(f"cannot read {source.path}: {_reason(error)}") from None
+
+
+def _open_plain(path: str) -> IO[bytes]:
+    return open(path, "rb")
+
+
+def _stdin() -> IO[bytes]:
+    return sys.stdin.buffer
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return _first_line(error) if str(error) else "truncated or corrupt compressed data"
