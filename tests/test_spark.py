@@ -35,8 +35,6 @@ from pyspark.sql import functions as F  # noqa: E402
 from kurenai import _spark_udfs, _spark_worker  # noqa: E402
 from kurenai.spark import _spec, register, rouge_score, rouge_scores, spark_type  # noqa: E402
 
-SCHEMA = "id long, pred string, ref string"
-
 
 @pytest.fixture(scope="module")
 def spark() -> Iterator[SparkSession]:
@@ -63,21 +61,32 @@ def spark() -> Iterator[SparkSession]:
     session.stop()
 
 
-def frame(spark: SparkSession, preds: list[Any], refs: list[Any], parts: int = 3) -> DataFrame:
-    rows = list(zip(range(len(preds)), preds, refs))
-    return spark.createDataFrame(rows, SCHEMA).repartition(parts)
+def frame(spark: SparkSession, columns: dict[str, list[Any]], parts: int = 2) -> DataFrame:
+    """A DataFrame of string columns and an ``id``, spread over ``parts`` partitions."""
+    names = list(columns)
+    rows = list(zip(range(len(columns[names[0]])), *columns.values()))
+    schema = ", ".join(["id long", *(f"{name} string" for name in names)])
+    return spark.createDataFrame(spark.sparkContext.parallelize(rows, parts), schema)
 
 
-def collected(df: DataFrame, column: Any) -> list[Any]:
-    """The result column's values, in id order, as plain Python values."""
-    rows = df.select("id", column.alias("r")).orderBy("id").collect()
-    return [None if row.r is None else row.r.asDict(recursive=True) for row in rows]
+def collected(df: DataFrame, columns: dict[str, Any]) -> dict[str, list[Any]]:
+    """Every result column, computed in one Spark job, as lists of plain values
+    in id order (one job: each costs seconds on a loaded machine)."""
+    # Sorted here: orderBy would run the UDFs once more to sample the ids.
+    rows = df.select("id", *(c.alias(n) for n, c in columns.items())).collect()
+    rows.sort(key=lambda row: row.id)
+    plain = {name: [row[name] for row in rows] for name in columns}
+    return {
+        n: [None if v is None else v.asDict(recursive=True) for v in vs] for n, vs in plain.items()
+    }
 
 
 # --------------------------------------------------------- Foundry's examples
 
 # (example, type, use_stemmer, prediction, target, expected (p, r, f) or None);
-# example 1's "empty string" row is an empty string in both columns.
+# example 1's "empty string" row is an empty string in both columns.  Example
+# 5's two rows differ only in line breaks the page lost, so "5" checks the
+# rule it states instead: ROUGE-Lsum splits on newlines, not on periods.
 FOUNDRY = [
     (1, "rouge1", False, "你好", "你好", (0.0, 0.0, 0.0)),
     (1, "rouge1", False, "cat你好dog", "cat dog", (1.0, 1.0, 1.0)),
@@ -86,6 +95,8 @@ FOUNDRY = [
     (2, "rouge2", False, "the cat sat", "the cat slept", (0.5, 0.5, 0.5)),
     (3, "rouge1", False, "the cat sat", "the cat sat", (1.0, 1.0, 1.0)),
     (4, "rouge_l", False, "cat sat", "sat cat", (0.5, 0.5, 0.5)),
+    (5, "rouge_lsum", False, "cat sat.\ndog ran.", "dog ran.\ncat sat.", (1.0, 1.0, 1.0)),
+    (5, "rouge_lsum", False, "cat sat. dog ran.", "dog ran. cat sat.", (0.5, 0.5, 0.5)),
     (6, "rouge1", False, "the cat sat", "the cat slept", (2 / 3, 2 / 3, 2 / 3)),
     (7, "rouge1", True, "cars", "car", (1.0, 1.0, 1.0)),
     (8, "rouge_lsum_sentences", False, "The dog ran. The cat sat.", "The cat sat. The dog ran.",
@@ -97,22 +108,32 @@ FOUNDRY = [
     (10, "rouge1", False, "prediction", None, None),
     (10, "rouge1", False, None, None, None),
 ]  # fmt: skip
+EXAMPLES = sorted({row[0] for row in FOUNDRY})
 
 
 def expected(row: tuple[Any, ...]) -> dict[str, float] | None:
     return None if row[5] is None else dict(zip(("precision", "recall", "fmeasure"), row[5]))
 
 
-@pytest.mark.parametrize("example", sorted({row[0] for row in FOUNDRY}), ids="example{}".format)
-def test_foundry_example(spark: SparkSession, example: int) -> None:
-    rows = [row for row in FOUNDRY if row[0] == example]
-    df = frame(spark, [row[3] for row in rows], [row[4] for row in rows], parts=1)
-    rouge_type, stem = rows[0][1], rows[0][2]
-    column = rouge_score(
-        prediction="pred", target="ref", rouge_type=rouge_type, use_stemmer=stem,
-        tokenizer="rouge-score",
-    )  # fmt: skip
-    assert collected(df, column) == [expected(row) for row in rows]
+@pytest.fixture(scope="module")
+def foundry(spark: SparkSession) -> dict[str, list[Any]]:
+    """Each example's column over all rows, in one job."""
+    df = frame(spark, {"pred": [row[3] for row in FOUNDRY], "ref": [row[4] for row in FOUNDRY]})
+    columns = {}
+    for example in EXAMPLES:
+        _, rouge_type, stem, *_ = next(row for row in FOUNDRY if row[0] == example)
+        columns[f"example{example}"] = rouge_score(
+            prediction="pred", target="ref", rouge_type=rouge_type, use_stemmer=stem,
+            tokenizer="rouge-score",
+        )  # fmt: skip
+    return collected(df, columns)
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids="example{}".format)
+def test_foundry_example(foundry: dict[str, list[Any]], example: int) -> None:
+    rows = [i for i, row in enumerate(FOUNDRY) if row[0] == example]
+    got = [foundry[f"example{example}"][i] for i in rows]
+    assert got == [expected(FOUNDRY[i]) for i in rows]
 
 
 def test_foundry_examples_in_sql(spark: SparkSession) -> None:
@@ -120,26 +141,15 @@ def test_foundry_examples_in_sql(spark: SparkSession) -> None:
     register(spark, "foundry_rouge", tokenizer="rouge-score")
     data = [(i, row[1], row[2], row[3], row[4]) for i, row in enumerate(FOUNDRY)]
     spark.createDataFrame(data, "id long, type string, stem boolean, pred string, ref string") \
-        .repartition(2).createOrReplaceTempView("foundry")  # fmt: skip
+        .createOrReplaceTempView("foundry")  # fmt: skip
     rows = spark.sql(
-        "SELECT id, foundry_rouge(pred, ref, type, stem) AS r FROM foundry ORDER BY id"
+        "SELECT id, foundry_rouge(pred, ref, type, stem) AS r, "
+        "foundry_rouge(pred, ref) IS NULL AS null FROM foundry"
     ).collect()
+    rows.sort(key=lambda row: row.id)
     assert [None if r.r is None else r.r.asDict() for r in rows] == list(map(expected, FOUNDRY))
-    null = spark.sql("SELECT count(*) AS n FROM foundry WHERE foundry_rouge(pred, ref) IS NULL")
-    assert null.first().n == 3  # a real SQL NULL, not a struct of NULLs
-
-
-def test_lsum_splits_on_newlines_not_periods(spark: SparkSession) -> None:
-    """Example 5's rule (its two rows differ only in line breaks the page lost)."""
-    df = frame(
-        spark,
-        ["cat sat.\ndog ran.", "cat sat. dog ran."],
-        ["dog ran.\ncat sat.", "dog ran. cat sat."],
-    )
-    column = rouge_score(
-        prediction="pred", target="ref", rouge_type="rouge_lsum", tokenizer="rouge-score"
-    )
-    assert [r["fmeasure"] for r in collected(df, column)] == [1.0, 0.5]
+    # A real SQL NULL, not a struct of NULLs:
+    assert [r.null for r in rows] == [row[5] is None for row in FOUNDRY]
 
 
 # ------------------------------------------------------ exactness, row for row
@@ -148,7 +158,23 @@ def test_lsum_splits_on_newlines_not_periods(spark: SparkSession) -> None:
 def english(rng: random.Random) -> str | None:
     if rng.random() < 0.08:
         return None
-    words = "the a cat cats running runs dog dogs sat on mat 42 , . !".split()
+    words = [
+        "the",
+        "a",
+        "cat",
+        "cats",
+        "running",
+        "runs",
+        "dog",
+        "dogs",
+        "sat",
+        "on",
+        "mat",
+        "42",
+        ",",
+        ".",
+        "!",
+    ]
     return "".join(rng.choice(words) + rng.choice("  \n") for _ in range(rng.randint(0, 60)))
 
 
@@ -164,55 +190,86 @@ def batch_rows(scorer: RougeScorer, preds: list[Any], refs: list[Any], limit: An
     columns = scorer.score_batch(refs, preds, columnar=True, allow_none=True, max_tokens=limit)
     rows: list[Any] = []
     for i in range(len(preds)):
-        row = {t: dict(zip(("precision", "recall", "fmeasure"), map(float, s))) for t, s in
-               ((t, (c.precision[i], c.recall[i], c.fmeasure[i])) for t, c in columns.items())}
+        row = {
+            t: dict(zip(("precision", "recall", "fmeasure"), map(float, s)))
+            for t, s in (
+                (t, (c.precision[i], c.recall[i], c.fmeasure[i])) for t, c in columns.items()
+            )
+        }
         rows.append(None if math.isnan(row[scorer.rouge_types[0]]["precision"]) else row)
     return rows  # fmt: skip
 
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+LIMIT = 40
 CASES = {
     "english": (english, {"tokenizer": "rouge-score", "use_stemmer": True}),
-    "japanese-char": (japanese, {"tokenizer": "char"}),
+    "japanese": (japanese, {"tokenizer": "char"}),
 }
+
+
+@pytest.fixture(scope="module")
+def texts() -> dict[str, list[Any]]:
+    rng = random.Random(11)
+    return {f"{c}_{side}": [CASES[c][0](rng) for _ in range(500)] for c in CASES for side in "pt"}
+
+
+@pytest.fixture(scope="module")
+def scored(spark: SparkSession, texts: dict[str, list[Any]]) -> dict[str, list[Any]]:
+    """Each case through each UDF engine, plus rouge_score on the English
+    texts, in one job over 3 partitions of several Arrow batches each."""
+    df = frame(spark, texts, parts=3)
+    columns = {}
+    for case, (_, options) in CASES.items():
+        spec = _spec(TYPES, options.get("use_stemmer", False), options["tokenizer"], False,
+                     LIMIT, True)  # fmt: skip
+        for engine in ("arrow", "pandas"):
+            column = _spark_udfs.column(spec, f"{case}_p", f"{case}_t", arrow=engine == "arrow")
+            columns[f"{case}-{engine}"] = column
+    columns["lsum"] = rouge_score(
+        prediction=F.col("english_p"), target=F.col("english_t"), rouge_type="ROUGE-Lsum",
+        use_stemmer=True, tokenizer="rouge-score",
+    )  # fmt: skip
+    return collected(df, columns)
 
 
 @pytest.mark.parametrize("engine", ["arrow", "pandas"])
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_rows_equal_score_batch(spark: SparkSession, case: str, engine: str) -> None:
-    make, options = CASES[case]
-    rng = random.Random(11)
-    preds, refs = [make(rng) for _ in range(400)], [make(rng) for _ in range(400)]
-    df = frame(spark, preds, refs)
-    spec = _spec(TYPES, options.get("use_stemmer", False), options["tokenizer"], False, 40, True)
-    column = _spark_udfs.column(spec, "pred", "ref", arrow=engine == "arrow")
-    want = batch_rows(RougeScorer(TYPES, **options), preds, refs, 40)
-    assert collected(df, column) == want
-    assert 20 < sum(row is None for row in want) < 200  # both NULL causes are exercised
+def test_rows_equal_score_batch(
+    scored: dict[str, list[Any]], texts: dict[str, list[Any]], case: str, engine: str
+) -> None:
+    scorer = RougeScorer(TYPES, **CASES[case][1])  # type: ignore[arg-type]
+    want = batch_rows(scorer, texts[f"{case}_p"], texts[f"{case}_t"], LIMIT)
+    assert scored[f"{case}-{engine}"] == want
+    assert 40 < sum(row is None for row in want) < 250  # both NULL causes are exercised
 
 
-def test_rouge_score_equals_rouge_score_package(spark: SparkSession) -> None:
+def test_rouge_score_equals_rouge_score_package(
+    scored: dict[str, list[Any]], texts: dict[str, list[Any]]
+) -> None:
     from rouge_score.rouge_scorer import RougeScorer as Reference
 
-    rng = random.Random(5)
-    pairs = [(english(rng) or "", english(rng) or "") for _ in range(200)]
-    df = frame(spark, [p for p, _ in pairs], [t for _, t in pairs])
-    got = collected(df, rouge_score(prediction=F.col("pred"), target=F.col("ref"),
-                                    rouge_type="ROUGE-Lsum", use_stemmer=True, tokenizer="rouge-score"))  # fmt: skip
     reference = Reference(["rougeLsum"], use_stemmer=True)
-    assert got == [reference.score(t, p)["rougeLsum"]._asdict() for p, t in pairs]
+    pairs = zip(texts["english_p"], texts["english_t"])
+    want = [None if None in (p, t) else reference.score(t, p)["rougeLsum"]._asdict()
+            for p, t in pairs]  # fmt: skip
+    assert scored["lsum"] == want
 
 
 def test_any_tokenizer_and_tokenizer_objects(spark: SparkSession) -> None:
     from kurenai.tokenizers import get_tokenizer
 
     preds, refs = ["今日はとても良い天気だ", None], ["今日は良い天気です", "猫"]
-    df = frame(spark, preds, refs, parts=1)
-    for tokenizer in ("mecab", get_tokenizer("char", normalize="NFKC")):
-        got = collected(df, rouge_scores(prediction="pred", target="ref", rouge_types=["rouge1"],
-                                         tokenizer=tokenizer))  # fmt: skip
-        assert got == batch_rows(RougeScorer(["rouge1"], tokenizer=tokenizer), preds, refs, None)
-        assert got[0] is not None and got[1] is None
+    df = frame(spark, {"pred": preds, "ref": refs}, parts=1)
+    tokenizers = {"mecab": "mecab", "nfkc": get_tokenizer("char", normalize="NFKC")}
+    got = collected(df, {
+        name: rouge_scores(prediction="pred", target="ref", rouge_types=["rouge1"], tokenizer=t)
+        for name, t in tokenizers.items()
+    })  # fmt: skip
+    for name, tokenizer in tokenizers.items():
+        scorer = RougeScorer(["rouge1"], tokenizer=tokenizer)
+        assert got[name] == batch_rows(scorer, preds, refs, None)
+        assert got[name][0] is not None and got[name][1] is None
 
 
 # ------------------------------------------------- the worker keeps its scorer
