@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
             lambda: in_process.score_batch(targets, predictions, n_jobs=2, columnar=True),
         ),
     }
-    if _spark_udfs.HAS_ARROW_UDF:
+    if _spark_udfs.has_arrow_udf():
         column = rouge_scores(
             prediction="pred", target="ref", rouge_types=TYPES, tokenizer="rouge-score"
         )

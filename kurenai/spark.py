@@ -177,10 +177,14 @@ def _check_tokenizer(tokenizer: Any, use_stemmer: bool) -> None:
 
 def _udfs() -> Any:
     try:
-        from kurenai import _spark_udfs
+        import pandas  # noqa: F401
+        import pyarrow  # noqa: F401
+        import pyspark  # noqa: F401
     except ImportError as error:
         raise ImportError(
-            f"kurenai.spark needs pyspark and pyarrow ({error}); "
+            f"kurenai.spark needs pyspark, pyarrow and pandas ({error}); "
             "install them with: pip install 'kurenai[spark]'"
         ) from error
+    from kurenai import _spark_udfs
+
     return _spark_udfs
