@@ -1,0 +1,191 @@
+"""kurenai.spark on ``local[2]``: rows per second for 4 ROUGE types, same run as
+the UDF users write today and as in-process ``score_batch``.
+
+    python benchmarks/bench_spark.py [--data-dir DIR] [--rows 200000] [--repeats 3]
+                                     [--udf-rows 4000]
+
+The English SciTLDR pairs are replicated to ``--rows`` rows, cached in Spark
+(4 partitions), and every contender scores the same rows, round-robin, each
+result written to Spark's ``noop`` sink (every field computed, nothing kept):
+
+- ``kurenai arrow``: ``kurenai.spark.rouge_scores`` (Arrow UDF, Spark >= 4.1);
+- ``kurenai pandas``: the same through a pandas UDF (the engine before 4.1);
+- ``kurenai row udf``: a ``useArrow=True`` Python UDF calling kurenai's
+  ``RougeScorer.score`` once per row (what Arrow Python UDFs give per row),
+  on a quarter of the rows to save time;
+- ``rouge-score udf``: a plain Python ``udf`` calling rouge-score's
+  ``RougeScorer.score``, the UDF a user writes today.  It is ~1000x slower,
+  so it runs on the first ``--udf-rows`` rows only; its rows/s is that
+  subset's rate (each row costs the same: the rows repeat the same 618 pairs);
+- ``score_batch n_jobs=2``: in-process ``score_batch(columnar=True, n_jobs=2)``
+  over the same texts as Python lists (no Spark).
+
+Medians over ``--repeats`` interleaved repeats.  Every contender uses
+rouge-score's tokenizer, so all compute the same numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+from typing import Any, Callable
+
+from _common import find_data_dir, read_jsonl
+
+TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+PARTITIONS = 4
+
+
+def session() -> Any:
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    spark = (
+        SparkSession.builder.master("local[2]")
+        .appName("kurenai-bench")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.memory", "3g")
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def replicated(spark: Any, pairs: list[tuple[str, str]], rows: int) -> Any:
+    """``rows`` rows cycling over ``pairs``, cached in memory."""
+    from pyspark.sql import functions as F
+
+    base = spark.createDataFrame(
+        [(i, t, p) for i, (t, p) in enumerate(pairs)], "k long, ref string, pred string"
+    )
+    ids = spark.range(rows).withColumn("k", F.col("id") % len(pairs))
+    df = ids.join(F.broadcast(base), "k").select("id", "pred", "ref")
+    df = df.repartition(PARTITIONS).cache()
+    df.count()
+    return df
+
+
+def rouge_score_udf(use_arrow: bool, kurenai: bool) -> Any:
+    """The per-row UDF of today: one ``score`` call per row, a dict of tuples."""
+    from pyspark.sql import functions as F
+
+    from kurenai._spark_udfs import return_ddl
+    from kurenai.spark import _spec
+
+    ddl = return_ddl(_spec(TYPES, False, None, False, None, True))
+    if kurenai:
+        built: dict[str, Any] = {}  # built in each task from the parameters
+
+        def scorer() -> Any:
+            if "scorer" not in built:
+                from kurenai.rouge_scorer import RougeScorer
+
+                built["scorer"] = RougeScorer(TYPES, tokenizer="rouge-score")
+            return built["scorer"]
+    else:
+        from rouge_score.rouge_scorer import RougeScorer as Reference
+
+        reference = Reference(TYPES)  # pickled with the UDF, as users do
+
+        def scorer() -> Any:
+            return reference
+
+    def score(prediction: str | None, target: str | None) -> Any:
+        if prediction is None or target is None:
+            return None
+        scores = scorer().score(target, prediction)
+        return {t: tuple(map(float, scores[t])) for t in TYPES}
+
+    return F.udf(score, ddl, useArrow=use_arrow)
+
+
+def spark_runner(df: Any, column: Any) -> Callable[[], None]:
+    def run() -> None:
+        df.select(column.alias("rouge")).write.format("noop").mode("overwrite").save()
+
+    return run
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir")
+    parser.add_argument("--rows", type=int, default=200_000)
+    parser.add_argument("--udf-rows", type=int, default=4000)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args(argv)
+
+    import pyspark
+
+    from kurenai import _spark_udfs
+    from kurenai.rouge_scorer import RougeScorer
+    from kurenai.spark import _spec, rouge_scores
+
+    records = read_jsonl(find_data_dir(args.data_dir) / "en_scitldr_test.jsonl")
+    pairs = [(r["target"], r["prediction"]) for r in records]
+    spark = session()
+    df = replicated(spark, pairs, args.rows)
+    small = replicated(spark, pairs, args.udf_rows)
+    quarter = replicated(spark, pairs, args.rows // 4)
+    targets = [pairs[i % len(pairs)][0] for i in range(args.rows)]
+    predictions = [pairs[i % len(pairs)][1] for i in range(args.rows)]
+    in_process = RougeScorer(TYPES, tokenizer="rouge-score")
+
+    spec = _spec(TYPES, False, "rouge-score", False, None, True)
+    contenders: dict[str, tuple[int, Callable[[], Any]]] = {
+        "kurenai pandas": (
+            args.rows,
+            spark_runner(df, _spark_udfs.column(spec, "pred", "ref", False)),
+        ),
+        "kurenai row udf (useArrow)": (
+            args.rows // 4,
+            spark_runner(quarter, rouge_score_udf(True, kurenai=True)("pred", "ref")),
+        ),
+        "rouge-score udf": (
+            args.udf_rows,
+            spark_runner(small, rouge_score_udf(False, kurenai=False)("pred", "ref")),
+        ),
+        "score_batch n_jobs=2": (
+            args.rows,
+            lambda: in_process.score_batch(targets, predictions, n_jobs=2, columnar=True),
+        ),
+    }
+    if _spark_udfs.has_arrow_udf():
+        column = rouge_scores(
+            prediction="pred", target="ref", rouge_types=TYPES, tokenizer="rouge-score"
+        )
+        contenders = {"kurenai arrow": (args.rows, spark_runner(df, column)), **contenders}
+
+    for _, run in contenders.values():  # warm-up: workers started, scorers built
+        run()
+    times: dict[str, list[float]] = {name: [] for name in contenders}
+    for _ in range(args.repeats):
+        for name, (_, run) in contenders.items():
+            start = time.perf_counter()
+            run()
+            times[name].append(time.perf_counter() - start)
+
+    rates = {name: contenders[name][0] / statistics.median(t) for name, t in times.items()}
+    print(
+        f"pyspark {pyspark.__version__}, Python {platform.python_version()}, local[2], "
+        f"{args.rows} rows ({args.rows // 4} for the row udf, {args.udf_rows} for "
+        f"rouge-score udf), types {','.join(TYPES)}, median of {args.repeats}"
+    )
+    best = max(rates[n] for n in rates if n.startswith("kurenai arrow") or n == "kurenai pandas")
+    print(f"{'contender':28} {'rows/s':>10} {'x rouge-score udf':>18} {'% of score_batch':>17}")
+    for name, rate in rates.items():
+        print(
+            f"{name:28} {rate:10.0f} {rate / rates['rouge-score udf']:17.1f}x "
+            f"{100 * rate / rates['score_batch n_jobs=2']:16.0f}%"
+        )
+    print(f"best kurenai.spark engine: {best:.0f} rows/s")
+    spark.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
