@@ -32,6 +32,7 @@ cdef extern from "Python.h":
     # Pure macros over a str's buffer: safe without the GIL while it is alive.
     uint32_t read_code_point "PyUnicode_READ"(int kind, const void *data, Py_ssize_t index) nogil
     bint is_space "Py_UNICODE_ISSPACE"(uint32_t ch) nogil
+    const Py_ssize_t PY_SSIZE_T_MAX
 
 cdef extern from *:
     """
@@ -46,13 +47,18 @@ cdef extern from *:
 
 # The tokenizations this module reproduces, by the ``scan_mode`` tokenizers
 # declare (see kurenai.tokenizers).
-MODES = dict(_rules.SCAN_MODES)
-cdef int WHITESPACE = MODES["whitespace"]      # maximal runs of non-space
-cdef int ROUGE_SCORE = MODES["rouge-score"]    # maximal runs of ASCII [a-z0-9]
-cdef int CHAR = MODES["char"]                  # unspaced-script letters alone, words of others
-cdef int UNICODE_WORDS = MODES["unicode"]      # runs of letters, numbers and marks
-if sorted(MODES.values()) != list(range(4)):
-    raise ImportError("kurenai._rules.SCAN_MODES must number the modes 0-3")
+cdef enum Mode:
+    # Compile-time codes (the scan branches on them per code point); they are
+    # the numbers of kurenai._rules.SCAN_MODES, checked below.
+    WHITESPACE = 0     # maximal runs of non-space
+    ROUGE_SCORE = 1    # maximal runs of ASCII [a-z0-9]
+    CHAR = 2           # unspaced-script letters alone, words of others
+    UNICODE_WORDS = 3  # runs of letters, numbers and marks
+
+MODES = {"whitespace": WHITESPACE, "rouge-score": ROUGE_SCORE, "char": CHAR,
+         "unicode": UNICODE_WORDS}
+if MODES != _rules.SCAN_MODES:
+    raise ImportError("kurenai._fastpath's scan modes differ from kurenai._rules.SCAN_MODES")
 
 # The ROUGE type kinds this plan computes (kurenai._plan parses the types).
 cdef int NGRAM = _plan.NGRAM
@@ -60,17 +66,28 @@ cdef int LCS = _plan.LCS
 cdef int LSUM = _plan.LSUM
 KINDS = frozenset({NGRAM, LCS, LSUM})
 
-cdef uint32_t SENTENCE_BREAK = ord(_rules.SENTENCE_SEPARATOR)
 cdef Py_ssize_t STEM_MIN_LENGTH = _rules.STEM_MIN_LENGTH
 
 # Code point flags for CHAR and UNICODE_WORDS, from
-# kurenai._unicode_tokenizers.char_classes() (see set_char_classes).
-cdef uint8_t ALONE = _rules.ALONE
-cdef uint8_t WORD = _rules.WORD
-cdef uint8_t MARK = _rules.MARK
-cdef uint32_t DIRECT_PLANES_END = _rules.DIRECT_PLANES_END
-cdef uint32_t PLANE_14 = _rules.PLANE_14
-cdef uint32_t PLANE_14_SIZE = _rules.PLANE_14_SIZE
+# kurenai._unicode_tokenizers.char_classes() (see set_char_classes), and the
+# table's layout.  Compile-time constants, because the scan tests them per
+# code point (read from memory they cost the scan a third more instructions);
+# they are kurenai._rules's values, checked below when the module loads.
+cdef enum:
+    ALONE = 1
+    WORD = 2
+    MARK = 4
+    DIRECT_PLANES_END = 0x40000
+    PLANE_14 = 0xE0000
+    PLANE_14_SIZE = 0x1000
+    NEWLINE = 10
+
+if (ALONE, WORD, MARK, DIRECT_PLANES_END, PLANE_14, PLANE_14_SIZE, NEWLINE) != (
+    _rules.ALONE, _rules.WORD, _rules.MARK, _rules.DIRECT_PLANES_END, _rules.PLANE_14,
+    _rules.PLANE_14_SIZE, ord(_rules.SENTENCE_SEPARATOR)
+):
+    raise ImportError("kurenai._fastpath's code point classes differ from kurenai._rules")
+
 cdef const uint8_t *CLASSES = NULL
 cdef bytes _classes_owner = None
 
@@ -240,8 +257,8 @@ cdef int32_t _intern(Table *t, const char *data, int kind, Py_ssize_t length,
 # (Only the WHITESPACE and ROUGE_SCORE rows are read.)
 cdef uint8_t TOKEN_CHAR[4][256]
 for _c in range(256):
-    TOKEN_CHAR[WHITESPACE][_c] = not is_space(_c)
-    TOKEN_CHAR[ROUGE_SCORE][_c] = chr(_c) in _rules.ROUGE_WORD_CHARS
+    TOKEN_CHAR[<int> WHITESPACE][_c] = not is_space(_c)
+    TOKEN_CHAR[<int> ROUGE_SCORE][_c] = chr(_c) in _rules.ROUGE_WORD_CHARS
 
 
 cdef inline bint _in_token(uint32_t ch, int mode) noexcept nogil:
@@ -255,14 +272,14 @@ cdef inline int _emit(Table *t, Doc *doc, const char *data, int kind,
     """Append the ID of the token ``data[:length]`` (running hash ``h``).
 
     Returns -1 if out of memory, 1 once the text has more than ``limit``
-    tokens (if ``limit`` >= 0: the scan stops there), else 0.
+    tokens (the scan stops there), else 0.
     """
     cdef int32_t token_id = _intern(t, data, kind, length, _finish(h))
     if token_id < 0:
         return -1
     doc.ids[doc.n_tokens] = token_id
     doc.n_tokens += 1
-    return 1 if 0 <= limit < doc.n_tokens else 0
+    return doc.n_tokens > limit
 
 
 cdef inline void _end_sentence(Doc *doc, Py_ssize_t *sentence_start) noexcept nogil:
@@ -281,7 +298,7 @@ cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mo
     while True:
         # Separators; a newline ends a sentence.
         while i < length and not _in_token(units[i], mode):
-            if units[i] == SENTENCE_BREAK:
+            if units[i] == NEWLINE:
                 _end_sentence(doc, &sentence_start)
             i += 1
         if i >= length:
@@ -314,7 +331,7 @@ cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int 
         elif flags & starts_word:
             follow = starts_word | MARK
         else:
-            if units[i] == SENTENCE_BREAK:
+            if units[i] == NEWLINE:
                 _end_sentence(doc, &sentence_start)
             i += 1
             continue
@@ -343,6 +360,8 @@ cdef int _scan(Table *t, const char *data, int kind, Py_ssize_t length, int mode
     cdef Py_ssize_t most = length + 1 if mode == CHAR else length // 2 + 1
     if 0 <= limit < most:
         most = limit + 1
+    elif limit < 0:
+        limit = PY_SSIZE_T_MAX  # one comparison per token in _emit
     doc.ids = <int32_t *> malloc(most * sizeof(int32_t))
     doc.bounds = <Py_ssize_t *> malloc((most + 1) * sizeof(Py_ssize_t))
     doc.n_tokens = 0
@@ -372,7 +391,7 @@ cdef inline bint _stemmable(const Entry *e) noexcept nogil:
         return False
     for i in range(e.length):
         ch = read_code_point(e.kind, e.data, i)
-        if ch >= 256 or not TOKEN_CHAR[ROUGE_SCORE][ch]:
+        if ch >= 256 or not TOKEN_CHAR[<int> ROUGE_SCORE][ch]:
             return False
     return True
 

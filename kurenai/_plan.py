@@ -42,19 +42,9 @@ class TypeSpec:
     kinds: tuple[int, ...]
     slots: tuple[int, ...]
     orders: tuple[int, ...]
-
-    @property
-    def want_lcs(self) -> bool:
-        return LCS in self.kinds
-
-    @property
-    def want_lsum(self) -> bool:
-        return LSUM in self.kinds
-
-    @property
-    def want_whole(self) -> bool:
-        """Whether any type reads the whole text rather than its sentences."""
-        return any(kind != LSUM for kind in self.kinds)
+    want_lcs: bool
+    want_lsum: bool
+    want_whole: bool  # whether any type reads the whole text, not its sentences
 
 
 def parse_types(rouge_types: Any) -> TypeSpec:
@@ -87,7 +77,10 @@ def parse_types(rouge_types: Any) -> TypeSpec:
         if order not in orders:
             orders.append(order)
         slots.append(orders.index(order))
-    return TypeSpec(names, tuple(kinds), tuple(slots), tuple(orders))
+    whole = any(kind != LSUM for kind in kinds)
+    return TypeSpec(
+        names, tuple(kinds), tuple(slots), tuple(orders), LCS in kinds, LSUM in kinds, whole
+    )
 
 
 def _parse_one(name: Any) -> tuple[int, int]:
