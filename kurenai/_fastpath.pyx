@@ -34,11 +34,66 @@ cdef extern from "Python.h":
 
 cdef extern from *:
     """
-    #define KURENAI_FNV_OFFSET 14695981039346656037ULL
-    #define KURENAI_FNV_PRIME 1099511628211ULL
+    /* SipHash-1-3 (Aumasson & Bernstein; CPython's str hash) of a token's code
+       points, keyed per process: crafted tokens cannot be made to collide, so
+       the interning table's probe chains stay short whatever the input.  Code
+       points (21 bits, three a 64-bit block), not bytes: equal tokens hash
+       equally whatever their string's kind. */
+    #define KURENAI_ROTL(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
+    #define KURENAI_SIPROUND(v0, v1, v2, v3) do { \
+        v0 += v1; v1 = KURENAI_ROTL(v1, 13); v1 ^= v0; v0 = KURENAI_ROTL(v0, 32); \
+        v2 += v3; v3 = KURENAI_ROTL(v3, 16); v3 ^= v2; \
+        v0 += v3; v3 = KURENAI_ROTL(v3, 21); v3 ^= v0; \
+        v2 += v1; v1 = KURENAI_ROTL(v1, 17); v1 ^= v2; v2 = KURENAI_ROTL(v2, 32); \
+    } while (0)
+    #define KURENAI_SIP_BLOCKS(T) do { \
+        const T *u = (const T *) data; \
+        for (; i + 3 <= length; i += 3) { \
+            m = (uint64_t) u[i] | (uint64_t) u[i + 1] << 21 | (uint64_t) u[i + 2] << 42; \
+            v3 ^= m; KURENAI_SIPROUND(v0, v1, v2, v3); v0 ^= m; \
+        } \
+        m = (uint64_t) (length & 0xFF) << 56; \
+        if (length - i > 0) m |= (uint64_t) u[i]; \
+        if (length - i > 1) m |= (uint64_t) u[i + 1] << 21; \
+    } while (0)
+    static uint64_t kurenai_key[2];
+    static inline uint64_t kurenai_sip13(const void *data, int kind, Py_ssize_t length) {
+        uint64_t v0 = kurenai_key[0] ^ 0x736f6d6570736575ULL;
+        uint64_t v1 = kurenai_key[1] ^ 0x646f72616e646f6dULL;
+        uint64_t v2 = kurenai_key[0] ^ 0x6c7967656e657261ULL;
+        uint64_t v3 = kurenai_key[1] ^ 0x7465646279746573ULL;
+        uint64_t m;
+        Py_ssize_t i = 0;
+        if (kind == 1) KURENAI_SIP_BLOCKS(uint8_t);
+        else if (kind == 2) KURENAI_SIP_BLOCKS(uint16_t);
+        else KURENAI_SIP_BLOCKS(uint32_t);
+        v3 ^= m; KURENAI_SIPROUND(v0, v1, v2, v3); v0 ^= m;
+        v2 ^= 0xFF;
+        KURENAI_SIPROUND(v0, v1, v2, v3);
+        KURENAI_SIPROUND(v0, v1, v2, v3);
+        KURENAI_SIPROUND(v0, v1, v2, v3);
+        return v0 ^ v1 ^ v2 ^ v3;
+    }
     """
-    uint64_t FNV_OFFSET "KURENAI_FNV_OFFSET"
-    uint64_t FNV_PRIME "KURENAI_FNV_PRIME"
+    uint64_t HASH_KEY "kurenai_key"[2]
+    uint64_t _hash "kurenai_sip13"(const char *data, int kind, Py_ssize_t length) nogil
+
+
+def _set_hash_key(bytes key):
+    """Key the token hash (16 bytes; a random one is set at import)."""
+    if len(key) != 16:
+        raise ValueError("the hash key is 16 bytes")
+    HASH_KEY[0] = int.from_bytes(key[:8], "little")
+    HASH_KEY[1] = int.from_bytes(key[8:], "little")
+
+
+_set_hash_key(__import__("os").urandom(16))
+
+
+def _token_hash(str token):
+    """The interning hash of ``token`` under this process's key (for tests)."""
+    return _hash(<const char *> PyUnicode_DATA(token), PyUnicode_KIND(token),
+                 PyUnicode_GET_LENGTH(token))
 
 
 cdef enum Mode:
@@ -68,6 +123,30 @@ def set_char_classes(bytes classes):
         raise ValueError("char classes must cover planes 0-3 and 4096 of plane 14")
     _classes_owner = classes
     CLASSES = <const uint8_t *> classes
+
+
+cdef int _need_char_classes() except -1:
+    # A plan may be made in a process that never built a scorer: one
+    # unpickled in a spawned worker, say.  Install the table then.
+    if CLASSES == NULL:
+        from kurenai._unicode_tokenizers import char_classes
+        set_char_classes(char_classes())
+    return 0
+
+
+cdef enum Status:
+    SCORED = 0
+    OVER_LIMIT = 1
+    NO_MEMORY = -1
+    NO_CLASSES = -2    # a CHAR/UNICODE_WORDS scan without the flags table
+
+
+cdef int _raise_failure(int status) except -1:
+    if status == NO_CLASSES:
+        raise RuntimeError("the char/unicode code point table is not installed")
+    if status < 0:
+        raise MemoryError()
+    return 0
 
 
 cdef inline uint8_t _flags(uint32_t ch) noexcept nogil:
@@ -121,26 +200,6 @@ ctypedef fused code_unit:
     uint8_t
     uint16_t
     uint32_t
-
-
-cdef inline uint64_t _mix(uint64_t h, uint32_t ch) noexcept nogil:
-    # A rotate-xor step per code point (short dependency chain); _finish
-    # spreads the bits once per token.  Code points, not bytes, so equal tokens
-    # hash equally whatever their string's kind.
-    return ((h << 5) | (h >> 59)) ^ ch
-
-
-cdef inline uint64_t _finish(uint64_t h) noexcept nogil:
-    h *= FNV_PRIME
-    return h ^ (h >> 29)
-
-
-cdef inline uint64_t _hash(const char *data, int kind, Py_ssize_t length) noexcept nogil:
-    cdef uint64_t h = FNV_OFFSET
-    cdef Py_ssize_t i
-    for i in range(length):
-        h = _mix(h, read_code_point(kind, data, i))
-    return _finish(h)
 
 
 cdef inline bint _same(const Entry *e, const char *data, int kind,
@@ -240,9 +299,9 @@ cdef inline bint _in_token(uint32_t ch, int mode) noexcept nogil:
 
 
 cdef inline int _emit(Table *t, Doc *doc, const char *data, int kind,
-                      Py_ssize_t length, uint64_t h) noexcept nogil:
-    """Append the ID of the token ``data[:length]`` (running hash ``h``)."""
-    cdef int32_t token_id = _intern(t, data, kind, length, _finish(h))
+                      Py_ssize_t length) noexcept nogil:
+    """Append the ID of the token ``data[:length]``."""
+    cdef int32_t token_id = _intern(t, data, kind, length, _hash(data, kind, length))
     if token_id < 0:
         return -1
     doc.ids[doc.n_tokens] = token_id
@@ -261,7 +320,6 @@ cdef inline void _end_sentence(Doc *doc, Py_ssize_t *sentence_start) noexcept no
 cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mode,
                      Doc *doc) noexcept nogil:
     cdef Py_ssize_t i = 0, start, sentence_start = 0
-    cdef uint64_t h
     cdef int kind = sizeof(code_unit)
     while True:
         # Separators; a newline ends a sentence.
@@ -272,11 +330,9 @@ cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mo
         if i >= length:
             break
         start = i
-        h = FNV_OFFSET
         while i < length and _in_token(units[i], mode):
-            h = _mix(h, units[i])
             i += 1
-        if _emit(t, doc, <const char *> (units + start), kind, i - start, h) < 0:
+        if _emit(t, doc, <const char *> (units + start), kind, i - start) < 0:
             return -1
     _end_sentence(doc, &sentence_start)
     return 0
@@ -289,7 +345,6 @@ cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int 
     cdef Py_ssize_t i = 0, start, sentence_start = 0
     cdef uint8_t flags, follow
     cdef uint8_t starts_word = WORD if mode == CHAR else WORD | ALONE
-    cdef uint64_t h
     cdef int kind = sizeof(code_unit)
     while i < length:
         flags = _flags(units[i])
@@ -303,12 +358,10 @@ cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int 
             i += 1
             continue
         start = i
-        h = _mix(FNV_OFFSET, units[i])
         i += 1
         while i < length and _flags(units[i]) & follow:
-            h = _mix(h, units[i])
             i += 1
-        if _emit(t, doc, <const char *> (units + start), kind, i - start, h) < 0:
+        if _emit(t, doc, <const char *> (units + start), kind, i - start) < 0:
             return -1
     _end_sentence(doc, &sentence_start)
     return 0
@@ -320,6 +373,8 @@ cdef int _scan(Table *t, const char *data, int kind, Py_ssize_t length, int mode
     # Split on separators, a token takes at least one code point and one
     # separator; CHAR makes a token of every letter of an unspaced script.
     cdef Py_ssize_t most = length + 1 if mode == CHAR else length // 2 + 1
+    if (mode == CHAR or mode == UNICODE_WORDS) and CLASSES == NULL:
+        return NO_CLASSES  # never read through a NULL table
     doc.ids = <int32_t *> malloc(most * sizeof(int32_t))
     doc.bounds = <Py_ssize_t *> malloc((most + 1) * sizeof(Py_ssize_t))
     doc.n_tokens = 0
@@ -445,8 +500,8 @@ cdef class Plan:
     def __init__(self, rouge_types, int mode, stem, type score_class):
         if not issubclass(score_class, tuple):
             raise TypeError("score_class must be a tuple subclass")
-        if (mode == CHAR or mode == UNICODE_WORDS) and CLASSES == NULL:
-            raise RuntimeError("set_char_classes() must come before a char/unicode plan")
+        if mode == CHAR or mode == UNICODE_WORDS:
+            _need_char_classes()
         self.rouge_types = tuple(rouge_types)
         if len(self.rouge_types) > 16:
             raise ValueError("the fused path takes at most 16 ROUGE types")
@@ -470,6 +525,11 @@ cdef class Plan:
                 self.ngram_orders[self.n_orders] = self.orders[i]
                 self.n_orders += 1
 
+    def __reduce__(self):
+        # Rebuilt through __init__, so that unpickling in a fresh process
+        # installs what the plan's scan reads.
+        return (Plan, (self.rouge_types, self.mode, self.stem, self.score_class))
+
     def score(self, str target, str prediction):
         """``RougeScorer.score`` for this plan: dict of rouge type -> Score."""
         cdef PairWork work
@@ -487,30 +547,35 @@ cdef class Plan:
         Not used for scoring: it lets tests hold the compiled scan to the
         Python tokenizer it reproduces, token for token.
         """
-        cdef str prepared = text.lower()
+        cdef str prepared = text.lower()  # the table points into it
         cdef Table table
         cdef Doc doc
         cdef Entry *entry
         cdef Py_ssize_t k
-        table.entries = NULL
-        table.slots = NULL
-        doc.ids = NULL
-        doc.bounds = NULL
+        _scan_alone(prepared, self.mode, &table, &doc)
         try:
-            if _table_init(&table, 16) < 0 or _scan(
-                &table, <const char *> PyUnicode_DATA(prepared), PyUnicode_KIND(prepared),
-                PyUnicode_GET_LENGTH(prepared), self.mode, &doc
-            ) < 0:
-                raise MemoryError()
             result = []
             for k in range(doc.n_tokens):
                 entry = &table.entries[doc.ids[k]]
                 result.append(PyUnicode_FromKindAndData(entry.kind, entry.data, entry.length))
             return result
         finally:
-            free(doc.ids)
-            free(doc.bounds)
-            _table_free(&table)
+            _scan_alone_free(&table, &doc)
+
+    def _probes(self, str text):
+        """(distinct tokens, table slots read to find each once) for ``text``.
+
+        Equal counts mean no collision; with a keyed hash the ratio stays
+        near 1.5 whatever the tokens.  For the hash-flooding tests only.
+        """
+        cdef str prepared = text.lower()
+        cdef Table table
+        cdef Doc doc
+        _scan_alone(prepared, self.mode, &table, &doc)
+        try:
+            return table.n, _probe_total(&table)
+        finally:
+            _scan_alone_free(&table, &doc)
 
     def score_many(self, list targets, list predictions, Py_ssize_t max_tokens=-1,
                    double[:, :, :] out=None):
@@ -591,6 +656,40 @@ cdef class Plan:
         return True
 
 
+cdef int _scan_alone(str prepared, int mode, Table *table, Doc *doc) except -1:
+    """Scan one lowercased text into a fresh table (freed on failure)."""
+    cdef int status
+    table.entries = NULL
+    table.slots = NULL
+    doc.ids = NULL
+    doc.bounds = NULL
+    status = _table_init(table, 16)
+    if status == 0:
+        status = _scan(table, <const char *> PyUnicode_DATA(prepared),
+                       PyUnicode_KIND(prepared), PyUnicode_GET_LENGTH(prepared), mode, doc)
+    if status != 0:
+        _scan_alone_free(table, doc)
+    return _raise_failure(status)
+
+
+cdef void _scan_alone_free(Table *table, Doc *doc) noexcept nogil:
+    free(doc.ids)
+    free(doc.bounds)
+    doc.ids = NULL
+    doc.bounds = NULL
+    _table_free(table)
+
+
+cdef Py_ssize_t _probe_total(const Table *t) noexcept nogil:
+    """Slots that finding every entry reads: t.n if no two share a home slot."""
+    cdef Py_ssize_t s, home, total = 0
+    for s in range(t.slot_mask + 1):
+        if t.slots[s] >= 0:
+            home = t.entries[t.slots[s]].hash & t.slot_mask
+            total += ((s - home) & t.slot_mask) + 1
+    return total
+
+
 # ---------------------------------------------------------------- one pair's work
 
 cdef struct PairWork:
@@ -599,7 +698,7 @@ cdef struct PairWork:
     Doc p
     Counts counts
     int32_t *final_ids
-    int status            # 0: scored; 1: over the size limit; -1: out of memory
+    int status            # a Status
 
 
 cdef void _work_init(PairWork *w) noexcept nogil:
@@ -672,9 +771,7 @@ cdef int _work_run(Plan plan, PairWork *w, str target, str prediction,
     _work_stem(plan, w, keep_alive)
     with nogil:
         _work_count(plan, w)
-    if w.status < 0:
-        raise MemoryError()
-    return 0
+    return _raise_failure(w.status)
 
 
 cdef int _run_all(Plan plan, PairWork *works, list lowered, Py_ssize_t n,
@@ -715,8 +812,7 @@ cdef int _run_all(Plan plan, PairWork *works, list lowered, Py_ssize_t n,
                     _work_count(plan, &works[k])
                     _work_release(&works[k])
         for k in range(n):
-            if works[k].status < 0:
-                raise MemoryError()
+            _raise_failure(works[k].status)
         return 0
     finally:
         free(data)
