@@ -26,6 +26,8 @@ from libc.string cimport memcmp, memset
 
 from kurenai._lcs cimport Counts, Doc, doc_counts
 
+import os
+
 
 cdef extern from "Python.h":
     # Pure macros over a str's buffer: safe without the GIL while it is alive.
@@ -87,7 +89,7 @@ def _set_hash_key(bytes key):
     HASH_KEY[1] = int.from_bytes(key[8:], "little")
 
 
-_set_hash_key(__import__("os").urandom(16))
+_set_hash_key(os.urandom(16))  # a new key in each process
 
 
 def _token_hash(str token):

@@ -43,6 +43,10 @@ from kurenai._unicode_tokenizers import (
 __all__ = ["JiebaTokenizer", "KiwiTokenizer", "MeCabTokenizer", "SudachiTokenizer"]
 
 _HAS_WORD_CHARACTER = re.compile(r"[^\W_]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# SudachiPy refuses texts over 49,149 bytes of UTF-8: it gets pieces of at
+# most 12,000 code points (48,000 bytes).
+SUDACHI_PIECE = 12_000
 Analyse = Callable[[str], Iterable[str]]
 # Attributes rebuilt on demand, never pickled (locks, loaded analysers).
 _RUNTIME_STATE = ("_lock", "_resource", "_shared", "_local")
@@ -106,6 +110,10 @@ class MorphologicalTokenizer:
             text = self._normalizer(text)
         if not text or text.isspace():
             return []
+        if not text.isascii():
+            # The analysers take UTF-8 or UTF-16, where a lone surrogate (no
+            # character, so no word) cannot be encoded: it separates, as a space.
+            text = _SURROGATE.sub(" ", text)
         analyse = self._shared or getattr(self._local, "analyse", None) or self._new_analyser()
         words = _kept_words(analyse(text))
         if self._porter is None:
@@ -238,9 +246,29 @@ class SudachiTokenizer(MorphologicalTokenizer):
         mode = getattr(sudachipy.SplitMode, self.mode)
         make = getattr(dictionary, "tokenizer", None)  # SudachiPy >= 0.6.8
         tokenizer = make(mode=mode) if make is not None else dictionary.create(mode)
-        if not self.use_stemmer:
-            return lambda text: [m.surface() for m in tokenizer.tokenize(text)]
-        return lambda text: [m.dictionary_form() for m in tokenizer.tokenize(text)]
+        lemma = self.use_stemmer
+
+        def analyse(text: str) -> list[str]:
+            pieces = _pieces(text, SUDACHI_PIECE)
+            morphemes = [m for piece in pieces for m in tokenizer.tokenize(piece)]
+            return [m.dictionary_form() if lemma else m.surface() for m in morphemes]
+
+        return analyse
+
+
+def _pieces(text: str, size: int) -> list[str]:
+    """``text`` cut into pieces of at most ``size`` code points, each after
+    the last newline, space or ideographic full stop it holds (or at ``size``
+    code points if none: a word that long is cut)."""
+    pieces, start = [], 0
+    while len(text) - start > size:
+        stop = start + size
+        cut = max(text.rfind(separator, start, stop) for separator in ("\n", " ", "。"))
+        cut = cut + 1 if cut >= start else stop
+        pieces.append(text[start:cut])
+        start = cut
+    pieces.append(text[start:])
+    return pieces
 
 
 class JiebaTokenizer(MorphologicalTokenizer):
