@@ -67,7 +67,8 @@ def test_threads_sharing_a_fresh_scorer_get_the_serial_scores(name: str) -> None
     require(name)
     pairs = PAIRS * 40  # several chunks for each of score_batch's threads
     targets, predictions = [t for t, _ in pairs], [p for _, p in pairs]
-    serial = [RougeScorer(TYPES, tokenizer=name).score(t, p) for t, p in pairs]
+    alone = RougeScorer(TYPES, tokenizer=name)
+    serial = [alone.score(t, p) for t, p in pairs]
     shared = RougeScorer(TYPES, tokenizer=name)  # nothing loaded yet
     start = threading.Barrier(8)
 
