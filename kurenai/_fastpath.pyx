@@ -1,4 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# distutils: language = c++
 """The fused hot path for kurenai's own tokenizers: text -> IDs -> Scores.
 
 ``AllCharacterSupportTokenizer`` (split on whitespace), ``RougeScoreTokenizer``
@@ -25,6 +26,8 @@ from libc.string cimport memcmp, memset
 
 from kurenai._lcs cimport Counts, Doc, doc_counts
 
+import os
+
 from kurenai import _plan, _rules
 
 
@@ -36,12 +39,66 @@ cdef extern from "Python.h":
 
 cdef extern from *:
     """
-    #define KURENAI_FNV_OFFSET 14695981039346656037ULL
-    #define KURENAI_FNV_PRIME 1099511628211ULL
+    /* SipHash-1-3 (Aumasson & Bernstein; CPython's str hash) of a token's code
+       points, keyed per process: crafted tokens cannot be made to collide, so
+       the interning table's probe chains stay short whatever the input.  Code
+       points (21 bits, three a 64-bit block), not bytes: equal tokens hash
+       equally whatever their string's kind. */
+    #define KURENAI_ROTL(x, b) (((x) << (b)) | ((x) >> (64 - (b))))
+    #define KURENAI_SIPROUND(v0, v1, v2, v3) do { \
+        v0 += v1; v1 = KURENAI_ROTL(v1, 13); v1 ^= v0; v0 = KURENAI_ROTL(v0, 32); \
+        v2 += v3; v3 = KURENAI_ROTL(v3, 16); v3 ^= v2; \
+        v0 += v3; v3 = KURENAI_ROTL(v3, 21); v3 ^= v0; \
+        v2 += v1; v1 = KURENAI_ROTL(v1, 17); v1 ^= v2; v2 = KURENAI_ROTL(v2, 32); \
+    } while (0)
+    #define KURENAI_SIP_BLOCKS(T) do { \
+        const T *u = (const T *) data; \
+        for (; i + 3 <= length; i += 3) { \
+            m = (uint64_t) u[i] | (uint64_t) u[i + 1] << 21 | (uint64_t) u[i + 2] << 42; \
+            v3 ^= m; KURENAI_SIPROUND(v0, v1, v2, v3); v0 ^= m; \
+        } \
+        m = (uint64_t) (length & 0xFF) << 56; \
+        if (length - i > 0) m |= (uint64_t) u[i]; \
+        if (length - i > 1) m |= (uint64_t) u[i + 1] << 21; \
+    } while (0)
+    static uint64_t kurenai_key[2];
+    static inline uint64_t kurenai_sip13(const void *data, int kind, Py_ssize_t length) {
+        uint64_t v0 = kurenai_key[0] ^ 0x736f6d6570736575ULL;
+        uint64_t v1 = kurenai_key[1] ^ 0x646f72616e646f6dULL;
+        uint64_t v2 = kurenai_key[0] ^ 0x6c7967656e657261ULL;
+        uint64_t v3 = kurenai_key[1] ^ 0x7465646279746573ULL;
+        uint64_t m;
+        Py_ssize_t i = 0;
+        if (kind == 1) KURENAI_SIP_BLOCKS(uint8_t);
+        else if (kind == 2) KURENAI_SIP_BLOCKS(uint16_t);
+        else KURENAI_SIP_BLOCKS(uint32_t);
+        v3 ^= m; KURENAI_SIPROUND(v0, v1, v2, v3); v0 ^= m;
+        v2 ^= 0xFF;
+        KURENAI_SIPROUND(v0, v1, v2, v3);
+        KURENAI_SIPROUND(v0, v1, v2, v3);
+        KURENAI_SIPROUND(v0, v1, v2, v3);
+        return v0 ^ v1 ^ v2 ^ v3;
+    }
     """
-    uint64_t FNV_OFFSET "KURENAI_FNV_OFFSET"
-    uint64_t FNV_PRIME "KURENAI_FNV_PRIME"
+    uint64_t HASH_KEY "kurenai_key"[2]
+    uint64_t _hash "kurenai_sip13"(const char *data, int kind, Py_ssize_t length) nogil
 
+
+def _set_hash_key(bytes key):
+    """Key the token hash (16 bytes; a random one is set at import)."""
+    if len(key) != 16:
+        raise ValueError("the hash key is 16 bytes")
+    HASH_KEY[0] = int.from_bytes(key[:8], "little")
+    HASH_KEY[1] = int.from_bytes(key[8:], "little")
+
+
+_set_hash_key(os.urandom(16))  # a new key in each process
+
+
+def _token_hash(str token):
+    """The interning hash of ``token`` under this process's key (for tests)."""
+    return _hash(<const char *> PyUnicode_DATA(token), PyUnicode_KIND(token),
+                 PyUnicode_GET_LENGTH(token))
 
 # The rules come from kurenai._rules, copied here into C values once.
 
@@ -101,6 +158,15 @@ def set_char_classes(bytes classes):
     CLASSES = <const uint8_t *> classes
 
 
+cdef int _need_char_classes() except -1:
+    # A plan may be made in a process that never built a scorer: one
+    # unpickled in a spawned worker, say.  Install the table then.
+    if CLASSES == NULL:
+        from kurenai._unicode_tokenizers import char_classes
+        set_char_classes(char_classes())
+    return 0
+
+
 cdef inline uint8_t _flags(uint32_t ch) noexcept nogil:
     if ch < DIRECT_PLANES_END:
         return CLASSES[ch]
@@ -148,26 +214,6 @@ ctypedef fused code_unit:
     uint8_t
     uint16_t
     uint32_t
-
-
-cdef inline uint64_t _mix(uint64_t h, uint32_t ch) noexcept nogil:
-    # A rotate-xor step per code point (short dependency chain); _finish
-    # spreads the bits once per token.  Code points, not bytes, so equal tokens
-    # hash equally whatever their string's kind.
-    return ((h << 5) | (h >> 59)) ^ ch
-
-
-cdef inline uint64_t _finish(uint64_t h) noexcept nogil:
-    h *= FNV_PRIME
-    return h ^ (h >> 29)
-
-
-cdef inline uint64_t _hash(const char *data, int kind, Py_ssize_t length) noexcept nogil:
-    cdef uint64_t h = FNV_OFFSET
-    cdef Py_ssize_t i
-    for i in range(length):
-        h = _mix(h, read_code_point(kind, data, i))
-    return _finish(h)
 
 
 cdef inline bint _same(const Entry *e, const char *data, int kind,
@@ -268,13 +314,13 @@ cdef inline bint _in_token(uint32_t ch, int mode) noexcept nogil:
 
 
 cdef inline int _emit(Table *t, Doc *doc, const char *data, int kind,
-                      Py_ssize_t length, uint64_t h, Py_ssize_t limit) noexcept nogil:
-    """Append the ID of the token ``data[:length]`` (running hash ``h``).
+                      Py_ssize_t length, Py_ssize_t limit) noexcept nogil:
+    """Append the ID of the token ``data[:length]``.
 
     Returns -1 if out of memory, 1 once the text has more than ``limit``
     tokens (the scan stops there), else 0.
     """
-    cdef int32_t token_id = _intern(t, data, kind, length, _finish(h))
+    cdef int32_t token_id = _intern(t, data, kind, length, _hash(data, kind, length))
     if token_id < 0:
         return -1
     doc.ids[doc.n_tokens] = token_id
@@ -293,7 +339,6 @@ cdef inline void _end_sentence(Doc *doc, Py_ssize_t *sentence_start) noexcept no
 cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mode,
                      Doc *doc, Py_ssize_t limit) noexcept nogil:
     cdef Py_ssize_t i = 0, start, sentence_start = 0
-    cdef uint64_t h
     cdef int kind = sizeof(code_unit), status
     while True:
         # Separators; a newline ends a sentence.
@@ -304,11 +349,9 @@ cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mo
         if i >= length:
             break
         start = i
-        h = FNV_OFFSET
         while i < length and _in_token(units[i], mode):
-            h = _mix(h, units[i])
             i += 1
-        status = _emit(t, doc, <const char *> (units + start), kind, i - start, h, limit)
+        status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
         if status != 0:
             return status
     _end_sentence(doc, &sentence_start)
@@ -322,7 +365,6 @@ cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int 
     cdef Py_ssize_t i = 0, start, sentence_start = 0
     cdef uint8_t flags, follow
     cdef uint8_t starts_word = WORD if mode == CHAR else WORD | ALONE
-    cdef uint64_t h
     cdef int kind = sizeof(code_unit), status
     while i < length:
         flags = _flags(units[i])
@@ -336,12 +378,10 @@ cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int 
             i += 1
             continue
         start = i
-        h = _mix(FNV_OFFSET, units[i])
         i += 1
         while i < length and _flags(units[i]) & follow:
-            h = _mix(h, units[i])
             i += 1
-        status = _emit(t, doc, <const char *> (units + start), kind, i - start, h, limit)
+        status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
         if status != 0:
             return status
     _end_sentence(doc, &sentence_start)
@@ -362,6 +402,10 @@ cdef int _scan(Table *t, const char *data, int kind, Py_ssize_t length, int mode
         most = limit + 1
     elif limit < 0:
         limit = PY_SSIZE_T_MAX  # one comparison per token in _emit
+    doc.ids = NULL
+    doc.bounds = NULL
+    if (mode == CHAR or mode == UNICODE_WORDS) and CLASSES == NULL:
+        return -1  # never read through a missing table (plans install it first)
     doc.ids = <int32_t *> malloc(most * sizeof(int32_t))
     doc.bounds = <Py_ssize_t *> malloc((most + 1) * sizeof(Py_ssize_t))
     doc.n_tokens = 0
@@ -490,8 +534,8 @@ cdef class Plan:
             raise TypeError("score_class must be a tuple subclass")
         if mode not in MODES.values():
             raise ValueError(f"unknown scan mode {mode}")
-        if (mode == CHAR or mode == UNICODE_WORDS) and CLASSES == NULL:
-            raise RuntimeError("set_char_classes() must come before a char/unicode plan")
+        if mode == CHAR or mode == UNICODE_WORDS:
+            _need_char_classes()
         if not set(spec.kinds) <= KINDS:
             raise ValueError(f"the compiled plan computes only the kinds {sorted(KINDS)}")
         self.spec = spec

@@ -6,6 +6,11 @@ raises ImportError naming the pip command if not; the package is imported and
 its dictionary or model loaded on the first ``tokenize`` call, once per
 instance, so ``import kurenai`` stays light.
 
+An instance may be shared by threads: the analysers that are not thread-safe
+(MeCab's tagger, Sudachi's tokenizer) get one per thread over the shared
+dictionary.  It pickles at any time: the loaded resources are left out and
+load again on first use after unpickling (in a Spark or multiprocessing worker).
+
 Every adapter lowercases the analyser's words, drops those with no letter,
 number or mark (punctuation, symbols, emoji, spaces) and, with
 ``use_stemmer=True``, Porter-stems ASCII words of 4+ characters as rouge-score
@@ -20,11 +25,13 @@ import importlib
 import importlib.util
 import logging
 import re
+import threading
 import warnings
 from collections.abc import Iterable
 from types import ModuleType
 from typing import Any, Callable, ClassVar
 
+from kurenai._private_cache import private_cache_dir
 from kurenai._stemming import CachedPorterStemmer
 from kurenai._unicode_tokenizers import (
     is_marks,
@@ -36,6 +43,13 @@ from kurenai._unicode_tokenizers import (
 __all__ = ["JiebaTokenizer", "KiwiTokenizer", "MeCabTokenizer", "SudachiTokenizer"]
 
 _HAS_WORD_CHARACTER = re.compile(r"[^\W_]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# SudachiPy refuses texts over 49,149 bytes of UTF-8: it gets pieces of at
+# most 12,000 code points (48,000 bytes).
+SUDACHI_PIECE = 12_000
+Analyse = Callable[[str], Iterable[str]]
+# Attributes rebuilt on demand, never pickled (locks, loaded analysers).
+_RUNTIME_STATE = ("_lock", "_resource", "_shared", "_local")
 
 
 def _import_quietly(module: str) -> ModuleType:
@@ -47,9 +61,15 @@ def _import_quietly(module: str) -> ModuleType:
 
 
 class MorphologicalTokenizer:
-    """Base of the adapters: lazy loading, normalisation, filtering, stemming."""
+    """Base of the adapters: lazy loading, normalisation, filtering, stemming.
+
+    A subclass loads its heavy resource in ``_load`` (once per instance) and
+    makes ``text -> words`` from it in ``_analyser``: once, or once per thread
+    if ``thread_safe`` is false.
+    """
 
     line_separable = False
+    thread_safe: ClassVar[bool] = True  # may one analyser serve every thread?
     name: ClassVar[str]
     extra: ClassVar[str]
     requirements: tuple[tuple[str, str], ...]  # (module, pip package)
@@ -60,7 +80,21 @@ class MorphologicalTokenizer:
         self.normalize = normalize.upper() if isinstance(normalize, str) else normalize
         self._normalizer = make_normalizer(normalize)
         self._porter = CachedPorterStemmer().stem if use_stemmer else None
-        self._analyse: Callable[[str], Iterable[str]] | None = None
+        self._reset()
+
+    def _reset(self) -> None:
+        """Forget what was loaded: it loads again on first use."""
+        self._lock = threading.Lock()
+        self._resource: Any = None
+        self._shared: Analyse | None = None
+        self._local = threading.local()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in _RUNTIME_STATE}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._reset()
 
     def _check_installed(self) -> None:
         missing = [pkg for module, pkg in self.requirements if not _installed(module)]
@@ -76,15 +110,36 @@ class MorphologicalTokenizer:
             text = self._normalizer(text)
         if not text or text.isspace():
             return []
-        if self._analyse is None:
-            self._analyse = self._load()
-        words = _kept_words(self._analyse(text))
+        if not text.isascii():
+            # The analysers take UTF-8 or UTF-16, where a lone surrogate (no
+            # character, so no word) cannot be encoded: it separates, as a space.
+            text = _SURROGATE.sub(" ", text)
+        analyse = self._shared or getattr(self._local, "analyse", None) or self._new_analyser()
+        words = _kept_words(analyse(text))
         if self._porter is None:
             return words
         return stem_and_filter(words, self._porter)
 
-    def _load(self) -> Callable[[str], Iterable[str]]:
-        """Import the analyser and return ``text -> words`` (surface or lemma)."""
+    def _new_analyser(self) -> Analyse:
+        """This thread's analyser, loading the shared resource if needed."""
+        with self._lock:  # two threads starting together load once
+            if self._shared is not None:
+                return self._shared
+            if self._resource is None:
+                self._resource = self._load()
+            analyse = self._analyser(self._resource)
+            if self.thread_safe:
+                self._shared = analyse
+            else:
+                self._local.analyse = analyse
+            return analyse
+
+    def _load(self) -> Any:
+        """Import the package and load its dictionary or model (not None)."""
+        raise NotImplementedError
+
+    def _analyser(self, resource: Any) -> Analyse:
+        """``text -> words`` (surface or lemma) over the loaded resource."""
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -125,6 +180,7 @@ class MeCabTokenizer(MorphologicalTokenizer):
 
     name = "mecab"
     extra = "ja"
+    thread_safe = False  # a tagger keeps its lattice between calls
     requirements = (("fugashi", "fugashi"), ("unidic_lite", "unidic-lite"))
 
     def __init__(
@@ -133,8 +189,11 @@ class MeCabTokenizer(MorphologicalTokenizer):
         super().__init__(use_stemmer=use_stemmer, normalize=normalize)
         self.tagger_args = tagger_args
 
-    def _load(self) -> Callable[[str], Iterable[str]]:
-        tagger = _import_quietly("fugashi").Tagger(self.tagger_args)
+    def _load(self) -> Any:
+        return _import_quietly("fugashi")
+
+    def _analyser(self, fugashi: Any) -> Analyse:
+        tagger = fugashi.Tagger(self.tagger_args)  # ~1 ms with the dictionary mapped
         if not self.use_stemmer:
             return lambda text: [word.surface for word in tagger(text)]
         return lambda text: [_mecab_base_form(word) for word in tagger(text)]
@@ -157,6 +216,7 @@ class SudachiTokenizer(MorphologicalTokenizer):
 
     name = "sudachi"
     extra = "ja"
+    thread_safe = False  # "A Tokenizer instance cannot be used concurrently"
     requirements = (("sudachipy", "sudachipy"), ("sudachidict_core", "sudachidict-core"))
 
     def __init__(
@@ -177,23 +237,48 @@ class SudachiTokenizer(MorphologicalTokenizer):
         self.mode = mode
         self.dict = dict
 
-    def _load(self) -> Callable[[str], Iterable[str]]:
+    def _load(self) -> Any:
         sudachipy = _import_quietly("sudachipy")
+        return sudachipy, sudachipy.Dictionary(dict=self.dict)
+
+    def _analyser(self, loaded: Any) -> Analyse:
+        sudachipy, dictionary = loaded
         mode = getattr(sudachipy.SplitMode, self.mode)
-        dictionary = sudachipy.Dictionary(dict=self.dict)
         make = getattr(dictionary, "tokenizer", None)  # SudachiPy >= 0.6.8
         tokenizer = make(mode=mode) if make is not None else dictionary.create(mode)
-        if not self.use_stemmer:
-            return lambda text: [m.surface() for m in tokenizer.tokenize(text)]
-        return lambda text: [m.dictionary_form() for m in tokenizer.tokenize(text)]
+        lemma = self.use_stemmer
+
+        def analyse(text: str) -> list[str]:
+            pieces = _pieces(text, SUDACHI_PIECE)
+            morphemes = [m for piece in pieces for m in tokenizer.tokenize(piece)]
+            return [m.dictionary_form() if lemma else m.surface() for m in morphemes]
+
+        return analyse
+
+
+def _pieces(text: str, size: int) -> list[str]:
+    """``text`` cut into pieces of at most ``size`` code points, each after
+    the last newline, space or ideographic full stop it holds (or at ``size``
+    code points if none: a word that long is cut)."""
+    pieces, start = [], 0
+    while len(text) - start > size:
+        stop = start + size
+        cut = max(text.rfind(separator, start, stop) for separator in ("\n", " ", "。"))
+        cut = cut + 1 if cut >= start else stop
+        pieces.append(text[start:cut])
+        start = cut
+    pieces.append(text[start:])
+    return pieces
 
 
 class JiebaTokenizer(MorphologicalTokenizer):
     """Chinese words from jieba.
 
     Each instance has its own ``jieba.Tokenizer``; its dictionary is built (or
-    read from jieba's cache in ``cache_dir``, default the system temporary
-    directory) on first use.  ``hmm`` enables jieba's HMM for unknown words.
+    read from jieba's cache in ``cache_dir``) on first use.  The default cache
+    directory is private to the user (``$XDG_CACHE_HOME/kurenai``, mode 0700),
+    never the shared temporary directory, where another user could plant a
+    cache.  ``hmm`` enables jieba's HMM for unknown words.
     Loading lowers the ``jieba`` logger to WARNING, silencing its progress lines.
     """
 
@@ -212,14 +297,17 @@ class JiebaTokenizer(MorphologicalTokenizer):
         self.hmm = hmm
         self.cache_dir = cache_dir
 
-    def _load(self) -> Callable[[str], Iterable[str]]:
+    def _load(self) -> Any:
         jieba = _import_quietly("jieba")
         logging.getLogger("jieba").setLevel(logging.WARNING)
         tokenizer = jieba.Tokenizer()
-        tokenizer.tmp_dir = self.cache_dir
+        tokenizer.tmp_dir = self.cache_dir or private_cache_dir()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             tokenizer.initialize()
+        return tokenizer
+
+    def _analyser(self, tokenizer: Any) -> Analyse:
         hmm = self.hmm
         return lambda text: _jieba_words(tokenizer.tokenize(text, HMM=hmm))
 
@@ -257,6 +345,8 @@ class KiwiTokenizer(MorphologicalTokenizer):
         super().__init__(use_stemmer=use_stemmer, normalize=normalize)
         self.kiwi_options = kiwi_options
 
-    def _load(self) -> Callable[[str], Iterable[str]]:
-        kiwi = _import_quietly("kiwipiepy").Kiwi(**self.kiwi_options)
+    def _load(self) -> Any:
+        return _import_quietly("kiwipiepy").Kiwi(**self.kiwi_options)
+
+    def _analyser(self, kiwi: Any) -> Analyse:
         return lambda text: [token.form for token in kiwi.tokenize(text)]

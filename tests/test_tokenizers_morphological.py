@@ -133,7 +133,7 @@ def test_jieba_loads_quietly_and_caches_outside_the_repo(
     jieba_tokenizer: JiebaTokenizer, capfd: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     # The shared instance may already be loaded; then load a fresh one here.
-    fresh = jieba_tokenizer._analyse is None
+    fresh = jieba_tokenizer._resource is None
     tokenizer = jieba_tokenizer if fresh else JiebaTokenizer(cache_dir=str(tmp_path))
     assert tokenizer.tokenize("今天天气很好") == ["今天天气", "很", "好"]
     assert capfd.readouterr() == ("", "")
@@ -166,7 +166,7 @@ def test_mixed_script_text(any_analyser: MorphologicalTokenizer) -> None:
 def test_full_width_forms_fold_with_nfkc(any_analyser: MorphologicalTokenizer) -> None:
     options = {"mode": "A"} if isinstance(any_analyser, SudachiTokenizer) else {}
     tokenizer = type(any_analyser)(normalize="NFKC", **options)
-    tokenizer._analyse = any_analyser._analyse or any_analyser._load()  # share the model
+    tokenizer._resource = any_analyser._resource or any_analyser._load()  # share the model
     tokens = tokenizer.tokenize("ＡＢＣ １２３ テスト")
     assert "abc" in tokens and "123" in tokens
 
@@ -198,7 +198,7 @@ def test_registry_names_and_use_stemmer(name: str) -> None:
     require(name)
     tokenizer = get_tokenizer(name, use_stemmer=True)
     assert isinstance(tokenizer, MorphologicalTokenizer) and tokenizer.name == name
-    assert tokenizer._analyse is None  # nothing loaded until the first tokenize
+    assert tokenizer._resource is None  # nothing loaded until the first tokenize
     assert repr(tokenizer) == f"{type(tokenizer).__name__}(use_stemmer=True, normalize=None)"
 
 
