@@ -613,6 +613,31 @@ cdef class Plan:
             free(doc.bounds)
             _table_free(&table)
 
+    def _probes(self, str text):
+        """(distinct tokens, table slots read to find each once) for ``text``.
+
+        Equal counts mean no collision; with a keyed hash the ratio stays
+        near 1.5 whatever the tokens.  For the hash-flooding tests only.
+        """
+        cdef str prepared = text.lower()
+        cdef Table table
+        cdef Doc doc
+        table.entries = NULL
+        table.slots = NULL
+        doc.ids = NULL
+        doc.bounds = NULL
+        try:
+            if _table_init(&table, 16) < 0 or _scan(
+                &table, <const char *> PyUnicode_DATA(prepared), PyUnicode_KIND(prepared),
+                PyUnicode_GET_LENGTH(prepared), self.mode, &doc, -1
+            ) < 0:
+                raise MemoryError()
+            return table.n, _probe_total(&table)
+        finally:
+            free(doc.ids)
+            free(doc.bounds)
+            _table_free(&table)
+
     def score_many(self, list targets, list predictions, Py_ssize_t max_tokens=-1,
                    double[:, :, :] out=None):
         """Scores of many pairs of str, in order, releasing the GIL while counting.
@@ -765,6 +790,16 @@ cdef bint _surely_over(int mode, str text, Py_ssize_t limit) except -1:
         if count - (pieces - 1) > limit:
             return True
     return False
+
+
+cdef Py_ssize_t _probe_total(const Table *t) noexcept nogil:
+    """Slots that finding every entry reads: t.n if no two share a home slot."""
+    cdef Py_ssize_t s, home, total = 0
+    for s in range(t.slot_mask + 1):
+        if t.slots[s] >= 0:
+            home = t.entries[t.slots[s]].hash & t.slot_mask
+            total += ((s - home) & t.slot_mask) + 1
+    return total
 
 
 # ---------------------------------------------------------------- one pair's work

@@ -15,6 +15,7 @@ import sys
 
 import pytest
 
+from kurenai._plan import parse_types
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.scoring import Score
 
@@ -56,7 +57,7 @@ def random_tokens(n: int, seed: int = 0) -> list[str]:
 
 @pytest.fixture(scope="module")
 def plan() -> object:
-    return _fastpath.Plan(["rouge1"], _fastpath.MODES["whitespace"], None, Score)
+    return _fastpath.Plan(parse_types(["rouge1"]), _fastpath.MODES["whitespace"], None, Score)
 
 
 def test_the_crafted_tokens_all_collide_under_the_old_hash() -> None:
