@@ -20,7 +20,9 @@ result written to Spark's ``noop`` sink (every field computed, nothing kept):
 - ``score_batch n_jobs=2``: in-process ``score_batch(columnar=True, n_jobs=2)``
   over the same texts as Python lists (no Spark).
 
-Medians over ``--repeats`` interleaved repeats.  Every contender uses
+First, Spark's rows are checked against ``score_batch``'s, NULLs included, on
+the SciTLDR pairs and on raw Japanese (ANLP, ``tokenizer="char"``);
+``--check-only`` stops there.  Medians over ``--repeats`` interleaved repeats.  Every contender uses
 rouge-score's tokenizer, so all compute the same numbers.
 """
 
@@ -111,12 +113,42 @@ def spark_runner(df: Any, column: Any) -> Callable[[], None]:
     return run
 
 
+def check_exact(spark: Any, name: str, pairs: list[tuple[str, str]], tokenizer: str) -> None:
+    """Spark's rows must equal score_batch's, NULLs included (every 7th row
+    gets a NULL side), on a real corpus: prints the verdict."""
+    import math
+
+    from kurenai.rouge_scorer import RougeScorer
+    from kurenai.spark import rouge_scores
+
+    preds = [None if i % 7 == 3 else p for i, (_, p) in enumerate(pairs)]
+    refs = [None if i % 7 == 5 else t for i, (t, _) in enumerate(pairs)]
+    df = spark.createDataFrame(
+        list(zip(range(len(pairs)), preds, refs)), "id long, p string, t string"
+    )
+    column = rouge_scores(prediction="p", target="t", rouge_types=TYPES, tokenizer=tokenizer)
+    rows = sorted(df.repartition(PARTITIONS).select("id", column.alias("r")).collect())
+    want = RougeScorer(TYPES, tokenizer=tokenizer).score_batch(
+        refs, preds, columnar=True, allow_none=True
+    )
+    bad = 0
+    for i, (_, got) in enumerate(rows):
+        if math.isnan(want["rouge1"].precision[i]):
+            bad += got is not None
+        else:
+            bad += got is None or any(
+                tuple(got[t]) != tuple(float(x[i]) for x in want[t]) for t in TYPES
+            )
+    print(f"exactness, {name} ({len(rows)} rows, tokenizer={tokenizer}): {bad} rows differ")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir")
     parser.add_argument("--rows", type=int, default=200_000)
     parser.add_argument("--udf-rows", type=int, default=4000)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--check-only", action="store_true", help="only the exactness checks")
     args = parser.parse_args(argv)
 
     import pyspark
@@ -125,9 +157,16 @@ def main(argv: list[str] | None = None) -> int:
     from kurenai.rouge_scorer import RougeScorer
     from kurenai.spark import _spec, rouge_scores
 
-    records = read_jsonl(find_data_dir(args.data_dir) / "en_scitldr_test.jsonl")
-    pairs = [(r["target"], r["prediction"]) for r in records]
+    data = find_data_dir(args.data_dir)
+    pairs = [(r["target"], r["prediction"]) for r in read_jsonl(data / "en_scitldr_test.jsonl")]
     spark = session()
+    check_exact(spark, "SciTLDR", pairs, "rouge-score")
+    japanese = read_jsonl(data / "ja_anlp_title_abstract.jsonl")
+    check_exact(
+        spark, "ANLP raw Japanese", [(r["target"], r["abstract"]) for r in japanese], "char"
+    )
+    if args.check_only:
+        return 0
     df = replicated(spark, pairs, args.rows)
     small = replicated(spark, pairs, args.udf_rows)
     quarter = replicated(spark, pairs, args.rows // 4)

@@ -150,7 +150,7 @@ def best_of_groups(
     for count in groups:
         candidates = flat[start : start + count]
         start += count
-        if any(scores is None for scores in candidates):
+        if None in candidates:
             best.append(None)
         else:
             best.append(best_per_type(rouge_types, candidates))  # type: ignore[arg-type]
