@@ -5,6 +5,7 @@ imports, otherwise pure Python with one warning), ``compiled`` (fail loudly if
 the extension is missing) or ``python`` (force the pure twin).
 ``IMPLEMENTATION`` tells which one is live.  ``fastpath`` is the compiled
 text-to-scores path for kurenai's own tokenizers, or None with pure Python.
+``variants`` holds the ROUGE-W/S/SU kernels (``_variants`` or its twin).
 """
 
 from __future__ import annotations
@@ -61,3 +62,22 @@ def _load_fastpath(choice: str) -> ModuleType | None:
 _CHOICE = os.environ.get(ENV_VAR, "auto").strip().lower() or "auto"
 kernels, IMPLEMENTATION = _load(_CHOICE)
 fastpath: ModuleType | None = _load_fastpath(_CHOICE) if IMPLEMENTATION == "compiled" else None
+
+
+def _load_variants(implementation: str) -> ModuleType:
+    if implementation == "compiled":
+        try:
+            return importlib.import_module("kurenai._variants")
+        except ImportError as error:
+            if _CHOICE == "compiled":
+                raise
+            warnings.warn(
+                f"kurenai's compiled ROUGE-W/S/SU kernels are unavailable ({error}); "
+                "those types use the pure-Python fallback, which is much slower.",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+    return importlib.import_module("kurenai._variants_py")
+
+
+variants: ModuleType = _load_variants(IMPLEMENTATION)

@@ -12,7 +12,7 @@ from typing import Any, Callable, Literal, Union, cast, overload
 
 import numpy as np
 
-from kurenai import _backend, _batch
+from kurenai import _backend, _batch, _multiref, _variant_types
 from kurenai._unicode_tokenizers import CharTokenizer, UnicodeTokenizer, char_classes
 from kurenai.scoring import BaseScorer, Score, fmeasure
 from kurenai.sentences import split_sentences
@@ -55,6 +55,11 @@ class RougeScorer(BaseScorer):
             ``split_summaries`` is true; default
             :func:`kurenai.sentences.split_sentences` (offline, multilingual).
             ``nltk.sent_tokenize`` reproduces rouge-score's splitting.
+        rouge_w_weight: the weight ``w`` of ``rougeW`` (ROUGE-1.5.5's ``-w``).
+
+    Beyond rouge-score's types, ROUGE-1.5.5's ``rougeW``, ``rougeS{k}``,
+    ``rougeSU{k}``, ``rougeS`` and ``rougeSU`` are accepted (see
+    ``kurenai._variant_types``).
 
     Raises:
         TypeError: ``rouge_types`` is a bare string or not an iterable of str.
@@ -68,6 +73,7 @@ class RougeScorer(BaseScorer):
         split_summaries: bool = False,
         tokenizer: TokenizerLike = None,
         sentence_splitter: Callable[[str], list[str]] | None = None,
+        rouge_w_weight: float = 1.2,
     ) -> None:
         self.rouge_types = _validated_types(rouge_types)
         self._tokenizer = resolve_tokenizer(tokenizer, use_stemmer=use_stemmer)
@@ -83,7 +89,10 @@ class RougeScorer(BaseScorer):
             getattr(type(self._tokenizer), "line_separable", False) is True
             and not self._split_summaries
         )
-        self._plan = _fused_plan(self._tokenizer, self.rouge_types, self._by_lines)
+        self._variants = _variant_scorer(self, sentence_splitter, rouge_w_weight)
+        self._plan = None
+        if not self._variants.variants:
+            self._plan = _fused_plan(self._tokenizer, self.rouge_types, self._by_lines)
 
     @property
     def tokenizer(self) -> Tokenizer:
@@ -98,19 +107,29 @@ class RougeScorer(BaseScorer):
         """
         _check_text("target", target)
         _check_text("prediction", prediction)
+        if self._variants.variants:
+            return self._variants.score(target, prediction)  # type: ignore[return-value]
         if self._plan is not None:
             return self._plan.score(target, prediction)  # type: ignore[no-any-return]
         return self._scores(self._count(self._tokenized(target), self._tokenized(prediction)))
 
-    def score_multi(self, targets: Iterable[str], prediction: str) -> dict[str, Score]:
-        """Best score over several references, chosen per ROUGE type.
+    def score_multi(
+        self, targets: Iterable[str], prediction: str, mode: str = "best"
+    ) -> dict[str, Score]:
+        """Scores against several references, combined per ROUGE type by ``mode``.
 
-        For each type the reference with the highest F-measure wins (the first
-        one on ties), as in rouge-score.  Raises ValueError if ``targets`` is
-        empty and TypeError if it is a bare string or holds a non-str.
+        ``best`` (rouge-score's rule): the reference with the highest F-measure
+        wins (the first one on ties).  ``best-recall`` and ``average`` are
+        ROUGE-1.5.5's ``-f B`` and ``-f A``; ``mean`` averages P, R and F (see
+        ``kurenai._multiref``).  Raises ValueError if ``targets`` is empty or
+        ``mode`` unknown, and TypeError if ``targets`` is a bare string or
+        holds a non-str.
         """
+        mode = _multiref.check_mode(mode)
         targets = _checked_references(targets, "targets")
         _check_text("prediction", prediction)
+        if mode != "best" or self._variants.variants:
+            return _multiref.combine(self._variants, self.score, targets, prediction, mode)
         if self._plan is not None:
             all_scores = self._plan.score_many(targets, [prediction] * len(targets))
         else:
@@ -191,12 +210,15 @@ class RougeScorer(BaseScorer):
         targets: Sequence[Sequence[str]],
         predictions: Sequence[str],
         n_jobs: int = 1,
+        mode: str = "best",
     ) -> list[dict[str, Score]]:
-        """``[score_multi(refs, p) for refs, p in zip(targets, predictions)]``,
+        """``[score_multi(refs, p, mode) for refs, p in zip(targets, predictions)]``,
         computed as one batch over every (reference, prediction) pair."""
         targets, predictions = list(targets), list(predictions)
         if len(targets) != len(predictions):
             raise ValueError(f"{len(targets)} target lists but {len(predictions)} predictions")
+        if _multiref.check_mode(mode) != "best" or self._variants.variants:
+            return [self.score_multi(t, p, mode) for t, p in zip(targets, predictions)]
         flat_t: list[str] = []
         flat_p: list[str] = []
         jobs = _batch.resolve_jobs(n_jobs)
@@ -235,6 +257,8 @@ class RougeScorer(BaseScorer):
 
     def _score_limited(self, target: str, prediction: str, limit: int) -> dict[str, Score] | None:
         """``score`` on the Python-tokenizer path, or None past ``limit`` tokens."""
+        if self._variants.variants:
+            return self._variants.score(target, prediction, limit)
         tokenized = self._tokenized(target), self._tokenized(prediction)
         if limit >= 0 and any(_token_count(side) > limit for side in tokenized):
             return None
@@ -279,6 +303,22 @@ class RougeScorer(BaseScorer):
             f"RougeScorer({self.rouge_types!r}, tokenizer={self._tokenizer!r}, "
             f"split_summaries={self._split_summaries})"
         )
+
+
+def _variant_scorer(
+    scorer: RougeScorer, splitter: Callable[[str], list[str]] | None, weight: float
+) -> _variant_types.VariantScorer:
+    """Routes the variant types (its ``base`` is ``scorer`` itself when there
+    are none) and holds the tokenization the multi-reference modes count on."""
+    weight = _variant_types.checked_weight(weight)
+    plain = [t for t in scorer.rouge_types if t in ROUGE_TYPES]
+    base: Any = scorer
+    if len(plain) < len(scorer.rouge_types):
+        options = {"split_summaries": scorer._split_summaries, "sentence_splitter": splitter}
+        base = RougeScorer(plain, tokenizer=scorer.tokenizer, **options) if plain else None
+    return _variant_types.VariantScorer(
+        scorer.rouge_types, base, scorer.tokenizer.tokenize, scorer._sentences, weight
+    )
 
 
 def _fused_plan(tokenizer: Tokenizer, rouge_types: list[str], by_lines: bool) -> Any:
@@ -349,8 +389,9 @@ def _validated_types(rouge_types: Any) -> list[str]:
             f"rouge_types must be a list of str, got {type(rouge_types).__name__}"
         ) from None
     for rouge_type in types:
-        if rouge_type not in ROUGE_TYPES:
+        if rouge_type not in ROUGE_TYPES and _variant_types.parse(rouge_type) is None:
             raise ValueError(
-                f"invalid ROUGE type {rouge_type!r}; valid types: {', '.join(ROUGE_TYPES)}"
+                f"invalid ROUGE type {rouge_type!r}; valid types: {', '.join(ROUGE_TYPES)}, "
+                "rougeW, rougeS{k}, rougeSU{k}, rougeS, rougeSU"
             )
     return types

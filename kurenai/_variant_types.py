@@ -1,0 +1,189 @@
+"""ROUGE-W, ROUGE-S{k} and ROUGE-SU{k}: the ROUGE-1.5.5 types rouge-score lacks.
+
+The path of a pair: text -> tokens (the scorer's own tokenizer; sentences as
+for ``rougeLsum``) -> dense int IDs -> ``_backend.variants`` kernels ->
+a ``Tally`` per type -> ``Score``.  A ``Tally`` keeps the counts that
+ROUGE-1.5.5 pools over references for ``-f A`` (see ``kurenai._multiref``).
+
+Names: ``rougeW``; ``rougeS{k}`` / ``rougeSU{k}`` (k >= 1 tokens may lie
+between the two of a skip-bigram); ``rougeS`` / ``rougeSU`` without a limit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Callable, NamedTuple, Protocol
+
+from kurenai import _backend
+from kurenai.scoring import Score, fmeasure
+
+Tokens = Sequence[str]
+_NAME = re.compile(r"rouge(W|SU?)([1-9][0-9]*)?")
+
+
+class Tally(NamedTuple):
+    """One type's counts for one (reference, prediction) pair.
+
+    Recall is ``finish(hits / reference)``, precision ``finish(hits /
+    prediction)``; ``key`` is the value ROUGE-1.5.5's ``-f B`` compares.
+    """
+
+    hits: float
+    reference: float
+    prediction: float
+    key: float
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A parsed variant type: ``kind`` W, S or SU; ``gap`` -1 for no limit."""
+
+    name: str
+    kind: str
+    gap: int
+
+
+def parse(name: str) -> Variant | None:
+    """The variant type called ``name``, or None if it is not one."""
+    match = _NAME.fullmatch(name) if isinstance(name, str) else None
+    if match is None or (match.group(1) == "W" and match.group(2)):
+        return None
+    return Variant(name, match.group(1), int(match.group(2) or -1))
+
+
+def checked_weight(weight: object) -> float:
+    """``rouge_w_weight`` as a float, or a TypeError/ValueError."""
+    if isinstance(weight, bool) or not isinstance(weight, (int, float)):
+        raise TypeError(f"rouge_w_weight must be a number, got {type(weight).__name__}")
+    if not 0 < weight < float("inf"):
+        raise ValueError(f"rouge_w_weight must be a positive finite number, got {weight!r}")
+    return float(weight)
+
+
+def ratio(hits: float, count: float) -> float:
+    """``hits / count``, 0.0 when nothing could match (ROUGE-1.5.5's guard)."""
+    return hits / count if count else 0.0
+
+
+def score(tally: Tally, finish: Callable[[float], float]) -> Score:
+    """A single reference's Score from its tally."""
+    precision = finish(ratio(tally.hits, tally.prediction))
+    recall = finish(ratio(tally.hits, tally.reference))
+    return Score(precision, recall, fmeasure(precision, recall))
+
+
+def finisher(variant: Variant, weight: float) -> Callable[[float], float]:
+    """The map from a count ratio to a score: f⁻¹ for ROUGE-W, else identity."""
+    if variant.kind == "W":
+        return lambda value: value ** (1 / weight)
+    return identity
+
+
+def identity(value: float) -> float:
+    return value
+
+
+class Texts(NamedTuple):
+    """One side of a pair as the variant kernels read it: interned IDs."""
+
+    whole: list[int]
+    sentences: list[list[int]]
+
+
+def interned(
+    texts: Sequence[tuple[Tokens, Sequence[Tokens]]],
+) -> list[Texts]:
+    """Each (whole tokens, sentence tokens) as IDs from one shared vocabulary."""
+    vocab: dict[str, int] = {}
+    intern = _backend.kernels.intern_sentences
+    return [Texts(intern([whole], vocab)[0], intern(sents, vocab)) for whole, sents in texts]
+
+
+def tally(variant: Variant, weight: float, reference: Texts, prediction: Texts) -> Tally:
+    """The counts of one variant type for one interned pair."""
+    kernels = _backend.variants
+    if variant.kind == "W":
+        hit, base = kernels.weighted_lcs(reference.sentences, prediction.sentences, weight)
+        # ROUGE-1.5.5 weights the reference's already weighted length again (-f A
+        # and -f B both report this); its -f B choice uses the single weighting.
+        peer = float(sum(map(len, prediction.sentences))) ** weight
+        key = ratio(hit, base) ** (1 / weight)
+        return Tally(hit, base**weight, peer, key)
+    hits, t_count, p_count = kernels.skip_bigram_counts(
+        reference.whole, prediction.whole, variant.gap, variant.kind == "SU"
+    )
+    return Tally(hits, t_count, p_count, perl_rounded(ratio(hits, t_count)))
+
+
+def perl_rounded(value: float) -> float:
+    """``value`` rounded as ROUGE-1.5.5's ``sprintf("%07.5f")`` before comparing."""
+    return float(f"{value:.5f}")
+
+
+class VariantScorer:
+    """Scores a RougeScorer's types when some are variants.
+
+    rouge-score's own types go to ``base`` (a RougeScorer of those types
+    only, so they keep its exact path); the variants are computed here with
+    the same tokenizer and the same sentences as ``rougeLsum``.
+    """
+
+    def __init__(
+        self,
+        rouge_types: list[str],
+        base: BaseScore | None,
+        tokenize: Callable[[str], Tokens],
+        sentences: Callable[[str], list[str]],
+        weight: float,
+    ) -> None:
+        self.rouge_types = rouge_types
+        self.base = base
+        self.variants = [v for v in map(parse, rouge_types) if v is not None]
+        self.weight = weight
+        self.finishers = {v.name: finisher(v, weight) for v in self.variants}
+        self._tokenize = tokenize
+        self._sentences = sentences
+        self._want_whole = any(v.kind != "W" for v in self.variants)
+        self._want_sentences = any(v.kind == "W" for v in self.variants)
+
+    def tokens(self, text: str, both: bool = False) -> tuple[Tokens, list[Tokens]]:
+        """(whole-text tokens, sentence tokens), each only if some type needs it
+        (or ``both``: a size limit counts the tokens the way RougeScorer does)."""
+        whole = self._tokenize(text) if self._want_whole or both else []
+        if not (self._want_sentences or both):
+            return whole, []
+        return whole, [self._tokenize(s) for s in self._sentences(text)]
+
+    def tallies(self, target: str, prediction: str) -> dict[str, Tally]:
+        """Each variant type's tally for one pair."""
+        reference, candidate = interned([self.tokens(target), self.tokens(prediction)])
+        return {v.name: tally(v, self.weight, reference, candidate) for v in self.variants}
+
+    def score(self, target: str, prediction: str, limit: int = -1) -> dict[str, Score] | None:
+        """All the scorer's types for one pair; None past ``limit`` tokens a side."""
+        both = limit >= 0 and self.base is not None
+        sides = [self.tokens(target, both), self.tokens(prediction, both)]
+        if limit >= 0 and any(_size(side) > limit for side in sides):
+            return None
+        reference, candidate = interned(sides)
+        found = {
+            v.name: score(tally(v, self.weight, reference, candidate), self.finishers[v.name])
+            for v in self.variants
+        }
+        if self.base is not None:
+            # Past the check above, the base sees the same token counts.
+            found.update(self.base.score(target, prediction))
+        return {rouge_type: found[rouge_type] for rouge_type in self.rouge_types}
+
+
+class BaseScore(Protocol):
+    """What VariantScorer needs of the RougeScorer for rouge-score's types."""
+
+    def score(self, target: str, prediction: str) -> dict[str, Score]: ...
+
+
+def _size(side: tuple[Tokens, list[Tokens]]) -> int:
+    whole, sentences = side
+    return max(len(whole), sum(map(len, sentences)))
