@@ -36,9 +36,9 @@ ScoreDict = dict[str, Score]
 
 def check_mode(mode: object) -> str:
     """``mode`` if it is one of MODES, else a ValueError listing them."""
-    if mode not in MODES:
+    if not isinstance(mode, str) or mode not in MODES:
         raise ValueError(f"invalid mode {mode!r}; choose from {', '.join(MODES)}")
-    return mode  # type: ignore[return-value]
+    return mode
 
 
 def combine(

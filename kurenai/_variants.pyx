@@ -54,14 +54,15 @@ def skip_bigram_counts(t, p, int gap, bint unigrams):
     """ROUGE-S/SU ``(hits, t_count, p_count)``; ``gap < 0``: no limit."""
     cdef _Ids ref = _Ids([t]), can = _Ids([p])
     cdef int size = max(ref.vocabulary, can.vocabulary)
+    cdef int nt = ref.starts[1], np = can.starts[1]
     cdef int64_t hits
     cdef int64_t *counts = <int64_t *> calloc(4 * <size_t> size + 1, sizeof(int64_t))
     if counts == NULL:
         raise MemoryError()
     with nogil:
-        hits = _skip_hits(ref.ids, ref.starts[1], can.ids, can.starts[1], gap, unigrams, counts, size)
+        hits = _skip_hits(ref.ids, nt, can.ids, np, gap, unigrams, counts, size)
     free(counts)
-    return hits, _unit_count(ref.starts[1], gap, unigrams), _unit_count(can.starts[1], gap, unigrams)
+    return hits, _unit_count(nt, gap, unigrams), _unit_count(np, gap, unigrams)
 
 
 cdef int64_t _unit_count(int n, int gap, bint unigrams) noexcept nogil:

@@ -44,7 +44,9 @@ def _skip_grams(tokens: IDs, gap: int, unigrams: bool) -> Counter[tuple[int, ...
     return grams
 
 
-def weighted_lcs(t_sents: Sequence[IDs], p_sents: Sequence[IDs], weight: float) -> tuple[float, float]:
+def weighted_lcs(
+    t_sents: Sequence[IDs], p_sents: Sequence[IDs], weight: float
+) -> tuple[float, float]:
     """ROUGE-W's ``(hit, base)`` as ROUGE-1.5.5's ``wlcs`` computes them.
 
     For each reference sentence, the positions on a weighted LCS with each

@@ -314,8 +314,14 @@ def _variant_scorer(
     plain = [t for t in scorer.rouge_types if t in ROUGE_TYPES]
     base: Any = scorer
     if len(plain) < len(scorer.rouge_types):
-        options = {"split_summaries": scorer._split_summaries, "sentence_splitter": splitter}
-        base = RougeScorer(plain, tokenizer=scorer.tokenizer, **options) if plain else None
+        base = None
+        if plain:
+            base = RougeScorer(
+                plain,
+                split_summaries=scorer._split_summaries,
+                tokenizer=scorer.tokenizer,
+                sentence_splitter=splitter,
+            )
     return _variant_types.VariantScorer(
         scorer.rouge_types, base, scorer.tokenizer.tokenize, scorer._sentences, weight
     )

@@ -21,6 +21,7 @@ CHECKS = {
         "kurenai/_lcs.pyx",
         "kurenai/_lcs.pxd",
         "kurenai/_fastpath.pyx",
+        "kurenai/_variants.pyx",
     ],
 }
 
