@@ -76,9 +76,17 @@ def score(tally: Tally, finish: Callable[[float], float]) -> Score:
 
 def finisher(variant: Variant, weight: float) -> Callable[[float], float]:
     """The map from a count ratio to a score: f⁻¹ for ROUGE-W, else identity."""
-    if variant.kind == "W":
-        return lambda value: value ** (1 / weight)
-    return identity
+    return Inverse(weight) if variant.kind == "W" else identity
+
+
+@dataclass(frozen=True)
+class Inverse:
+    """ROUGE-W's f⁻¹(x) = x ** (1 / w) (a class, so that scorers pickle)."""
+
+    weight: float
+
+    def __call__(self, value: float) -> float:
+        return float(value ** (1 / self.weight))
 
 
 def identity(value: float) -> float:
