@@ -47,6 +47,7 @@ def perl_scores(
     Each text is one sentence per line, as the SPL format reads it.
     """
     assert perl_cmd is not None
+    perl_cmd.create_wordnet_db()  # the script refuses to start without it
     with tempfile.TemporaryDirectory(prefix="kurenai-perl-") as tmp:
         config = _write_inputs(Path(tmp), records)
         command = [
