@@ -23,9 +23,20 @@ from kurenai.tokenizers import (
     resolve_tokenizer,
 )
 
-__all__ = ["ROUGE_TYPES", "RougeScorer"]
+__all__ = ["ROUGE_TYPES", "RougeScorer", "is_rouge_type"]
 
 ROUGE_TYPES = (*(f"rouge{n}" for n in range(1, 10)), "rougeL", "rougeLsum")
+
+
+def is_rouge_type(name: str) -> bool:
+    """Whether RougeScorer accepts ``name``: one of ROUGE_TYPES (rouge-score's)
+    or a ROUGE-1.5.5 variant (``rougeW``, ``rougeS4``, ``rougeSU``, ...).
+
+    >>> is_rouge_type("rougeSU4"), is_rouge_type("rougeS0")
+    (True, False)
+    """
+    return name in ROUGE_TYPES or _variant_types.parse(name) is not None
+
 
 TokenizerLike = Union[Tokenizer, str, None]
 Tokens = Sequence[str]
@@ -395,7 +406,7 @@ def _validated_types(rouge_types: Any) -> list[str]:
             f"rouge_types must be a list of str, got {type(rouge_types).__name__}"
         ) from None
     for rouge_type in types:
-        if rouge_type not in ROUGE_TYPES and _variant_types.parse(rouge_type) is None:
+        if not is_rouge_type(rouge_type):
             raise ValueError(
                 f"invalid ROUGE type {rouge_type!r}; valid types: {', '.join(ROUGE_TYPES)}, "
                 "rougeW, rougeS{k}, rougeSU{k}, rougeS, rougeSU"
