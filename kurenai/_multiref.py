@@ -24,7 +24,6 @@ from kurenai._variant_types import (
     Texts,
     VariantScorer,
     identity,
-    interned,
     perl_rounded,
     score,
 )
@@ -110,9 +109,8 @@ def _tallies(scorer: VariantScorer, target: str, prediction: str) -> dict[str, T
     """Every type's tally for one pair: rouge-score's types here, the variants
     from the variant kernels."""
     found = scorer.tallies(target, prediction) if scorer.variants else {}
-    reference, candidate = interned(
-        [scorer.tokens(target, both=True), scorer.tokens(prediction, both=True)]
-    )
+    reference = Texts(*scorer.tokens(target, both=True))
+    candidate = Texts(*scorer.tokens(prediction, both=True))
     for rouge_type in scorer.rouge_types:
         if rouge_type not in found:
             found[rouge_type] = _base_tally(rouge_type, reference, candidate)

@@ -1,8 +1,8 @@
 """ROUGE-W, ROUGE-S{k} and ROUGE-SU{k}: the ROUGE-1.5.5 types rouge-score lacks.
 
 The path of a pair: text -> tokens (the scorer's own tokenizer; sentences as
-for ``rougeLsum``) -> dense int IDs -> ``_backend.variants`` kernels ->
-a ``Tally`` per type -> ``Score``.  A ``Tally`` keeps the counts that
+for ``rougeLsum``) -> ``_backend.variants`` kernels (which intern the tokens
+to int IDs) -> a ``Tally`` per type -> ``Score``.  A ``Tally`` keeps the counts that
 ROUGE-1.5.5 pools over references for ``-f A`` (see ``kurenai._multiref``).
 
 Names: ``rougeW``; ``rougeS{k}`` / ``rougeSU{k}`` (k >= 1 tokens may lie
@@ -94,19 +94,11 @@ def identity(value: float) -> float:
 
 
 class Texts(NamedTuple):
-    """One side of a pair as the variant kernels read it: interned IDs."""
+    """One side of a pair as the kernels read it (tokens: the kernels intern
+    them to int IDs themselves)."""
 
-    whole: list[int]
-    sentences: list[list[int]]
-
-
-def interned(
-    texts: Sequence[tuple[Tokens, Sequence[Tokens]]],
-) -> list[Texts]:
-    """Each (whole tokens, sentence tokens) as IDs from one shared vocabulary."""
-    vocab: dict[str, int] = {}
-    intern = _backend.kernels.intern_sentences
-    return [Texts(intern([whole], vocab)[0], intern(sents, vocab)) for whole, sents in texts]
+    whole: Tokens
+    sentences: Sequence[Tokens]
 
 
 def tally(variant: Variant, weight: float, reference: Texts, prediction: Texts) -> Tally:
@@ -166,7 +158,7 @@ class VariantScorer:
 
     def tallies(self, target: str, prediction: str) -> dict[str, Tally]:
         """Each variant type's tally for one pair."""
-        reference, candidate = interned([self.tokens(target), self.tokens(prediction)])
+        reference, candidate = Texts(*self.tokens(target)), Texts(*self.tokens(prediction))
         return {v.name: tally(v, self.weight, reference, candidate) for v in self.variants}
 
     def score(self, target: str, prediction: str, limit: int = -1) -> dict[str, Score] | None:
@@ -175,7 +167,7 @@ class VariantScorer:
         sides = [self.tokens(target, both), self.tokens(prediction, both)]
         if limit >= 0 and any(_size(side) > limit for side in sides):
             return None
-        reference, candidate = interned(sides)
+        reference, candidate = Texts(*sides[0]), Texts(*sides[1])
         found = {
             v.name: score(tally(v, self.weight, reference, candidate), self.finishers[v.name])
             for v in self.variants

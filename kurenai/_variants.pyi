@@ -1,8 +1,8 @@
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 def skip_bigram_counts(
-    t: Sequence[int], p: Sequence[int], gap: int, unigrams: bool
+    t: Sequence[Hashable], p: Sequence[Hashable], gap: int, unigrams: bool
 ) -> tuple[int, int, int]: ...
 def weighted_lcs(
-    t_sents: Sequence[Sequence[int]], p_sents: Sequence[Sequence[int]], weight: float
+    t_sents: Sequence[Sequence[Hashable]], p_sents: Sequence[Sequence[Hashable]], weight: float
 ) -> tuple[float, float]: ...

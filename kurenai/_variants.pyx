@@ -1,8 +1,8 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True
 """Compiled ROUGE-W and ROUGE-S/SU kernels; ``_variants_py`` is their spec.
 
-Token IDs are small non-negative ints (``intern_sentences``): the kernels
-index per-token arrays by them.  ROUGE-W keeps two DP rows and one bit per
+Tokens are any hashables; each call interns them to dense int IDs and
+indexes per-token arrays by those.  ROUGE-W keeps two DP rows and one bit per
 cell for the walk back (m*n/8 bytes for an m x n sentence pair); skip-bigrams
 are counted per first token, never listed, in O(vocabulary) memory.
 """
@@ -14,16 +14,17 @@ from libc.string cimport memset
 
 
 cdef class _Ids:
-    """A C copy of Python sequences of IDs, concatenated, with offsets."""
+    """Sequences of tokens as dense int IDs from ``vocab``, concatenated,
+    with each sequence's start (tokens: any hashables, e.g. str or int)."""
 
     cdef int *ids
     cdef int *starts
     cdef int count
-    cdef int vocabulary
 
-    def __cinit__(self, sentences):
-        cdef int total = 0, position = 0, index = 0, token
-        sentences = [list(sentence) for sentence in sentences]
+    def __cinit__(self, sentences, dict vocab):
+        cdef Py_ssize_t total = 0, position = 0, index = 0
+        cdef object known
+        sentences = [s if isinstance(s, (list, tuple)) else list(s) for s in sentences]
         for sentence in sentences:
             total += len(sentence)
         self.count = len(sentences)
@@ -31,18 +32,16 @@ cdef class _Ids:
         self.starts = <int *> malloc((self.count + 1) * sizeof(int))
         if self.ids == NULL or self.starts == NULL:
             raise MemoryError()
-        self.vocabulary = 0
         for sentence in sentences:
             self.starts[index] = position
             index += 1
-            for value in sentence:
-                token = value
-                if token < 0:
-                    raise ValueError(f"token IDs must be non-negative, got {token}")
-                self.ids[position] = token
+            for token in sentence:
+                known = vocab.get(token)
+                if known is None:
+                    known = len(vocab)
+                    vocab[token] = known
+                self.ids[position] = known
                 position += 1
-                if token >= self.vocabulary:
-                    self.vocabulary = token + 1
         self.starts[self.count] = position
 
     def __dealloc__(self):
@@ -52,8 +51,9 @@ cdef class _Ids:
 
 def skip_bigram_counts(t, p, int gap, bint unigrams):
     """ROUGE-S/SU ``(hits, t_count, p_count)``; ``gap < 0``: no limit."""
-    cdef _Ids ref = _Ids([t]), can = _Ids([p])
-    cdef int size = max(ref.vocabulary, can.vocabulary)
+    cdef dict vocab = {}
+    cdef _Ids ref = _Ids([t], vocab), can = _Ids([p], vocab)
+    cdef int size = len(vocab)
     cdef int nt = ref.starts[1], np = can.starts[1]
     cdef int64_t hits
     cdef int64_t *counts = <int64_t *> calloc(4 * <size_t> size + 1, sizeof(int64_t))
@@ -130,8 +130,9 @@ cdef void _second_tokens(int a, const int *tokens, int n, int gap, int64_t *pair
 
 def weighted_lcs(t_sents, p_sents, double weight):
     """ROUGE-W ``(hit, base)`` as ROUGE-1.5.5 computes them (see the twin)."""
-    cdef _Ids ref = _Ids(t_sents), can = _Ids(p_sents)
-    cdef _Wlcs work = _Wlcs(ref, can, weight)
+    cdef dict vocab = {}
+    cdef _Ids ref = _Ids(t_sents, vocab), can = _Ids(p_sents, vocab)
+    cdef _Wlcs work = _Wlcs(ref, can, weight, len(vocab))
     cdef double hit = 0.0, base = 0.0
     with nogil:
         work.run(ref, can, &hit, &base)
@@ -149,10 +150,12 @@ cdef class _Wlcs:
     cdef uint8_t *marked
     cdef int *remaining
 
-    def __cinit__(self, _Ids ref, _Ids can, double weight):
+    cdef int size
+
+    def __cinit__(self, _Ids ref, _Ids can, double weight, int size):
         cdef int m = _longest(ref), n = _longest(can), k
-        cdef int size = max(ref.vocabulary, can.vocabulary)
         self.weight = weight
+        self.size = size
         self.f = <double *> malloc((min(m, n) + 2) * sizeof(double))
         self.rows = <double *> malloc(2 * (n + 1) * sizeof(double))
         self.runs = <int *> malloc(2 * (n + 1) * sizeof(int))
@@ -174,7 +177,7 @@ cdef class _Wlcs:
 
     cdef int run(self, _Ids ref, _Ids can, double *hit, double *base) noexcept nogil:
         cdef int *left_t = self.remaining
-        cdef int *left_p = self.remaining + max(ref.vocabulary, can.vocabulary)
+        cdef int *left_p = self.remaining + self.size
         cdef int i, s, q, m, n, token, run
         cdef const int *sentence
         for i in range(ref.starts[ref.count]):

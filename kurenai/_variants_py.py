@@ -5,17 +5,16 @@ ROUGE-1.5.5 that rouge-score lacks.  The compiled module computes exactly the
 same numbers (the same floating-point operations, in the same order); the
 test-suite runs both side by side and this one against the Perl script.
 
-Both kernels take sequences of integer token IDs (``intern_sentences`` of
-``kurenai._lcs_py``); ``t`` is the reference (Perl's "model"), ``p`` the
-prediction (Perl's "peer").
+Both kernels take sequences of tokens (any hashables: str, or int IDs);
+``t`` is the reference (Perl's "model"), ``p`` the prediction (Perl's "peer").
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
-IDs = Sequence[int]
+IDs = Sequence[Hashable]
 
 
 def skip_bigram_counts(t: IDs, p: IDs, gap: int, unigrams: bool) -> tuple[int, int, int]:
@@ -32,8 +31,8 @@ def skip_bigram_counts(t: IDs, p: IDs, gap: int, unigrams: bool) -> tuple[int, i
     return hits, sum(grams_t.values()), sum(grams_p.values())
 
 
-def _skip_grams(tokens: IDs, gap: int, unigrams: bool) -> Counter[tuple[int, ...]]:
-    grams: Counter[tuple[int, ...]] = Counter()
+def _skip_grams(tokens: IDs, gap: int, unigrams: bool) -> Counter[tuple[Hashable, ...]]:
+    grams: Counter[tuple[Hashable, ...]] = Counter()
     last = len(tokens) - 1
     for i in range(last):
         if unigrams:
@@ -57,8 +56,8 @@ def weighted_lcs(
     that fails the count check neither extends nor ends the run).  ``base`` is
     the sum of ``f(len)`` over the reference sentences.
     """
-    remaining_t: Counter[int] = Counter(token for sent in t_sents for token in sent)
-    remaining_p: Counter[int] = Counter(token for sent in p_sents for token in sent)
+    remaining_t: Counter[Hashable] = Counter(token for sent in t_sents for token in sent)
+    remaining_p: Counter[Hashable] = Counter(token for sent in p_sents for token in sent)
     hit = base = 0.0
     for ref in t_sents:
         base += float(len(ref)) ** weight

@@ -47,7 +47,9 @@ def perl_scores(
     Each text is one sentence per line, as the SPL format reads it.
     """
     assert perl_cmd is not None
-    perl_cmd.create_wordnet_db()  # the script refuses to start without it
+    if not os.path.exists(perl_cmd.ROUGE_DB):  # the script refuses to start without it
+        build = (perl_cmd.ROUGE_WORDNET_DIR, perl_cmd.ROUGE_SMART_COMMON_WORDS, perl_cmd.ROUGE_DB)
+        subprocess.run(["perl", perl_cmd.ROUGE_BUILD_DB_SCRIPT, *build], check=True)
     with tempfile.TemporaryDirectory(prefix="kurenai-perl-") as tmp:
         config = _write_inputs(Path(tmp), records)
         command = [

@@ -56,9 +56,9 @@ def generated(seed: int, count: int = 60) -> list[Record]:
 
 
 def corpus(count: int = 30) -> list[Record]:
-    """English news summaries lower-cased and stripped to ``[a-z0-9 ]``; each
+    """English SciTLDR summaries lower-cased and stripped to ``[a-z0-9 ]``; each
     prediction scored against its reference and the next record's."""
-    rows = records_or_skip("en_cnndm_chen2018.jsonl")[: count + 1]
+    rows = records_or_skip("en_scitldr_test.jsonl")[: count + 1]
 
     def clean(text: str) -> str:
         kept = (" ".join(re.sub(r"[^a-z0-9 ]", " ", s.lower()).split()) for s in text.split("\n"))
