@@ -4,9 +4,13 @@
 Tokens are any hashables; each call interns them to dense int IDs and
 indexes per-token arrays by those.  ROUGE-W keeps two DP rows and one bit per
 cell for the walk back (m*n/8 bytes for an m x n sentence pair); skip-bigrams
-are counted per first token, never listed, in O(vocabulary) memory.
+are counted per first token along the chain of its occurrences, never
+listed: O(n) memory, O(n * (gap + 1)) time with a gap, O(n * shared
+vocabulary) without.
 """
 
+from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
+from cpython.object cimport PyObject
 from libc.math cimport pow
 from libc.stdint cimport int64_t, uint8_t
 from libc.stdlib cimport calloc, free, malloc
@@ -23,7 +27,7 @@ cdef class _Ids:
 
     def __cinit__(self, sentences, dict vocab):
         cdef Py_ssize_t total = 0, position = 0, index = 0
-        cdef object known
+        cdef PyObject *known
         sentences = [s if isinstance(s, (list, tuple)) else list(s) for s in sentences]
         for sentence in sentences:
             total += len(sentence)
@@ -36,11 +40,12 @@ cdef class _Ids:
             self.starts[index] = position
             index += 1
             for token in sentence:
-                known = vocab.get(token)
-                if known is None:
-                    known = len(vocab)
-                    vocab[token] = known
-                self.ids[position] = known
+                known = PyDict_GetItem(vocab, token)
+                if known == NULL:
+                    self.ids[position] = len(vocab)
+                    PyDict_SetItem(vocab, token, len(vocab))
+                else:
+                    self.ids[position] = <object> known
                 position += 1
         self.starts[self.count] = position
 
@@ -53,15 +58,19 @@ def skip_bigram_counts(t, p, int gap, bint unigrams):
     """ROUGE-S/SU ``(hits, t_count, p_count)``; ``gap < 0``: no limit."""
     cdef dict vocab = {}
     cdef _Ids ref = _Ids([t], vocab), can = _Ids([p], vocab)
-    cdef int size = len(vocab)
-    cdef int nt = ref.starts[1], np = can.starts[1]
+    cdef int size = len(vocab), nt = ref.starts[1], np = can.starts[1]
     cdef int64_t hits
-    cdef int64_t *counts = <int64_t *> calloc(4 * <size_t> size + 1, sizeof(int64_t))
-    if counts == NULL:
+    # Per token: first position in t, in p; pair counts in t, in p.  Per position: next one.
+    cdef int *chains = <int *> malloc((2 * <size_t> size + nt + np + 1) * sizeof(int))
+    cdef int64_t *pairs = <int64_t *> calloc(2 * <size_t> size + 1, sizeof(int64_t))
+    if chains == NULL or pairs == NULL:
+        free(chains)
+        free(pairs)
         raise MemoryError()
     with nogil:
-        hits = _skip_hits(ref.ids, nt, can.ids, np, gap, unigrams, counts, size)
-    free(counts)
+        hits = _skip_hits(ref.ids, nt, can.ids, np, gap, unigrams, chains, pairs, size)
+    free(chains)
+    free(pairs)
     return hits, _unit_count(nt, gap, unigrams), _unit_count(np, gap, unigrams)
 
 
@@ -75,57 +84,80 @@ cdef int64_t _unit_count(int n, int gap, bint unigrams) noexcept nogil:
     return total
 
 
+cdef void _chain(const int *tokens, int n, int *first, int *next) noexcept nogil:
+    # Links the positions of each token that can start a pair (all but the last).
+    cdef int i
+    for i in range(n - 2, -1, -1):
+        next[i] = first[tokens[i]]
+        first[tokens[i]] = i
+
+
 cdef int64_t _skip_hits(
     const int *t, int nt, const int *p, int np, int gap, bint unigrams,
-    int64_t *counts, int size
+    int *chains, int64_t *pairs, int size
 ) noexcept nogil:
-    # counts: [unigrams of t | unigrams of p | pairs of t | pairs of p], each `size`.
-    cdef int64_t *uni_t = counts
-    cdef int64_t *uni_p = counts + size
-    cdef int64_t hits = 0
-    cdef int i, a
-    # A pair's first token is never the last one: count those first tokens.
-    for i in range(nt - 1):
-        uni_t[t[i]] += 1
-    for i in range(np - 1):
-        uni_p[p[i]] += 1
-    for i in range(nt - 1):
-        a = t[i]
-        if uni_t[a] > 0 and uni_p[a] > 0:
-            if unigrams:
-                hits += uni_t[a] if uni_t[a] < uni_p[a] else uni_p[a]
-            hits += _pairs_from(a, t, nt, p, np, gap, counts + 2 * size, counts + 3 * size)
-            uni_t[a] = 0  # each first token once
+    cdef int *first_t = chains
+    cdef int *first_p = chains + size
+    cdef int *next_t = chains + 2 * size
+    cdef int *next_p = chains + 2 * size + nt
+    cdef int64_t *pair_t = pairs
+    cdef int64_t *pair_p = pairs + size
+    cdef int64_t hits = 0, in_t, in_p
+    cdef int a
+    for a in range(2 * size):
+        chains[a] = -1
+    _chain(t, nt, first_t, next_t)
+    _chain(p, np, first_p, next_p)
+    for a in range(size):
+        if first_t[a] < 0 or first_p[a] < 0:
+            continue
+        if unigrams:
+            in_t, in_p = _chain_length(first_t[a], next_t), _chain_length(first_p[a], next_p)
+            hits += in_t if in_t < in_p else in_p
+        _visit(_ADD, a, t, nt, first_t[a], next_t, gap, pair_t, pair_p)
+        _visit(_ADD, a, p, np, first_p[a], next_p, gap, pair_p, pair_t)
+        hits += _visit(_DRAIN, a, t, nt, first_t[a], next_t, gap, pair_t, pair_p)
+        _visit(_CLEAR, a, p, np, first_p[a], next_p, gap, pair_p, pair_t)
     return hits
 
 
-cdef int64_t _pairs_from(
-    int a, const int *t, int nt, const int *p, int np, int gap, int64_t *pair_t, int64_t *pair_p
+cdef int64_t _chain_length(int i, const int *next) noexcept nogil:
+    cdef int64_t length = 0
+    while i >= 0:
+        length += 1
+        i = next[i]
+    return length
+
+
+cdef enum:
+    _ADD, _DRAIN, _CLEAR
+
+
+cdef int64_t _visit(
+    int op, int a, const int *tokens, int n, int first, const int *next, int gap,
+    int64_t *mine, const int64_t *other
 ) noexcept nogil:
-    """Σ over second tokens b of min(#(a, b) in t, #(a, b) in p)."""
-    cdef int64_t hits = 0
-    cdef int j, b
-    _second_tokens(a, t, nt, gap, pair_t)
-    _second_tokens(a, p, np, gap, pair_p)
-    for j in range(1, nt):
-        b = t[j]
-        if pair_t[b]:
-            hits += pair_t[b] if pair_t[b] < pair_p[b] else pair_p[b]
-            pair_t[b] = 0
-    for j in range(1, np):
-        pair_p[p[j]] = 0
+    """Walks the second tokens of the pairs that start with ``a``: with a gap,
+    the window after each occurrence of ``a``; without, everything after the
+    first one.  _ADD counts the pairs (a, b) into ``mine[b]``; _DRAIN returns
+    Σ_b min(mine[b], other[b]) and clears ``mine``; _CLEAR clears it."""
+    cdef int64_t hits = 0, seen = 0
+    cdef int i = first, j, b, stop
+    while i >= 0:
+        stop = n - 1 if gap < 0 or i + gap + 1 > n - 1 else i + gap + 1
+        for j in range(i + 1, stop + 1):
+            b = tokens[j]
+            if op == _ADD:
+                seen += tokens[j - 1] == a  # the a's before j (no gap limit)
+                mine[b] += seen if gap < 0 else 1
+            elif op == _DRAIN:
+                if mine[b]:
+                    hits += mine[b] if mine[b] < other[b] else other[b]
+                    mine[b] = 0
+            else:
+                mine[b] = 0
+        i = -1 if gap < 0 else next[i]
     return hits
-
-
-cdef void _second_tokens(int a, const int *tokens, int n, int gap, int64_t *pairs) noexcept nogil:
-    # pairs[b] += the number of a's at most gap tokens before each b: a window count.
-    cdef int64_t window = 0
-    cdef int j
-    for j in range(1, n):
-        window += tokens[j - 1] == a
-        if gap >= 0 and j - gap - 2 >= 0:
-            window -= tokens[j - gap - 2] == a
-        pairs[tokens[j]] += window
 
 
 def weighted_lcs(t_sents, p_sents, double weight):
