@@ -80,8 +80,8 @@ def _perl_keys(
     """Per reference and type, the value ROUGE-1.5.5's ``-f B`` compares."""
     keys = []
     for target, found in zip(targets, scores):
-        tallies = scorer.tallies(target, prediction) if scorer.variants else {}
-        key = {name: tally.key for name, tally in tallies.items()}
+        sides = Texts(*scorer.tokens(target)), Texts(*scorer.tokens(prediction))
+        key = {name: tally.key for name, tally in scorer.tallies(*sides).items()}
         for rouge_type in scorer.rouge_types:
             if rouge_type not in key:
                 recall = float(found[rouge_type].recall)
@@ -108,9 +108,9 @@ def _average(scorer: VariantScorer, tallies: list[dict[str, Tally]]) -> ScoreDic
 def _tallies(scorer: VariantScorer, target: str, prediction: str) -> dict[str, Tally]:
     """Every type's tally for one pair: rouge-score's types here, the variants
     from the variant kernels."""
-    found = scorer.tallies(target, prediction) if scorer.variants else {}
     reference = Texts(*scorer.tokens(target, both=True))
     candidate = Texts(*scorer.tokens(prediction, both=True))
+    found = scorer.tallies(reference, candidate)
     for rouge_type in scorer.rouge_types:
         if rouge_type not in found:
             found[rouge_type] = _base_tally(rouge_type, reference, candidate)

@@ -156,9 +156,8 @@ class VariantScorer:
             return whole, []
         return whole, [self._tokenize(s) for s in self._sentences(text)]
 
-    def tallies(self, target: str, prediction: str) -> dict[str, Tally]:
-        """Each variant type's tally for one pair."""
-        reference, candidate = Texts(*self.tokens(target)), Texts(*self.tokens(prediction))
+    def tallies(self, reference: Texts, candidate: Texts) -> dict[str, Tally]:
+        """Each variant type's tally for one tokenized pair."""
         return {v.name: tally(v, self.weight, reference, candidate) for v in self.variants}
 
     def score(self, target: str, prediction: str, limit: int = -1) -> dict[str, Score] | None:

@@ -10,6 +10,7 @@ and that kurenai's exact F is within the rounding that explains.
 
 from __future__ import annotations
 
+import functools
 import os
 import random
 import re
@@ -19,6 +20,7 @@ import perl_rouge
 import pytest
 from corpora import records_or_skip
 
+from kurenai import _backend, _lcs_py, _variants_py
 from kurenai.rouge_scorer import RougeScorer
 
 Record = tuple[list[str], str]
@@ -35,6 +37,29 @@ def perl_available() -> Iterator[None]:
             pytest.fail(f"the Perl check must run in CI: {reason}")
         pytest.skip(reason)
     yield
+
+
+@pytest.fixture(autouse=True, params=["compiled", "python"], ids=lambda n: f"kernels={n}")
+def implementation(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Each test runs on the compiled kernels and on their pure twins."""
+    if request.param == "python":
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(_backend, "kernels", _lcs_py)
+            patch.setattr(_backend, "variants", _variants_py)
+            yield request.param
+    elif _backend.IMPLEMENTATION != "compiled":
+        pytest.skip("the compiled kernels are not live")
+    else:
+        yield request.param
+
+
+Frozen = tuple[tuple[tuple[str, ...], str], ...]
+
+
+@functools.cache
+def _perl(records: Frozen, gap: int, mode: str, weight: float) -> list[perl_rouge.PerlRow]:
+    # One Perl run per input set, shared by both implementations.
+    return perl_rouge.perl_scores(records, gap, mode, weight)
 
 
 def _text(rng: random.Random, vocabulary: list[str]) -> str:
@@ -74,7 +99,8 @@ def assert_like_perl(records: list[Record], gap: int, mode: str, weight: float =
     suffix = "" if gap < 0 else str(gap)
     types = ["rouge1", "rouge2", "rougeLsum", "rougeW", f"rougeS{suffix}", f"rougeSU{suffix}"]
     scorer = RougeScorer(types, rouge_w_weight=weight)
-    expected = perl_rouge.perl_scores(records, gap, mode, weight)
+    frozen = tuple((tuple(references), prediction) for references, prediction in records)
+    expected = _perl(frozen, gap, mode, weight)
     for (references, prediction), perl_row in zip(records, expected):
         ours = scorer.score_multi(references, prediction, mode=MODES[mode])
         assert len(perl_row) == len(types)
@@ -105,6 +131,7 @@ def test_english_corpus_equals_perl(mode: str) -> None:
 def test_one_sentence_rouge_l_is_perl_rouge_l() -> None:
     records = [(refs[:1], pred) for refs, pred in generated(seed=3) if "\n" not in refs[0] + pred]
     scorer = RougeScorer(["rougeL"])
-    for (references, prediction), row in zip(records, perl_rouge.perl_scores(records, 4)):
+    frozen = tuple((tuple(references), prediction) for references, prediction in records)
+    for (references, prediction), row in zip(records, _perl(frozen, 4, "A", 1.2)):
         score = scorer.score(references[0], prediction)["rougeL"]
         assert (f"{score.recall:7.5f}", f"{score.precision:7.5f}") == row["rougeL"][:2]
