@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Callable, NamedTuple, Protocol
+from typing import Any, Callable, NamedTuple, Protocol
 
 from kurenai import _backend
 from kurenai.scoring import Score, fmeasure
@@ -147,6 +147,27 @@ class VariantScorer:
         self._sentences = sentences
         self._want_whole = any(v.kind != "W" for v in self.variants)
         self._want_sentences = any(v.kind == "W" for v in self.variants)
+
+    @classmethod
+    def of(
+        cls, scorer: Any, splitter: Callable[[str], list[str]] | None, weight: object
+    ) -> VariantScorer:
+        """The VariantScorer of a RougeScorer (its ``base`` is ``scorer`` itself
+        when it has no variant types: then it only serves the multi-reference
+        modes' counts)."""
+        plain = [t for t in scorer.rouge_types if parse(t) is None]
+        base = scorer
+        if len(plain) < len(scorer.rouge_types):
+            base = None
+            if plain:
+                base = type(scorer)(
+                    plain,
+                    split_summaries=scorer._split_summaries,
+                    tokenizer=scorer.tokenizer,
+                    sentence_splitter=splitter,
+                )
+        tokenize, sentences = scorer.tokenizer.tokenize, scorer._sentences
+        return cls(scorer.rouge_types, base, tokenize, sentences, checked_weight(weight))
 
     def tokens(self, text: str, both: bool = False) -> tuple[Tokens, list[Tokens]]:
         """(whole-text tokens, sentence tokens), each only if some type needs it

@@ -100,7 +100,7 @@ class RougeScorer(BaseScorer):
             getattr(type(self._tokenizer), "line_separable", False) is True
             and not self._split_summaries
         )
-        self._variants = _variant_scorer(self, sentence_splitter, rouge_w_weight)
+        self._variants = _variant_types.VariantScorer.of(self, sentence_splitter, rouge_w_weight)
         self._plan = None
         if not self._variants.variants:
             self._plan = _fused_plan(self._tokenizer, self.rouge_types, self._by_lines)
@@ -314,28 +314,6 @@ class RougeScorer(BaseScorer):
             f"RougeScorer({self.rouge_types!r}, tokenizer={self._tokenizer!r}, "
             f"split_summaries={self._split_summaries})"
         )
-
-
-def _variant_scorer(
-    scorer: RougeScorer, splitter: Callable[[str], list[str]] | None, weight: float
-) -> _variant_types.VariantScorer:
-    """Routes the variant types (its ``base`` is ``scorer`` itself when there
-    are none) and holds the tokenization the multi-reference modes count on."""
-    weight = _variant_types.checked_weight(weight)
-    plain = [t for t in scorer.rouge_types if t in ROUGE_TYPES]
-    base: Any = scorer
-    if len(plain) < len(scorer.rouge_types):
-        base = None
-        if plain:
-            base = RougeScorer(
-                plain,
-                split_summaries=scorer._split_summaries,
-                tokenizer=scorer.tokenizer,
-                sentence_splitter=splitter,
-            )
-    return _variant_types.VariantScorer(
-        scorer.rouge_types, base, scorer.tokenizer.tokenize, scorer._sentences, weight
-    )
 
 
 def _fused_plan(tokenizer: Tokenizer, rouge_types: list[str], by_lines: bool) -> Any:
