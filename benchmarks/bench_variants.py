@@ -94,7 +94,7 @@ from _common import zipf_pair
 from kurenai.rouge_scorer import RougeScorer
 target, prediction = zipf_pair(int(sys.argv[1]), seed=1)
 if sys.argv[3] == "one line":
-    target, prediction = target.replace("\n", " "), prediction.replace("\n", " ")
+    target, prediction = target.replace("\\n", " "), prediction.replace("\\n", " ")
 scorer = RougeScorer(sys.argv[2].split(","))
 start = time.perf_counter()
 scorer.score(target, prediction)

@@ -12,7 +12,7 @@ vocabulary) without.
 from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
 from cpython.object cimport PyObject
 from libc.math cimport pow
-from libc.stdint cimport int64_t, uint8_t
+from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
@@ -178,7 +178,7 @@ cdef class _Wlcs:
     cdef double *f
     cdef double *rows
     cdef int *runs
-    cdef uint8_t *up
+    cdef uint64_t *up
     cdef uint8_t *marked
     cdef int *remaining
 
@@ -191,7 +191,7 @@ cdef class _Wlcs:
         self.f = <double *> malloc((min(m, n) + 2) * sizeof(double))
         self.rows = <double *> malloc(2 * (n + 1) * sizeof(double))
         self.runs = <int *> malloc(2 * (n + 1) * sizeof(int))
-        self.up = <uint8_t *> malloc(<size_t> m * n // 8 + 1)
+        self.up = <uint64_t *> malloc((<size_t> m * ((n + 63) // 64) + 1) * sizeof(uint64_t))
         self.marked = <uint8_t *> malloc(m + 1)
         self.remaining = <int *> calloc(2 * <size_t> size + 1, sizeof(int))
         if not (self.f and self.rows and self.runs and self.up and self.marked and self.remaining):
@@ -239,43 +239,55 @@ cdef class _Wlcs:
 
     cdef void mark(self, const int *ref, int m, const int *can, int n) noexcept nogil:
         # Two rows of the weighted table and of the run lengths; one bit per
-        # mismatch cell remembers whether the walk back goes up.
+        # cell, packed 64 to a word per row, remembers whether the walk back
+        # goes up (read only at mismatches).
         cdef double *previous = self.rows
         cdef double *current = self.rows + n + 1
         cdef int *previous_run = self.runs
         cdef int *current_run = self.runs + n + 1
-        cdef int i, j, k
-        cdef size_t cell
+        cdef size_t words = (n + 63) // 64
+        cdef uint64_t *row_bits
+        cdef uint64_t word
+        cdef int i, j, k, token
         for j in range(n + 1):
             previous[j] = 0.0
             previous_run[j] = 0
         current[0] = 0.0
         current_run[0] = 0
         for i in range(1, m + 1):
+            token = ref[i - 1]
+            row_bits = self.up + <size_t> (i - 1) * words
+            word = 0
             for j in range(1, n + 1):
-                cell = <size_t> (i - 1) * n + (j - 1)
-                if ref[i - 1] == can[j - 1]:
+                if token == can[j - 1]:
                     k = previous_run[j - 1]
                     current[j] = previous[j - 1] + self.f[k + 1] - self.f[k]
                     current_run[j] = k + 1
                 elif previous[j] >= current[j - 1]:
                     current[j] = previous[j]
                     current_run[j] = 0
-                    self.up[cell >> 3] |= <uint8_t> (1 << (cell & 7))
+                    word |= (<uint64_t> 1) << ((j - 1) & 63)
                 else:
                     current[j] = current[j - 1]
                     current_run[j] = 0
-                    self.up[cell >> 3] &= <uint8_t> ~(1 << (cell & 7))
+                if (j & 63) == 0 or j == n:
+                    row_bits[(j - 1) >> 6] = word
+                    word = 0
             previous, current = current, previous
             previous_run, current_run = current_run, previous_run
-        i, j = m, n
+        self.walk_back(ref, m, can, n, words)
+
+    cdef void walk_back(
+        self, const int *ref, int m, const int *can, int n, size_t words
+    ) noexcept nogil:
+        # Perl's markLCS: any equal pair is taken diagonally.
+        cdef int i = m, j = n
         while i > 0 and j > 0:
-            cell = <size_t> (i - 1) * n + (j - 1)
             if ref[i - 1] == can[j - 1]:
                 i -= 1
                 j -= 1
                 self.marked[i] = 1
-            elif self.up[cell >> 3] >> (cell & 7) & 1:
+            elif self.up[<size_t> (i - 1) * words + ((j - 1) >> 6)] >> ((j - 1) & 63) & 1:
                 i -= 1
             else:
                 j -= 1
