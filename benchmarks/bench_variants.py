@@ -38,16 +38,26 @@ def records(data_dir: str | None, count: int) -> Records:
     """Lower-cased SciTLDR summaries; each prediction with its reference and,
     for the multi-reference case, the next record's."""
     rows = read_jsonl(find_data_dir(data_dir) / "en_scitldr_test.jsonl")[: count + 1]
-
-    def clean(text: str) -> str:
-        return "\n".join(
-            " ".join(re.sub(r"[^a-z0-9 ]", " ", s.lower()).split()) for s in text.split("\n")
-        )
-
     return [
-        ([clean(a["target"]), clean(b["target"])], clean(a["prediction"]))
+        ([_clean(a["target"]), _clean(b["target"])], _clean(a["prediction"]))
         for a, b in zip(rows, rows[1:])
     ]
+
+
+def long_records(data_dir: str | None, count: int) -> Records:
+    """~400-token pairs: two abstracts and a TLDR against their leads."""
+    rows = read_jsonl(find_data_dir(data_dir) / "en_scitldr_test.jsonl")[: count + 1]
+    pairs = [
+        (f"{a['abstract']}\n{b['abstract']}\n{a['target']}", f"{a['prediction']}\n{b['abstract']}")
+        for a, b in zip(rows, rows[1:])
+    ]
+    return [([_clean(t)], _clean(p)) for t, p in pairs]
+
+
+def _clean(text: str) -> str:
+    return "\n".join(
+        " ".join(re.sub(r"[^a-z0-9 ]", " ", s.lower()).split()) for s in text.split("\n")
+    )
 
 
 def pyrouge(options: dict[str, Any], mode: str = "average") -> PyRouge:
@@ -55,10 +65,9 @@ def pyrouge(options: dict[str, Any], mode: str = "average") -> PyRouge:
     return PyRouge(**{**defaults, **options})
 
 
-def compare(data: Records, repeats: int) -> None:
+def compare(data: Records, repeats: int, label: str = "1 ref") -> None:
     single = [refs[:1] for refs, _ in data]
     predictions = [prediction for _, prediction in data]
-    print(f"{'case':<26}{'kurenai us/pair':>16}{'PyRouge us/pair':>17}{'ratio':>8}")
     for rouge_type, options in CASES.items():
         ours, theirs = RougeScorer([rouge_type]), pyrouge(options)
         times = interleaved(
@@ -68,7 +77,11 @@ def compare(data: Records, repeats: int) -> None:
             },
             repeats,
         )
-        _row(f"{rouge_type} (1 ref)", times, len(data))
+        _row(f"{rouge_type} ({label})", times, len(data))
+
+
+def compare_multi(data: Records, repeats: int) -> None:
+    predictions = [prediction for _, prediction in data]
     ours = RougeScorer(["rougeW", "rougeSU4"])
     theirs = pyrouge({"rouge_w": True, "rouge_su": True, "skip_gap": 4})
     refs = [refs for refs, _ in data]
@@ -125,7 +138,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--long-tokens", type=int, default=10_000)
     args = parser.parse_args(argv)
-    compare(records(args.data_dir, args.pairs), args.repeats)
+    print(f"{'case':<26}{'kurenai us/pair':>16}{'PyRouge us/pair':>17}{'ratio':>8}")
+    short = records(args.data_dir, args.pairs)
+    compare(short, args.repeats)
+    compare_multi(short, args.repeats)
+    compare(long_records(args.data_dir, args.pairs // 10), args.repeats, "~400 tokens")
     long_text(args.long_tokens)
 
 
