@@ -4,6 +4,8 @@ transcriptions of ROUGE-1.5.5's ``createSkipBigram`` and of ROUGE-L."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections import Counter
 from types import ModuleType
 
@@ -129,3 +131,10 @@ def test_kernels_take_any_hashable_tokens(kernels: ModuleType) -> None:
     assert kernels.weighted_lcs([words], [words[1:]], 1.2) == kernels.weighted_lcs(
         [numbers], [numbers[1:]], 1.2
     )
+
+
+def test_python_choice_selects_the_twin() -> None:
+    code = "from kurenai import _backend; print(_backend.variants.__name__)"
+    env = {**os.environ, "KURENAI_IMPLEMENTATION": "python"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.stdout.strip() == "kurenai._variants_py", out.stderr
