@@ -102,7 +102,7 @@ class Texts(NamedTuple):
 
 
 def tally(variant: Variant, weight: float, reference: Texts, prediction: Texts) -> Tally:
-    """The counts of one variant type for one interned pair."""
+    """The counts of one variant type for one tokenized pair."""
     kernels = _backend.variants
     if variant.kind == "W":
         hit, base = kernels.weighted_lcs(reference.sentences, prediction.sentences, weight)

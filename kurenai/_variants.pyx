@@ -3,7 +3,8 @@
 
 Tokens are any hashables; each call interns them to dense int IDs and
 indexes per-token arrays by those.  ROUGE-W keeps two DP rows and one bit per
-cell for the walk back (m*n/8 bytes for an m x n sentence pair); skip-bigrams
+cell for the walk back (m*n/8 bytes for an m x n sentence pair, checkpointed
+past a budget); skip-bigrams
 are counted per first token along the chain of its occurrences, never
 listed: O(n) memory, O(n * (gap + 1)) time with a gap, O(n * shared
 vocabulary) without.
@@ -11,10 +12,10 @@ vocabulary) without.
 
 from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
 from cpython.object cimport PyObject
-from libc.math cimport pow
+from libc.math cimport pow, sqrt
 from libc.stdint cimport int64_t, uint8_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memset
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy, memset
 
 
 cdef class _Ids:
@@ -166,9 +167,26 @@ def weighted_lcs(t_sents, p_sents, double weight):
     cdef _Ids ref = _Ids(t_sents, vocab), can = _Ids(p_sents, vocab)
     cdef _Wlcs work = _Wlcs(ref, can, weight, len(vocab))
     cdef double hit = 0.0, base = 0.0
+    cdef int failed
     with nogil:
-        work.run(ref, can, &hit, &base)
+        failed = work.run(ref, can, &hit, &base)
+    if failed:
+        raise MemoryError("not enough memory for ROUGE-W's table")
     return hit, base
+
+
+# Walk-back bits kept at once, in 64-cell words (16 MiB).  Past that, rows of
+# the table are checkpointed and each block of rows is recomputed, its bits
+# kept, when the walk back reaches it: memory O(n * sqrt(m)), twice the time.
+cdef size_t _bit_budget = 1 << 21
+
+
+def _set_bit_budget(size_t words):
+    """Sets the walk-back bit budget (in words); returns the previous one.
+    For tests, to take the checkpointed path on small inputs."""
+    global _bit_budget
+    previous, _bit_budget = _bit_budget, words
+    return previous
 
 
 cdef class _Wlcs:
@@ -179,9 +197,12 @@ cdef class _Wlcs:
     cdef double *rows
     cdef int *runs
     cdef uint64_t *up
+    cdef size_t up_words
+    cdef double *saved
+    cdef int *saved_runs
+    cdef size_t saved_cells
     cdef uint8_t *marked
     cdef int *remaining
-
     cdef int size
 
     def __cinit__(self, _Ids ref, _Ids can, double weight, int size):
@@ -191,10 +212,9 @@ cdef class _Wlcs:
         self.f = <double *> malloc((min(m, n) + 2) * sizeof(double))
         self.rows = <double *> malloc(2 * (n + 1) * sizeof(double))
         self.runs = <int *> malloc(2 * (n + 1) * sizeof(int))
-        self.up = <uint64_t *> malloc((<size_t> m * ((n + 63) // 64) + 1) * sizeof(uint64_t))
         self.marked = <uint8_t *> malloc(m + 1)
         self.remaining = <int *> calloc(2 * <size_t> size + 1, sizeof(int))
-        if not (self.f and self.rows and self.runs and self.up and self.marked and self.remaining):
+        if not (self.f and self.rows and self.runs and self.marked and self.remaining):
             raise MemoryError()
         for k in range(min(m, n) + 2):
             self.f[k] = pow(<double> k, weight)
@@ -204,10 +224,13 @@ cdef class _Wlcs:
         free(self.rows)
         free(self.runs)
         free(self.up)
+        free(self.saved)
+        free(self.saved_runs)
         free(self.marked)
         free(self.remaining)
 
     cdef int run(self, _Ids ref, _Ids can, double *hit, double *base) noexcept nogil:
+        """Fills ``hit`` and ``base``; -1 if memory ran out."""
         cdef int *left_t = self.remaining
         cdef int *left_p = self.remaining + self.size
         cdef int i, s, q, m, n, token, run
@@ -223,8 +246,8 @@ cdef class _Wlcs:
             memset(self.marked, 0, m + 1)
             for q in range(can.count):
                 n = can.starts[q + 1] - can.starts[q]
-                if m and n:
-                    self.mark(sentence, m, can.ids + can.starts[q], n)
+                if m and n and self.mark(sentence, m, can.ids + can.starts[q], n) < 0:
+                    return -1
             run = 0
             for i in range(m):
                 token = sentence[i]
@@ -237,60 +260,123 @@ cdef class _Wlcs:
                     left_p[token] -= 1
         return 0
 
-    cdef void mark(self, const int *ref, int m, const int *can, int n) noexcept nogil:
-        # Two rows of the weighted table and of the run lengths; one bit per
-        # cell, packed 64 to a word per row, remembers whether the walk back
-        # goes up (read only at mismatches).
+    cdef int mark(self, const int *ref, int m, const int *can, int n) noexcept nogil:
+        """Marks the walk back's matched positions of ``ref``; -1 if out of memory."""
+        cdef size_t words = (n + 63) // 64, block = m, blocks, start, stop
+        cdef Py_ssize_t b
+        cdef int j = n
+        if <size_t> m * words > _bit_budget:
+            block = min(_bit_budget // words, <size_t> sqrt(96.0 * m))
+            block = block if block else 1
+        blocks = (m + block - 1) // block
+        if self.reserve(block * words, blocks if blocks > 1 else 0, n) < 0:
+            return -1
+        self.rows_from(0, m, ref, can, n, words, block if blocks > 1 else 0)
+        for b in range(blocks - 1, -1, -1):
+            start = <size_t> b * block
+            stop = min(start + block, <size_t> m)
+            if blocks > 1:  # recompute this block's rows from its checkpoint, keeping bits
+                memcpy(self.rows, self.saved + b * (n + 1), (n + 1) * sizeof(double))
+                memcpy(self.runs, self.saved_runs + b * (n + 1), (n + 1) * sizeof(int))
+                self.rows_from(start, stop, ref, can, n, words, 0)
+            j = self.walk_back(ref, stop, start, can, j, words)
+            if j == 0:
+                break
+        return 0
+
+    cdef int reserve(self, size_t bit_words, size_t checkpoints, int n) noexcept nogil:
+        cdef void *grown
+        if bit_words > self.up_words:
+            grown = realloc(self.up, (bit_words + 1) * sizeof(uint64_t))
+            if grown == NULL:
+                return -1
+            self.up, self.up_words = <uint64_t *> grown, bit_words
+        if checkpoints * (n + 1) > self.saved_cells:
+            free(self.saved)
+            free(self.saved_runs)
+            self.saved = <double *> malloc(checkpoints * (n + 1) * sizeof(double))
+            self.saved_runs = <int *> malloc(checkpoints * (n + 1) * sizeof(int))
+            self.saved_cells = checkpoints * (n + 1) if self.saved and self.saved_runs else 0
+            if self.saved_cells == 0:
+                return -1
+        return 0
+
+    cdef void rows_from(
+        self, size_t start, size_t stop, const int *ref, const int *can, int n,
+        size_t words, size_t checkpoint
+    ) noexcept nogil:
+        # Rows start+1..stop of the table from row ``start`` (zeros when 0,
+        # else already in self.rows).  Without ``checkpoint`` row i's bits go to
+        # block row i-start-1; with it, the row before every ``checkpoint``-th
+        # row is saved instead and the bits are scratch.
         cdef double *previous = self.rows
         cdef double *current = self.rows + n + 1
         cdef int *previous_run = self.runs
         cdef int *current_run = self.runs + n + 1
-        cdef size_t words = (n + 63) // 64
-        cdef uint64_t *row_bits
-        cdef uint64_t word
-        cdef int i, j, k, token
-        for j in range(n + 1):
-            previous[j] = 0.0
-            previous_run[j] = 0
-        current[0] = 0.0
-        current_run[0] = 0
-        for i in range(1, m + 1):
-            token = ref[i - 1]
-            row_bits = self.up + <size_t> (i - 1) * words
-            word = 0
-            for j in range(1, n + 1):
-                if token == can[j - 1]:
-                    k = previous_run[j - 1]
-                    current[j] = previous[j - 1] + self.f[k + 1] - self.f[k]
-                    current_run[j] = k + 1
-                elif previous[j] >= current[j - 1]:
-                    current[j] = previous[j]
-                    current_run[j] = 0
-                    word |= (<uint64_t> 1) << ((j - 1) & 63)
-                else:
-                    current[j] = current[j - 1]
-                    current_run[j] = 0
-                if (j & 63) == 0 or j == n:
-                    row_bits[(j - 1) >> 6] = word
-                    word = 0
+        cdef size_t i
+        cdef int j
+        if start == 0:
+            for j in range(n + 1):
+                previous[j] = 0.0
+                previous_run[j] = 0
+        for i in range(start + 1, stop + 1):
+            if checkpoint and (i - 1) % checkpoint == 0:
+                memcpy(self.saved + (i - 1) // checkpoint * (n + 1), previous,
+                       (n + 1) * sizeof(double))
+                memcpy(self.saved_runs + (i - 1) // checkpoint * (n + 1), previous_run,
+                       (n + 1) * sizeof(int))
+            self.row(
+                ref[i - 1], can, n, previous, previous_run, current, current_run,
+                self.up + (0 if checkpoint else (i - start - 1) * words),
+            )
             previous, current = current, previous
             previous_run, current_run = current_run, previous_run
-        self.walk_back(ref, m, can, n, words)
+        if previous != self.rows:  # leave the last row first, for the next caller
+            memcpy(self.rows, previous, (n + 1) * sizeof(double))
+            memcpy(self.runs, previous_run, (n + 1) * sizeof(int))
 
-    cdef void walk_back(
-        self, const int *ref, int m, const int *can, int n, size_t words
+    cdef void row(
+        self, int token, const int *can, int n, const double *previous, const int *previous_run,
+        double *current, int *current_run, uint64_t *bits
     ) noexcept nogil:
-        # Perl's markLCS: any equal pair is taken diagonally.
-        cdef int i = m, j = n
-        while i > 0 and j > 0:
+        # One row of the weighted table and of the run lengths; one bit per
+        # cell, 64 to a word, remembers whether the walk back goes up (read
+        # only at mismatches).
+        cdef uint64_t word = 0
+        cdef int j, k
+        current[0] = 0.0
+        current_run[0] = 0
+        for j in range(1, n + 1):
+            if token == can[j - 1]:
+                k = previous_run[j - 1]
+                current[j] = previous[j - 1] + self.f[k + 1] - self.f[k]
+                current_run[j] = k + 1
+            elif previous[j] >= current[j - 1]:
+                current[j] = previous[j]
+                current_run[j] = 0
+                word |= (<uint64_t> 1) << ((j - 1) & 63)
+            else:
+                current[j] = current[j - 1]
+                current_run[j] = 0
+            if (j & 63) == 0 or j == n:
+                bits[(j - 1) >> 6] = word
+                word = 0
+
+    cdef int walk_back(
+        self, const int *ref, size_t i, size_t start, const int *can, int j, size_t words
+    ) noexcept nogil:
+        # Perl's markLCS from cell (i, j) down to row ``start``, on the bits of
+        # rows start+1..i; any equal pair is taken diagonally.  Returns j.
+        while i > start and j > 0:
             if ref[i - 1] == can[j - 1]:
                 i -= 1
                 j -= 1
                 self.marked[i] = 1
-            elif self.up[<size_t> (i - 1) * words + ((j - 1) >> 6)] >> ((j - 1) & 63) & 1:
+            elif self.up[(i - start - 1) * words + ((j - 1) >> 6)] >> ((j - 1) & 63) & 1:
                 i -= 1
             else:
                 j -= 1
+        return j
 
 
 cdef int _longest(_Ids ids):

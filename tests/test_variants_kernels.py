@@ -75,6 +75,27 @@ def test_compiled_weighted_lcs_equals_twin_bit_for_bit(
     assert kernels.weighted_lcs(t, p, weight) == _variants_py.weighted_lcs(t, p, weight)
 
 
+@pytest.mark.parametrize("budget", [1, 2, 3])
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 3), max_size=150), min_size=1, max_size=2),
+    st.lists(st.lists(st.integers(0, 3), max_size=150), min_size=1, max_size=2),
+)
+def test_checkpointed_walk_back_is_the_same(
+    budget: int, t: list[list[int]], p: list[list[int]]
+) -> None:
+    # A bit budget of a few 64-cell words forces blocks of 1-3 rows, recomputed
+    # from checkpoints (words per row: 1 to 3 here).
+    if _variants is None:
+        pytest.skip("kurenai._variants is not built")
+    previous = _variants._set_bit_budget(budget)
+    try:
+        found = _variants.weighted_lcs(t, p, 1.2)
+    finally:
+        _variants._set_bit_budget(previous)
+    assert found == _variants_py.weighted_lcs(t, p, 1.2)
+
+
 @settings(max_examples=200, deadline=None)
 @given(ids, ids)
 def test_weight_one_is_lcs(kernels: ModuleType, t: list[int], p: list[int]) -> None:
