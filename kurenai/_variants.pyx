@@ -2,12 +2,11 @@
 """Compiled ROUGE-W and ROUGE-S/SU kernels; ``_variants_py`` is their spec.
 
 Tokens are any hashables; each call interns them to dense int IDs and
-indexes per-token arrays by those.  ROUGE-W keeps two DP rows and one bit per
-cell for the walk back (m*n/8 bytes for an m x n sentence pair, checkpointed
-past a budget); skip-bigrams
-are counted per first token along the chain of its occurrences, never
-listed: O(n) memory, O(n * (gap + 1)) time with a gap, O(n * shared
-vocabulary) without.
+indexes per-token arrays by those.  ROUGE-W keeps two DP rows and one bit
+per cell for the walk back (m*n/8 bytes for an m x n sentence pair,
+checkpointed past a budget); skip-bigrams are counted per first token along
+the chain of its occurrences, never listed: O(n) memory, O(n * (gap + 1))
+time with a gap, O(n * shared vocabulary) without.
 """
 
 from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
