@@ -224,7 +224,8 @@ class RougeScorer(BaseScorer):
         mode: str = "best",
     ) -> list[dict[str, Score]]:
         """``[score_multi(refs, p, mode) for refs, p in zip(targets, predictions)]``,
-        computed as one batch over every (reference, prediction) pair."""
+        computed as one batch over every (reference, prediction) pair (record by
+        record for the other modes and for the ROUGE-1.5.5 types)."""
         targets, predictions = list(targets), list(predictions)
         if len(targets) != len(predictions):
             raise ValueError(f"{len(targets)} target lists but {len(predictions)} predictions")
