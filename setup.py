@@ -1,4 +1,4 @@
-"""Builds kurenai's compiled modules: ``kurenai._lcs`` and ``kurenai._fastpath``.
+"""Builds kurenai's compiled modules: ``kurenai._lcs``, ``_fastpath`` and ``_variants``.
 
 All metadata lives in pyproject.toml.  If the C compiler fails, kurenai
 installs as pure Python (and warns at import), unless KURENAI_REQUIRE_EXTENSION
@@ -30,7 +30,7 @@ def _extensions():
             [f"kurenai/{name}.pyx"],
             extra_compile_args=COMPILE_ARGS,
         )
-        for name in ("_lcs", "_fastpath", "_resample")
+        for name in ("_lcs", "_fastpath", "_resample", "_variants")
     ]
     return cythonize(extensions, compiler_directives={"language_level": "3"})
 

@@ -7,6 +7,7 @@ is missing) or ``python`` (force the pure twin).  ``IMPLEMENTATION`` tells
 which one is live.  ``kernels`` is ``kurenai._lcs`` or its twin
 ``kurenai._lcs_py``; ``fastpath`` is the compiled text-to-scores path, or None.
 :func:`make_plan` picks a scorer's plan from them.
+``variants`` holds the ROUGE-W/S/SU kernels (``_variants`` or its twin).
 """
 
 from __future__ import annotations
@@ -100,3 +101,22 @@ def make_plan(spec: TypeSpec, tokenizer: Any, splitter: Splitter | None) -> Plan
 _CHOICE = os.environ.get(ENV_VAR, "auto").strip().lower() or "auto"
 kernels, IMPLEMENTATION = _load(_CHOICE)
 fastpath: ModuleType | None = _load_fastpath(_CHOICE) if IMPLEMENTATION == "compiled" else None
+
+
+def _load_variants(implementation: str) -> ModuleType:
+    if implementation == "compiled":
+        try:
+            return importlib.import_module("kurenai._variants")
+        except ImportError as error:
+            if _CHOICE == "compiled":
+                raise
+            warnings.warn(
+                f"kurenai's compiled ROUGE-W/S/SU kernels are unavailable ({error}); "
+                "those types use the pure-Python fallback, which is much slower.",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+    return importlib.import_module("kurenai._variants_py")
+
+
+variants: ModuleType = _load_variants(IMPLEMENTATION)

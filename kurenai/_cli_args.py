@@ -15,7 +15,7 @@ from typing import Callable, NoReturn
 from kurenai import __version__
 from kurenai._cli_output import FORMATS as OUTPUT_FORMATS
 from kurenai._cli_sources import FORMATS, CliError
-from kurenai.rouge_scorer import ROUGE_TYPES
+from kurenai.rouge_scorer import ROUGE_TYPES, is_rouge_type
 from kurenai.tokenizers import available_tokenizers
 
 __all__ = ["DEFAULT_TYPES", "ExitRequest", "parse_args"]
@@ -94,7 +94,7 @@ def _check(args: argparse.Namespace) -> None:
 def _rouge_types(text: str) -> list[str]:
     types = [t.strip() for t in text.split(",") if t.strip()]
     for rouge_type in types:
-        if rouge_type not in ROUGE_TYPES:
+        if not is_rouge_type(rouge_type):
             raise argparse.ArgumentTypeError(
                 f"unknown ROUGE type {rouge_type!r}; choose from {', '.join(ROUGE_TYPES)}"
             )

@@ -12,15 +12,25 @@ from typing import Any, Callable, Literal, Union, overload
 
 import numpy as np
 
-from kurenai import _arrow, _backend, _batch, _inputs
-from kurenai._plan import ROUGE_TYPES, Plan, parse_types
+from kurenai import _arrow, _batch, _inputs, _multiref, _variant_types
+from kurenai._plan import ROUGE_TYPES, Plan
 from kurenai.scoring import BaseScorer, Score
 from kurenai.sentences import split_sentences
 from kurenai.tokenizers import Tokenizer, resolve_tokenizer
 
-__all__ = ["ROUGE_TYPES", "RougeScorer"]
+__all__ = ["ROUGE_TYPES", "RougeScorer", "is_rouge_type"]
 
 TokenizerLike = Union[Tokenizer, str, None]
+
+
+def is_rouge_type(name: str) -> bool:
+    """Whether RougeScorer accepts ``name``: one of ROUGE_TYPES (rouge-score's)
+    or a ROUGE-1.5.5 variant (``rougeW``, ``rougeS4``, ``rougeSU``, ...).
+
+    >>> is_rouge_type("rougeSU4"), is_rouge_type("rougeS0")
+    (True, False)
+    """
+    return name in ROUGE_TYPES or _variant_types.parse(name) is not None
 
 
 class RougeScorer(BaseScorer):
@@ -47,6 +57,11 @@ class RougeScorer(BaseScorer):
             ``split_summaries`` is true; default
             :func:`kurenai.sentences.split_sentences` (offline, multilingual).
             ``nltk.sent_tokenize`` reproduces rouge-score's splitting.
+        rouge_w_weight: the weight ``w`` of ``rougeW`` (ROUGE-1.5.5's ``-w``).
+
+    Beyond rouge-score's types, ROUGE-1.5.5's ``rougeW``, ``rougeS{k}``,
+    ``rougeSU{k}``, ``rougeS`` and ``rougeSU`` are accepted (see
+    ``kurenai._variant_types``).
 
     Any ``str`` instance (a subclass, ``numpy.str_``) is scored as its plain
     ``str`` value.
@@ -64,8 +79,8 @@ class RougeScorer(BaseScorer):
         split_summaries: bool = False,
         tokenizer: TokenizerLike = None,
         sentence_splitter: Callable[[str], list[str]] | None = None,
+        rouge_w_weight: float = 1.2,
     ) -> None:
-        spec = parse_types(rouge_types)
         if sentence_splitter is not None and not callable(sentence_splitter):
             raise TypeError(
                 "sentence_splitter must be a callable text -> list[str], "
@@ -74,8 +89,8 @@ class RougeScorer(BaseScorer):
         self._tokenizer = resolve_tokenizer(tokenizer, use_stemmer=use_stemmer)
         self._split_summaries = bool(split_summaries)
         self._sentence_splitter = sentence_splitter
-        splitter = (sentence_splitter or split_sentences) if split_summaries else None
-        self._plan: Plan = _backend.make_plan(spec, self._tokenizer, splitter)
+        self._w_weight = _variant_types.checked_weight(rouge_w_weight)
+        self._plan: Plan = self._make_plan(rouge_types)
 
     @property
     def rouge_types(self) -> tuple[str, ...]:
@@ -103,15 +118,25 @@ class RougeScorer(BaseScorer):
             _batch.text("target", target), _batch.text("prediction", prediction)
         )
 
-    def score_multi(self, targets: Iterable[str], prediction: str) -> dict[str, Score]:
-        """Best score over several references, chosen per ROUGE type.
+    def score_multi(
+        self, targets: Iterable[str], prediction: str, mode: str = "best"
+    ) -> dict[str, Score]:
+        """Scores against several references, combined per ROUGE type by ``mode``.
 
-        For each type the reference with the highest F-measure wins (the first
-        one on ties), as in rouge-score.  Raises ValueError if ``targets`` is
-        empty and TypeError if it is a bare string or holds a non-str.
+        ``best`` (rouge-score's rule): the reference with the highest F-measure
+        wins (the first one on ties).  ``best-recall`` and ``average`` are
+        ROUGE-1.5.5's ``-f B`` and ``-f A``; ``mean`` averages P, R and F (see
+        ``kurenai._multiref``).  Raises ValueError if ``targets`` is empty or
+        ``mode`` unknown, and TypeError if ``targets`` is a bare string or
+        holds a non-str.
         """
+        mode = _multiref.check_mode(mode)
         references = _batch.references(targets, "targets")
         prediction = _batch.text("prediction", prediction)
+        if mode != "best":
+            return _multiref.combine(
+                self._multi_reference_scorer(), self.score, references, prediction, mode
+            )
         all_scores = self._plan.score_many(references, [prediction] * len(references))
         return _batch.best_per_type(self.rouge_types, all_scores)  # type: ignore[arg-type]
 
@@ -189,6 +214,7 @@ class RougeScorer(BaseScorer):
         columnar: Literal[False] = ...,
         allow_none: Literal[False] = ...,
         max_tokens: None = ...,
+        mode: str = ...,
     ) -> list[dict[str, Score]]: ...
 
     @overload
@@ -201,6 +227,7 @@ class RougeScorer(BaseScorer):
         columnar: Literal[False] = ...,
         allow_none: bool = ...,
         max_tokens: int | None = ...,
+        mode: str = ...,
     ) -> list[dict[str, Score] | None]: ...
 
     @overload
@@ -213,6 +240,7 @@ class RougeScorer(BaseScorer):
         columnar: Literal[True],
         allow_none: bool = ...,
         max_tokens: int | None = ...,
+        mode: str = ...,
     ) -> dict[str, Score]: ...
 
     def score_multi_batch(
@@ -224,6 +252,7 @@ class RougeScorer(BaseScorer):
         columnar: bool = False,
         allow_none: bool = False,
         max_tokens: int | None = None,
+        mode: str = "best",
     ) -> list[dict[str, Score]] | list[dict[str, Score] | None] | dict[str, Score]:
         """``[score_multi(refs, p) for refs, p in zip(targets, predictions)]``,
         computed as one batch over every (reference, prediction) pair.
@@ -232,17 +261,24 @@ class RougeScorer(BaseScorer):
         reference list or prediction is None gets None; with ``max_tokens`` a
         row with any text of more tokens than that gets None; ``columnar=True``
         gives ``{rouge_type: Score(array, array, array)}``, NaN for None.
+        ``mode`` combines each row's references as in :meth:`score_multi`.
 
         >>> scorer = RougeScorer(["rouge1"])
         >>> scorer.score_multi_batch([["a b", "a"], None], ["a", "b"], allow_none=True)
         [{'rouge1': Score(precision=1.0, recall=1.0, fmeasure=1.0)}, None]
         """
+        mode = _multiref.check_mode(mode)
         targets, predictions = _inputs.references(targets), _inputs.texts(predictions)
         jobs = _batch.resolve_jobs(n_jobs)
         limit = _batch.resolve_limit(max_tokens)
         size, rows, groups, flat_t, flat_p = _batch.checked_groups(targets, predictions, allow_none)
         flat = _batch.score_pairs(self._plan, flat_t, flat_p, jobs, limit)
-        best = _batch.best_of_groups(self.rouge_types, groups, flat)
+        if mode == "best":
+            best = _batch.best_of_groups(self.rouge_types, groups, flat)
+        else:
+            best = _multiref.combine_groups(
+                self._multi_reference_scorer(), self.score, groups, flat_t, flat_p, flat, mode
+            )
         if columnar:
             return _batch.columns_of(self.rouge_types, size, rows, best)
         return _batch.placed(size, rows, best)
@@ -265,8 +301,22 @@ class RougeScorer(BaseScorer):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        splitter = (self._sentence_splitter or split_sentences) if self._split_summaries else None
-        self._plan = _backend.make_plan(parse_types(state["_plan"]), self._tokenizer, splitter)
+        self._plan = self._make_plan(state["_plan"])
+
+    def _splitter(self) -> Callable[[str], list[str]] | None:
+        if not self._split_summaries:
+            return None
+        return self._sentence_splitter or split_sentences
+
+    def _make_plan(self, rouge_types: Any) -> Plan:
+        return _variant_types.make_plan(
+            rouge_types, self._tokenizer, self._splitter(), self._w_weight
+        )
+
+    def _multi_reference_scorer(self) -> _variant_types.VariantScorer:
+        return _variant_types.multi_reference_scorer(
+            self._plan, self._tokenizer, self._splitter(), self._w_weight
+        )
 
     def __repr__(self) -> str:
         return (

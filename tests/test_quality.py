@@ -22,6 +22,7 @@ CHECKS = {
         "kurenai/_lcs.pxd",
         "kurenai/_fastpath.pyx",
         "kurenai/_resample.pyx",
+        "kurenai/_variants.pyx",
     ],
 }
 

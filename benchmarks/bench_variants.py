@@ -1,0 +1,150 @@
+"""ROUGE-W, ROUGE-S and ROUGE-SU: kurenai vs rouge-metric's PyRouge.
+
+    python benchmarks/bench_variants.py [--data-dir DIR] [--pairs 300] [--repeats 5]
+
+PyRouge (``pip install rouge-metric``) is the Python package a user would
+pick for these types today.  Both score the same lower-cased SciTLDR pairs (TLDRs vs abstract leads)
+(one sentence per line) per type, round-robin; the table gives the median
+time per pair and PyRouge / kurenai.  The long case scores one 10k-token pair
+(kurenai only: PyRouge's W table would need 10^8 Python floats) in a fresh
+process to read its peak memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from typing import Any
+
+from _common import find_data_dir, interleaved, read_jsonl
+from rouge_metric import PyRouge
+
+from kurenai.rouge_scorer import RougeScorer
+
+# kurenai type -> PyRouge options
+CASES: dict[str, dict[str, Any]] = {
+    "rougeW": {"rouge_w": True},
+    "rougeS4": {"rouge_s": True, "skip_gap": 4},
+    "rougeSU4": {"rouge_su": True, "skip_gap": 4},
+    "rougeS": {"rouge_s": True},
+}
+Records = list[tuple[list[str], str]]
+
+
+def records(data_dir: str | None, count: int) -> Records:
+    """Lower-cased SciTLDR summaries; each prediction with its reference and,
+    for the multi-reference case, the next record's."""
+    rows = read_jsonl(find_data_dir(data_dir) / "en_scitldr_test.jsonl")[: count + 1]
+    return [
+        ([_clean(a["target"]), _clean(b["target"])], _clean(a["prediction"]))
+        for a, b in zip(rows, rows[1:])
+    ]
+
+
+def long_records(data_dir: str | None, count: int) -> Records:
+    """~400-token pairs: two abstracts and a TLDR against their leads."""
+    rows = read_jsonl(find_data_dir(data_dir) / "en_scitldr_test.jsonl")[: count + 1]
+    pairs = [
+        (f"{a['abstract']}\n{b['abstract']}\n{a['target']}", f"{a['prediction']}\n{b['abstract']}")
+        for a, b in zip(rows, rows[1:])
+    ]
+    return [([_clean(t)], _clean(p)) for t, p in pairs]
+
+
+def _clean(text: str) -> str:
+    return "\n".join(
+        " ".join(re.sub(r"[^a-z0-9 ]", " ", s.lower()).split()) for s in text.split("\n")
+    )
+
+
+def pyrouge(options: dict[str, Any], mode: str = "average") -> PyRouge:
+    defaults = {"rouge_n": (), "rouge_l": False, "mode": "individual", "multi_ref_mode": mode}
+    return PyRouge(**{**defaults, **options})
+
+
+def compare(data: Records, repeats: int, label: str = "1 ref") -> None:
+    single = [refs[:1] for refs, _ in data]
+    predictions = [prediction for _, prediction in data]
+    for rouge_type, options in CASES.items():
+        ours, theirs = RougeScorer([rouge_type]), pyrouge(options)
+        times = interleaved(
+            {
+                "kurenai": lambda s=ours: s.score_batch([r[0] for r in single], predictions),
+                "pyrouge": lambda p=theirs: p.evaluate(predictions, single),
+            },
+            repeats,
+        )
+        _row(f"{rouge_type} ({label})", times, len(data))
+
+
+def compare_multi(data: Records, repeats: int) -> None:
+    predictions = [prediction for _, prediction in data]
+    ours = RougeScorer(["rougeW", "rougeSU4"])
+    theirs = pyrouge({"rouge_w": True, "rouge_su": True, "skip_gap": 4})
+    refs = [refs for refs, _ in data]
+    times = interleaved(
+        {
+            "kurenai": lambda: ours.score_multi_batch(refs, predictions, mode="average"),
+            "pyrouge": lambda: theirs.evaluate(predictions, refs),
+        },
+        repeats,
+    )
+    _row("W+SU4 (2 refs, -f A)", times, len(data))
+
+
+def _row(case: str, times: dict[str, float], pairs: int) -> None:
+    ours, theirs = times["kurenai"] / pairs * 1e6, times["pyrouge"] / pairs * 1e6
+    print(f"{case:<26}{ours:>16.1f}{theirs:>17.1f}{theirs / ours:>7.0f}x", flush=True)
+
+
+LONG = """
+import json, resource, sys, time
+sys.path.insert(0, "benchmarks")
+from _common import zipf_pair
+from kurenai.rouge_scorer import RougeScorer
+target, prediction = zipf_pair(int(sys.argv[1]), seed=1)
+if sys.argv[3] == "one line":
+    target, prediction = target.replace("\\n", " "), prediction.replace("\\n", " ")
+scorer = RougeScorer(sys.argv[2].split(","))
+start = time.perf_counter()
+scorer.score(target, prediction)
+seconds = time.perf_counter() - start
+print(json.dumps([seconds, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024]))
+"""
+
+
+def long_text(tokens: int) -> None:
+    print(f"\none {tokens}-token pair, fresh process each (peak RSS includes Python):")
+    cases = [(t, "~25-token lines") for t in ["rouge1", "rougeW", "rougeSU4", "rougeS"]]
+    cases += [("rouge1", "one line"), ("rougeW", "one line")]
+    for types, layout in cases:
+        out = subprocess.run(
+            [sys.executable, "-c", LONG, str(tokens), types, layout],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        seconds, peak_mb = json.loads(out)
+        print(f"  {types:<10}{layout:<18}{seconds:>8.3f} s {peak_mb:>8.0f} MB peak")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--data-dir")
+    parser.add_argument("--pairs", type=int, default=300)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--long-tokens", type=int, default=10_000)
+    args = parser.parse_args(argv)
+    print(f"{'case':<26}{'kurenai us/pair':>16}{'PyRouge us/pair':>17}{'ratio':>8}")
+    short = records(args.data_dir, args.pairs)
+    compare(short, args.repeats)
+    compare_multi(short, args.repeats)
+    compare(long_records(args.data_dir, args.pairs // 10), args.repeats, "~400 tokens")
+    long_text(args.long_tokens)
+
+
+if __name__ == "__main__":
+    main()
