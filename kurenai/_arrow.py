@@ -9,32 +9,26 @@ arrays are wrapped, not copied.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from kurenai import _inputs
+from kurenai.scoring import Score
 
-if TYPE_CHECKING:
-    from kurenai.rouge_scorer import RougeScorer
-
-__all__ = ["FIELDS", "score_arrow"]
+__all__ = ["FIELDS", "require_pyarrow", "struct_array"]
 
 FIELDS = ("precision", "recall", "fmeasure")
 
 
-def score_arrow(
-    scorer: RougeScorer,
-    targets: Any,
-    predictions: Any,
-    n_jobs: int = 1,
-    max_tokens: int | None = None,
-) -> Any:
-    """Scores of the pairs as a ``pyarrow.StructArray`` (see the module)."""
-    pa = _inputs.require("pyarrow", "score_arrow")
-    columns = scorer.score_batch(
-        targets, predictions, n_jobs, columnar=True, allow_none=True, max_tokens=max_tokens
-    )
+def require_pyarrow() -> Any:
+    """pyarrow, or an ImportError naming the extra that installs it."""
+    return _inputs.require("pyarrow", "score_arrow")
+
+
+def struct_array(columns: dict[str, Score]) -> Any:
+    """``score_batch(columnar=True)``'s result as a ``pyarrow.StructArray``."""
+    pa = require_pyarrow()
     if not columns:
         raise ValueError("score_arrow needs at least one ROUGE type")
     # A computed score is never NaN: NaN marks exactly the null rows.

@@ -1845,7 +1845,7 @@ struct __pyx_t_7kurenai_9_fastpath_Entry;
 struct __pyx_t_7kurenai_9_fastpath_Table;
 struct __pyx_t_7kurenai_9_fastpath_PairWork;
 
-/* "kurenai/_fastpath.pyx":107
+/* "kurenai/_fastpath.pyx":108
  * # The tokenizations this module reproduces, by the ``scan_mode`` tokenizers
  * # declare (see kurenai.tokenizers).
  * cdef enum Mode:             # <<<<<<<<<<<<<<
@@ -1859,7 +1859,7 @@ enum __pyx_t_7kurenai_9_fastpath_Mode {
   __pyx_e_7kurenai_9_fastpath_UNICODE_WORDS = 3
 };
 
-/* "kurenai/_fastpath.pyx":133
+/* "kurenai/_fastpath.pyx":134
  * # code point (read from memory they cost the scan a third more instructions);
  * # they are kurenai._rules's values, checked below when the module loads.
  * cdef enum:             # <<<<<<<<<<<<<<
@@ -1876,7 +1876,7 @@ enum  {
   __pyx_e_7kurenai_9_fastpath_NEWLINE = 10
 };
 
-/* "kurenai/_fastpath.pyx":198
+/* "kurenai/_fastpath.pyx":199
  * # ---------------------------------------------------------------- interning
  * 
  * cdef struct Entry:             # <<<<<<<<<<<<<<
@@ -1890,7 +1890,7 @@ struct __pyx_t_7kurenai_9_fastpath_Entry {
   uint64_t hash;
 };
 
-/* "kurenai/_fastpath.pyx":205
+/* "kurenai/_fastpath.pyx":206
  * 
  * 
  * cdef struct Table:             # <<<<<<<<<<<<<<
@@ -1905,7 +1905,7 @@ struct __pyx_t_7kurenai_9_fastpath_Table {
   Py_ssize_t slot_mask;
 };
 
-/* "kurenai/_fastpath.pyx":807
+/* "kurenai/_fastpath.pyx":808
  * # ---------------------------------------------------------------- one pair's work
  * 
  * cdef struct PairWork:             # <<<<<<<<<<<<<<
@@ -1921,7 +1921,7 @@ struct __pyx_t_7kurenai_9_fastpath_PairWork {
   int status;
 };
 
-/* "kurenai/_fastpath.pyx":500
+/* "kurenai/_fastpath.pyx":501
  * 
  * 
  * cdef class Plan:             # <<<<<<<<<<<<<<
@@ -2024,7 +2024,7 @@ struct __pyx_memoryviewslice_obj {
 
 
 
-/* "kurenai/_fastpath.pyx":500
+/* "kurenai/_fastpath.pyx":501
  * 
  * 
  * cdef class Plan:             # <<<<<<<<<<<<<<
@@ -18778,7 +18778,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_2_token_hash(CYTHON_UNUSED PyObjec
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":152
+/* "kurenai/_fastpath.pyx":153
  * 
  * 
  * def set_char_classes(bytes classes):             # <<<<<<<<<<<<<<
@@ -18826,32 +18826,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_classes,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 152, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 153, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 152, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 153, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "set_char_classes", 0) < (0)) __PYX_ERR(0, 152, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "set_char_classes", 0) < (0)) __PYX_ERR(0, 153, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("set_char_classes", 1, 1, 1, i); __PYX_ERR(0, 152, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("set_char_classes", 1, 1, 1, i); __PYX_ERR(0, 153, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 152, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 153, __pyx_L3_error)
     }
     __pyx_v_classes = ((PyObject*)values[0]);
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("set_char_classes", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 152, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("set_char_classes", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 153, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -18862,7 +18862,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_classes), (&PyBytes_Type), 1, "classes", 1))) __PYX_ERR(0, 152, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_classes), (&PyBytes_Type), 1, "classes", 1))) __PYX_ERR(0, 153, __pyx_L1_error)
   __pyx_r = __pyx_pf_7kurenai_9_fastpath_4set_char_classes(__pyx_self, __pyx_v_classes);
 
   /* function exit code */
@@ -18897,7 +18897,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4set_char_classes(CYTHON_UNUSED Py
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("set_char_classes", 0);
 
-  /* "kurenai/_fastpath.pyx":155
+  /* "kurenai/_fastpath.pyx":156
  *     """Install the code point flags the CHAR and UNICODE_WORDS scans read."""
  *     global CLASSES, _classes_owner
  *     if len(classes) != _rules.CLASS_TABLE_SIZE:             # <<<<<<<<<<<<<<
@@ -18906,24 +18906,24 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4set_char_classes(CYTHON_UNUSED Py
 */
   if (unlikely(__pyx_v_classes == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 155, __pyx_L1_error)
+    __PYX_ERR(0, 156, __pyx_L1_error)
   }
-  __pyx_t_1 = __Pyx_PyBytes_GET_SIZE(__pyx_v_classes); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 155, __pyx_L1_error)
-  __pyx_t_2 = PyLong_FromSsize_t(__pyx_t_1); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 155, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyBytes_GET_SIZE(__pyx_v_classes); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 156, __pyx_L1_error)
+  __pyx_t_2 = PyLong_FromSsize_t(__pyx_t_1); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 156, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
 
-  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 155, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 156, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_CLASS_TABLE_SIZE); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 155, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_CLASS_TABLE_SIZE); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 156, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-  __pyx_t_5 = __Pyx_PyObject_CompareBoolNe_int_object(__pyx_t_2, __pyx_t_4, Py_NE); if (unlikely((__pyx_t_5 < 0))) __PYX_ERR(0, 155, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_CompareBoolNe_int_object(__pyx_t_2, __pyx_t_4, Py_NE); if (unlikely((__pyx_t_5 < 0))) __PYX_ERR(0, 156, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
   if (unlikely(__pyx_t_5)) {
 
 
-    /* "kurenai/_fastpath.pyx":156
+    /* "kurenai/_fastpath.pyx":157
  *     global CLASSES, _classes_owner
  *     if len(classes) != _rules.CLASS_TABLE_SIZE:
  *         raise ValueError("char classes must have kurenai._rules.CLASS_TABLE_SIZE bytes")             # <<<<<<<<<<<<<<
@@ -18936,14 +18936,14 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4set_char_classes(CYTHON_UNUSED Py
       PyObject *__pyx_callargs[2] = {__pyx_t_2, __pyx_mstate_global->__pyx_kp_u_char_classes_must_have_kurenai};
       __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_6, (2-__pyx_t_6) | (__pyx_t_6*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 156, __pyx_L1_error)
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 157, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
     }
     __Pyx_Raise(__pyx_t_4, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __PYX_ERR(0, 156, __pyx_L1_error)
+    __PYX_ERR(0, 157, __pyx_L1_error)
 
-    /* "kurenai/_fastpath.pyx":155
+    /* "kurenai/_fastpath.pyx":156
  *     """Install the code point flags the CHAR and UNICODE_WORDS scans read."""
  *     global CLASSES, _classes_owner
  *     if len(classes) != _rules.CLASS_TABLE_SIZE:             # <<<<<<<<<<<<<<
@@ -18952,7 +18952,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4set_char_classes(CYTHON_UNUSED Py
 */
   }
 
-  /* "kurenai/_fastpath.pyx":157
+  /* "kurenai/_fastpath.pyx":158
  *     if len(classes) != _rules.CLASS_TABLE_SIZE:
  *         raise ValueError("char classes must have kurenai._rules.CLASS_TABLE_SIZE bytes")
  *     _classes_owner = classes             # <<<<<<<<<<<<<<
@@ -18964,7 +18964,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4set_char_classes(CYTHON_UNUSED Py
   __Pyx_DECREF_SET(__pyx_v_7kurenai_9_fastpath__classes_owner, __pyx_v_classes);
   __Pyx_GIVEREF(__pyx_v_classes);
 
-  /* "kurenai/_fastpath.pyx":158
+  /* "kurenai/_fastpath.pyx":159
  *         raise ValueError("char classes must have kurenai._rules.CLASS_TABLE_SIZE bytes")
  *     _classes_owner = classes
  *     CLASSES = <const uint8_t *> classes             # <<<<<<<<<<<<<<
@@ -18973,13 +18973,13 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4set_char_classes(CYTHON_UNUSED Py
 */
   if (unlikely(__pyx_v_classes == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "expected bytes, NoneType found");
-    __PYX_ERR(0, 158, __pyx_L1_error)
+    __PYX_ERR(0, 159, __pyx_L1_error)
   }
-  __pyx_t_7 = __Pyx_PyBytes_AsUString(__pyx_v_classes); if (unlikely((!__pyx_t_7) && PyErr_Occurred())) __PYX_ERR(0, 158, __pyx_L1_error)
+  __pyx_t_7 = __Pyx_PyBytes_AsUString(__pyx_v_classes); if (unlikely((!__pyx_t_7) && PyErr_Occurred())) __PYX_ERR(0, 159, __pyx_L1_error)
   __pyx_v_7kurenai_9_fastpath_CLASSES = ((uint8_t const *)__pyx_t_7);
 
 
-  /* "kurenai/_fastpath.pyx":152
+  /* "kurenai/_fastpath.pyx":153
  * 
  * 
  * def set_char_classes(bytes classes):             # <<<<<<<<<<<<<<
@@ -19002,7 +19002,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4set_char_classes(CYTHON_UNUSED Py
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":161
+/* "kurenai/_fastpath.pyx":162
  * 
  * 
  * cdef int _need_char_classes() except -1:             # <<<<<<<<<<<<<<
@@ -19029,7 +19029,7 @@ static int __pyx_f_7kurenai_9_fastpath__need_char_classes(void) {
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_need_char_classes", 0);
 
-  /* "kurenai/_fastpath.pyx":164
+  /* "kurenai/_fastpath.pyx":165
  *     # A plan may be made in a process that never built a scorer: one
  *     # unpickled in a spawned worker, say.  Install the table then.
  *     if CLASSES == NULL:             # <<<<<<<<<<<<<<
@@ -19041,7 +19041,7 @@ static int __pyx_f_7kurenai_9_fastpath__need_char_classes(void) {
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":165
+    /* "kurenai/_fastpath.pyx":166
  *     # unpickled in a spawned worker, say.  Install the table then.
  *     if CLASSES == NULL:
  *         from kurenai._unicode_tokenizers import char_classes             # <<<<<<<<<<<<<<
@@ -19050,14 +19050,14 @@ static int __pyx_f_7kurenai_9_fastpath__need_char_classes(void) {
 */
     {
       PyObject* const __pyx_imported_names[] = {__pyx_mstate_global->__pyx_n_u_char_classes};
-      __pyx_t_3 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_kurenai__unicode_tokenizers, __pyx_imported_names, 1, NULL, 0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 165, __pyx_L1_error)
+      __pyx_t_3 = __Pyx_Import(__pyx_mstate_global->__pyx_n_u_kurenai__unicode_tokenizers, __pyx_imported_names, 1, NULL, 0); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 166, __pyx_L1_error)
     }
     __pyx_t_2 = __pyx_t_3;
     __Pyx_GOTREF(__pyx_t_2);
     {
       PyObject* const __pyx_imported_names[] = {__pyx_mstate_global->__pyx_n_u_char_classes};
       __pyx_t_4 = 0; {
-        __pyx_t_5 = __Pyx_ImportFrom(__pyx_t_2, __pyx_imported_names[__pyx_t_4]); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 165, __pyx_L1_error)
+        __pyx_t_5 = __Pyx_ImportFrom(__pyx_t_2, __pyx_imported_names[__pyx_t_4]); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 166, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_5);
         switch (__pyx_t_4) {
           case 0:
@@ -19071,7 +19071,7 @@ static int __pyx_f_7kurenai_9_fastpath__need_char_classes(void) {
     }
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-    /* "kurenai/_fastpath.pyx":166
+    /* "kurenai/_fastpath.pyx":167
  *     if CLASSES == NULL:
  *         from kurenai._unicode_tokenizers import char_classes
  *         set_char_classes(char_classes())             # <<<<<<<<<<<<<<
@@ -19079,7 +19079,7 @@ static int __pyx_f_7kurenai_9_fastpath__need_char_classes(void) {
  * 
 */
     __pyx_t_5 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_set_char_classes); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 166, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_6, __pyx_mstate_global->__pyx_n_u_set_char_classes); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 167, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __pyx_t_8 = NULL;
     __Pyx_INCREF(__pyx_v_char_classes);
@@ -19101,7 +19101,7 @@ static int __pyx_f_7kurenai_9_fastpath__need_char_classes(void) {
       __pyx_t_7 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_9, __pyx_callargs+__pyx_t_10, (1-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_8); __pyx_t_8 = 0;
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
-      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 166, __pyx_L1_error)
+      if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 167, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
     }
     __pyx_t_10 = 1;
@@ -19122,12 +19122,12 @@ static int __pyx_f_7kurenai_9_fastpath__need_char_classes(void) {
       __Pyx_XDECREF(__pyx_t_5); __pyx_t_5 = 0;
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 166, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 167, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
     }
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-    /* "kurenai/_fastpath.pyx":164
+    /* "kurenai/_fastpath.pyx":165
  *     # A plan may be made in a process that never built a scorer: one
  *     # unpickled in a spawned worker, say.  Install the table then.
  *     if CLASSES == NULL:             # <<<<<<<<<<<<<<
@@ -19136,7 +19136,7 @@ static int __pyx_f_7kurenai_9_fastpath__need_char_classes(void) {
 */
   }
 
-  /* "kurenai/_fastpath.pyx":167
+  /* "kurenai/_fastpath.pyx":168
  *         from kurenai._unicode_tokenizers import char_classes
  *         set_char_classes(char_classes())
  *     return 0             # <<<<<<<<<<<<<<
@@ -19149,7 +19149,7 @@ static int __pyx_f_7kurenai_9_fastpath__need_char_classes(void) {
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":161
+  /* "kurenai/_fastpath.pyx":162
  * 
  * 
  * cdef int _need_char_classes() except -1:             # <<<<<<<<<<<<<<
@@ -19174,7 +19174,7 @@ static int __pyx_f_7kurenai_9_fastpath__need_char_classes(void) {
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":170
+/* "kurenai/_fastpath.pyx":171
  * 
  * 
  * cdef inline uint8_t _flags(uint32_t ch) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19186,7 +19186,7 @@ static CYTHON_INLINE uint8_t __pyx_f_7kurenai_9_fastpath__flags(uint32_t __pyx_v
   uint8_t __pyx_r;
   int __pyx_t_1;
 
-  /* "kurenai/_fastpath.pyx":171
+  /* "kurenai/_fastpath.pyx":172
  * 
  * cdef inline uint8_t _flags(uint32_t ch) noexcept nogil:
  *     if ch < DIRECT_PLANES_END:             # <<<<<<<<<<<<<<
@@ -19198,7 +19198,7 @@ static CYTHON_INLINE uint8_t __pyx_f_7kurenai_9_fastpath__flags(uint32_t __pyx_v
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":172
+    /* "kurenai/_fastpath.pyx":173
  * cdef inline uint8_t _flags(uint32_t ch) noexcept nogil:
  *     if ch < DIRECT_PLANES_END:
  *         return CLASSES[ch]             # <<<<<<<<<<<<<<
@@ -19211,7 +19211,7 @@ static CYTHON_INLINE uint8_t __pyx_f_7kurenai_9_fastpath__flags(uint32_t __pyx_v
     }
     goto __pyx_L0;
 
-    /* "kurenai/_fastpath.pyx":171
+    /* "kurenai/_fastpath.pyx":172
  * 
  * cdef inline uint8_t _flags(uint32_t ch) noexcept nogil:
  *     if ch < DIRECT_PLANES_END:             # <<<<<<<<<<<<<<
@@ -19220,7 +19220,7 @@ static CYTHON_INLINE uint8_t __pyx_f_7kurenai_9_fastpath__flags(uint32_t __pyx_v
 */
   }
 
-  /* "kurenai/_fastpath.pyx":173
+  /* "kurenai/_fastpath.pyx":174
  *     if ch < DIRECT_PLANES_END:
  *         return CLASSES[ch]
  *     if ch - PLANE_14 < PLANE_14_SIZE:             # <<<<<<<<<<<<<<
@@ -19232,7 +19232,7 @@ static CYTHON_INLINE uint8_t __pyx_f_7kurenai_9_fastpath__flags(uint32_t __pyx_v
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":174
+    /* "kurenai/_fastpath.pyx":175
  *         return CLASSES[ch]
  *     if ch - PLANE_14 < PLANE_14_SIZE:
  *         return CLASSES[DIRECT_PLANES_END + ch - PLANE_14]             # <<<<<<<<<<<<<<
@@ -19245,7 +19245,7 @@ static CYTHON_INLINE uint8_t __pyx_f_7kurenai_9_fastpath__flags(uint32_t __pyx_v
     }
     goto __pyx_L0;
 
-    /* "kurenai/_fastpath.pyx":173
+    /* "kurenai/_fastpath.pyx":174
  *     if ch < DIRECT_PLANES_END:
  *         return CLASSES[ch]
  *     if ch - PLANE_14 < PLANE_14_SIZE:             # <<<<<<<<<<<<<<
@@ -19254,7 +19254,7 @@ static CYTHON_INLINE uint8_t __pyx_f_7kurenai_9_fastpath__flags(uint32_t __pyx_v
 */
   }
 
-  /* "kurenai/_fastpath.pyx":175
+  /* "kurenai/_fastpath.pyx":176
  *     if ch - PLANE_14 < PLANE_14_SIZE:
  *         return CLASSES[DIRECT_PLANES_END + ch - PLANE_14]
  *     return 0             # <<<<<<<<<<<<<<
@@ -19267,7 +19267,7 @@ static CYTHON_INLINE uint8_t __pyx_f_7kurenai_9_fastpath__flags(uint32_t __pyx_v
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":170
+  /* "kurenai/_fastpath.pyx":171
  * 
  * 
  * cdef inline uint8_t _flags(uint32_t ch) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19280,7 +19280,7 @@ static CYTHON_INLINE uint8_t __pyx_f_7kurenai_9_fastpath__flags(uint32_t __pyx_v
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":219
+/* "kurenai/_fastpath.pyx":220
  * 
  * 
  * cdef inline bint _same(const Entry *e, const char *data, int kind,             # <<<<<<<<<<<<<<
@@ -19297,7 +19297,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
   Py_ssize_t __pyx_t_4;
   Py_ssize_t __pyx_t_5;
 
-  /* "kurenai/_fastpath.pyx":222
+  /* "kurenai/_fastpath.pyx":223
  *                        Py_ssize_t length) noexcept nogil:
  *     cdef Py_ssize_t i
  *     if e.length != length:             # <<<<<<<<<<<<<<
@@ -19309,7 +19309,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":223
+    /* "kurenai/_fastpath.pyx":224
  *     cdef Py_ssize_t i
  *     if e.length != length:
  *         return False             # <<<<<<<<<<<<<<
@@ -19322,7 +19322,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
     }
     goto __pyx_L0;
 
-    /* "kurenai/_fastpath.pyx":222
+    /* "kurenai/_fastpath.pyx":223
  *                        Py_ssize_t length) noexcept nogil:
  *     cdef Py_ssize_t i
  *     if e.length != length:             # <<<<<<<<<<<<<<
@@ -19331,7 +19331,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
 */
   }
 
-  /* "kurenai/_fastpath.pyx":224
+  /* "kurenai/_fastpath.pyx":225
  *     if e.length != length:
  *         return False
  *     if e.kind == kind and kind == 1:             # <<<<<<<<<<<<<<
@@ -19357,7 +19357,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":225
+    /* "kurenai/_fastpath.pyx":226
  *         return False
  *     if e.kind == kind and kind == 1:
  *         for i in range(length):             # <<<<<<<<<<<<<<
@@ -19371,7 +19371,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
     for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
       __pyx_v_i = __pyx_t_5;
 
-      /* "kurenai/_fastpath.pyx":226
+      /* "kurenai/_fastpath.pyx":227
  *     if e.kind == kind and kind == 1:
  *         for i in range(length):
  *             if e.data[i] != data[i]:             # <<<<<<<<<<<<<<
@@ -19383,7 +19383,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
       if (__pyx_t_1) {
 
 
-        /* "kurenai/_fastpath.pyx":227
+        /* "kurenai/_fastpath.pyx":228
  *         for i in range(length):
  *             if e.data[i] != data[i]:
  *                 return False             # <<<<<<<<<<<<<<
@@ -19396,7 +19396,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
         }
         goto __pyx_L0;
 
-        /* "kurenai/_fastpath.pyx":226
+        /* "kurenai/_fastpath.pyx":227
  *     if e.kind == kind and kind == 1:
  *         for i in range(length):
  *             if e.data[i] != data[i]:             # <<<<<<<<<<<<<<
@@ -19407,7 +19407,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
     }
 
 
-    /* "kurenai/_fastpath.pyx":228
+    /* "kurenai/_fastpath.pyx":229
  *             if e.data[i] != data[i]:
  *                 return False
  *         return True             # <<<<<<<<<<<<<<
@@ -19420,7 +19420,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
     }
     goto __pyx_L0;
 
-    /* "kurenai/_fastpath.pyx":224
+    /* "kurenai/_fastpath.pyx":225
  *     if e.length != length:
  *         return False
  *     if e.kind == kind and kind == 1:             # <<<<<<<<<<<<<<
@@ -19429,7 +19429,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
 */
   }
 
-  /* "kurenai/_fastpath.pyx":229
+  /* "kurenai/_fastpath.pyx":230
  *                 return False
  *         return True
  *     if e.kind == kind:             # <<<<<<<<<<<<<<
@@ -19441,7 +19441,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":230
+    /* "kurenai/_fastpath.pyx":231
  *         return True
  *     if e.kind == kind:
  *         return memcmp(e.data, data, length * kind) == 0             # <<<<<<<<<<<<<<
@@ -19454,7 +19454,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
     }
     goto __pyx_L0;
 
-    /* "kurenai/_fastpath.pyx":229
+    /* "kurenai/_fastpath.pyx":230
  *                 return False
  *         return True
  *     if e.kind == kind:             # <<<<<<<<<<<<<<
@@ -19463,7 +19463,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
 */
   }
 
-  /* "kurenai/_fastpath.pyx":231
+  /* "kurenai/_fastpath.pyx":232
  *     if e.kind == kind:
  *         return memcmp(e.data, data, length * kind) == 0
  *     for i in range(length):             # <<<<<<<<<<<<<<
@@ -19477,7 +19477,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
   for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
     __pyx_v_i = __pyx_t_5;
 
-    /* "kurenai/_fastpath.pyx":232
+    /* "kurenai/_fastpath.pyx":233
  *         return memcmp(e.data, data, length * kind) == 0
  *     for i in range(length):
  *         if read_code_point(e.kind, e.data, i) != read_code_point(kind, data, i):             # <<<<<<<<<<<<<<
@@ -19489,7 +19489,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
     if (__pyx_t_1) {
 
 
-      /* "kurenai/_fastpath.pyx":233
+      /* "kurenai/_fastpath.pyx":234
  *     for i in range(length):
  *         if read_code_point(e.kind, e.data, i) != read_code_point(kind, data, i):
  *             return False             # <<<<<<<<<<<<<<
@@ -19502,7 +19502,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
       }
       goto __pyx_L0;
 
-      /* "kurenai/_fastpath.pyx":232
+      /* "kurenai/_fastpath.pyx":233
  *         return memcmp(e.data, data, length * kind) == 0
  *     for i in range(length):
  *         if read_code_point(e.kind, e.data, i) != read_code_point(kind, data, i):             # <<<<<<<<<<<<<<
@@ -19513,7 +19513,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
   }
 
 
-  /* "kurenai/_fastpath.pyx":234
+  /* "kurenai/_fastpath.pyx":235
  *         if read_code_point(e.kind, e.data, i) != read_code_point(kind, data, i):
  *             return False
  *     return True             # <<<<<<<<<<<<<<
@@ -19526,7 +19526,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":219
+  /* "kurenai/_fastpath.pyx":220
  * 
  * 
  * cdef inline bint _same(const Entry *e, const char *data, int kind,             # <<<<<<<<<<<<<<
@@ -19540,7 +19540,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__same(struct __pyx_t_7kuren
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":237
+/* "kurenai/_fastpath.pyx":238
  * 
  * 
  * cdef int _table_init(Table *t, Py_ssize_t expected) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19553,7 +19553,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_init(struct __pyx_t_7kurenai_9_fas
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "kurenai/_fastpath.pyx":238
+  /* "kurenai/_fastpath.pyx":239
  * 
  * cdef int _table_init(Table *t, Py_ssize_t expected) noexcept nogil:
  *     t.n = 0             # <<<<<<<<<<<<<<
@@ -19562,7 +19562,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_init(struct __pyx_t_7kurenai_9_fas
 */
   __pyx_v_t->n = 0;
 
-  /* "kurenai/_fastpath.pyx":239
+  /* "kurenai/_fastpath.pyx":240
  * cdef int _table_init(Table *t, Py_ssize_t expected) noexcept nogil:
  *     t.n = 0
  *     t.capacity = 64             # <<<<<<<<<<<<<<
@@ -19571,7 +19571,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_init(struct __pyx_t_7kurenai_9_fas
 */
   __pyx_v_t->capacity = 64;
 
-  /* "kurenai/_fastpath.pyx":240
+  /* "kurenai/_fastpath.pyx":241
  *     t.n = 0
  *     t.capacity = 64
  *     while t.capacity < expected:             # <<<<<<<<<<<<<<
@@ -19584,7 +19584,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_init(struct __pyx_t_7kurenai_9_fas
 
     if (!__pyx_t_1) break;
 
-    /* "kurenai/_fastpath.pyx":241
+    /* "kurenai/_fastpath.pyx":242
  *     t.capacity = 64
  *     while t.capacity < expected:
  *         t.capacity *= 2             # <<<<<<<<<<<<<<
@@ -19594,7 +19594,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_init(struct __pyx_t_7kurenai_9_fas
     __pyx_v_t->capacity = (__pyx_v_t->capacity * 2);
   }
 
-  /* "kurenai/_fastpath.pyx":242
+  /* "kurenai/_fastpath.pyx":243
  *     while t.capacity < expected:
  *         t.capacity *= 2
  *     t.slot_mask = 2 * t.capacity - 1             # <<<<<<<<<<<<<<
@@ -19603,7 +19603,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_init(struct __pyx_t_7kurenai_9_fas
 */
   __pyx_v_t->slot_mask = ((2 * __pyx_v_t->capacity) - 1);
 
-  /* "kurenai/_fastpath.pyx":243
+  /* "kurenai/_fastpath.pyx":244
  *         t.capacity *= 2
  *     t.slot_mask = 2 * t.capacity - 1
  *     t.entries = <Entry *> malloc(t.capacity * sizeof(Entry))             # <<<<<<<<<<<<<<
@@ -19612,7 +19612,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_init(struct __pyx_t_7kurenai_9_fas
 */
   __pyx_v_t->entries = ((struct __pyx_t_7kurenai_9_fastpath_Entry *)malloc((__pyx_v_t->capacity * (sizeof(struct __pyx_t_7kurenai_9_fastpath_Entry)))));
 
-  /* "kurenai/_fastpath.pyx":244
+  /* "kurenai/_fastpath.pyx":245
  *     t.slot_mask = 2 * t.capacity - 1
  *     t.entries = <Entry *> malloc(t.capacity * sizeof(Entry))
  *     t.slots = <int32_t *> malloc((t.slot_mask + 1) * sizeof(int32_t))             # <<<<<<<<<<<<<<
@@ -19621,7 +19621,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_init(struct __pyx_t_7kurenai_9_fas
 */
   __pyx_v_t->slots = ((int32_t *)malloc(((__pyx_v_t->slot_mask + 1) * (sizeof(int32_t)))));
 
-  /* "kurenai/_fastpath.pyx":245
+  /* "kurenai/_fastpath.pyx":246
  *     t.entries = <Entry *> malloc(t.capacity * sizeof(Entry))
  *     t.slots = <int32_t *> malloc((t.slot_mask + 1) * sizeof(int32_t))
  *     if t.entries == NULL or t.slots == NULL:             # <<<<<<<<<<<<<<
@@ -19647,7 +19647,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_init(struct __pyx_t_7kurenai_9_fas
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":246
+    /* "kurenai/_fastpath.pyx":247
  *     t.slots = <int32_t *> malloc((t.slot_mask + 1) * sizeof(int32_t))
  *     if t.entries == NULL or t.slots == NULL:
  *         return -1             # <<<<<<<<<<<<<<
@@ -19660,7 +19660,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_init(struct __pyx_t_7kurenai_9_fas
     }
     goto __pyx_L0;
 
-    /* "kurenai/_fastpath.pyx":245
+    /* "kurenai/_fastpath.pyx":246
  *     t.entries = <Entry *> malloc(t.capacity * sizeof(Entry))
  *     t.slots = <int32_t *> malloc((t.slot_mask + 1) * sizeof(int32_t))
  *     if t.entries == NULL or t.slots == NULL:             # <<<<<<<<<<<<<<
@@ -19669,7 +19669,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_init(struct __pyx_t_7kurenai_9_fas
 */
   }
 
-  /* "kurenai/_fastpath.pyx":247
+  /* "kurenai/_fastpath.pyx":248
  *     if t.entries == NULL or t.slots == NULL:
  *         return -1
  *     memset(t.slots, 0xFF, (t.slot_mask + 1) * sizeof(int32_t))             # <<<<<<<<<<<<<<
@@ -19678,7 +19678,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_init(struct __pyx_t_7kurenai_9_fas
 */
   (void)(memset(__pyx_v_t->slots, 0xFF, ((__pyx_v_t->slot_mask + 1) * (sizeof(int32_t)))));
 
-  /* "kurenai/_fastpath.pyx":248
+  /* "kurenai/_fastpath.pyx":249
  *         return -1
  *     memset(t.slots, 0xFF, (t.slot_mask + 1) * sizeof(int32_t))
  *     return 0             # <<<<<<<<<<<<<<
@@ -19691,7 +19691,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_init(struct __pyx_t_7kurenai_9_fas
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":237
+  /* "kurenai/_fastpath.pyx":238
  * 
  * 
  * cdef int _table_init(Table *t, Py_ssize_t expected) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19704,7 +19704,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_init(struct __pyx_t_7kurenai_9_fas
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":251
+/* "kurenai/_fastpath.pyx":252
  * 
  * 
  * cdef void _table_free(Table *t) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19714,7 +19714,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_init(struct __pyx_t_7kurenai_9_fas
 
 static void __pyx_f_7kurenai_9_fastpath__table_free(struct __pyx_t_7kurenai_9_fastpath_Table *__pyx_v_t) {
 
-  /* "kurenai/_fastpath.pyx":252
+  /* "kurenai/_fastpath.pyx":253
  * 
  * cdef void _table_free(Table *t) noexcept nogil:
  *     free(t.entries)             # <<<<<<<<<<<<<<
@@ -19723,7 +19723,7 @@ static void __pyx_f_7kurenai_9_fastpath__table_free(struct __pyx_t_7kurenai_9_fa
 */
   free(__pyx_v_t->entries);
 
-  /* "kurenai/_fastpath.pyx":253
+  /* "kurenai/_fastpath.pyx":254
  * cdef void _table_free(Table *t) noexcept nogil:
  *     free(t.entries)
  *     free(t.slots)             # <<<<<<<<<<<<<<
@@ -19732,7 +19732,7 @@ static void __pyx_f_7kurenai_9_fastpath__table_free(struct __pyx_t_7kurenai_9_fa
 */
   free(__pyx_v_t->slots);
 
-  /* "kurenai/_fastpath.pyx":254
+  /* "kurenai/_fastpath.pyx":255
  *     free(t.entries)
  *     free(t.slots)
  *     t.entries = NULL             # <<<<<<<<<<<<<<
@@ -19741,7 +19741,7 @@ static void __pyx_f_7kurenai_9_fastpath__table_free(struct __pyx_t_7kurenai_9_fa
 */
   __pyx_v_t->entries = NULL;
 
-  /* "kurenai/_fastpath.pyx":255
+  /* "kurenai/_fastpath.pyx":256
  *     free(t.slots)
  *     t.entries = NULL
  *     t.slots = NULL             # <<<<<<<<<<<<<<
@@ -19750,7 +19750,7 @@ static void __pyx_f_7kurenai_9_fastpath__table_free(struct __pyx_t_7kurenai_9_fa
 */
   __pyx_v_t->slots = NULL;
 
-  /* "kurenai/_fastpath.pyx":251
+  /* "kurenai/_fastpath.pyx":252
  * 
  * 
  * cdef void _table_free(Table *t) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19761,7 +19761,7 @@ static void __pyx_f_7kurenai_9_fastpath__table_free(struct __pyx_t_7kurenai_9_fa
   /* function exit code */
 }
 
-/* "kurenai/_fastpath.pyx":258
+/* "kurenai/_fastpath.pyx":259
  * 
  * 
  * cdef int _table_grow(Table *t) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -19782,7 +19782,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
   Py_ssize_t __pyx_t_4;
   Py_ssize_t __pyx_t_5;
 
-  /* "kurenai/_fastpath.pyx":259
+  /* "kurenai/_fastpath.pyx":260
  * 
  * cdef int _table_grow(Table *t) noexcept nogil:
  *     cdef Py_ssize_t size = (t.slot_mask + 1) * 2, i, s             # <<<<<<<<<<<<<<
@@ -19791,7 +19791,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
 */
   __pyx_v_size = ((__pyx_v_t->slot_mask + 1) * 2);
 
-  /* "kurenai/_fastpath.pyx":260
+  /* "kurenai/_fastpath.pyx":261
  * cdef int _table_grow(Table *t) noexcept nogil:
  *     cdef Py_ssize_t size = (t.slot_mask + 1) * 2, i, s
  *     cdef int32_t *slots = <int32_t *> malloc(size * sizeof(int32_t))             # <<<<<<<<<<<<<<
@@ -19800,7 +19800,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
 */
   __pyx_v_slots = ((int32_t *)malloc((__pyx_v_size * (sizeof(int32_t)))));
 
-  /* "kurenai/_fastpath.pyx":261
+  /* "kurenai/_fastpath.pyx":262
  *     cdef Py_ssize_t size = (t.slot_mask + 1) * 2, i, s
  *     cdef int32_t *slots = <int32_t *> malloc(size * sizeof(int32_t))
  *     cdef Entry *entries = <Entry *> realloc(t.entries, t.capacity * 2 * sizeof(Entry))             # <<<<<<<<<<<<<<
@@ -19809,7 +19809,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
 */
   __pyx_v_entries = ((struct __pyx_t_7kurenai_9_fastpath_Entry *)realloc(__pyx_v_t->entries, ((__pyx_v_t->capacity * 2) * (sizeof(struct __pyx_t_7kurenai_9_fastpath_Entry)))));
 
-  /* "kurenai/_fastpath.pyx":262
+  /* "kurenai/_fastpath.pyx":263
  *     cdef int32_t *slots = <int32_t *> malloc(size * sizeof(int32_t))
  *     cdef Entry *entries = <Entry *> realloc(t.entries, t.capacity * 2 * sizeof(Entry))
  *     if entries != NULL:             # <<<<<<<<<<<<<<
@@ -19821,7 +19821,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":263
+    /* "kurenai/_fastpath.pyx":264
  *     cdef Entry *entries = <Entry *> realloc(t.entries, t.capacity * 2 * sizeof(Entry))
  *     if entries != NULL:
  *         t.entries = entries             # <<<<<<<<<<<<<<
@@ -19830,7 +19830,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
 */
     __pyx_v_t->entries = __pyx_v_entries;
 
-    /* "kurenai/_fastpath.pyx":264
+    /* "kurenai/_fastpath.pyx":265
  *     if entries != NULL:
  *         t.entries = entries
  *         t.capacity *= 2             # <<<<<<<<<<<<<<
@@ -19839,7 +19839,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
 */
     __pyx_v_t->capacity = (__pyx_v_t->capacity * 2);
 
-    /* "kurenai/_fastpath.pyx":262
+    /* "kurenai/_fastpath.pyx":263
  *     cdef int32_t *slots = <int32_t *> malloc(size * sizeof(int32_t))
  *     cdef Entry *entries = <Entry *> realloc(t.entries, t.capacity * 2 * sizeof(Entry))
  *     if entries != NULL:             # <<<<<<<<<<<<<<
@@ -19848,7 +19848,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
 */
   }
 
-  /* "kurenai/_fastpath.pyx":265
+  /* "kurenai/_fastpath.pyx":266
  *         t.entries = entries
  *         t.capacity *= 2
  *     if slots == NULL or entries == NULL:             # <<<<<<<<<<<<<<
@@ -19874,7 +19874,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":266
+    /* "kurenai/_fastpath.pyx":267
  *         t.capacity *= 2
  *     if slots == NULL or entries == NULL:
  *         free(slots)             # <<<<<<<<<<<<<<
@@ -19883,7 +19883,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
 */
     free(__pyx_v_slots);
 
-    /* "kurenai/_fastpath.pyx":267
+    /* "kurenai/_fastpath.pyx":268
  *     if slots == NULL or entries == NULL:
  *         free(slots)
  *         return -1             # <<<<<<<<<<<<<<
@@ -19896,7 +19896,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
     }
     goto __pyx_L0;
 
-    /* "kurenai/_fastpath.pyx":265
+    /* "kurenai/_fastpath.pyx":266
  *         t.entries = entries
  *         t.capacity *= 2
  *     if slots == NULL or entries == NULL:             # <<<<<<<<<<<<<<
@@ -19905,7 +19905,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
 */
   }
 
-  /* "kurenai/_fastpath.pyx":268
+  /* "kurenai/_fastpath.pyx":269
  *         free(slots)
  *         return -1
  *     memset(slots, 0xFF, size * sizeof(int32_t))             # <<<<<<<<<<<<<<
@@ -19914,7 +19914,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
 */
   (void)(memset(__pyx_v_slots, 0xFF, (__pyx_v_size * (sizeof(int32_t)))));
 
-  /* "kurenai/_fastpath.pyx":269
+  /* "kurenai/_fastpath.pyx":270
  *         return -1
  *     memset(slots, 0xFF, size * sizeof(int32_t))
  *     for i in range(t.n):             # <<<<<<<<<<<<<<
@@ -19928,7 +19928,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
   for (__pyx_t_5 = 0; __pyx_t_5 < __pyx_t_4; __pyx_t_5+=1) {
     __pyx_v_i = __pyx_t_5;
 
-    /* "kurenai/_fastpath.pyx":270
+    /* "kurenai/_fastpath.pyx":271
  *     memset(slots, 0xFF, size * sizeof(int32_t))
  *     for i in range(t.n):
  *         s = t.entries[i].hash & (size - 1)             # <<<<<<<<<<<<<<
@@ -19937,7 +19937,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
 */
     __pyx_v_s = ((__pyx_v_t->entries[__pyx_v_i]).hash & (__pyx_v_size - 1));
 
-    /* "kurenai/_fastpath.pyx":271
+    /* "kurenai/_fastpath.pyx":272
  *     for i in range(t.n):
  *         s = t.entries[i].hash & (size - 1)
  *         while slots[s] >= 0:             # <<<<<<<<<<<<<<
@@ -19950,7 +19950,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
 
       if (!__pyx_t_1) break;
 
-      /* "kurenai/_fastpath.pyx":272
+      /* "kurenai/_fastpath.pyx":273
  *         s = t.entries[i].hash & (size - 1)
  *         while slots[s] >= 0:
  *             s = (s + 1) & (size - 1)             # <<<<<<<<<<<<<<
@@ -19960,7 +19960,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
       __pyx_v_s = ((__pyx_v_s + 1) & (__pyx_v_size - 1));
     }
 
-    /* "kurenai/_fastpath.pyx":273
+    /* "kurenai/_fastpath.pyx":274
  *         while slots[s] >= 0:
  *             s = (s + 1) & (size - 1)
  *         slots[s] = <int32_t> i             # <<<<<<<<<<<<<<
@@ -19971,7 +19971,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
   }
 
 
-  /* "kurenai/_fastpath.pyx":274
+  /* "kurenai/_fastpath.pyx":275
  *             s = (s + 1) & (size - 1)
  *         slots[s] = <int32_t> i
  *     free(t.slots)             # <<<<<<<<<<<<<<
@@ -19980,7 +19980,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
 */
   free(__pyx_v_t->slots);
 
-  /* "kurenai/_fastpath.pyx":275
+  /* "kurenai/_fastpath.pyx":276
  *         slots[s] = <int32_t> i
  *     free(t.slots)
  *     t.slots = slots             # <<<<<<<<<<<<<<
@@ -19989,7 +19989,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
 */
   __pyx_v_t->slots = __pyx_v_slots;
 
-  /* "kurenai/_fastpath.pyx":276
+  /* "kurenai/_fastpath.pyx":277
  *     free(t.slots)
  *     t.slots = slots
  *     t.slot_mask = size - 1             # <<<<<<<<<<<<<<
@@ -19998,7 +19998,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
 */
   __pyx_v_t->slot_mask = (__pyx_v_size - 1);
 
-  /* "kurenai/_fastpath.pyx":277
+  /* "kurenai/_fastpath.pyx":278
  *     t.slots = slots
  *     t.slot_mask = size - 1
  *     return 0             # <<<<<<<<<<<<<<
@@ -20011,7 +20011,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":258
+  /* "kurenai/_fastpath.pyx":259
  * 
  * 
  * cdef int _table_grow(Table *t) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -20029,7 +20029,7 @@ static int __pyx_f_7kurenai_9_fastpath__table_grow(struct __pyx_t_7kurenai_9_fas
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":280
+/* "kurenai/_fastpath.pyx":281
  * 
  * 
  * cdef int32_t _intern(Table *t, const char *data, int kind, Py_ssize_t length,             # <<<<<<<<<<<<<<
@@ -20045,7 +20045,7 @@ static int32_t __pyx_f_7kurenai_9_fastpath__intern(struct __pyx_t_7kurenai_9_fas
   int __pyx_t_2;
   struct __pyx_t_7kurenai_9_fastpath_Entry __pyx_t_3;
 
-  /* "kurenai/_fastpath.pyx":283
+  /* "kurenai/_fastpath.pyx":284
  *                      uint64_t h) noexcept nogil:
  *     """The ID of the token content with hash ``h``, added if new; -1: no memory."""
  *     cdef Py_ssize_t s = h & t.slot_mask             # <<<<<<<<<<<<<<
@@ -20054,7 +20054,7 @@ static int32_t __pyx_f_7kurenai_9_fastpath__intern(struct __pyx_t_7kurenai_9_fas
 */
   __pyx_v_s = (__pyx_v_h & __pyx_v_t->slot_mask);
 
-  /* "kurenai/_fastpath.pyx":285
+  /* "kurenai/_fastpath.pyx":286
  *     cdef Py_ssize_t s = h & t.slot_mask
  *     cdef int32_t index
  *     while t.slots[s] >= 0:             # <<<<<<<<<<<<<<
@@ -20067,7 +20067,7 @@ static int32_t __pyx_f_7kurenai_9_fastpath__intern(struct __pyx_t_7kurenai_9_fas
 
     if (!__pyx_t_1) break;
 
-    /* "kurenai/_fastpath.pyx":286
+    /* "kurenai/_fastpath.pyx":287
  *     cdef int32_t index
  *     while t.slots[s] >= 0:
  *         index = t.slots[s]             # <<<<<<<<<<<<<<
@@ -20076,7 +20076,7 @@ static int32_t __pyx_f_7kurenai_9_fastpath__intern(struct __pyx_t_7kurenai_9_fas
 */
     __pyx_v_index = (__pyx_v_t->slots[__pyx_v_s]);
 
-    /* "kurenai/_fastpath.pyx":287
+    /* "kurenai/_fastpath.pyx":288
  *     while t.slots[s] >= 0:
  *         index = t.slots[s]
  *         if t.entries[index].hash == h and _same(&t.entries[index], data, kind, length):             # <<<<<<<<<<<<<<
@@ -20102,7 +20102,7 @@ static int32_t __pyx_f_7kurenai_9_fastpath__intern(struct __pyx_t_7kurenai_9_fas
     if (__pyx_t_1) {
 
 
-      /* "kurenai/_fastpath.pyx":288
+      /* "kurenai/_fastpath.pyx":289
  *         index = t.slots[s]
  *         if t.entries[index].hash == h and _same(&t.entries[index], data, kind, length):
  *             return index             # <<<<<<<<<<<<<<
@@ -20115,7 +20115,7 @@ static int32_t __pyx_f_7kurenai_9_fastpath__intern(struct __pyx_t_7kurenai_9_fas
       }
       goto __pyx_L0;
 
-      /* "kurenai/_fastpath.pyx":287
+      /* "kurenai/_fastpath.pyx":288
  *     while t.slots[s] >= 0:
  *         index = t.slots[s]
  *         if t.entries[index].hash == h and _same(&t.entries[index], data, kind, length):             # <<<<<<<<<<<<<<
@@ -20124,7 +20124,7 @@ static int32_t __pyx_f_7kurenai_9_fastpath__intern(struct __pyx_t_7kurenai_9_fas
 */
     }
 
-    /* "kurenai/_fastpath.pyx":289
+    /* "kurenai/_fastpath.pyx":290
  *         if t.entries[index].hash == h and _same(&t.entries[index], data, kind, length):
  *             return index
  *         s = (s + 1) & t.slot_mask             # <<<<<<<<<<<<<<
@@ -20134,7 +20134,7 @@ static int32_t __pyx_f_7kurenai_9_fastpath__intern(struct __pyx_t_7kurenai_9_fas
     __pyx_v_s = ((__pyx_v_s + 1) & __pyx_v_t->slot_mask);
   }
 
-  /* "kurenai/_fastpath.pyx":290
+  /* "kurenai/_fastpath.pyx":291
  *             return index
  *         s = (s + 1) & t.slot_mask
  *     if t.n == t.capacity:             # <<<<<<<<<<<<<<
@@ -20146,7 +20146,7 @@ static int32_t __pyx_f_7kurenai_9_fastpath__intern(struct __pyx_t_7kurenai_9_fas
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":291
+    /* "kurenai/_fastpath.pyx":292
  *         s = (s + 1) & t.slot_mask
  *     if t.n == t.capacity:
  *         if _table_grow(t) < 0:             # <<<<<<<<<<<<<<
@@ -20158,7 +20158,7 @@ static int32_t __pyx_f_7kurenai_9_fastpath__intern(struct __pyx_t_7kurenai_9_fas
     if (__pyx_t_1) {
 
 
-      /* "kurenai/_fastpath.pyx":292
+      /* "kurenai/_fastpath.pyx":293
  *     if t.n == t.capacity:
  *         if _table_grow(t) < 0:
  *             return -1             # <<<<<<<<<<<<<<
@@ -20171,7 +20171,7 @@ static int32_t __pyx_f_7kurenai_9_fastpath__intern(struct __pyx_t_7kurenai_9_fas
       }
       goto __pyx_L0;
 
-      /* "kurenai/_fastpath.pyx":291
+      /* "kurenai/_fastpath.pyx":292
  *         s = (s + 1) & t.slot_mask
  *     if t.n == t.capacity:
  *         if _table_grow(t) < 0:             # <<<<<<<<<<<<<<
@@ -20180,7 +20180,7 @@ static int32_t __pyx_f_7kurenai_9_fastpath__intern(struct __pyx_t_7kurenai_9_fas
 */
     }
 
-    /* "kurenai/_fastpath.pyx":293
+    /* "kurenai/_fastpath.pyx":294
  *         if _table_grow(t) < 0:
  *             return -1
  *         return _intern(t, data, kind, length, h)             # <<<<<<<<<<<<<<
@@ -20193,7 +20193,7 @@ static int32_t __pyx_f_7kurenai_9_fastpath__intern(struct __pyx_t_7kurenai_9_fas
     }
     goto __pyx_L0;
 
-    /* "kurenai/_fastpath.pyx":290
+    /* "kurenai/_fastpath.pyx":291
  *             return index
  *         s = (s + 1) & t.slot_mask
  *     if t.n == t.capacity:             # <<<<<<<<<<<<<<
@@ -20202,7 +20202,7 @@ static int32_t __pyx_f_7kurenai_9_fastpath__intern(struct __pyx_t_7kurenai_9_fas
 */
   }
 
-  /* "kurenai/_fastpath.pyx":294
+  /* "kurenai/_fastpath.pyx":295
  *             return -1
  *         return _intern(t, data, kind, length, h)
  *     t.entries[t.n] = Entry(data, kind, length, h)             # <<<<<<<<<<<<<<
@@ -20216,7 +20216,7 @@ static int32_t __pyx_f_7kurenai_9_fastpath__intern(struct __pyx_t_7kurenai_9_fas
   (__pyx_v_t->entries[__pyx_v_t->n]) = __pyx_t_3;
 
 
-  /* "kurenai/_fastpath.pyx":295
+  /* "kurenai/_fastpath.pyx":296
  *         return _intern(t, data, kind, length, h)
  *     t.entries[t.n] = Entry(data, kind, length, h)
  *     t.slots[s] = <int32_t> t.n             # <<<<<<<<<<<<<<
@@ -20225,7 +20225,7 @@ static int32_t __pyx_f_7kurenai_9_fastpath__intern(struct __pyx_t_7kurenai_9_fas
 */
   (__pyx_v_t->slots[__pyx_v_s]) = ((int32_t)__pyx_v_t->n);
 
-  /* "kurenai/_fastpath.pyx":296
+  /* "kurenai/_fastpath.pyx":297
  *     t.entries[t.n] = Entry(data, kind, length, h)
  *     t.slots[s] = <int32_t> t.n
  *     t.n += 1             # <<<<<<<<<<<<<<
@@ -20234,7 +20234,7 @@ static int32_t __pyx_f_7kurenai_9_fastpath__intern(struct __pyx_t_7kurenai_9_fas
 */
   __pyx_v_t->n = (__pyx_v_t->n + 1);
 
-  /* "kurenai/_fastpath.pyx":297
+  /* "kurenai/_fastpath.pyx":298
  *     t.slots[s] = <int32_t> t.n
  *     t.n += 1
  *     return <int32_t> (t.n - 1)             # <<<<<<<<<<<<<<
@@ -20247,7 +20247,7 @@ static int32_t __pyx_f_7kurenai_9_fastpath__intern(struct __pyx_t_7kurenai_9_fas
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":280
+  /* "kurenai/_fastpath.pyx":281
  * 
  * 
  * cdef int32_t _intern(Table *t, const char *data, int kind, Py_ssize_t length,             # <<<<<<<<<<<<<<
@@ -20262,7 +20262,7 @@ static int32_t __pyx_f_7kurenai_9_fastpath__intern(struct __pyx_t_7kurenai_9_fas
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":310
+/* "kurenai/_fastpath.pyx":311
  * 
  * 
  * cdef inline bint _in_token(uint32_t ch, int mode) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -20275,7 +20275,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__in_token(uint32_t __pyx_v_
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "kurenai/_fastpath.pyx":311
+  /* "kurenai/_fastpath.pyx":312
  * 
  * cdef inline bint _in_token(uint32_t ch, int mode) noexcept nogil:
  *     if ch < 256:             # <<<<<<<<<<<<<<
@@ -20287,7 +20287,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__in_token(uint32_t __pyx_v_
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":312
+    /* "kurenai/_fastpath.pyx":313
  * cdef inline bint _in_token(uint32_t ch, int mode) noexcept nogil:
  *     if ch < 256:
  *         return TOKEN_CHAR[mode][ch]             # <<<<<<<<<<<<<<
@@ -20300,7 +20300,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__in_token(uint32_t __pyx_v_
     }
     goto __pyx_L0;
 
-    /* "kurenai/_fastpath.pyx":311
+    /* "kurenai/_fastpath.pyx":312
  * 
  * cdef inline bint _in_token(uint32_t ch, int mode) noexcept nogil:
  *     if ch < 256:             # <<<<<<<<<<<<<<
@@ -20309,7 +20309,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__in_token(uint32_t __pyx_v_
 */
   }
 
-  /* "kurenai/_fastpath.pyx":313
+  /* "kurenai/_fastpath.pyx":314
  *     if ch < 256:
  *         return TOKEN_CHAR[mode][ch]
  *     return mode == WHITESPACE and not is_space(ch)             # <<<<<<<<<<<<<<
@@ -20337,7 +20337,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__in_token(uint32_t __pyx_v_
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":310
+  /* "kurenai/_fastpath.pyx":311
  * 
  * 
  * cdef inline bint _in_token(uint32_t ch, int mode) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -20350,7 +20350,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__in_token(uint32_t __pyx_v_
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":316
+/* "kurenai/_fastpath.pyx":317
  * 
  * 
  * cdef inline int _emit(Table *t, Doc *doc, const char *data, int kind,             # <<<<<<<<<<<<<<
@@ -20363,7 +20363,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__emit(struct __pyx_t_7kuren
   int __pyx_r;
   int __pyx_t_1;
 
-  /* "kurenai/_fastpath.pyx":323
+  /* "kurenai/_fastpath.pyx":324
  *     tokens (the scan stops there), else 0.
  *     """
  *     cdef int32_t token_id = _intern(t, data, kind, length, _hash(data, kind, length))             # <<<<<<<<<<<<<<
@@ -20372,7 +20372,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__emit(struct __pyx_t_7kuren
 */
   __pyx_v_token_id = __pyx_f_7kurenai_9_fastpath__intern(__pyx_v_t, __pyx_v_data, __pyx_v_kind, __pyx_v_length, kurenai_sip13(__pyx_v_data, __pyx_v_kind, __pyx_v_length));
 
-  /* "kurenai/_fastpath.pyx":324
+  /* "kurenai/_fastpath.pyx":325
  *     """
  *     cdef int32_t token_id = _intern(t, data, kind, length, _hash(data, kind, length))
  *     if token_id < 0:             # <<<<<<<<<<<<<<
@@ -20384,7 +20384,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__emit(struct __pyx_t_7kuren
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":325
+    /* "kurenai/_fastpath.pyx":326
  *     cdef int32_t token_id = _intern(t, data, kind, length, _hash(data, kind, length))
  *     if token_id < 0:
  *         return -1             # <<<<<<<<<<<<<<
@@ -20397,7 +20397,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__emit(struct __pyx_t_7kuren
     }
     goto __pyx_L0;
 
-    /* "kurenai/_fastpath.pyx":324
+    /* "kurenai/_fastpath.pyx":325
  *     """
  *     cdef int32_t token_id = _intern(t, data, kind, length, _hash(data, kind, length))
  *     if token_id < 0:             # <<<<<<<<<<<<<<
@@ -20406,7 +20406,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__emit(struct __pyx_t_7kuren
 */
   }
 
-  /* "kurenai/_fastpath.pyx":326
+  /* "kurenai/_fastpath.pyx":327
  *     if token_id < 0:
  *         return -1
  *     doc.ids[doc.n_tokens] = token_id             # <<<<<<<<<<<<<<
@@ -20415,7 +20415,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__emit(struct __pyx_t_7kuren
 */
   (__pyx_v_doc->ids[__pyx_v_doc->n_tokens]) = __pyx_v_token_id;
 
-  /* "kurenai/_fastpath.pyx":327
+  /* "kurenai/_fastpath.pyx":328
  *         return -1
  *     doc.ids[doc.n_tokens] = token_id
  *     doc.n_tokens += 1             # <<<<<<<<<<<<<<
@@ -20424,7 +20424,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__emit(struct __pyx_t_7kuren
 */
   __pyx_v_doc->n_tokens = (__pyx_v_doc->n_tokens + 1);
 
-  /* "kurenai/_fastpath.pyx":328
+  /* "kurenai/_fastpath.pyx":329
  *     doc.ids[doc.n_tokens] = token_id
  *     doc.n_tokens += 1
  *     return doc.n_tokens > limit             # <<<<<<<<<<<<<<
@@ -20437,7 +20437,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__emit(struct __pyx_t_7kuren
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":316
+  /* "kurenai/_fastpath.pyx":317
  * 
  * 
  * cdef inline int _emit(Table *t, Doc *doc, const char *data, int kind,             # <<<<<<<<<<<<<<
@@ -20451,7 +20451,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__emit(struct __pyx_t_7kuren
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":331
+/* "kurenai/_fastpath.pyx":332
  * 
  * 
  * cdef inline void _end_sentence(Doc *doc, Py_ssize_t *sentence_start) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -20463,7 +20463,7 @@ static CYTHON_INLINE void __pyx_f_7kurenai_9_fastpath__end_sentence(struct __pyx
   int __pyx_t_1;
   Py_ssize_t __pyx_t_2;
 
-  /* "kurenai/_fastpath.pyx":333
+  /* "kurenai/_fastpath.pyx":334
  * cdef inline void _end_sentence(Doc *doc, Py_ssize_t *sentence_start) noexcept nogil:
  *     """Close the current sentence, if it has tokens (empty lines make none)."""
  *     if doc.n_tokens > sentence_start[0]:             # <<<<<<<<<<<<<<
@@ -20475,7 +20475,7 @@ static CYTHON_INLINE void __pyx_f_7kurenai_9_fastpath__end_sentence(struct __pyx
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":334
+    /* "kurenai/_fastpath.pyx":335
  *     """Close the current sentence, if it has tokens (empty lines make none)."""
  *     if doc.n_tokens > sentence_start[0]:
  *         doc.n_sents += 1             # <<<<<<<<<<<<<<
@@ -20484,7 +20484,7 @@ static CYTHON_INLINE void __pyx_f_7kurenai_9_fastpath__end_sentence(struct __pyx
 */
     __pyx_v_doc->n_sents = (__pyx_v_doc->n_sents + 1);
 
-    /* "kurenai/_fastpath.pyx":335
+    /* "kurenai/_fastpath.pyx":336
  *     if doc.n_tokens > sentence_start[0]:
  *         doc.n_sents += 1
  *         doc.bounds[doc.n_sents] = doc.n_tokens             # <<<<<<<<<<<<<<
@@ -20496,7 +20496,7 @@ static CYTHON_INLINE void __pyx_f_7kurenai_9_fastpath__end_sentence(struct __pyx
     (__pyx_v_doc->bounds[__pyx_v_doc->n_sents]) = __pyx_t_2;
 
 
-    /* "kurenai/_fastpath.pyx":336
+    /* "kurenai/_fastpath.pyx":337
  *         doc.n_sents += 1
  *         doc.bounds[doc.n_sents] = doc.n_tokens
  *         sentence_start[0] = doc.n_tokens             # <<<<<<<<<<<<<<
@@ -20508,7 +20508,7 @@ static CYTHON_INLINE void __pyx_f_7kurenai_9_fastpath__end_sentence(struct __pyx
     (__pyx_v_sentence_start[0]) = __pyx_t_2;
 
 
-    /* "kurenai/_fastpath.pyx":333
+    /* "kurenai/_fastpath.pyx":334
  * cdef inline void _end_sentence(Doc *doc, Py_ssize_t *sentence_start) noexcept nogil:
  *     """Close the current sentence, if it has tokens (empty lines make none)."""
  *     if doc.n_tokens > sentence_start[0]:             # <<<<<<<<<<<<<<
@@ -20517,7 +20517,7 @@ static CYTHON_INLINE void __pyx_f_7kurenai_9_fastpath__end_sentence(struct __pyx
 */
   }
 
-  /* "kurenai/_fastpath.pyx":331
+  /* "kurenai/_fastpath.pyx":332
  * 
  * 
  * cdef inline void _end_sentence(Doc *doc, Py_ssize_t *sentence_start) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -20528,7 +20528,7 @@ static CYTHON_INLINE void __pyx_f_7kurenai_9_fastpath__end_sentence(struct __pyx
   /* function exit code */
 }
 
-/* "kurenai/_fastpath.pyx":339
+/* "kurenai/_fastpath.pyx":340
  * 
  * 
  * cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mode,             # <<<<<<<<<<<<<<
@@ -20546,7 +20546,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "kurenai/_fastpath.pyx":341
+  /* "kurenai/_fastpath.pyx":342
  * cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mode,
  *                      Doc *doc, Py_ssize_t limit) noexcept nogil:
  *     cdef Py_ssize_t i = 0, start, sentence_start = 0             # <<<<<<<<<<<<<<
@@ -20556,7 +20556,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
   __pyx_v_i = 0;
   __pyx_v_sentence_start = 0;
 
-  /* "kurenai/_fastpath.pyx":342
+  /* "kurenai/_fastpath.pyx":343
  *                      Doc *doc, Py_ssize_t limit) noexcept nogil:
  *     cdef Py_ssize_t i = 0, start, sentence_start = 0
  *     cdef int kind = sizeof(code_unit), status             # <<<<<<<<<<<<<<
@@ -20565,7 +20565,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
   __pyx_v_kind = (sizeof(uint8_t));
 
-  /* "kurenai/_fastpath.pyx":343
+  /* "kurenai/_fastpath.pyx":344
  *     cdef Py_ssize_t i = 0, start, sentence_start = 0
  *     cdef int kind = sizeof(code_unit), status
  *     while True:             # <<<<<<<<<<<<<<
@@ -20574,7 +20574,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
   while (1) {
 
-    /* "kurenai/_fastpath.pyx":345
+    /* "kurenai/_fastpath.pyx":346
  *     while True:
  *         # Separators; a newline ends a sentence.
  *         while i < length and not _in_token(units[i], mode):             # <<<<<<<<<<<<<<
@@ -20601,7 +20601,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 
       if (!__pyx_t_1) break;
 
-      /* "kurenai/_fastpath.pyx":346
+      /* "kurenai/_fastpath.pyx":347
  *         # Separators; a newline ends a sentence.
  *         while i < length and not _in_token(units[i], mode):
  *             if units[i] == NEWLINE:             # <<<<<<<<<<<<<<
@@ -20613,7 +20613,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
       if (__pyx_t_1) {
 
 
-        /* "kurenai/_fastpath.pyx":347
+        /* "kurenai/_fastpath.pyx":348
  *         while i < length and not _in_token(units[i], mode):
  *             if units[i] == NEWLINE:
  *                 _end_sentence(doc, &sentence_start)             # <<<<<<<<<<<<<<
@@ -20622,7 +20622,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
         __pyx_f_7kurenai_9_fastpath__end_sentence(__pyx_v_doc, (&__pyx_v_sentence_start));
 
-        /* "kurenai/_fastpath.pyx":346
+        /* "kurenai/_fastpath.pyx":347
  *         # Separators; a newline ends a sentence.
  *         while i < length and not _in_token(units[i], mode):
  *             if units[i] == NEWLINE:             # <<<<<<<<<<<<<<
@@ -20631,7 +20631,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
       }
 
-      /* "kurenai/_fastpath.pyx":348
+      /* "kurenai/_fastpath.pyx":349
  *             if units[i] == NEWLINE:
  *                 _end_sentence(doc, &sentence_start)
  *             i += 1             # <<<<<<<<<<<<<<
@@ -20641,7 +20641,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
       __pyx_v_i = (__pyx_v_i + 1);
     }
 
-    /* "kurenai/_fastpath.pyx":349
+    /* "kurenai/_fastpath.pyx":350
  *                 _end_sentence(doc, &sentence_start)
  *             i += 1
  *         if i >= length:             # <<<<<<<<<<<<<<
@@ -20653,7 +20653,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
     if (__pyx_t_1) {
 
 
-      /* "kurenai/_fastpath.pyx":350
+      /* "kurenai/_fastpath.pyx":351
  *             i += 1
  *         if i >= length:
  *             break             # <<<<<<<<<<<<<<
@@ -20662,7 +20662,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
       goto __pyx_L4_break;
 
-      /* "kurenai/_fastpath.pyx":349
+      /* "kurenai/_fastpath.pyx":350
  *                 _end_sentence(doc, &sentence_start)
  *             i += 1
  *         if i >= length:             # <<<<<<<<<<<<<<
@@ -20671,7 +20671,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
     }
 
-    /* "kurenai/_fastpath.pyx":351
+    /* "kurenai/_fastpath.pyx":352
  *         if i >= length:
  *             break
  *         start = i             # <<<<<<<<<<<<<<
@@ -20680,7 +20680,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
     __pyx_v_start = __pyx_v_i;
 
-    /* "kurenai/_fastpath.pyx":352
+    /* "kurenai/_fastpath.pyx":353
  *             break
  *         start = i
  *         while i < length and _in_token(units[i], mode):             # <<<<<<<<<<<<<<
@@ -20707,7 +20707,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 
       if (!__pyx_t_1) break;
 
-      /* "kurenai/_fastpath.pyx":353
+      /* "kurenai/_fastpath.pyx":354
  *         start = i
  *         while i < length and _in_token(units[i], mode):
  *             i += 1             # <<<<<<<<<<<<<<
@@ -20717,7 +20717,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
       __pyx_v_i = (__pyx_v_i + 1);
     }
 
-    /* "kurenai/_fastpath.pyx":354
+    /* "kurenai/_fastpath.pyx":355
  *         while i < length and _in_token(units[i], mode):
  *             i += 1
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)             # <<<<<<<<<<<<<<
@@ -20726,7 +20726,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
     __pyx_v_status = __pyx_f_7kurenai_9_fastpath__emit(__pyx_v_t, __pyx_v_doc, ((char const *)(__pyx_v_units + __pyx_v_start)), __pyx_v_kind, (__pyx_v_i - __pyx_v_start), __pyx_v_limit);
 
-    /* "kurenai/_fastpath.pyx":355
+    /* "kurenai/_fastpath.pyx":356
  *             i += 1
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
  *         if status != 0:             # <<<<<<<<<<<<<<
@@ -20738,7 +20738,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
     if (__pyx_t_1) {
 
 
-      /* "kurenai/_fastpath.pyx":356
+      /* "kurenai/_fastpath.pyx":357
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
  *         if status != 0:
  *             return status             # <<<<<<<<<<<<<<
@@ -20751,7 +20751,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
       }
       goto __pyx_L0;
 
-      /* "kurenai/_fastpath.pyx":355
+      /* "kurenai/_fastpath.pyx":356
  *             i += 1
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
  *         if status != 0:             # <<<<<<<<<<<<<<
@@ -20762,7 +20762,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
   }
   __pyx_L4_break:;
 
-  /* "kurenai/_fastpath.pyx":357
+  /* "kurenai/_fastpath.pyx":358
  *         if status != 0:
  *             return status
  *     _end_sentence(doc, &sentence_start)             # <<<<<<<<<<<<<<
@@ -20771,7 +20771,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
   __pyx_f_7kurenai_9_fastpath__end_sentence(__pyx_v_doc, (&__pyx_v_sentence_start));
 
-  /* "kurenai/_fastpath.pyx":358
+  /* "kurenai/_fastpath.pyx":359
  *             return status
  *     _end_sentence(doc, &sentence_start)
  *     return 0             # <<<<<<<<<<<<<<
@@ -20784,7 +20784,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":339
+  /* "kurenai/_fastpath.pyx":340
  * 
  * 
  * cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mode,             # <<<<<<<<<<<<<<
@@ -20812,7 +20812,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "kurenai/_fastpath.pyx":341
+  /* "kurenai/_fastpath.pyx":342
  * cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mode,
  *                      Doc *doc, Py_ssize_t limit) noexcept nogil:
  *     cdef Py_ssize_t i = 0, start, sentence_start = 0             # <<<<<<<<<<<<<<
@@ -20822,7 +20822,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
   __pyx_v_i = 0;
   __pyx_v_sentence_start = 0;
 
-  /* "kurenai/_fastpath.pyx":342
+  /* "kurenai/_fastpath.pyx":343
  *                      Doc *doc, Py_ssize_t limit) noexcept nogil:
  *     cdef Py_ssize_t i = 0, start, sentence_start = 0
  *     cdef int kind = sizeof(code_unit), status             # <<<<<<<<<<<<<<
@@ -20831,7 +20831,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
   __pyx_v_kind = (sizeof(uint16_t));
 
-  /* "kurenai/_fastpath.pyx":343
+  /* "kurenai/_fastpath.pyx":344
  *     cdef Py_ssize_t i = 0, start, sentence_start = 0
  *     cdef int kind = sizeof(code_unit), status
  *     while True:             # <<<<<<<<<<<<<<
@@ -20840,7 +20840,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
   while (1) {
 
-    /* "kurenai/_fastpath.pyx":345
+    /* "kurenai/_fastpath.pyx":346
  *     while True:
  *         # Separators; a newline ends a sentence.
  *         while i < length and not _in_token(units[i], mode):             # <<<<<<<<<<<<<<
@@ -20867,7 +20867,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 
       if (!__pyx_t_1) break;
 
-      /* "kurenai/_fastpath.pyx":346
+      /* "kurenai/_fastpath.pyx":347
  *         # Separators; a newline ends a sentence.
  *         while i < length and not _in_token(units[i], mode):
  *             if units[i] == NEWLINE:             # <<<<<<<<<<<<<<
@@ -20879,7 +20879,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
       if (__pyx_t_1) {
 
 
-        /* "kurenai/_fastpath.pyx":347
+        /* "kurenai/_fastpath.pyx":348
  *         while i < length and not _in_token(units[i], mode):
  *             if units[i] == NEWLINE:
  *                 _end_sentence(doc, &sentence_start)             # <<<<<<<<<<<<<<
@@ -20888,7 +20888,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
         __pyx_f_7kurenai_9_fastpath__end_sentence(__pyx_v_doc, (&__pyx_v_sentence_start));
 
-        /* "kurenai/_fastpath.pyx":346
+        /* "kurenai/_fastpath.pyx":347
  *         # Separators; a newline ends a sentence.
  *         while i < length and not _in_token(units[i], mode):
  *             if units[i] == NEWLINE:             # <<<<<<<<<<<<<<
@@ -20897,7 +20897,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
       }
 
-      /* "kurenai/_fastpath.pyx":348
+      /* "kurenai/_fastpath.pyx":349
  *             if units[i] == NEWLINE:
  *                 _end_sentence(doc, &sentence_start)
  *             i += 1             # <<<<<<<<<<<<<<
@@ -20907,7 +20907,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
       __pyx_v_i = (__pyx_v_i + 1);
     }
 
-    /* "kurenai/_fastpath.pyx":349
+    /* "kurenai/_fastpath.pyx":350
  *                 _end_sentence(doc, &sentence_start)
  *             i += 1
  *         if i >= length:             # <<<<<<<<<<<<<<
@@ -20919,7 +20919,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
     if (__pyx_t_1) {
 
 
-      /* "kurenai/_fastpath.pyx":350
+      /* "kurenai/_fastpath.pyx":351
  *             i += 1
  *         if i >= length:
  *             break             # <<<<<<<<<<<<<<
@@ -20928,7 +20928,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
       goto __pyx_L4_break;
 
-      /* "kurenai/_fastpath.pyx":349
+      /* "kurenai/_fastpath.pyx":350
  *                 _end_sentence(doc, &sentence_start)
  *             i += 1
  *         if i >= length:             # <<<<<<<<<<<<<<
@@ -20937,7 +20937,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
     }
 
-    /* "kurenai/_fastpath.pyx":351
+    /* "kurenai/_fastpath.pyx":352
  *         if i >= length:
  *             break
  *         start = i             # <<<<<<<<<<<<<<
@@ -20946,7 +20946,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
     __pyx_v_start = __pyx_v_i;
 
-    /* "kurenai/_fastpath.pyx":352
+    /* "kurenai/_fastpath.pyx":353
  *             break
  *         start = i
  *         while i < length and _in_token(units[i], mode):             # <<<<<<<<<<<<<<
@@ -20973,7 +20973,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 
       if (!__pyx_t_1) break;
 
-      /* "kurenai/_fastpath.pyx":353
+      /* "kurenai/_fastpath.pyx":354
  *         start = i
  *         while i < length and _in_token(units[i], mode):
  *             i += 1             # <<<<<<<<<<<<<<
@@ -20983,7 +20983,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
       __pyx_v_i = (__pyx_v_i + 1);
     }
 
-    /* "kurenai/_fastpath.pyx":354
+    /* "kurenai/_fastpath.pyx":355
  *         while i < length and _in_token(units[i], mode):
  *             i += 1
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)             # <<<<<<<<<<<<<<
@@ -20992,7 +20992,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
     __pyx_v_status = __pyx_f_7kurenai_9_fastpath__emit(__pyx_v_t, __pyx_v_doc, ((char const *)(__pyx_v_units + __pyx_v_start)), __pyx_v_kind, (__pyx_v_i - __pyx_v_start), __pyx_v_limit);
 
-    /* "kurenai/_fastpath.pyx":355
+    /* "kurenai/_fastpath.pyx":356
  *             i += 1
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
  *         if status != 0:             # <<<<<<<<<<<<<<
@@ -21004,7 +21004,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
     if (__pyx_t_1) {
 
 
-      /* "kurenai/_fastpath.pyx":356
+      /* "kurenai/_fastpath.pyx":357
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
  *         if status != 0:
  *             return status             # <<<<<<<<<<<<<<
@@ -21017,7 +21017,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
       }
       goto __pyx_L0;
 
-      /* "kurenai/_fastpath.pyx":355
+      /* "kurenai/_fastpath.pyx":356
  *             i += 1
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
  *         if status != 0:             # <<<<<<<<<<<<<<
@@ -21028,7 +21028,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
   }
   __pyx_L4_break:;
 
-  /* "kurenai/_fastpath.pyx":357
+  /* "kurenai/_fastpath.pyx":358
  *         if status != 0:
  *             return status
  *     _end_sentence(doc, &sentence_start)             # <<<<<<<<<<<<<<
@@ -21037,7 +21037,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
   __pyx_f_7kurenai_9_fastpath__end_sentence(__pyx_v_doc, (&__pyx_v_sentence_start));
 
-  /* "kurenai/_fastpath.pyx":358
+  /* "kurenai/_fastpath.pyx":359
  *             return status
  *     _end_sentence(doc, &sentence_start)
  *     return 0             # <<<<<<<<<<<<<<
@@ -21050,7 +21050,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":339
+  /* "kurenai/_fastpath.pyx":340
  * 
  * 
  * cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mode,             # <<<<<<<<<<<<<<
@@ -21078,7 +21078,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
   int __pyx_t_1;
   int __pyx_t_2;
 
-  /* "kurenai/_fastpath.pyx":341
+  /* "kurenai/_fastpath.pyx":342
  * cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mode,
  *                      Doc *doc, Py_ssize_t limit) noexcept nogil:
  *     cdef Py_ssize_t i = 0, start, sentence_start = 0             # <<<<<<<<<<<<<<
@@ -21088,7 +21088,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
   __pyx_v_i = 0;
   __pyx_v_sentence_start = 0;
 
-  /* "kurenai/_fastpath.pyx":342
+  /* "kurenai/_fastpath.pyx":343
  *                      Doc *doc, Py_ssize_t limit) noexcept nogil:
  *     cdef Py_ssize_t i = 0, start, sentence_start = 0
  *     cdef int kind = sizeof(code_unit), status             # <<<<<<<<<<<<<<
@@ -21097,7 +21097,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
   __pyx_v_kind = (sizeof(uint32_t));
 
-  /* "kurenai/_fastpath.pyx":343
+  /* "kurenai/_fastpath.pyx":344
  *     cdef Py_ssize_t i = 0, start, sentence_start = 0
  *     cdef int kind = sizeof(code_unit), status
  *     while True:             # <<<<<<<<<<<<<<
@@ -21106,7 +21106,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
   while (1) {
 
-    /* "kurenai/_fastpath.pyx":345
+    /* "kurenai/_fastpath.pyx":346
  *     while True:
  *         # Separators; a newline ends a sentence.
  *         while i < length and not _in_token(units[i], mode):             # <<<<<<<<<<<<<<
@@ -21133,7 +21133,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 
       if (!__pyx_t_1) break;
 
-      /* "kurenai/_fastpath.pyx":346
+      /* "kurenai/_fastpath.pyx":347
  *         # Separators; a newline ends a sentence.
  *         while i < length and not _in_token(units[i], mode):
  *             if units[i] == NEWLINE:             # <<<<<<<<<<<<<<
@@ -21145,7 +21145,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
       if (__pyx_t_1) {
 
 
-        /* "kurenai/_fastpath.pyx":347
+        /* "kurenai/_fastpath.pyx":348
  *         while i < length and not _in_token(units[i], mode):
  *             if units[i] == NEWLINE:
  *                 _end_sentence(doc, &sentence_start)             # <<<<<<<<<<<<<<
@@ -21154,7 +21154,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
         __pyx_f_7kurenai_9_fastpath__end_sentence(__pyx_v_doc, (&__pyx_v_sentence_start));
 
-        /* "kurenai/_fastpath.pyx":346
+        /* "kurenai/_fastpath.pyx":347
  *         # Separators; a newline ends a sentence.
  *         while i < length and not _in_token(units[i], mode):
  *             if units[i] == NEWLINE:             # <<<<<<<<<<<<<<
@@ -21163,7 +21163,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
       }
 
-      /* "kurenai/_fastpath.pyx":348
+      /* "kurenai/_fastpath.pyx":349
  *             if units[i] == NEWLINE:
  *                 _end_sentence(doc, &sentence_start)
  *             i += 1             # <<<<<<<<<<<<<<
@@ -21173,7 +21173,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
       __pyx_v_i = (__pyx_v_i + 1);
     }
 
-    /* "kurenai/_fastpath.pyx":349
+    /* "kurenai/_fastpath.pyx":350
  *                 _end_sentence(doc, &sentence_start)
  *             i += 1
  *         if i >= length:             # <<<<<<<<<<<<<<
@@ -21185,7 +21185,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
     if (__pyx_t_1) {
 
 
-      /* "kurenai/_fastpath.pyx":350
+      /* "kurenai/_fastpath.pyx":351
  *             i += 1
  *         if i >= length:
  *             break             # <<<<<<<<<<<<<<
@@ -21194,7 +21194,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
       goto __pyx_L4_break;
 
-      /* "kurenai/_fastpath.pyx":349
+      /* "kurenai/_fastpath.pyx":350
  *                 _end_sentence(doc, &sentence_start)
  *             i += 1
  *         if i >= length:             # <<<<<<<<<<<<<<
@@ -21203,7 +21203,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
     }
 
-    /* "kurenai/_fastpath.pyx":351
+    /* "kurenai/_fastpath.pyx":352
  *         if i >= length:
  *             break
  *         start = i             # <<<<<<<<<<<<<<
@@ -21212,7 +21212,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
     __pyx_v_start = __pyx_v_i;
 
-    /* "kurenai/_fastpath.pyx":352
+    /* "kurenai/_fastpath.pyx":353
  *             break
  *         start = i
  *         while i < length and _in_token(units[i], mode):             # <<<<<<<<<<<<<<
@@ -21239,7 +21239,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 
       if (!__pyx_t_1) break;
 
-      /* "kurenai/_fastpath.pyx":353
+      /* "kurenai/_fastpath.pyx":354
  *         start = i
  *         while i < length and _in_token(units[i], mode):
  *             i += 1             # <<<<<<<<<<<<<<
@@ -21249,7 +21249,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
       __pyx_v_i = (__pyx_v_i + 1);
     }
 
-    /* "kurenai/_fastpath.pyx":354
+    /* "kurenai/_fastpath.pyx":355
  *         while i < length and _in_token(units[i], mode):
  *             i += 1
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)             # <<<<<<<<<<<<<<
@@ -21258,7 +21258,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
     __pyx_v_status = __pyx_f_7kurenai_9_fastpath__emit(__pyx_v_t, __pyx_v_doc, ((char const *)(__pyx_v_units + __pyx_v_start)), __pyx_v_kind, (__pyx_v_i - __pyx_v_start), __pyx_v_limit);
 
-    /* "kurenai/_fastpath.pyx":355
+    /* "kurenai/_fastpath.pyx":356
  *             i += 1
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
  *         if status != 0:             # <<<<<<<<<<<<<<
@@ -21270,7 +21270,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
     if (__pyx_t_1) {
 
 
-      /* "kurenai/_fastpath.pyx":356
+      /* "kurenai/_fastpath.pyx":357
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
  *         if status != 0:
  *             return status             # <<<<<<<<<<<<<<
@@ -21283,7 +21283,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
       }
       goto __pyx_L0;
 
-      /* "kurenai/_fastpath.pyx":355
+      /* "kurenai/_fastpath.pyx":356
  *             i += 1
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
  *         if status != 0:             # <<<<<<<<<<<<<<
@@ -21294,7 +21294,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
   }
   __pyx_L4_break:;
 
-  /* "kurenai/_fastpath.pyx":357
+  /* "kurenai/_fastpath.pyx":358
  *         if status != 0:
  *             return status
  *     _end_sentence(doc, &sentence_start)             # <<<<<<<<<<<<<<
@@ -21303,7 +21303,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
 */
   __pyx_f_7kurenai_9_fastpath__end_sentence(__pyx_v_doc, (&__pyx_v_sentence_start));
 
-  /* "kurenai/_fastpath.pyx":358
+  /* "kurenai/_fastpath.pyx":359
  *             return status
  *     _end_sentence(doc, &sentence_start)
  *     return 0             # <<<<<<<<<<<<<<
@@ -21316,7 +21316,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":339
+  /* "kurenai/_fastpath.pyx":340
  * 
  * 
  * cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mode,             # <<<<<<<<<<<<<<
@@ -21334,7 +21334,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_units(struct __pyx_t_7k
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":361
+/* "kurenai/_fastpath.pyx":362
  * 
  * 
  * cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int mode,             # <<<<<<<<<<<<<<
@@ -21356,7 +21356,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
   int __pyx_t_2;
   int __pyx_t_3;
 
-  /* "kurenai/_fastpath.pyx":365
+  /* "kurenai/_fastpath.pyx":366
  *     """CHAR and UNICODE_WORDS: the regex findall of kurenai._unicode_tokenizers,
  *     ``letter mark*  |  word (word | mark)*``, read off the flags table."""
  *     cdef Py_ssize_t i = 0, start, sentence_start = 0             # <<<<<<<<<<<<<<
@@ -21366,7 +21366,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
   __pyx_v_i = 0;
   __pyx_v_sentence_start = 0;
 
-  /* "kurenai/_fastpath.pyx":367
+  /* "kurenai/_fastpath.pyx":368
  *     cdef Py_ssize_t i = 0, start, sentence_start = 0
  *     cdef uint8_t flags, follow
  *     cdef uint8_t starts_word = WORD if mode == CHAR else WORD | ALONE             # <<<<<<<<<<<<<<
@@ -21385,7 +21385,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 
   __pyx_v_starts_word = __pyx_t_1;
 
-  /* "kurenai/_fastpath.pyx":368
+  /* "kurenai/_fastpath.pyx":369
  *     cdef uint8_t flags, follow
  *     cdef uint8_t starts_word = WORD if mode == CHAR else WORD | ALONE
  *     cdef int kind = sizeof(code_unit), status             # <<<<<<<<<<<<<<
@@ -21394,7 +21394,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
   __pyx_v_kind = (sizeof(uint8_t));
 
-  /* "kurenai/_fastpath.pyx":369
+  /* "kurenai/_fastpath.pyx":370
  *     cdef uint8_t starts_word = WORD if mode == CHAR else WORD | ALONE
  *     cdef int kind = sizeof(code_unit), status
  *     while i < length:             # <<<<<<<<<<<<<<
@@ -21407,7 +21407,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 
     if (!__pyx_t_2) break;
 
-    /* "kurenai/_fastpath.pyx":370
+    /* "kurenai/_fastpath.pyx":371
  *     cdef int kind = sizeof(code_unit), status
  *     while i < length:
  *         flags = _flags(units[i])             # <<<<<<<<<<<<<<
@@ -21416,7 +21416,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
     __pyx_v_flags = __pyx_f_7kurenai_9_fastpath__flags((__pyx_v_units[__pyx_v_i]));
 
-    /* "kurenai/_fastpath.pyx":371
+    /* "kurenai/_fastpath.pyx":372
  *     while i < length:
  *         flags = _flags(units[i])
  *         if mode == CHAR and flags & ALONE:             # <<<<<<<<<<<<<<
@@ -21442,7 +21442,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
     if (__pyx_t_2) {
 
 
-      /* "kurenai/_fastpath.pyx":372
+      /* "kurenai/_fastpath.pyx":373
  *         flags = _flags(units[i])
  *         if mode == CHAR and flags & ALONE:
  *             follow = MARK             # <<<<<<<<<<<<<<
@@ -21451,7 +21451,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
       __pyx_v_follow = __pyx_e_7kurenai_9_fastpath_MARK;
 
-      /* "kurenai/_fastpath.pyx":371
+      /* "kurenai/_fastpath.pyx":372
  *     while i < length:
  *         flags = _flags(units[i])
  *         if mode == CHAR and flags & ALONE:             # <<<<<<<<<<<<<<
@@ -21461,7 +21461,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
       goto __pyx_L5;
     }
 
-    /* "kurenai/_fastpath.pyx":373
+    /* "kurenai/_fastpath.pyx":374
  *         if mode == CHAR and flags & ALONE:
  *             follow = MARK
  *         elif flags & starts_word:             # <<<<<<<<<<<<<<
@@ -21473,7 +21473,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
     if (__pyx_t_2) {
 
 
-      /* "kurenai/_fastpath.pyx":374
+      /* "kurenai/_fastpath.pyx":375
  *             follow = MARK
  *         elif flags & starts_word:
  *             follow = starts_word | MARK             # <<<<<<<<<<<<<<
@@ -21482,7 +21482,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
       __pyx_v_follow = (__pyx_v_starts_word | __pyx_e_7kurenai_9_fastpath_MARK);
 
-      /* "kurenai/_fastpath.pyx":373
+      /* "kurenai/_fastpath.pyx":374
  *         if mode == CHAR and flags & ALONE:
  *             follow = MARK
  *         elif flags & starts_word:             # <<<<<<<<<<<<<<
@@ -21492,7 +21492,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
       goto __pyx_L5;
     }
 
-    /* "kurenai/_fastpath.pyx":376
+    /* "kurenai/_fastpath.pyx":377
  *             follow = starts_word | MARK
  *         else:
  *             if units[i] == NEWLINE:             # <<<<<<<<<<<<<<
@@ -21505,7 +21505,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
       if (__pyx_t_2) {
 
 
-        /* "kurenai/_fastpath.pyx":377
+        /* "kurenai/_fastpath.pyx":378
  *         else:
  *             if units[i] == NEWLINE:
  *                 _end_sentence(doc, &sentence_start)             # <<<<<<<<<<<<<<
@@ -21514,7 +21514,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
         __pyx_f_7kurenai_9_fastpath__end_sentence(__pyx_v_doc, (&__pyx_v_sentence_start));
 
-        /* "kurenai/_fastpath.pyx":376
+        /* "kurenai/_fastpath.pyx":377
  *             follow = starts_word | MARK
  *         else:
  *             if units[i] == NEWLINE:             # <<<<<<<<<<<<<<
@@ -21523,7 +21523,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
       }
 
-      /* "kurenai/_fastpath.pyx":378
+      /* "kurenai/_fastpath.pyx":379
  *             if units[i] == NEWLINE:
  *                 _end_sentence(doc, &sentence_start)
  *             i += 1             # <<<<<<<<<<<<<<
@@ -21532,7 +21532,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
       __pyx_v_i = (__pyx_v_i + 1);
 
-      /* "kurenai/_fastpath.pyx":379
+      /* "kurenai/_fastpath.pyx":380
  *                 _end_sentence(doc, &sentence_start)
  *             i += 1
  *             continue             # <<<<<<<<<<<<<<
@@ -21543,7 +21543,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
     }
     __pyx_L5:;
 
-    /* "kurenai/_fastpath.pyx":380
+    /* "kurenai/_fastpath.pyx":381
  *             i += 1
  *             continue
  *         start = i             # <<<<<<<<<<<<<<
@@ -21552,7 +21552,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
     __pyx_v_start = __pyx_v_i;
 
-    /* "kurenai/_fastpath.pyx":381
+    /* "kurenai/_fastpath.pyx":382
  *             continue
  *         start = i
  *         i += 1             # <<<<<<<<<<<<<<
@@ -21561,7 +21561,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
     __pyx_v_i = (__pyx_v_i + 1);
 
-    /* "kurenai/_fastpath.pyx":382
+    /* "kurenai/_fastpath.pyx":383
  *         start = i
  *         i += 1
  *         while i < length and _flags(units[i]) & follow:             # <<<<<<<<<<<<<<
@@ -21588,7 +21588,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 
       if (!__pyx_t_2) break;
 
-      /* "kurenai/_fastpath.pyx":383
+      /* "kurenai/_fastpath.pyx":384
  *         i += 1
  *         while i < length and _flags(units[i]) & follow:
  *             i += 1             # <<<<<<<<<<<<<<
@@ -21598,7 +21598,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
       __pyx_v_i = (__pyx_v_i + 1);
     }
 
-    /* "kurenai/_fastpath.pyx":384
+    /* "kurenai/_fastpath.pyx":385
  *         while i < length and _flags(units[i]) & follow:
  *             i += 1
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)             # <<<<<<<<<<<<<<
@@ -21607,7 +21607,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
     __pyx_v_status = __pyx_f_7kurenai_9_fastpath__emit(__pyx_v_t, __pyx_v_doc, ((char const *)(__pyx_v_units + __pyx_v_start)), __pyx_v_kind, (__pyx_v_i - __pyx_v_start), __pyx_v_limit);
 
-    /* "kurenai/_fastpath.pyx":385
+    /* "kurenai/_fastpath.pyx":386
  *             i += 1
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
  *         if status != 0:             # <<<<<<<<<<<<<<
@@ -21619,7 +21619,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
     if (__pyx_t_2) {
 
 
-      /* "kurenai/_fastpath.pyx":386
+      /* "kurenai/_fastpath.pyx":387
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
  *         if status != 0:
  *             return status             # <<<<<<<<<<<<<<
@@ -21632,7 +21632,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
       }
       goto __pyx_L0;
 
-      /* "kurenai/_fastpath.pyx":385
+      /* "kurenai/_fastpath.pyx":386
  *             i += 1
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
  *         if status != 0:             # <<<<<<<<<<<<<<
@@ -21643,7 +21643,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
     __pyx_L3_continue:;
   }
 
-  /* "kurenai/_fastpath.pyx":387
+  /* "kurenai/_fastpath.pyx":388
  *         if status != 0:
  *             return status
  *     _end_sentence(doc, &sentence_start)             # <<<<<<<<<<<<<<
@@ -21652,7 +21652,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
   __pyx_f_7kurenai_9_fastpath__end_sentence(__pyx_v_doc, (&__pyx_v_sentence_start));
 
-  /* "kurenai/_fastpath.pyx":388
+  /* "kurenai/_fastpath.pyx":389
  *             return status
  *     _end_sentence(doc, &sentence_start)
  *     return 0             # <<<<<<<<<<<<<<
@@ -21665,7 +21665,7 @@ static int __pyx_fuse_0__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":361
+  /* "kurenai/_fastpath.pyx":362
  * 
  * 
  * cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int mode,             # <<<<<<<<<<<<<<
@@ -21700,7 +21700,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
   int __pyx_t_2;
   int __pyx_t_3;
 
-  /* "kurenai/_fastpath.pyx":365
+  /* "kurenai/_fastpath.pyx":366
  *     """CHAR and UNICODE_WORDS: the regex findall of kurenai._unicode_tokenizers,
  *     ``letter mark*  |  word (word | mark)*``, read off the flags table."""
  *     cdef Py_ssize_t i = 0, start, sentence_start = 0             # <<<<<<<<<<<<<<
@@ -21710,7 +21710,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
   __pyx_v_i = 0;
   __pyx_v_sentence_start = 0;
 
-  /* "kurenai/_fastpath.pyx":367
+  /* "kurenai/_fastpath.pyx":368
  *     cdef Py_ssize_t i = 0, start, sentence_start = 0
  *     cdef uint8_t flags, follow
  *     cdef uint8_t starts_word = WORD if mode == CHAR else WORD | ALONE             # <<<<<<<<<<<<<<
@@ -21729,7 +21729,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 
   __pyx_v_starts_word = __pyx_t_1;
 
-  /* "kurenai/_fastpath.pyx":368
+  /* "kurenai/_fastpath.pyx":369
  *     cdef uint8_t flags, follow
  *     cdef uint8_t starts_word = WORD if mode == CHAR else WORD | ALONE
  *     cdef int kind = sizeof(code_unit), status             # <<<<<<<<<<<<<<
@@ -21738,7 +21738,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
   __pyx_v_kind = (sizeof(uint16_t));
 
-  /* "kurenai/_fastpath.pyx":369
+  /* "kurenai/_fastpath.pyx":370
  *     cdef uint8_t starts_word = WORD if mode == CHAR else WORD | ALONE
  *     cdef int kind = sizeof(code_unit), status
  *     while i < length:             # <<<<<<<<<<<<<<
@@ -21751,7 +21751,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 
     if (!__pyx_t_2) break;
 
-    /* "kurenai/_fastpath.pyx":370
+    /* "kurenai/_fastpath.pyx":371
  *     cdef int kind = sizeof(code_unit), status
  *     while i < length:
  *         flags = _flags(units[i])             # <<<<<<<<<<<<<<
@@ -21760,7 +21760,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
     __pyx_v_flags = __pyx_f_7kurenai_9_fastpath__flags((__pyx_v_units[__pyx_v_i]));
 
-    /* "kurenai/_fastpath.pyx":371
+    /* "kurenai/_fastpath.pyx":372
  *     while i < length:
  *         flags = _flags(units[i])
  *         if mode == CHAR and flags & ALONE:             # <<<<<<<<<<<<<<
@@ -21786,7 +21786,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
     if (__pyx_t_2) {
 
 
-      /* "kurenai/_fastpath.pyx":372
+      /* "kurenai/_fastpath.pyx":373
  *         flags = _flags(units[i])
  *         if mode == CHAR and flags & ALONE:
  *             follow = MARK             # <<<<<<<<<<<<<<
@@ -21795,7 +21795,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
       __pyx_v_follow = __pyx_e_7kurenai_9_fastpath_MARK;
 
-      /* "kurenai/_fastpath.pyx":371
+      /* "kurenai/_fastpath.pyx":372
  *     while i < length:
  *         flags = _flags(units[i])
  *         if mode == CHAR and flags & ALONE:             # <<<<<<<<<<<<<<
@@ -21805,7 +21805,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
       goto __pyx_L5;
     }
 
-    /* "kurenai/_fastpath.pyx":373
+    /* "kurenai/_fastpath.pyx":374
  *         if mode == CHAR and flags & ALONE:
  *             follow = MARK
  *         elif flags & starts_word:             # <<<<<<<<<<<<<<
@@ -21817,7 +21817,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
     if (__pyx_t_2) {
 
 
-      /* "kurenai/_fastpath.pyx":374
+      /* "kurenai/_fastpath.pyx":375
  *             follow = MARK
  *         elif flags & starts_word:
  *             follow = starts_word | MARK             # <<<<<<<<<<<<<<
@@ -21826,7 +21826,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
       __pyx_v_follow = (__pyx_v_starts_word | __pyx_e_7kurenai_9_fastpath_MARK);
 
-      /* "kurenai/_fastpath.pyx":373
+      /* "kurenai/_fastpath.pyx":374
  *         if mode == CHAR and flags & ALONE:
  *             follow = MARK
  *         elif flags & starts_word:             # <<<<<<<<<<<<<<
@@ -21836,7 +21836,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
       goto __pyx_L5;
     }
 
-    /* "kurenai/_fastpath.pyx":376
+    /* "kurenai/_fastpath.pyx":377
  *             follow = starts_word | MARK
  *         else:
  *             if units[i] == NEWLINE:             # <<<<<<<<<<<<<<
@@ -21849,7 +21849,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
       if (__pyx_t_2) {
 
 
-        /* "kurenai/_fastpath.pyx":377
+        /* "kurenai/_fastpath.pyx":378
  *         else:
  *             if units[i] == NEWLINE:
  *                 _end_sentence(doc, &sentence_start)             # <<<<<<<<<<<<<<
@@ -21858,7 +21858,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
         __pyx_f_7kurenai_9_fastpath__end_sentence(__pyx_v_doc, (&__pyx_v_sentence_start));
 
-        /* "kurenai/_fastpath.pyx":376
+        /* "kurenai/_fastpath.pyx":377
  *             follow = starts_word | MARK
  *         else:
  *             if units[i] == NEWLINE:             # <<<<<<<<<<<<<<
@@ -21867,7 +21867,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
       }
 
-      /* "kurenai/_fastpath.pyx":378
+      /* "kurenai/_fastpath.pyx":379
  *             if units[i] == NEWLINE:
  *                 _end_sentence(doc, &sentence_start)
  *             i += 1             # <<<<<<<<<<<<<<
@@ -21876,7 +21876,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
       __pyx_v_i = (__pyx_v_i + 1);
 
-      /* "kurenai/_fastpath.pyx":379
+      /* "kurenai/_fastpath.pyx":380
  *                 _end_sentence(doc, &sentence_start)
  *             i += 1
  *             continue             # <<<<<<<<<<<<<<
@@ -21887,7 +21887,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
     }
     __pyx_L5:;
 
-    /* "kurenai/_fastpath.pyx":380
+    /* "kurenai/_fastpath.pyx":381
  *             i += 1
  *             continue
  *         start = i             # <<<<<<<<<<<<<<
@@ -21896,7 +21896,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
     __pyx_v_start = __pyx_v_i;
 
-    /* "kurenai/_fastpath.pyx":381
+    /* "kurenai/_fastpath.pyx":382
  *             continue
  *         start = i
  *         i += 1             # <<<<<<<<<<<<<<
@@ -21905,7 +21905,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
     __pyx_v_i = (__pyx_v_i + 1);
 
-    /* "kurenai/_fastpath.pyx":382
+    /* "kurenai/_fastpath.pyx":383
  *         start = i
  *         i += 1
  *         while i < length and _flags(units[i]) & follow:             # <<<<<<<<<<<<<<
@@ -21932,7 +21932,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 
       if (!__pyx_t_2) break;
 
-      /* "kurenai/_fastpath.pyx":383
+      /* "kurenai/_fastpath.pyx":384
  *         i += 1
  *         while i < length and _flags(units[i]) & follow:
  *             i += 1             # <<<<<<<<<<<<<<
@@ -21942,7 +21942,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
       __pyx_v_i = (__pyx_v_i + 1);
     }
 
-    /* "kurenai/_fastpath.pyx":384
+    /* "kurenai/_fastpath.pyx":385
  *         while i < length and _flags(units[i]) & follow:
  *             i += 1
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)             # <<<<<<<<<<<<<<
@@ -21951,7 +21951,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
     __pyx_v_status = __pyx_f_7kurenai_9_fastpath__emit(__pyx_v_t, __pyx_v_doc, ((char const *)(__pyx_v_units + __pyx_v_start)), __pyx_v_kind, (__pyx_v_i - __pyx_v_start), __pyx_v_limit);
 
-    /* "kurenai/_fastpath.pyx":385
+    /* "kurenai/_fastpath.pyx":386
  *             i += 1
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
  *         if status != 0:             # <<<<<<<<<<<<<<
@@ -21963,7 +21963,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
     if (__pyx_t_2) {
 
 
-      /* "kurenai/_fastpath.pyx":386
+      /* "kurenai/_fastpath.pyx":387
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
  *         if status != 0:
  *             return status             # <<<<<<<<<<<<<<
@@ -21976,7 +21976,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
       }
       goto __pyx_L0;
 
-      /* "kurenai/_fastpath.pyx":385
+      /* "kurenai/_fastpath.pyx":386
  *             i += 1
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
  *         if status != 0:             # <<<<<<<<<<<<<<
@@ -21987,7 +21987,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
     __pyx_L3_continue:;
   }
 
-  /* "kurenai/_fastpath.pyx":387
+  /* "kurenai/_fastpath.pyx":388
  *         if status != 0:
  *             return status
  *     _end_sentence(doc, &sentence_start)             # <<<<<<<<<<<<<<
@@ -21996,7 +21996,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
   __pyx_f_7kurenai_9_fastpath__end_sentence(__pyx_v_doc, (&__pyx_v_sentence_start));
 
-  /* "kurenai/_fastpath.pyx":388
+  /* "kurenai/_fastpath.pyx":389
  *             return status
  *     _end_sentence(doc, &sentence_start)
  *     return 0             # <<<<<<<<<<<<<<
@@ -22009,7 +22009,7 @@ static int __pyx_fuse_1__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":361
+  /* "kurenai/_fastpath.pyx":362
  * 
  * 
  * cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int mode,             # <<<<<<<<<<<<<<
@@ -22044,7 +22044,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
   int __pyx_t_2;
   int __pyx_t_3;
 
-  /* "kurenai/_fastpath.pyx":365
+  /* "kurenai/_fastpath.pyx":366
  *     """CHAR and UNICODE_WORDS: the regex findall of kurenai._unicode_tokenizers,
  *     ``letter mark*  |  word (word | mark)*``, read off the flags table."""
  *     cdef Py_ssize_t i = 0, start, sentence_start = 0             # <<<<<<<<<<<<<<
@@ -22054,7 +22054,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
   __pyx_v_i = 0;
   __pyx_v_sentence_start = 0;
 
-  /* "kurenai/_fastpath.pyx":367
+  /* "kurenai/_fastpath.pyx":368
  *     cdef Py_ssize_t i = 0, start, sentence_start = 0
  *     cdef uint8_t flags, follow
  *     cdef uint8_t starts_word = WORD if mode == CHAR else WORD | ALONE             # <<<<<<<<<<<<<<
@@ -22073,7 +22073,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 
   __pyx_v_starts_word = __pyx_t_1;
 
-  /* "kurenai/_fastpath.pyx":368
+  /* "kurenai/_fastpath.pyx":369
  *     cdef uint8_t flags, follow
  *     cdef uint8_t starts_word = WORD if mode == CHAR else WORD | ALONE
  *     cdef int kind = sizeof(code_unit), status             # <<<<<<<<<<<<<<
@@ -22082,7 +22082,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
   __pyx_v_kind = (sizeof(uint32_t));
 
-  /* "kurenai/_fastpath.pyx":369
+  /* "kurenai/_fastpath.pyx":370
  *     cdef uint8_t starts_word = WORD if mode == CHAR else WORD | ALONE
  *     cdef int kind = sizeof(code_unit), status
  *     while i < length:             # <<<<<<<<<<<<<<
@@ -22095,7 +22095,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 
     if (!__pyx_t_2) break;
 
-    /* "kurenai/_fastpath.pyx":370
+    /* "kurenai/_fastpath.pyx":371
  *     cdef int kind = sizeof(code_unit), status
  *     while i < length:
  *         flags = _flags(units[i])             # <<<<<<<<<<<<<<
@@ -22104,7 +22104,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
     __pyx_v_flags = __pyx_f_7kurenai_9_fastpath__flags((__pyx_v_units[__pyx_v_i]));
 
-    /* "kurenai/_fastpath.pyx":371
+    /* "kurenai/_fastpath.pyx":372
  *     while i < length:
  *         flags = _flags(units[i])
  *         if mode == CHAR and flags & ALONE:             # <<<<<<<<<<<<<<
@@ -22130,7 +22130,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
     if (__pyx_t_2) {
 
 
-      /* "kurenai/_fastpath.pyx":372
+      /* "kurenai/_fastpath.pyx":373
  *         flags = _flags(units[i])
  *         if mode == CHAR and flags & ALONE:
  *             follow = MARK             # <<<<<<<<<<<<<<
@@ -22139,7 +22139,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
       __pyx_v_follow = __pyx_e_7kurenai_9_fastpath_MARK;
 
-      /* "kurenai/_fastpath.pyx":371
+      /* "kurenai/_fastpath.pyx":372
  *     while i < length:
  *         flags = _flags(units[i])
  *         if mode == CHAR and flags & ALONE:             # <<<<<<<<<<<<<<
@@ -22149,7 +22149,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
       goto __pyx_L5;
     }
 
-    /* "kurenai/_fastpath.pyx":373
+    /* "kurenai/_fastpath.pyx":374
  *         if mode == CHAR and flags & ALONE:
  *             follow = MARK
  *         elif flags & starts_word:             # <<<<<<<<<<<<<<
@@ -22161,7 +22161,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
     if (__pyx_t_2) {
 
 
-      /* "kurenai/_fastpath.pyx":374
+      /* "kurenai/_fastpath.pyx":375
  *             follow = MARK
  *         elif flags & starts_word:
  *             follow = starts_word | MARK             # <<<<<<<<<<<<<<
@@ -22170,7 +22170,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
       __pyx_v_follow = (__pyx_v_starts_word | __pyx_e_7kurenai_9_fastpath_MARK);
 
-      /* "kurenai/_fastpath.pyx":373
+      /* "kurenai/_fastpath.pyx":374
  *         if mode == CHAR and flags & ALONE:
  *             follow = MARK
  *         elif flags & starts_word:             # <<<<<<<<<<<<<<
@@ -22180,7 +22180,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
       goto __pyx_L5;
     }
 
-    /* "kurenai/_fastpath.pyx":376
+    /* "kurenai/_fastpath.pyx":377
  *             follow = starts_word | MARK
  *         else:
  *             if units[i] == NEWLINE:             # <<<<<<<<<<<<<<
@@ -22193,7 +22193,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
       if (__pyx_t_2) {
 
 
-        /* "kurenai/_fastpath.pyx":377
+        /* "kurenai/_fastpath.pyx":378
  *         else:
  *             if units[i] == NEWLINE:
  *                 _end_sentence(doc, &sentence_start)             # <<<<<<<<<<<<<<
@@ -22202,7 +22202,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
         __pyx_f_7kurenai_9_fastpath__end_sentence(__pyx_v_doc, (&__pyx_v_sentence_start));
 
-        /* "kurenai/_fastpath.pyx":376
+        /* "kurenai/_fastpath.pyx":377
  *             follow = starts_word | MARK
  *         else:
  *             if units[i] == NEWLINE:             # <<<<<<<<<<<<<<
@@ -22211,7 +22211,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
       }
 
-      /* "kurenai/_fastpath.pyx":378
+      /* "kurenai/_fastpath.pyx":379
  *             if units[i] == NEWLINE:
  *                 _end_sentence(doc, &sentence_start)
  *             i += 1             # <<<<<<<<<<<<<<
@@ -22220,7 +22220,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
       __pyx_v_i = (__pyx_v_i + 1);
 
-      /* "kurenai/_fastpath.pyx":379
+      /* "kurenai/_fastpath.pyx":380
  *                 _end_sentence(doc, &sentence_start)
  *             i += 1
  *             continue             # <<<<<<<<<<<<<<
@@ -22231,7 +22231,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
     }
     __pyx_L5:;
 
-    /* "kurenai/_fastpath.pyx":380
+    /* "kurenai/_fastpath.pyx":381
  *             i += 1
  *             continue
  *         start = i             # <<<<<<<<<<<<<<
@@ -22240,7 +22240,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
     __pyx_v_start = __pyx_v_i;
 
-    /* "kurenai/_fastpath.pyx":381
+    /* "kurenai/_fastpath.pyx":382
  *             continue
  *         start = i
  *         i += 1             # <<<<<<<<<<<<<<
@@ -22249,7 +22249,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
     __pyx_v_i = (__pyx_v_i + 1);
 
-    /* "kurenai/_fastpath.pyx":382
+    /* "kurenai/_fastpath.pyx":383
  *         start = i
  *         i += 1
  *         while i < length and _flags(units[i]) & follow:             # <<<<<<<<<<<<<<
@@ -22276,7 +22276,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 
       if (!__pyx_t_2) break;
 
-      /* "kurenai/_fastpath.pyx":383
+      /* "kurenai/_fastpath.pyx":384
  *         i += 1
  *         while i < length and _flags(units[i]) & follow:
  *             i += 1             # <<<<<<<<<<<<<<
@@ -22286,7 +22286,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
       __pyx_v_i = (__pyx_v_i + 1);
     }
 
-    /* "kurenai/_fastpath.pyx":384
+    /* "kurenai/_fastpath.pyx":385
  *         while i < length and _flags(units[i]) & follow:
  *             i += 1
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)             # <<<<<<<<<<<<<<
@@ -22295,7 +22295,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
     __pyx_v_status = __pyx_f_7kurenai_9_fastpath__emit(__pyx_v_t, __pyx_v_doc, ((char const *)(__pyx_v_units + __pyx_v_start)), __pyx_v_kind, (__pyx_v_i - __pyx_v_start), __pyx_v_limit);
 
-    /* "kurenai/_fastpath.pyx":385
+    /* "kurenai/_fastpath.pyx":386
  *             i += 1
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
  *         if status != 0:             # <<<<<<<<<<<<<<
@@ -22307,7 +22307,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
     if (__pyx_t_2) {
 
 
-      /* "kurenai/_fastpath.pyx":386
+      /* "kurenai/_fastpath.pyx":387
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
  *         if status != 0:
  *             return status             # <<<<<<<<<<<<<<
@@ -22320,7 +22320,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
       }
       goto __pyx_L0;
 
-      /* "kurenai/_fastpath.pyx":385
+      /* "kurenai/_fastpath.pyx":386
  *             i += 1
  *         status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
  *         if status != 0:             # <<<<<<<<<<<<<<
@@ -22331,7 +22331,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
     __pyx_L3_continue:;
   }
 
-  /* "kurenai/_fastpath.pyx":387
+  /* "kurenai/_fastpath.pyx":388
  *         if status != 0:
  *             return status
  *     _end_sentence(doc, &sentence_start)             # <<<<<<<<<<<<<<
@@ -22340,7 +22340,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
 */
   __pyx_f_7kurenai_9_fastpath__end_sentence(__pyx_v_doc, (&__pyx_v_sentence_start));
 
-  /* "kurenai/_fastpath.pyx":388
+  /* "kurenai/_fastpath.pyx":389
  *             return status
  *     _end_sentence(doc, &sentence_start)
  *     return 0             # <<<<<<<<<<<<<<
@@ -22353,7 +22353,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":361
+  /* "kurenai/_fastpath.pyx":362
  * 
  * 
  * cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int mode,             # <<<<<<<<<<<<<<
@@ -22374,7 +22374,7 @@ static int __pyx_fuse_2__pyx_f_7kurenai_9_fastpath__scan_classes(struct __pyx_t_
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":391
+/* "kurenai/_fastpath.pyx":392
  * 
  * 
  * cdef int _scan(Table *t, const char *data, int kind, Py_ssize_t length, int mode,             # <<<<<<<<<<<<<<
@@ -22390,7 +22390,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
   int __pyx_t_3;
 
 
-  /* "kurenai/_fastpath.pyx":400
+  /* "kurenai/_fastpath.pyx":401
  *     # Split on separators, a token takes at least one code point and one
  *     # separator; CHAR makes a token of every letter of an unspaced script.
  *     cdef Py_ssize_t most = length + 1 if mode == CHAR else length // 2 + 1             # <<<<<<<<<<<<<<
@@ -22409,7 +22409,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
 
   __pyx_v_most = __pyx_t_1;
 
-  /* "kurenai/_fastpath.pyx":401
+  /* "kurenai/_fastpath.pyx":402
  *     # separator; CHAR makes a token of every letter of an unspaced script.
  *     cdef Py_ssize_t most = length + 1 if mode == CHAR else length // 2 + 1
  *     if 0 <= limit < most:             # <<<<<<<<<<<<<<
@@ -22423,7 +22423,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
   if (__pyx_t_2) {
 
 
-    /* "kurenai/_fastpath.pyx":402
+    /* "kurenai/_fastpath.pyx":403
  *     cdef Py_ssize_t most = length + 1 if mode == CHAR else length // 2 + 1
  *     if 0 <= limit < most:
  *         most = limit + 1             # <<<<<<<<<<<<<<
@@ -22432,7 +22432,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
 */
     __pyx_v_most = (__pyx_v_limit + 1);
 
-    /* "kurenai/_fastpath.pyx":401
+    /* "kurenai/_fastpath.pyx":402
  *     # separator; CHAR makes a token of every letter of an unspaced script.
  *     cdef Py_ssize_t most = length + 1 if mode == CHAR else length // 2 + 1
  *     if 0 <= limit < most:             # <<<<<<<<<<<<<<
@@ -22442,7 +22442,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
     goto __pyx_L3;
   }
 
-  /* "kurenai/_fastpath.pyx":403
+  /* "kurenai/_fastpath.pyx":404
  *     if 0 <= limit < most:
  *         most = limit + 1
  *     elif limit < 0:             # <<<<<<<<<<<<<<
@@ -22454,7 +22454,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
   if (__pyx_t_2) {
 
 
-    /* "kurenai/_fastpath.pyx":404
+    /* "kurenai/_fastpath.pyx":405
  *         most = limit + 1
  *     elif limit < 0:
  *         limit = PY_SSIZE_T_MAX  # one comparison per token in _emit             # <<<<<<<<<<<<<<
@@ -22463,7 +22463,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
 */
     __pyx_v_limit = PY_SSIZE_T_MAX;
 
-    /* "kurenai/_fastpath.pyx":403
+    /* "kurenai/_fastpath.pyx":404
  *     if 0 <= limit < most:
  *         most = limit + 1
  *     elif limit < 0:             # <<<<<<<<<<<<<<
@@ -22473,7 +22473,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
   }
   __pyx_L3:;
 
-  /* "kurenai/_fastpath.pyx":405
+  /* "kurenai/_fastpath.pyx":406
  *     elif limit < 0:
  *         limit = PY_SSIZE_T_MAX  # one comparison per token in _emit
  *     doc.ids = NULL             # <<<<<<<<<<<<<<
@@ -22482,7 +22482,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
 */
   __pyx_v_doc->ids = NULL;
 
-  /* "kurenai/_fastpath.pyx":406
+  /* "kurenai/_fastpath.pyx":407
  *         limit = PY_SSIZE_T_MAX  # one comparison per token in _emit
  *     doc.ids = NULL
  *     doc.bounds = NULL             # <<<<<<<<<<<<<<
@@ -22491,7 +22491,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
 */
   __pyx_v_doc->bounds = NULL;
 
-  /* "kurenai/_fastpath.pyx":407
+  /* "kurenai/_fastpath.pyx":408
  *     doc.ids = NULL
  *     doc.bounds = NULL
  *     if (mode == CHAR or mode == UNICODE_WORDS) and CLASSES == NULL:             # <<<<<<<<<<<<<<
@@ -22524,7 +22524,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
   if (__pyx_t_2) {
 
 
-    /* "kurenai/_fastpath.pyx":408
+    /* "kurenai/_fastpath.pyx":409
  *     doc.bounds = NULL
  *     if (mode == CHAR or mode == UNICODE_WORDS) and CLASSES == NULL:
  *         return -1  # never read through a missing table (plans install it first)             # <<<<<<<<<<<<<<
@@ -22537,7 +22537,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
     }
     goto __pyx_L0;
 
-    /* "kurenai/_fastpath.pyx":407
+    /* "kurenai/_fastpath.pyx":408
  *     doc.ids = NULL
  *     doc.bounds = NULL
  *     if (mode == CHAR or mode == UNICODE_WORDS) and CLASSES == NULL:             # <<<<<<<<<<<<<<
@@ -22546,7 +22546,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
 */
   }
 
-  /* "kurenai/_fastpath.pyx":409
+  /* "kurenai/_fastpath.pyx":410
  *     if (mode == CHAR or mode == UNICODE_WORDS) and CLASSES == NULL:
  *         return -1  # never read through a missing table (plans install it first)
  *     doc.ids = <int32_t *> malloc(most * sizeof(int32_t))             # <<<<<<<<<<<<<<
@@ -22555,7 +22555,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
 */
   __pyx_v_doc->ids = ((int32_t *)malloc((__pyx_v_most * (sizeof(int32_t)))));
 
-  /* "kurenai/_fastpath.pyx":410
+  /* "kurenai/_fastpath.pyx":411
  *         return -1  # never read through a missing table (plans install it first)
  *     doc.ids = <int32_t *> malloc(most * sizeof(int32_t))
  *     doc.bounds = <Py_ssize_t *> malloc((most + 1) * sizeof(Py_ssize_t))             # <<<<<<<<<<<<<<
@@ -22564,7 +22564,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
 */
   __pyx_v_doc->bounds = ((Py_ssize_t *)malloc(((__pyx_v_most + 1) * (sizeof(Py_ssize_t)))));
 
-  /* "kurenai/_fastpath.pyx":411
+  /* "kurenai/_fastpath.pyx":412
  *     doc.ids = <int32_t *> malloc(most * sizeof(int32_t))
  *     doc.bounds = <Py_ssize_t *> malloc((most + 1) * sizeof(Py_ssize_t))
  *     doc.n_tokens = 0             # <<<<<<<<<<<<<<
@@ -22573,7 +22573,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
 */
   __pyx_v_doc->n_tokens = 0;
 
-  /* "kurenai/_fastpath.pyx":412
+  /* "kurenai/_fastpath.pyx":413
  *     doc.bounds = <Py_ssize_t *> malloc((most + 1) * sizeof(Py_ssize_t))
  *     doc.n_tokens = 0
  *     doc.n_sents = 0             # <<<<<<<<<<<<<<
@@ -22582,7 +22582,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
 */
   __pyx_v_doc->n_sents = 0;
 
-  /* "kurenai/_fastpath.pyx":413
+  /* "kurenai/_fastpath.pyx":414
  *     doc.n_tokens = 0
  *     doc.n_sents = 0
  *     if doc.ids == NULL or doc.bounds == NULL:             # <<<<<<<<<<<<<<
@@ -22608,7 +22608,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
   if (__pyx_t_2) {
 
 
-    /* "kurenai/_fastpath.pyx":414
+    /* "kurenai/_fastpath.pyx":415
  *     doc.n_sents = 0
  *     if doc.ids == NULL or doc.bounds == NULL:
  *         return -1             # <<<<<<<<<<<<<<
@@ -22621,7 +22621,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
     }
     goto __pyx_L0;
 
-    /* "kurenai/_fastpath.pyx":413
+    /* "kurenai/_fastpath.pyx":414
  *     doc.n_tokens = 0
  *     doc.n_sents = 0
  *     if doc.ids == NULL or doc.bounds == NULL:             # <<<<<<<<<<<<<<
@@ -22630,7 +22630,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
 */
   }
 
-  /* "kurenai/_fastpath.pyx":415
+  /* "kurenai/_fastpath.pyx":416
  *     if doc.ids == NULL or doc.bounds == NULL:
  *         return -1
  *     doc.bounds[0] = 0             # <<<<<<<<<<<<<<
@@ -22639,7 +22639,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
 */
   (__pyx_v_doc->bounds[0]) = 0;
 
-  /* "kurenai/_fastpath.pyx":416
+  /* "kurenai/_fastpath.pyx":417
  *         return -1
  *     doc.bounds[0] = 0
  *     if mode == CHAR or mode == UNICODE_WORDS:             # <<<<<<<<<<<<<<
@@ -22650,7 +22650,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
     case __pyx_e_7kurenai_9_fastpath_CHAR:
     case __pyx_e_7kurenai_9_fastpath_UNICODE_WORDS:
 
-    /* "kurenai/_fastpath.pyx":417
+    /* "kurenai/_fastpath.pyx":418
  *     doc.bounds[0] = 0
  *     if mode == CHAR or mode == UNICODE_WORDS:
  *         if kind == 1:             # <<<<<<<<<<<<<<
@@ -22662,7 +22662,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
     if (__pyx_t_2) {
 
 
-      /* "kurenai/_fastpath.pyx":418
+      /* "kurenai/_fastpath.pyx":419
  *     if mode == CHAR or mode == UNICODE_WORDS:
  *         if kind == 1:
  *             return _scan_classes(t, <const uint8_t *> data, length, mode, doc, limit)             # <<<<<<<<<<<<<<
@@ -22675,7 +22675,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
       }
       goto __pyx_L0;
 
-      /* "kurenai/_fastpath.pyx":417
+      /* "kurenai/_fastpath.pyx":418
  *     doc.bounds[0] = 0
  *     if mode == CHAR or mode == UNICODE_WORDS:
  *         if kind == 1:             # <<<<<<<<<<<<<<
@@ -22684,7 +22684,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
 */
     }
 
-    /* "kurenai/_fastpath.pyx":419
+    /* "kurenai/_fastpath.pyx":420
  *         if kind == 1:
  *             return _scan_classes(t, <const uint8_t *> data, length, mode, doc, limit)
  *         if kind == 2:             # <<<<<<<<<<<<<<
@@ -22696,7 +22696,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
     if (__pyx_t_2) {
 
 
-      /* "kurenai/_fastpath.pyx":420
+      /* "kurenai/_fastpath.pyx":421
  *             return _scan_classes(t, <const uint8_t *> data, length, mode, doc, limit)
  *         if kind == 2:
  *             return _scan_classes(t, <const uint16_t *> data, length, mode, doc, limit)             # <<<<<<<<<<<<<<
@@ -22709,7 +22709,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
       }
       goto __pyx_L0;
 
-      /* "kurenai/_fastpath.pyx":419
+      /* "kurenai/_fastpath.pyx":420
  *         if kind == 1:
  *             return _scan_classes(t, <const uint8_t *> data, length, mode, doc, limit)
  *         if kind == 2:             # <<<<<<<<<<<<<<
@@ -22718,7 +22718,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
 */
     }
 
-    /* "kurenai/_fastpath.pyx":421
+    /* "kurenai/_fastpath.pyx":422
  *         if kind == 2:
  *             return _scan_classes(t, <const uint16_t *> data, length, mode, doc, limit)
  *         return _scan_classes(t, <const uint32_t *> data, length, mode, doc, limit)             # <<<<<<<<<<<<<<
@@ -22731,7 +22731,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
     }
     goto __pyx_L0;
 
-    /* "kurenai/_fastpath.pyx":416
+    /* "kurenai/_fastpath.pyx":417
  *         return -1
  *     doc.bounds[0] = 0
  *     if mode == CHAR or mode == UNICODE_WORDS:             # <<<<<<<<<<<<<<
@@ -22742,7 +22742,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
     default: break;
   }
 
-  /* "kurenai/_fastpath.pyx":422
+  /* "kurenai/_fastpath.pyx":423
  *             return _scan_classes(t, <const uint16_t *> data, length, mode, doc, limit)
  *         return _scan_classes(t, <const uint32_t *> data, length, mode, doc, limit)
  *     if kind == 1:             # <<<<<<<<<<<<<<
@@ -22754,7 +22754,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
   if (__pyx_t_2) {
 
 
-    /* "kurenai/_fastpath.pyx":423
+    /* "kurenai/_fastpath.pyx":424
  *         return _scan_classes(t, <const uint32_t *> data, length, mode, doc, limit)
  *     if kind == 1:
  *         return _scan_units(t, <const uint8_t *> data, length, mode, doc, limit)             # <<<<<<<<<<<<<<
@@ -22767,7 +22767,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
     }
     goto __pyx_L0;
 
-    /* "kurenai/_fastpath.pyx":422
+    /* "kurenai/_fastpath.pyx":423
  *             return _scan_classes(t, <const uint16_t *> data, length, mode, doc, limit)
  *         return _scan_classes(t, <const uint32_t *> data, length, mode, doc, limit)
  *     if kind == 1:             # <<<<<<<<<<<<<<
@@ -22776,7 +22776,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
 */
   }
 
-  /* "kurenai/_fastpath.pyx":424
+  /* "kurenai/_fastpath.pyx":425
  *     if kind == 1:
  *         return _scan_units(t, <const uint8_t *> data, length, mode, doc, limit)
  *     if kind == 2:             # <<<<<<<<<<<<<<
@@ -22788,7 +22788,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
   if (__pyx_t_2) {
 
 
-    /* "kurenai/_fastpath.pyx":425
+    /* "kurenai/_fastpath.pyx":426
  *         return _scan_units(t, <const uint8_t *> data, length, mode, doc, limit)
  *     if kind == 2:
  *         return _scan_units(t, <const uint16_t *> data, length, mode, doc, limit)             # <<<<<<<<<<<<<<
@@ -22801,7 +22801,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
     }
     goto __pyx_L0;
 
-    /* "kurenai/_fastpath.pyx":424
+    /* "kurenai/_fastpath.pyx":425
  *     if kind == 1:
  *         return _scan_units(t, <const uint8_t *> data, length, mode, doc, limit)
  *     if kind == 2:             # <<<<<<<<<<<<<<
@@ -22810,7 +22810,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
 */
   }
 
-  /* "kurenai/_fastpath.pyx":426
+  /* "kurenai/_fastpath.pyx":427
  *     if kind == 2:
  *         return _scan_units(t, <const uint16_t *> data, length, mode, doc, limit)
  *     return _scan_units(t, <const uint32_t *> data, length, mode, doc, limit)             # <<<<<<<<<<<<<<
@@ -22823,7 +22823,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":391
+  /* "kurenai/_fastpath.pyx":392
  * 
  * 
  * cdef int _scan(Table *t, const char *data, int kind, Py_ssize_t length, int mode,             # <<<<<<<<<<<<<<
@@ -22838,7 +22838,7 @@ static int __pyx_f_7kurenai_9_fastpath__scan(struct __pyx_t_7kurenai_9_fastpath_
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":429
+/* "kurenai/_fastpath.pyx":430
  * 
  * 
  * cdef inline bint _stemmable(const Entry *e) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -22856,7 +22856,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__stemmable(struct __pyx_t_7
   Py_ssize_t __pyx_t_4;
   int __pyx_t_5;
 
-  /* "kurenai/_fastpath.pyx":434
+  /* "kurenai/_fastpath.pyx":435
  *     cdef Py_ssize_t i
  *     cdef uint32_t ch
  *     if e.length < STEM_MIN_LENGTH:             # <<<<<<<<<<<<<<
@@ -22868,7 +22868,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__stemmable(struct __pyx_t_7
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":435
+    /* "kurenai/_fastpath.pyx":436
  *     cdef uint32_t ch
  *     if e.length < STEM_MIN_LENGTH:
  *         return False             # <<<<<<<<<<<<<<
@@ -22881,7 +22881,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__stemmable(struct __pyx_t_7
     }
     goto __pyx_L0;
 
-    /* "kurenai/_fastpath.pyx":434
+    /* "kurenai/_fastpath.pyx":435
  *     cdef Py_ssize_t i
  *     cdef uint32_t ch
  *     if e.length < STEM_MIN_LENGTH:             # <<<<<<<<<<<<<<
@@ -22890,7 +22890,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__stemmable(struct __pyx_t_7
 */
   }
 
-  /* "kurenai/_fastpath.pyx":436
+  /* "kurenai/_fastpath.pyx":437
  *     if e.length < STEM_MIN_LENGTH:
  *         return False
  *     for i in range(e.length):             # <<<<<<<<<<<<<<
@@ -22904,7 +22904,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__stemmable(struct __pyx_t_7
   for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
     __pyx_v_i = __pyx_t_4;
 
-    /* "kurenai/_fastpath.pyx":437
+    /* "kurenai/_fastpath.pyx":438
  *         return False
  *     for i in range(e.length):
  *         ch = read_code_point(e.kind, e.data, i)             # <<<<<<<<<<<<<<
@@ -22913,7 +22913,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__stemmable(struct __pyx_t_7
 */
     __pyx_v_ch = PyUnicode_READ(__pyx_v_e->kind, __pyx_v_e->data, __pyx_v_i);
 
-    /* "kurenai/_fastpath.pyx":438
+    /* "kurenai/_fastpath.pyx":439
  *     for i in range(e.length):
  *         ch = read_code_point(e.kind, e.data, i)
  *         if ch >= 256 or not TOKEN_CHAR[<int> ROUGE_SCORE][ch]:             # <<<<<<<<<<<<<<
@@ -22939,7 +22939,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__stemmable(struct __pyx_t_7
     if (__pyx_t_1) {
 
 
-      /* "kurenai/_fastpath.pyx":439
+      /* "kurenai/_fastpath.pyx":440
  *         ch = read_code_point(e.kind, e.data, i)
  *         if ch >= 256 or not TOKEN_CHAR[<int> ROUGE_SCORE][ch]:
  *             return False             # <<<<<<<<<<<<<<
@@ -22952,7 +22952,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__stemmable(struct __pyx_t_7
       }
       goto __pyx_L0;
 
-      /* "kurenai/_fastpath.pyx":438
+      /* "kurenai/_fastpath.pyx":439
  *     for i in range(e.length):
  *         ch = read_code_point(e.kind, e.data, i)
  *         if ch >= 256 or not TOKEN_CHAR[<int> ROUGE_SCORE][ch]:             # <<<<<<<<<<<<<<
@@ -22963,7 +22963,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__stemmable(struct __pyx_t_7
   }
 
 
-  /* "kurenai/_fastpath.pyx":440
+  /* "kurenai/_fastpath.pyx":441
  *         if ch >= 256 or not TOKEN_CHAR[<int> ROUGE_SCORE][ch]:
  *             return False
  *     return True             # <<<<<<<<<<<<<<
@@ -22976,7 +22976,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__stemmable(struct __pyx_t_7
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":429
+  /* "kurenai/_fastpath.pyx":430
  * 
  * 
  * cdef inline bint _stemmable(const Entry *e) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -22991,7 +22991,7 @@ static CYTHON_INLINE int __pyx_f_7kurenai_9_fastpath__stemmable(struct __pyx_t_7
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":443
+/* "kurenai/_fastpath.pyx":444
  * 
  * 
  * cdef int _stem_all(Table *t, object stem, list keep_alive, int32_t **final_ids) except -1:             # <<<<<<<<<<<<<<
@@ -23025,7 +23025,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_stem_all", 0);
 
-  /* "kurenai/_fastpath.pyx":448
+  /* "kurenai/_fastpath.pyx":449
  *     ``stem`` is the tokenizer's ``stemmer``: token -> stem, or None to drop it.
  *     """
  *     cdef Py_ssize_t raw_count = t.n, e             # <<<<<<<<<<<<<<
@@ -23036,7 +23036,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
 
   __pyx_v_raw_count = __pyx_t_1;
 
-  /* "kurenai/_fastpath.pyx":449
+  /* "kurenai/_fastpath.pyx":450
  *     """
  *     cdef Py_ssize_t raw_count = t.n, e
  *     cdef int32_t *final = <int32_t *> malloc((raw_count + 1) * sizeof(int32_t))             # <<<<<<<<<<<<<<
@@ -23045,7 +23045,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
 */
   __pyx_v_final = ((int32_t *)malloc(((__pyx_v_raw_count + 1) * (sizeof(int32_t)))));
 
-  /* "kurenai/_fastpath.pyx":455
+  /* "kurenai/_fastpath.pyx":456
  *     cdef int kind
  *     cdef Py_ssize_t length
  *     final_ids[0] = final             # <<<<<<<<<<<<<<
@@ -23054,7 +23054,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
 */
   (__pyx_v_final_ids[0]) = __pyx_v_final;
 
-  /* "kurenai/_fastpath.pyx":456
+  /* "kurenai/_fastpath.pyx":457
  *     cdef Py_ssize_t length
  *     final_ids[0] = final
  *     if final == NULL:             # <<<<<<<<<<<<<<
@@ -23066,16 +23066,16 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "kurenai/_fastpath.pyx":457
+    /* "kurenai/_fastpath.pyx":458
  *     final_ids[0] = final
  *     if final == NULL:
  *         raise MemoryError()             # <<<<<<<<<<<<<<
  *     for e in range(raw_count):
  *         entry = t.entries[e]
 */
-    PyErr_NoMemory(); __PYX_ERR(0, 457, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(0, 458, __pyx_L1_error)
 
-    /* "kurenai/_fastpath.pyx":456
+    /* "kurenai/_fastpath.pyx":457
  *     cdef Py_ssize_t length
  *     final_ids[0] = final
  *     if final == NULL:             # <<<<<<<<<<<<<<
@@ -23084,7 +23084,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
 */
   }
 
-  /* "kurenai/_fastpath.pyx":458
+  /* "kurenai/_fastpath.pyx":459
  *     if final == NULL:
  *         raise MemoryError()
  *     for e in range(raw_count):             # <<<<<<<<<<<<<<
@@ -23098,7 +23098,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
   for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
     __pyx_v_e = __pyx_t_4;
 
-    /* "kurenai/_fastpath.pyx":459
+    /* "kurenai/_fastpath.pyx":460
  *         raise MemoryError()
  *     for e in range(raw_count):
  *         entry = t.entries[e]             # <<<<<<<<<<<<<<
@@ -23107,7 +23107,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
 */
     __pyx_v_entry = (__pyx_v_t->entries[__pyx_v_e]);
 
-    /* "kurenai/_fastpath.pyx":460
+    /* "kurenai/_fastpath.pyx":461
  *     for e in range(raw_count):
  *         entry = t.entries[e]
  *         if not _stemmable(&entry):             # <<<<<<<<<<<<<<
@@ -23119,7 +23119,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
     if (__pyx_t_2) {
 
 
-      /* "kurenai/_fastpath.pyx":461
+      /* "kurenai/_fastpath.pyx":462
  *         entry = t.entries[e]
  *         if not _stemmable(&entry):
  *             final[e] = <int32_t> e             # <<<<<<<<<<<<<<
@@ -23128,7 +23128,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
 */
       (__pyx_v_final[__pyx_v_e]) = ((int32_t)__pyx_v_e);
 
-      /* "kurenai/_fastpath.pyx":462
+      /* "kurenai/_fastpath.pyx":463
  *         if not _stemmable(&entry):
  *             final[e] = <int32_t> e
  *             continue             # <<<<<<<<<<<<<<
@@ -23137,7 +23137,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
 */
       goto __pyx_L4_continue;
 
-      /* "kurenai/_fastpath.pyx":460
+      /* "kurenai/_fastpath.pyx":461
  *     for e in range(raw_count):
  *         entry = t.entries[e]
  *         if not _stemmable(&entry):             # <<<<<<<<<<<<<<
@@ -23146,7 +23146,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
 */
     }
 
-    /* "kurenai/_fastpath.pyx":463
+    /* "kurenai/_fastpath.pyx":464
  *             final[e] = <int32_t> e
  *             continue
  *         stemmed = stem(PyUnicode_FromKindAndData(entry.kind, entry.data, entry.length))             # <<<<<<<<<<<<<<
@@ -23156,7 +23156,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
     __pyx_t_6 = NULL;
     __Pyx_INCREF(__pyx_v_stem);
     __pyx_t_7 = __pyx_v_stem; 
-    __pyx_t_8 = PyUnicode_FromKindAndData(__pyx_v_entry.kind, __pyx_v_entry.data, __pyx_v_entry.length); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 463, __pyx_L1_error)
+    __pyx_t_8 = PyUnicode_FromKindAndData(__pyx_v_entry.kind, __pyx_v_entry.data, __pyx_v_entry.length); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 464, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __pyx_t_9 = 1;
     #if CYTHON_UNPACK_METHODS
@@ -23176,14 +23176,14 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
       __Pyx_XDECREF(__pyx_t_6); __pyx_t_6 = 0;
       __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
-      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 463, __pyx_L1_error)
+      if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 464, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_5);
     }
-    if (!(likely(PyUnicode_CheckExact(__pyx_t_5))||((__pyx_t_5) == Py_None) || __Pyx_RaiseUnexpectedTypeError("str", __pyx_t_5))) __PYX_ERR(0, 463, __pyx_L1_error)
+    if (!(likely(PyUnicode_CheckExact(__pyx_t_5))||((__pyx_t_5) == Py_None) || __Pyx_RaiseUnexpectedTypeError("str", __pyx_t_5))) __PYX_ERR(0, 464, __pyx_L1_error)
     __Pyx_XDECREF_SET(__pyx_v_stemmed, ((PyObject*)__pyx_t_5));
     __pyx_t_5 = 0;
 
-    /* "kurenai/_fastpath.pyx":464
+    /* "kurenai/_fastpath.pyx":465
  *             continue
  *         stemmed = stem(PyUnicode_FromKindAndData(entry.kind, entry.data, entry.length))
  *         if stemmed is None:             # <<<<<<<<<<<<<<
@@ -23194,7 +23194,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
     if (__pyx_t_2) {
 
 
-      /* "kurenai/_fastpath.pyx":465
+      /* "kurenai/_fastpath.pyx":466
  *         stemmed = stem(PyUnicode_FromKindAndData(entry.kind, entry.data, entry.length))
  *         if stemmed is None:
  *             final[e] = -1             # <<<<<<<<<<<<<<
@@ -23203,7 +23203,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
 */
       (__pyx_v_final[__pyx_v_e]) = -1;
 
-      /* "kurenai/_fastpath.pyx":466
+      /* "kurenai/_fastpath.pyx":467
  *         if stemmed is None:
  *             final[e] = -1
  *             continue             # <<<<<<<<<<<<<<
@@ -23212,7 +23212,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
 */
       goto __pyx_L4_continue;
 
-      /* "kurenai/_fastpath.pyx":464
+      /* "kurenai/_fastpath.pyx":465
  *             continue
  *         stemmed = stem(PyUnicode_FromKindAndData(entry.kind, entry.data, entry.length))
  *         if stemmed is None:             # <<<<<<<<<<<<<<
@@ -23221,7 +23221,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
 */
     }
 
-    /* "kurenai/_fastpath.pyx":467
+    /* "kurenai/_fastpath.pyx":468
  *             final[e] = -1
  *             continue
  *         keep_alive.append(stemmed)             # <<<<<<<<<<<<<<
@@ -23230,12 +23230,12 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
 */
     if (unlikely(__pyx_v_keep_alive == Py_None)) {
       PyErr_Format(PyExc_AttributeError, "\047NoneType\047 object has no attribute \047%.30s\047", "append");
-      __PYX_ERR(0, 467, __pyx_L1_error)
+      __PYX_ERR(0, 468, __pyx_L1_error)
     }
-    __pyx_t_10 = __Pyx_PyList_Append(__pyx_v_keep_alive, __pyx_v_stemmed); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 467, __pyx_L1_error)
+    __pyx_t_10 = __Pyx_PyList_Append(__pyx_v_keep_alive, __pyx_v_stemmed); if (unlikely(__pyx_t_10 == ((int)-1))) __PYX_ERR(0, 468, __pyx_L1_error)
 
 
-    /* "kurenai/_fastpath.pyx":468
+    /* "kurenai/_fastpath.pyx":469
  *             continue
  *         keep_alive.append(stemmed)
  *         data = <const char *> PyUnicode_DATA(stemmed)             # <<<<<<<<<<<<<<
@@ -23244,7 +23244,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
 */
     __pyx_v_data = ((char const *)PyUnicode_DATA(__pyx_v_stemmed));
 
-    /* "kurenai/_fastpath.pyx":469
+    /* "kurenai/_fastpath.pyx":470
  *         keep_alive.append(stemmed)
  *         data = <const char *> PyUnicode_DATA(stemmed)
  *         kind = PyUnicode_KIND(stemmed)             # <<<<<<<<<<<<<<
@@ -23253,7 +23253,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
 */
     __pyx_v_kind = PyUnicode_KIND(__pyx_v_stemmed);
 
-    /* "kurenai/_fastpath.pyx":470
+    /* "kurenai/_fastpath.pyx":471
  *         data = <const char *> PyUnicode_DATA(stemmed)
  *         kind = PyUnicode_KIND(stemmed)
  *         length = PyUnicode_GET_LENGTH(stemmed)             # <<<<<<<<<<<<<<
@@ -23262,7 +23262,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
 */
     __pyx_v_length = PyUnicode_GET_LENGTH(__pyx_v_stemmed);
 
-    /* "kurenai/_fastpath.pyx":471
+    /* "kurenai/_fastpath.pyx":472
  *         kind = PyUnicode_KIND(stemmed)
  *         length = PyUnicode_GET_LENGTH(stemmed)
  *         final[e] = _intern(t, data, kind, length, _hash(data, kind, length))             # <<<<<<<<<<<<<<
@@ -23271,7 +23271,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
 */
     (__pyx_v_final[__pyx_v_e]) = __pyx_f_7kurenai_9_fastpath__intern(__pyx_v_t, __pyx_v_data, __pyx_v_kind, __pyx_v_length, kurenai_sip13(__pyx_v_data, __pyx_v_kind, __pyx_v_length));
 
-    /* "kurenai/_fastpath.pyx":472
+    /* "kurenai/_fastpath.pyx":473
  *         length = PyUnicode_GET_LENGTH(stemmed)
  *         final[e] = _intern(t, data, kind, length, _hash(data, kind, length))
  *         if final[e] < 0:             # <<<<<<<<<<<<<<
@@ -23283,16 +23283,16 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
     if (unlikely(__pyx_t_2)) {
 
 
-      /* "kurenai/_fastpath.pyx":473
+      /* "kurenai/_fastpath.pyx":474
  *         final[e] = _intern(t, data, kind, length, _hash(data, kind, length))
  *         if final[e] < 0:
  *             raise MemoryError()             # <<<<<<<<<<<<<<
  *     return 0
  * 
 */
-      PyErr_NoMemory(); __PYX_ERR(0, 473, __pyx_L1_error)
+      PyErr_NoMemory(); __PYX_ERR(0, 474, __pyx_L1_error)
 
-      /* "kurenai/_fastpath.pyx":472
+      /* "kurenai/_fastpath.pyx":473
  *         length = PyUnicode_GET_LENGTH(stemmed)
  *         final[e] = _intern(t, data, kind, length, _hash(data, kind, length))
  *         if final[e] < 0:             # <<<<<<<<<<<<<<
@@ -23304,7 +23304,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
   }
 
 
-  /* "kurenai/_fastpath.pyx":474
+  /* "kurenai/_fastpath.pyx":475
  *         if final[e] < 0:
  *             raise MemoryError()
  *     return 0             # <<<<<<<<<<<<<<
@@ -23317,7 +23317,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":443
+  /* "kurenai/_fastpath.pyx":444
  * 
  * 
  * cdef int _stem_all(Table *t, object stem, list keep_alive, int32_t **final_ids) except -1:             # <<<<<<<<<<<<<<
@@ -23347,7 +23347,7 @@ static int __pyx_f_7kurenai_9_fastpath__stem_all(struct __pyx_t_7kurenai_9_fastp
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":477
+/* "kurenai/_fastpath.pyx":478
  * 
  * 
  * cdef void _remap(Doc *doc, const int32_t *final) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -23368,7 +23368,7 @@ static void __pyx_f_7kurenai_9_fastpath__remap(struct __pyx_t_7kurenai_4_lcs_Doc
   Py_ssize_t __pyx_t_6;
   int __pyx_t_7;
 
-  /* "kurenai/_fastpath.pyx":479
+  /* "kurenai/_fastpath.pyx":480
  * cdef void _remap(Doc *doc, const int32_t *final) noexcept nogil:
  *     """Replace raw IDs by stem IDs, dropping tokens mapped to -1."""
  *     cdef Py_ssize_t s, k, kept = 0, start             # <<<<<<<<<<<<<<
@@ -23377,7 +23377,7 @@ static void __pyx_f_7kurenai_9_fastpath__remap(struct __pyx_t_7kurenai_4_lcs_Doc
 */
   __pyx_v_kept = 0;
 
-  /* "kurenai/_fastpath.pyx":480
+  /* "kurenai/_fastpath.pyx":481
  *     """Replace raw IDs by stem IDs, dropping tokens mapped to -1."""
  *     cdef Py_ssize_t s, k, kept = 0, start
  *     for s in range(doc.n_sents):             # <<<<<<<<<<<<<<
@@ -23391,7 +23391,7 @@ static void __pyx_f_7kurenai_9_fastpath__remap(struct __pyx_t_7kurenai_4_lcs_Doc
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_s = __pyx_t_3;
 
-    /* "kurenai/_fastpath.pyx":481
+    /* "kurenai/_fastpath.pyx":482
  *     cdef Py_ssize_t s, k, kept = 0, start
  *     for s in range(doc.n_sents):
  *         start = doc.bounds[s]             # <<<<<<<<<<<<<<
@@ -23400,7 +23400,7 @@ static void __pyx_f_7kurenai_9_fastpath__remap(struct __pyx_t_7kurenai_4_lcs_Doc
 */
     __pyx_v_start = (__pyx_v_doc->bounds[__pyx_v_s]);
 
-    /* "kurenai/_fastpath.pyx":482
+    /* "kurenai/_fastpath.pyx":483
  *     for s in range(doc.n_sents):
  *         start = doc.bounds[s]
  *         doc.bounds[s] = kept             # <<<<<<<<<<<<<<
@@ -23409,7 +23409,7 @@ static void __pyx_f_7kurenai_9_fastpath__remap(struct __pyx_t_7kurenai_4_lcs_Doc
 */
     (__pyx_v_doc->bounds[__pyx_v_s]) = __pyx_v_kept;
 
-    /* "kurenai/_fastpath.pyx":483
+    /* "kurenai/_fastpath.pyx":484
  *         start = doc.bounds[s]
  *         doc.bounds[s] = kept
  *         for k in range(start, doc.bounds[s + 1]):             # <<<<<<<<<<<<<<
@@ -23423,7 +23423,7 @@ static void __pyx_f_7kurenai_9_fastpath__remap(struct __pyx_t_7kurenai_4_lcs_Doc
     for (__pyx_t_6 = __pyx_v_start; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_v_k = __pyx_t_6;
 
-      /* "kurenai/_fastpath.pyx":484
+      /* "kurenai/_fastpath.pyx":485
  *         doc.bounds[s] = kept
  *         for k in range(start, doc.bounds[s + 1]):
  *             if final[doc.ids[k]] >= 0:             # <<<<<<<<<<<<<<
@@ -23435,7 +23435,7 @@ static void __pyx_f_7kurenai_9_fastpath__remap(struct __pyx_t_7kurenai_4_lcs_Doc
       if (__pyx_t_7) {
 
 
-        /* "kurenai/_fastpath.pyx":485
+        /* "kurenai/_fastpath.pyx":486
  *         for k in range(start, doc.bounds[s + 1]):
  *             if final[doc.ids[k]] >= 0:
  *                 doc.ids[kept] = final[doc.ids[k]]             # <<<<<<<<<<<<<<
@@ -23444,7 +23444,7 @@ static void __pyx_f_7kurenai_9_fastpath__remap(struct __pyx_t_7kurenai_4_lcs_Doc
 */
         (__pyx_v_doc->ids[__pyx_v_kept]) = (__pyx_v_final[(__pyx_v_doc->ids[__pyx_v_k])]);
 
-        /* "kurenai/_fastpath.pyx":486
+        /* "kurenai/_fastpath.pyx":487
  *             if final[doc.ids[k]] >= 0:
  *                 doc.ids[kept] = final[doc.ids[k]]
  *                 kept += 1             # <<<<<<<<<<<<<<
@@ -23453,7 +23453,7 @@ static void __pyx_f_7kurenai_9_fastpath__remap(struct __pyx_t_7kurenai_4_lcs_Doc
 */
         __pyx_v_kept = (__pyx_v_kept + 1);
 
-        /* "kurenai/_fastpath.pyx":484
+        /* "kurenai/_fastpath.pyx":485
  *         doc.bounds[s] = kept
  *         for k in range(start, doc.bounds[s + 1]):
  *             if final[doc.ids[k]] >= 0:             # <<<<<<<<<<<<<<
@@ -23466,7 +23466,7 @@ static void __pyx_f_7kurenai_9_fastpath__remap(struct __pyx_t_7kurenai_4_lcs_Doc
   }
 
 
-  /* "kurenai/_fastpath.pyx":487
+  /* "kurenai/_fastpath.pyx":488
  *                 doc.ids[kept] = final[doc.ids[k]]
  *                 kept += 1
  *     doc.bounds[doc.n_sents] = kept             # <<<<<<<<<<<<<<
@@ -23475,7 +23475,7 @@ static void __pyx_f_7kurenai_9_fastpath__remap(struct __pyx_t_7kurenai_4_lcs_Doc
 */
   (__pyx_v_doc->bounds[__pyx_v_doc->n_sents]) = __pyx_v_kept;
 
-  /* "kurenai/_fastpath.pyx":488
+  /* "kurenai/_fastpath.pyx":489
  *                 kept += 1
  *     doc.bounds[doc.n_sents] = kept
  *     doc.n_tokens = kept             # <<<<<<<<<<<<<<
@@ -23484,7 +23484,7 @@ static void __pyx_f_7kurenai_9_fastpath__remap(struct __pyx_t_7kurenai_4_lcs_Doc
 */
   __pyx_v_doc->n_tokens = __pyx_v_kept;
 
-  /* "kurenai/_fastpath.pyx":477
+  /* "kurenai/_fastpath.pyx":478
  * 
  * 
  * cdef void _remap(Doc *doc, const int32_t *final) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -23499,7 +23499,7 @@ static void __pyx_f_7kurenai_9_fastpath__remap(struct __pyx_t_7kurenai_4_lcs_Doc
 
 }
 
-/* "kurenai/_fastpath.pyx":493
+/* "kurenai/_fastpath.pyx":494
  * # ---------------------------------------------------------------- scoring
  * 
  * cdef inline double _fmeasure(double precision, double recall) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -23511,7 +23511,7 @@ static CYTHON_INLINE double __pyx_f_7kurenai_9_fastpath__fmeasure(double __pyx_v
   double __pyx_r;
   int __pyx_t_1;
 
-  /* "kurenai/_fastpath.pyx":495
+  /* "kurenai/_fastpath.pyx":496
  * cdef inline double _fmeasure(double precision, double recall) noexcept nogil:
  *     # rouge_score.scoring.fmeasure, operation for operation.
  *     if precision + recall > 0:             # <<<<<<<<<<<<<<
@@ -23523,7 +23523,7 @@ static CYTHON_INLINE double __pyx_f_7kurenai_9_fastpath__fmeasure(double __pyx_v
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":496
+    /* "kurenai/_fastpath.pyx":497
  *     # rouge_score.scoring.fmeasure, operation for operation.
  *     if precision + recall > 0:
  *         return 2 * precision * recall / (precision + recall)             # <<<<<<<<<<<<<<
@@ -23536,7 +23536,7 @@ static CYTHON_INLINE double __pyx_f_7kurenai_9_fastpath__fmeasure(double __pyx_v
     }
     goto __pyx_L0;
 
-    /* "kurenai/_fastpath.pyx":495
+    /* "kurenai/_fastpath.pyx":496
  * cdef inline double _fmeasure(double precision, double recall) noexcept nogil:
  *     # rouge_score.scoring.fmeasure, operation for operation.
  *     if precision + recall > 0:             # <<<<<<<<<<<<<<
@@ -23545,7 +23545,7 @@ static CYTHON_INLINE double __pyx_f_7kurenai_9_fastpath__fmeasure(double __pyx_v
 */
   }
 
-  /* "kurenai/_fastpath.pyx":497
+  /* "kurenai/_fastpath.pyx":498
  *     if precision + recall > 0:
  *         return 2 * precision * recall / (precision + recall)
  *     return 0.0             # <<<<<<<<<<<<<<
@@ -23558,7 +23558,7 @@ static CYTHON_INLINE double __pyx_f_7kurenai_9_fastpath__fmeasure(double __pyx_v
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":493
+  /* "kurenai/_fastpath.pyx":494
  * # ---------------------------------------------------------------- scoring
  * 
  * cdef inline double _fmeasure(double precision, double recall) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -23571,7 +23571,7 @@ static CYTHON_INLINE double __pyx_f_7kurenai_9_fastpath__fmeasure(double __pyx_v
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":521
+/* "kurenai/_fastpath.pyx":522
  *     cdef bint want_lcs, want_lsum
  * 
  *     def __cinit__(self):             # <<<<<<<<<<<<<<
@@ -23623,7 +23623,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
 static int __pyx_pf_7kurenai_9_fastpath_4Plan___cinit__(struct __pyx_obj_7kurenai_9_fastpath_Plan *__pyx_v_self) {
   int __pyx_r;
 
-  /* "kurenai/_fastpath.pyx":522
+  /* "kurenai/_fastpath.pyx":523
  * 
  *     def __cinit__(self):
  *         self.kinds = NULL             # <<<<<<<<<<<<<<
@@ -23632,7 +23632,7 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan___cinit__(struct __pyx_obj_7kurena
 */
   __pyx_v_self->kinds = NULL;
 
-  /* "kurenai/_fastpath.pyx":523
+  /* "kurenai/_fastpath.pyx":524
  *     def __cinit__(self):
  *         self.kinds = NULL
  *         self.orders = self.order_slot = self.ngram_orders = NULL             # <<<<<<<<<<<<<<
@@ -23643,7 +23643,7 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan___cinit__(struct __pyx_obj_7kurena
   __pyx_v_self->order_slot = NULL;
   __pyx_v_self->ngram_orders = NULL;
 
-  /* "kurenai/_fastpath.pyx":521
+  /* "kurenai/_fastpath.pyx":522
  *     cdef bint want_lcs, want_lsum
  * 
  *     def __cinit__(self):             # <<<<<<<<<<<<<<
@@ -23657,7 +23657,7 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan___cinit__(struct __pyx_obj_7kurena
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":525
+/* "kurenai/_fastpath.pyx":526
  *         self.orders = self.order_slot = self.ngram_orders = NULL
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -23680,7 +23680,7 @@ static void __pyx_pw_7kurenai_9_fastpath_4Plan_3__dealloc__(PyObject *__pyx_v_se
 
 static void __pyx_pf_7kurenai_9_fastpath_4Plan_2__dealloc__(struct __pyx_obj_7kurenai_9_fastpath_Plan *__pyx_v_self) {
 
-  /* "kurenai/_fastpath.pyx":526
+  /* "kurenai/_fastpath.pyx":527
  * 
  *     def __dealloc__(self):
  *         free(self.kinds)             # <<<<<<<<<<<<<<
@@ -23689,7 +23689,7 @@ static void __pyx_pf_7kurenai_9_fastpath_4Plan_2__dealloc__(struct __pyx_obj_7ku
 */
   free(__pyx_v_self->kinds);
 
-  /* "kurenai/_fastpath.pyx":527
+  /* "kurenai/_fastpath.pyx":528
  *     def __dealloc__(self):
  *         free(self.kinds)
  *         free(self.orders)             # <<<<<<<<<<<<<<
@@ -23698,7 +23698,7 @@ static void __pyx_pf_7kurenai_9_fastpath_4Plan_2__dealloc__(struct __pyx_obj_7ku
 */
   free(__pyx_v_self->orders);
 
-  /* "kurenai/_fastpath.pyx":528
+  /* "kurenai/_fastpath.pyx":529
  *         free(self.kinds)
  *         free(self.orders)
  *         free(self.order_slot)             # <<<<<<<<<<<<<<
@@ -23707,7 +23707,7 @@ static void __pyx_pf_7kurenai_9_fastpath_4Plan_2__dealloc__(struct __pyx_obj_7ku
 */
   free(__pyx_v_self->order_slot);
 
-  /* "kurenai/_fastpath.pyx":529
+  /* "kurenai/_fastpath.pyx":530
  *         free(self.orders)
  *         free(self.order_slot)
  *         free(self.ngram_orders)             # <<<<<<<<<<<<<<
@@ -23716,7 +23716,7 @@ static void __pyx_pf_7kurenai_9_fastpath_4Plan_2__dealloc__(struct __pyx_obj_7ku
 */
   free(__pyx_v_self->ngram_orders);
 
-  /* "kurenai/_fastpath.pyx":525
+  /* "kurenai/_fastpath.pyx":526
  *         self.orders = self.order_slot = self.ngram_orders = NULL
  * 
  *     def __dealloc__(self):             # <<<<<<<<<<<<<<
@@ -23728,7 +23728,7 @@ static void __pyx_pf_7kurenai_9_fastpath_4Plan_2__dealloc__(struct __pyx_obj_7ku
 
 }
 
-/* "kurenai/_fastpath.pyx":531
+/* "kurenai/_fastpath.pyx":532
  *         free(self.ngram_orders)
  * 
  *     def __init__(self, spec, int mode, stem, type score_class):             # <<<<<<<<<<<<<<
@@ -23777,53 +23777,53 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_spec,&__pyx_mstate_global->__pyx_n_u_mode,&__pyx_mstate_global->__pyx_n_u_stem,&__pyx_mstate_global->__pyx_n_u_score_class,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL_TPNEW(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 531, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 532, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 531, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 531, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 531, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 531, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 532, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__init__", 0) < (0)) __PYX_ERR(0, 531, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "__init__", 0) < (0)) __PYX_ERR(0, 532, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 4; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__init__", 1, 4, 4, i); __PYX_ERR(0, 531, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("__init__", 1, 4, 4, i); __PYX_ERR(0, 532, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 4)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 531, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 531, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[2] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 2);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 531, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 532, __pyx_L3_error)
       values[3] = __Pyx_ArgRef_FASTCALL_TPNEW(__pyx_args, 3);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 531, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 532, __pyx_L3_error)
     }
     __pyx_v_spec = values[0];
-    __pyx_v_mode = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_mode == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 531, __pyx_L3_error)
+    __pyx_v_mode = __Pyx_PyLong_As_int(values[1]); if (unlikely((__pyx_v_mode == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 532, __pyx_L3_error)
     __pyx_v_stem = values[2];
     __pyx_v_score_class = ((PyTypeObject*)values[3]);
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("__init__", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 531, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("__init__", 1, 4, 4, __pyx_nargs); __PYX_ERR(0, 532, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -23834,7 +23834,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return -1;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_score_class), (&PyType_Type), 1, "score_class", 1))) __PYX_ERR(0, 531, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_score_class), (&PyType_Type), 1, "score_class", 1))) __PYX_ERR(0, 532, __pyx_L1_error)
   __pyx_r = __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(((struct __pyx_obj_7kurenai_9_fastpath_Plan *)__pyx_v_self), __pyx_v_spec, __pyx_v_mode, __pyx_v_stem, __pyx_v_score_class);
 
   /* function exit code */
@@ -23878,21 +23878,21 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__init__", 0);
 
-  /* "kurenai/_fastpath.pyx":533
+  /* "kurenai/_fastpath.pyx":534
  *     def __init__(self, spec, int mode, stem, type score_class):
  *         cdef Py_ssize_t i
  *         if not issubclass(score_class, tuple):             # <<<<<<<<<<<<<<
  *             raise TypeError("score_class must be a tuple subclass")
  *         if mode not in MODES.values():
 */
-  __pyx_t_1 = PyObject_IsSubclass(((PyObject *)__pyx_v_score_class), ((PyObject *)(&PyTuple_Type))); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 533, __pyx_L1_error)
+  __pyx_t_1 = PyObject_IsSubclass(((PyObject *)__pyx_v_score_class), ((PyObject *)(&PyTuple_Type))); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 534, __pyx_L1_error)
   __pyx_t_2 = (!__pyx_t_1);
 
 
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "kurenai/_fastpath.pyx":534
+    /* "kurenai/_fastpath.pyx":535
  *         cdef Py_ssize_t i
  *         if not issubclass(score_class, tuple):
  *             raise TypeError("score_class must be a tuple subclass")             # <<<<<<<<<<<<<<
@@ -23905,14 +23905,14 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
       PyObject *__pyx_callargs[2] = {__pyx_t_4, __pyx_mstate_global->__pyx_kp_u_score_class_must_be_a_tuple_subc};
       __pyx_t_3 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_TypeError)), __pyx_callargs+__pyx_t_5, (2-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
-      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 534, __pyx_L1_error)
+      if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 535, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_3);
     }
     __Pyx_Raise(__pyx_t_3, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    __PYX_ERR(0, 534, __pyx_L1_error)
+    __PYX_ERR(0, 535, __pyx_L1_error)
 
-    /* "kurenai/_fastpath.pyx":533
+    /* "kurenai/_fastpath.pyx":534
  *     def __init__(self, spec, int mode, stem, type score_class):
  *         cdef Py_ssize_t i
  *         if not issubclass(score_class, tuple):             # <<<<<<<<<<<<<<
@@ -23921,19 +23921,19 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
 */
   }
 
-  /* "kurenai/_fastpath.pyx":535
+  /* "kurenai/_fastpath.pyx":536
  *         if not issubclass(score_class, tuple):
  *             raise TypeError("score_class must be a tuple subclass")
  *         if mode not in MODES.values():             # <<<<<<<<<<<<<<
  *             raise ValueError(f"unknown scan mode {mode}")
  *         if mode == CHAR or mode == UNICODE_WORDS:
 */
-  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_mode); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 535, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyLong_From_int(__pyx_v_mode); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 536, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __pyx_t_6 = NULL;
-  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_MODES); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 535, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_MODES); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 536, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_7);
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_values); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 535, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_t_7, __pyx_mstate_global->__pyx_n_u_values); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 536, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
   __pyx_t_5 = 1;
@@ -23953,16 +23953,16 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
     __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)__pyx_t_8, __pyx_callargs+__pyx_t_5, (1-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
     __Pyx_XDECREF(__pyx_t_6); __pyx_t_6 = 0;
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-    if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 535, __pyx_L1_error)
+    if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 536, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
   }
-  __pyx_t_2 = (__Pyx_PySequence_ContainsTF(__pyx_t_3, __pyx_t_4, Py_NE)); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 535, __pyx_L1_error)
+  __pyx_t_2 = (__Pyx_PySequence_ContainsTF(__pyx_t_3, __pyx_t_4, Py_NE)); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 536, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "kurenai/_fastpath.pyx":536
+    /* "kurenai/_fastpath.pyx":537
  *             raise TypeError("score_class must be a tuple subclass")
  *         if mode not in MODES.values():
  *             raise ValueError(f"unknown scan mode {mode}")             # <<<<<<<<<<<<<<
@@ -23970,9 +23970,9 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
  *             _need_char_classes()
 */
     __pyx_t_3 = NULL;
-    __pyx_t_8 = __Pyx_PyUnicode_From_int(__pyx_v_mode, 0, ' ', 'd'); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 536, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyUnicode_From_int(__pyx_v_mode, 0, ' ', 'd'); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 537, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_6 = __Pyx_PyUnicode_Concat(__pyx_mstate_global->__pyx_kp_u_unknown_scan_mode, __pyx_t_8); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 536, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyUnicode_Concat(__pyx_mstate_global->__pyx_kp_u_unknown_scan_mode, __pyx_t_8); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 537, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     __pyx_t_5 = 1;
@@ -23981,14 +23981,14 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
       __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_5, (2-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_3); __pyx_t_3 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 536, __pyx_L1_error)
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 537, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
     }
     __Pyx_Raise(__pyx_t_4, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __PYX_ERR(0, 536, __pyx_L1_error)
+    __PYX_ERR(0, 537, __pyx_L1_error)
 
-    /* "kurenai/_fastpath.pyx":535
+    /* "kurenai/_fastpath.pyx":536
  *         if not issubclass(score_class, tuple):
  *             raise TypeError("score_class must be a tuple subclass")
  *         if mode not in MODES.values():             # <<<<<<<<<<<<<<
@@ -23997,7 +23997,7 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
 */
   }
 
-  /* "kurenai/_fastpath.pyx":537
+  /* "kurenai/_fastpath.pyx":538
  *         if mode not in MODES.values():
  *             raise ValueError(f"unknown scan mode {mode}")
  *         if mode == CHAR or mode == UNICODE_WORDS:             # <<<<<<<<<<<<<<
@@ -24008,17 +24008,17 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
     case __pyx_e_7kurenai_9_fastpath_CHAR:
     case __pyx_e_7kurenai_9_fastpath_UNICODE_WORDS:
 
-    /* "kurenai/_fastpath.pyx":538
+    /* "kurenai/_fastpath.pyx":539
  *             raise ValueError(f"unknown scan mode {mode}")
  *         if mode == CHAR or mode == UNICODE_WORDS:
  *             _need_char_classes()             # <<<<<<<<<<<<<<
  *         if not set(spec.kinds) <= KINDS:
  *             raise ValueError(f"the compiled plan computes only the kinds {sorted(KINDS)}")
 */
-    __pyx_t_9 = __pyx_f_7kurenai_9_fastpath__need_char_classes(); if (unlikely(__pyx_t_9 == ((int)-1))) __PYX_ERR(0, 538, __pyx_L1_error)
+    __pyx_t_9 = __pyx_f_7kurenai_9_fastpath__need_char_classes(); if (unlikely(__pyx_t_9 == ((int)-1))) __PYX_ERR(0, 539, __pyx_L1_error)
 
 
-    /* "kurenai/_fastpath.pyx":537
+    /* "kurenai/_fastpath.pyx":538
  *         if mode not in MODES.values():
  *             raise ValueError(f"unknown scan mode {mode}")
  *         if mode == CHAR or mode == UNICODE_WORDS:             # <<<<<<<<<<<<<<
@@ -24029,21 +24029,21 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
     default: break;
   }
 
-  /* "kurenai/_fastpath.pyx":539
+  /* "kurenai/_fastpath.pyx":540
  *         if mode == CHAR or mode == UNICODE_WORDS:
  *             _need_char_classes()
  *         if not set(spec.kinds) <= KINDS:             # <<<<<<<<<<<<<<
  *             raise ValueError(f"the compiled plan computes only the kinds {sorted(KINDS)}")
  *         self.spec = spec
 */
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_kinds); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 539, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_kinds); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 540, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_6 = PySet_New(__pyx_t_4); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 539, __pyx_L1_error)
+  __pyx_t_6 = PySet_New(__pyx_t_4); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 540, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_KINDS); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 539, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_KINDS); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 540, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_2 = __Pyx_PyObject_RichCompareBool(__pyx_t_6, __pyx_t_4, Py_LE); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 539, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_PyObject_RichCompareBool(__pyx_t_6, __pyx_t_4, Py_LE); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 540, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
   __pyx_t_1 = (!__pyx_t_2);
@@ -24052,7 +24052,7 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
   if (unlikely(__pyx_t_1)) {
 
 
-    /* "kurenai/_fastpath.pyx":540
+    /* "kurenai/_fastpath.pyx":541
  *             _need_char_classes()
  *         if not set(spec.kinds) <= KINDS:
  *             raise ValueError(f"the compiled plan computes only the kinds {sorted(KINDS)}")             # <<<<<<<<<<<<<<
@@ -24060,16 +24060,16 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
  *         self.rouge_types = tuple(spec.rouge_types)
 */
     __pyx_t_6 = NULL;
-    __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_KINDS); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 540, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_3, __pyx_mstate_global->__pyx_n_u_KINDS); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 541, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
-    __pyx_t_8 = PySequence_List(__pyx_t_3); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 540, __pyx_L1_error)
+    __pyx_t_8 = PySequence_List(__pyx_t_3); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 541, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
-    if (unlikely((PyList_Sort(__pyx_t_8) < 0))) __PYX_ERR(0, 540, __pyx_L1_error)
-    __pyx_t_3 = __Pyx_PyObject_FormatSimple(__pyx_t_8, __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 540, __pyx_L1_error)
+    if (unlikely((PyList_Sort(__pyx_t_8) < 0))) __PYX_ERR(0, 541, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyObject_FormatSimple(__pyx_t_8, __pyx_mstate_global->__pyx_empty_unicode); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 541, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-    __pyx_t_8 = __Pyx_PyUnicode_Concat(__pyx_mstate_global->__pyx_kp_u_the_compiled_plan_computes_only, __pyx_t_3); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 540, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyUnicode_Concat(__pyx_mstate_global->__pyx_kp_u_the_compiled_plan_computes_only, __pyx_t_3); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 541, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __pyx_t_5 = 1;
@@ -24078,14 +24078,14 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
       __pyx_t_4 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_5, (2-__pyx_t_5) | (__pyx_t_5*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_6); __pyx_t_6 = 0;
       __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 540, __pyx_L1_error)
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 541, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
     }
     __Pyx_Raise(__pyx_t_4, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __PYX_ERR(0, 540, __pyx_L1_error)
+    __PYX_ERR(0, 541, __pyx_L1_error)
 
-    /* "kurenai/_fastpath.pyx":539
+    /* "kurenai/_fastpath.pyx":540
  *         if mode == CHAR or mode == UNICODE_WORDS:
  *             _need_char_classes()
  *         if not set(spec.kinds) <= KINDS:             # <<<<<<<<<<<<<<
@@ -24094,7 +24094,7 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
 */
   }
 
-  /* "kurenai/_fastpath.pyx":541
+  /* "kurenai/_fastpath.pyx":542
  *         if not set(spec.kinds) <= KINDS:
  *             raise ValueError(f"the compiled plan computes only the kinds {sorted(KINDS)}")
  *         self.spec = spec             # <<<<<<<<<<<<<<
@@ -24106,16 +24106,16 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
   __Pyx_GOTREF(__pyx_v_self->spec);
   __Pyx_DECREF_SET(__pyx_v_self->spec, __pyx_v_spec);
 
-  /* "kurenai/_fastpath.pyx":542
+  /* "kurenai/_fastpath.pyx":543
  *             raise ValueError(f"the compiled plan computes only the kinds {sorted(KINDS)}")
  *         self.spec = spec
  *         self.rouge_types = tuple(spec.rouge_types)             # <<<<<<<<<<<<<<
  *         self.mode = mode
  *         self.stem = stem
 */
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_rouge_types); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 542, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_rouge_types); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 543, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_8 = __Pyx_PySequence_Tuple(__pyx_t_4); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 542, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PySequence_Tuple(__pyx_t_4); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 543, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
   __Pyx_GIVEREF(__pyx_t_8);
@@ -24123,7 +24123,7 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
   __Pyx_DECREF_SET(__pyx_v_self->rouge_types, ((PyObject*)__pyx_t_8));
   __pyx_t_8 = 0;
 
-  /* "kurenai/_fastpath.pyx":543
+  /* "kurenai/_fastpath.pyx":544
  *         self.spec = spec
  *         self.rouge_types = tuple(spec.rouge_types)
  *         self.mode = mode             # <<<<<<<<<<<<<<
@@ -24132,7 +24132,7 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
 */
   __pyx_v_self->mode = __pyx_v_mode;
 
-  /* "kurenai/_fastpath.pyx":544
+  /* "kurenai/_fastpath.pyx":545
  *         self.rouge_types = tuple(spec.rouge_types)
  *         self.mode = mode
  *         self.stem = stem             # <<<<<<<<<<<<<<
@@ -24144,7 +24144,7 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
   __Pyx_GOTREF(__pyx_v_self->stem);
   __Pyx_DECREF_SET(__pyx_v_self->stem, __pyx_v_stem);
 
-  /* "kurenai/_fastpath.pyx":545
+  /* "kurenai/_fastpath.pyx":546
  *         self.mode = mode
  *         self.stem = stem
  *         self.score_class = score_class             # <<<<<<<<<<<<<<
@@ -24156,7 +24156,7 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
   __Pyx_GOTREF(__pyx_v_self->score_class);
   __Pyx_DECREF_SET(__pyx_v_self->score_class, ((PyObject *)__pyx_v_score_class));
 
-  /* "kurenai/_fastpath.pyx":546
+  /* "kurenai/_fastpath.pyx":547
  *         self.stem = stem
  *         self.score_class = score_class
  *         self.n_types = len(self.rouge_types)             # <<<<<<<<<<<<<<
@@ -24167,26 +24167,26 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
   __Pyx_INCREF(__pyx_t_8);
   if (unlikely(__pyx_t_8 == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 546, __pyx_L1_error)
+    __PYX_ERR(0, 547, __pyx_L1_error)
   }
-  __pyx_t_10 = __Pyx_PyTuple_GET_SIZE(__pyx_t_8); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 546, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyTuple_GET_SIZE(__pyx_t_8); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 547, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
   __pyx_v_self->n_types = __pyx_t_10;
 
-  /* "kurenai/_fastpath.pyx":547
+  /* "kurenai/_fastpath.pyx":548
  *         self.score_class = score_class
  *         self.n_types = len(self.rouge_types)
  *         self.n_orders = len(spec.orders)             # <<<<<<<<<<<<<<
  *         self.kinds = <int *> malloc((self.n_types + 1) * sizeof(int))
  *         self.orders = <Py_ssize_t *> malloc((self.n_types + 1) * sizeof(Py_ssize_t))
 */
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_orders); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 547, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_orders); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 548, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
-  __pyx_t_10 = PyObject_Length(__pyx_t_8); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 547, __pyx_L1_error)
+  __pyx_t_10 = PyObject_Length(__pyx_t_8); if (unlikely(__pyx_t_10 == ((Py_ssize_t)-1))) __PYX_ERR(0, 548, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
   __pyx_v_self->n_orders = __pyx_t_10;
 
-  /* "kurenai/_fastpath.pyx":548
+  /* "kurenai/_fastpath.pyx":549
  *         self.n_types = len(self.rouge_types)
  *         self.n_orders = len(spec.orders)
  *         self.kinds = <int *> malloc((self.n_types + 1) * sizeof(int))             # <<<<<<<<<<<<<<
@@ -24195,7 +24195,7 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
 */
   __pyx_v_self->kinds = ((int *)malloc(((__pyx_v_self->n_types + 1) * (sizeof(int)))));
 
-  /* "kurenai/_fastpath.pyx":549
+  /* "kurenai/_fastpath.pyx":550
  *         self.n_orders = len(spec.orders)
  *         self.kinds = <int *> malloc((self.n_types + 1) * sizeof(int))
  *         self.orders = <Py_ssize_t *> malloc((self.n_types + 1) * sizeof(Py_ssize_t))             # <<<<<<<<<<<<<<
@@ -24204,7 +24204,7 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
 */
   __pyx_v_self->orders = ((Py_ssize_t *)malloc(((__pyx_v_self->n_types + 1) * (sizeof(Py_ssize_t)))));
 
-  /* "kurenai/_fastpath.pyx":550
+  /* "kurenai/_fastpath.pyx":551
  *         self.kinds = <int *> malloc((self.n_types + 1) * sizeof(int))
  *         self.orders = <Py_ssize_t *> malloc((self.n_types + 1) * sizeof(Py_ssize_t))
  *         self.order_slot = <Py_ssize_t *> malloc((self.n_types + 1) * sizeof(Py_ssize_t))             # <<<<<<<<<<<<<<
@@ -24213,7 +24213,7 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
 */
   __pyx_v_self->order_slot = ((Py_ssize_t *)malloc(((__pyx_v_self->n_types + 1) * (sizeof(Py_ssize_t)))));
 
-  /* "kurenai/_fastpath.pyx":551
+  /* "kurenai/_fastpath.pyx":552
  *         self.orders = <Py_ssize_t *> malloc((self.n_types + 1) * sizeof(Py_ssize_t))
  *         self.order_slot = <Py_ssize_t *> malloc((self.n_types + 1) * sizeof(Py_ssize_t))
  *         self.ngram_orders = <Py_ssize_t *> malloc((self.n_orders + 1) * sizeof(Py_ssize_t))             # <<<<<<<<<<<<<<
@@ -24222,7 +24222,7 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
 */
   __pyx_v_self->ngram_orders = ((Py_ssize_t *)malloc(((__pyx_v_self->n_orders + 1) * (sizeof(Py_ssize_t)))));
 
-  /* "kurenai/_fastpath.pyx":552
+  /* "kurenai/_fastpath.pyx":553
  *         self.order_slot = <Py_ssize_t *> malloc((self.n_types + 1) * sizeof(Py_ssize_t))
  *         self.ngram_orders = <Py_ssize_t *> malloc((self.n_orders + 1) * sizeof(Py_ssize_t))
  *         if not (self.kinds and self.orders and self.order_slot and self.ngram_orders):             # <<<<<<<<<<<<<<
@@ -24271,16 +24271,16 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "kurenai/_fastpath.pyx":553
+    /* "kurenai/_fastpath.pyx":554
  *         self.ngram_orders = <Py_ssize_t *> malloc((self.n_orders + 1) * sizeof(Py_ssize_t))
  *         if not (self.kinds and self.orders and self.order_slot and self.ngram_orders):
  *             raise MemoryError()             # <<<<<<<<<<<<<<
  *         for i in range(self.n_orders):
  *             self.ngram_orders[i] = spec.orders[i]
 */
-    PyErr_NoMemory(); __PYX_ERR(0, 553, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(0, 554, __pyx_L1_error)
 
-    /* "kurenai/_fastpath.pyx":552
+    /* "kurenai/_fastpath.pyx":553
  *         self.order_slot = <Py_ssize_t *> malloc((self.n_types + 1) * sizeof(Py_ssize_t))
  *         self.ngram_orders = <Py_ssize_t *> malloc((self.n_orders + 1) * sizeof(Py_ssize_t))
  *         if not (self.kinds and self.orders and self.order_slot and self.ngram_orders):             # <<<<<<<<<<<<<<
@@ -24289,7 +24289,7 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
 */
   }
 
-  /* "kurenai/_fastpath.pyx":554
+  /* "kurenai/_fastpath.pyx":555
  *         if not (self.kinds and self.orders and self.order_slot and self.ngram_orders):
  *             raise MemoryError()
  *         for i in range(self.n_orders):             # <<<<<<<<<<<<<<
@@ -24303,26 +24303,26 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
   for (__pyx_t_12 = 0; __pyx_t_12 < __pyx_t_11; __pyx_t_12+=1) {
     __pyx_v_i = __pyx_t_12;
 
-    /* "kurenai/_fastpath.pyx":555
+    /* "kurenai/_fastpath.pyx":556
  *             raise MemoryError()
  *         for i in range(self.n_orders):
  *             self.ngram_orders[i] = spec.orders[i]             # <<<<<<<<<<<<<<
  *         for i in range(self.n_types):
  *             self.kinds[i] = spec.kinds[i]
 */
-    __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_orders); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 555, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_orders); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 556, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_4 = __Pyx_GetItemInt(__pyx_t_8, __pyx_v_i, Py_ssize_t, 1, PyLong_FromSsize_t, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 555, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_GetItemInt(__pyx_t_8, __pyx_v_i, Py_ssize_t, 1, PyLong_FromSsize_t, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 556, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-    __pyx_t_13 = __Pyx_PyIndex_AsSsize_t(__pyx_t_4); if (unlikely((__pyx_t_13 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 555, __pyx_L1_error)
+    __pyx_t_13 = __Pyx_PyIndex_AsSsize_t(__pyx_t_4); if (unlikely((__pyx_t_13 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 556, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     (__pyx_v_self->ngram_orders[__pyx_v_i]) = __pyx_t_13;
 
   }
 
 
-  /* "kurenai/_fastpath.pyx":556
+  /* "kurenai/_fastpath.pyx":557
  *         for i in range(self.n_orders):
  *             self.ngram_orders[i] = spec.orders[i]
  *         for i in range(self.n_types):             # <<<<<<<<<<<<<<
@@ -24336,41 +24336,41 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
   for (__pyx_t_12 = 0; __pyx_t_12 < __pyx_t_11; __pyx_t_12+=1) {
     __pyx_v_i = __pyx_t_12;
 
-    /* "kurenai/_fastpath.pyx":557
+    /* "kurenai/_fastpath.pyx":558
  *             self.ngram_orders[i] = spec.orders[i]
  *         for i in range(self.n_types):
  *             self.kinds[i] = spec.kinds[i]             # <<<<<<<<<<<<<<
  *             self.order_slot[i] = spec.slots[i]
  *             self.orders[i] = spec.orders[spec.slots[i]] if self.kinds[i] == NGRAM else 0
 */
-    __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_kinds); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 557, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_kinds); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 558, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_8 = __Pyx_GetItemInt(__pyx_t_4, __pyx_v_i, Py_ssize_t, 1, PyLong_FromSsize_t, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 557, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_GetItemInt(__pyx_t_4, __pyx_v_i, Py_ssize_t, 1, PyLong_FromSsize_t, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 558, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-    __pyx_t_9 = __Pyx_PyLong_As_int(__pyx_t_8); if (unlikely((__pyx_t_9 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 557, __pyx_L1_error)
+    __pyx_t_9 = __Pyx_PyLong_As_int(__pyx_t_8); if (unlikely((__pyx_t_9 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 558, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     (__pyx_v_self->kinds[__pyx_v_i]) = __pyx_t_9;
 
 
-    /* "kurenai/_fastpath.pyx":558
+    /* "kurenai/_fastpath.pyx":559
  *         for i in range(self.n_types):
  *             self.kinds[i] = spec.kinds[i]
  *             self.order_slot[i] = spec.slots[i]             # <<<<<<<<<<<<<<
  *             self.orders[i] = spec.orders[spec.slots[i]] if self.kinds[i] == NGRAM else 0
  *         self.want_lcs = LCS in spec.kinds
 */
-    __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_slots); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 558, __pyx_L1_error)
+    __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_slots); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 559, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_8);
-    __pyx_t_4 = __Pyx_GetItemInt(__pyx_t_8, __pyx_v_i, Py_ssize_t, 1, PyLong_FromSsize_t, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 558, __pyx_L1_error)
+    __pyx_t_4 = __Pyx_GetItemInt(__pyx_t_8, __pyx_v_i, Py_ssize_t, 1, PyLong_FromSsize_t, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 559, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_4);
     __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-    __pyx_t_13 = __Pyx_PyIndex_AsSsize_t(__pyx_t_4); if (unlikely((__pyx_t_13 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 558, __pyx_L1_error)
+    __pyx_t_13 = __Pyx_PyIndex_AsSsize_t(__pyx_t_4); if (unlikely((__pyx_t_13 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 559, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     (__pyx_v_self->order_slot[__pyx_v_i]) = __pyx_t_13;
 
 
-    /* "kurenai/_fastpath.pyx":559
+    /* "kurenai/_fastpath.pyx":560
  *             self.kinds[i] = spec.kinds[i]
  *             self.order_slot[i] = spec.slots[i]
  *             self.orders[i] = spec.orders[spec.slots[i]] if self.kinds[i] == NGRAM else 0             # <<<<<<<<<<<<<<
@@ -24380,18 +24380,18 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
     __pyx_t_2 = ((__pyx_v_self->kinds[__pyx_v_i]) == __pyx_v_7kurenai_9_fastpath_NGRAM);
 
     if (__pyx_t_2) {
-      __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_orders); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 559, __pyx_L1_error)
+      __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_orders); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 560, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
-      __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_slots); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 559, __pyx_L1_error)
+      __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_slots); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 560, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
-      __pyx_t_6 = __Pyx_GetItemInt(__pyx_t_8, __pyx_v_i, Py_ssize_t, 1, PyLong_FromSsize_t, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 559, __pyx_L1_error)
+      __pyx_t_6 = __Pyx_GetItemInt(__pyx_t_8, __pyx_v_i, Py_ssize_t, 1, PyLong_FromSsize_t, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 560, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_6);
       __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
-      __pyx_t_8 = __Pyx_PyObject_GetItem(__pyx_t_4, __pyx_t_6); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 559, __pyx_L1_error)
+      __pyx_t_8 = __Pyx_PyObject_GetItem(__pyx_t_4, __pyx_t_6); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 560, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
-      __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_t_8); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 559, __pyx_L1_error)
+      __pyx_t_14 = __Pyx_PyIndex_AsSsize_t(__pyx_t_8); if (unlikely((__pyx_t_14 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 560, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
       __pyx_t_13 = __pyx_t_14;
     } else {
@@ -24404,39 +24404,39 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
   }
 
 
-  /* "kurenai/_fastpath.pyx":560
+  /* "kurenai/_fastpath.pyx":561
  *             self.order_slot[i] = spec.slots[i]
  *             self.orders[i] = spec.orders[spec.slots[i]] if self.kinds[i] == NGRAM else 0
  *         self.want_lcs = LCS in spec.kinds             # <<<<<<<<<<<<<<
  *         self.want_lsum = LSUM in spec.kinds
  * 
 */
-  __pyx_t_8 = __Pyx_PyLong_From_int(__pyx_v_7kurenai_9_fastpath_LCS); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 560, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyLong_From_int(__pyx_v_7kurenai_9_fastpath_LCS); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 561, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
-  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_kinds); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 560, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_kinds); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 561, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_2 = (__Pyx_PySequence_ContainsTF(__pyx_t_8, __pyx_t_6, Py_EQ)); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 560, __pyx_L1_error)
+  __pyx_t_2 = (__Pyx_PySequence_ContainsTF(__pyx_t_8, __pyx_t_6, Py_EQ)); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 561, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
   __pyx_v_self->want_lcs = __pyx_t_2;
 
-  /* "kurenai/_fastpath.pyx":561
+  /* "kurenai/_fastpath.pyx":562
  *             self.orders[i] = spec.orders[spec.slots[i]] if self.kinds[i] == NGRAM else 0
  *         self.want_lcs = LCS in spec.kinds
  *         self.want_lsum = LSUM in spec.kinds             # <<<<<<<<<<<<<<
  * 
  *     def __reduce__(self):
 */
-  __pyx_t_6 = __Pyx_PyLong_From_int(__pyx_v_7kurenai_9_fastpath_LSUM); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 561, __pyx_L1_error)
+  __pyx_t_6 = __Pyx_PyLong_From_int(__pyx_v_7kurenai_9_fastpath_LSUM); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 562, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_6);
-  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_kinds); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 561, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_GetAttrStr(__pyx_v_spec, __pyx_mstate_global->__pyx_n_u_kinds); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 562, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_8);
-  __pyx_t_2 = (__Pyx_PySequence_ContainsTF(__pyx_t_6, __pyx_t_8, Py_EQ)); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 561, __pyx_L1_error)
+  __pyx_t_2 = (__Pyx_PySequence_ContainsTF(__pyx_t_6, __pyx_t_8, Py_EQ)); if (unlikely((__pyx_t_2 < 0))) __PYX_ERR(0, 562, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
   __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
   __pyx_v_self->want_lsum = __pyx_t_2;
 
-  /* "kurenai/_fastpath.pyx":531
+  /* "kurenai/_fastpath.pyx":532
  *         free(self.ngram_orders)
  * 
  *     def __init__(self, spec, int mode, stem, type score_class):             # <<<<<<<<<<<<<<
@@ -24462,7 +24462,7 @@ static int __pyx_pf_7kurenai_9_fastpath_4Plan_4__init__(struct __pyx_obj_7kurena
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":563
+/* "kurenai/_fastpath.pyx":564
  *         self.want_lsum = LSUM in spec.kinds
  * 
  *     def __reduce__(self):             # <<<<<<<<<<<<<<
@@ -24522,36 +24522,36 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_6__reduce__(struct __pyx_obj
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("__reduce__", 0);
 
-  /* "kurenai/_fastpath.pyx":564
+  /* "kurenai/_fastpath.pyx":565
  * 
  *     def __reduce__(self):
  *         return Plan, (self.spec, self.mode, self.stem, self.score_class)             # <<<<<<<<<<<<<<
  * 
  *     def score(self, str target, str prediction):
 */
-  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_self->mode); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 564, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyLong_From_int(__pyx_v_self->mode); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 565, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  __pyx_t_2 = PyTuple_New(4); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 564, __pyx_L1_error)
+  __pyx_t_2 = PyTuple_New(4); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 565, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __Pyx_INCREF(__pyx_v_self->spec);
   __Pyx_GIVEREF(__pyx_v_self->spec);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_2, 0, __pyx_v_self->spec) != (0)) __PYX_ERR(0, 564, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_2, 0, __pyx_v_self->spec) != (0)) __PYX_ERR(0, 565, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_1);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_2, 1, __pyx_t_1) != (0)) __PYX_ERR(0, 564, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_2, 1, __pyx_t_1) != (0)) __PYX_ERR(0, 565, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_self->stem);
   __Pyx_GIVEREF(__pyx_v_self->stem);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_2, 2, __pyx_v_self->stem) != (0)) __PYX_ERR(0, 564, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_2, 2, __pyx_v_self->stem) != (0)) __PYX_ERR(0, 565, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_self->score_class);
   __Pyx_GIVEREF(__pyx_v_self->score_class);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_2, 3, __pyx_v_self->score_class) != (0)) __PYX_ERR(0, 564, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_2, 3, __pyx_v_self->score_class) != (0)) __PYX_ERR(0, 565, __pyx_L1_error);
   __pyx_t_1 = 0;
-  __pyx_t_1 = PyTuple_New(2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 564, __pyx_L1_error)
+  __pyx_t_1 = PyTuple_New(2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 565, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __Pyx_INCREF((PyObject *)__pyx_mstate_global->__pyx_ptype_7kurenai_9_fastpath_Plan);
   __Pyx_GIVEREF((PyObject *)__pyx_mstate_global->__pyx_ptype_7kurenai_9_fastpath_Plan);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, ((PyObject *)__pyx_mstate_global->__pyx_ptype_7kurenai_9_fastpath_Plan)) != (0)) __PYX_ERR(0, 564, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, ((PyObject *)__pyx_mstate_global->__pyx_ptype_7kurenai_9_fastpath_Plan)) != (0)) __PYX_ERR(0, 565, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_2);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_t_2) != (0)) __PYX_ERR(0, 564, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_t_2) != (0)) __PYX_ERR(0, 565, __pyx_L1_error);
   __pyx_t_2 = 0;
   {
     PyObject *__pyx_temp;
@@ -24564,7 +24564,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_6__reduce__(struct __pyx_obj
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":563
+  /* "kurenai/_fastpath.pyx":564
  *         self.want_lsum = LSUM in spec.kinds
  * 
  *     def __reduce__(self):             # <<<<<<<<<<<<<<
@@ -24584,7 +24584,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_6__reduce__(struct __pyx_obj
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":566
+/* "kurenai/_fastpath.pyx":567
  *         return Plan, (self.spec, self.mode, self.stem, self.score_class)
  * 
  *     def score(self, str target, str prediction):             # <<<<<<<<<<<<<<
@@ -24633,39 +24633,39 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_target,&__pyx_mstate_global->__pyx_n_u_prediction,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 566, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 567, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 566, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 567, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 566, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 567, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "score", 0) < (0)) __PYX_ERR(0, 566, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "score", 0) < (0)) __PYX_ERR(0, 567, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("score", 1, 2, 2, i); __PYX_ERR(0, 566, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("score", 1, 2, 2, i); __PYX_ERR(0, 567, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 2)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 566, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 567, __pyx_L3_error)
       values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 566, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 567, __pyx_L3_error)
     }
     __pyx_v_target = ((PyObject*)values[0]);
     __pyx_v_prediction = ((PyObject*)values[1]);
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("score", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 566, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("score", 1, 2, 2, __pyx_nargs); __PYX_ERR(0, 567, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -24676,8 +24676,8 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_target), (&PyUnicode_Type), 1, "target", 1))) __PYX_ERR(0, 566, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_prediction), (&PyUnicode_Type), 1, "prediction", 1))) __PYX_ERR(0, 566, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_target), (&PyUnicode_Type), 1, "target", 1))) __PYX_ERR(0, 567, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_prediction), (&PyUnicode_Type), 1, "prediction", 1))) __PYX_ERR(0, 567, __pyx_L1_error)
   __pyx_r = __pyx_pf_7kurenai_9_fastpath_4Plan_8score(((struct __pyx_obj_7kurenai_9_fastpath_Plan *)__pyx_v_self), __pyx_v_target, __pyx_v_prediction);
 
   /* function exit code */
@@ -24721,31 +24721,31 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("score", 0);
 
-  /* "kurenai/_fastpath.pyx":569
+  /* "kurenai/_fastpath.pyx":570
  *         """``RougeScorer.score`` for this plan: dict of rouge type -> Score."""
  *         cdef PairWork work
  *         cdef list keep_alive = [target.lower(), prediction.lower()]             # <<<<<<<<<<<<<<
  *         cdef Py_ssize_t small[16]
  *         _work_init(&work)
 */
-  __pyx_t_1 = __Pyx_CallUnboundCMethod0(&__pyx_mstate_global->__pyx_umethod_PyUnicode_Type__lower, __pyx_v_target); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 569, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_CallUnboundCMethod0(&__pyx_mstate_global->__pyx_umethod_PyUnicode_Type__lower, __pyx_v_target); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 570, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(PyUnicode_CheckExact(__pyx_t_1)) || __Pyx_RaiseUnexpectedTypeError("str", __pyx_t_1))) __PYX_ERR(0, 569, __pyx_L1_error)
-  __pyx_t_2 = __Pyx_CallUnboundCMethod0(&__pyx_mstate_global->__pyx_umethod_PyUnicode_Type__lower, __pyx_v_prediction); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 569, __pyx_L1_error)
+  if (!(likely(PyUnicode_CheckExact(__pyx_t_1)) || __Pyx_RaiseUnexpectedTypeError("str", __pyx_t_1))) __PYX_ERR(0, 570, __pyx_L1_error)
+  __pyx_t_2 = __Pyx_CallUnboundCMethod0(&__pyx_mstate_global->__pyx_umethod_PyUnicode_Type__lower, __pyx_v_prediction); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 570, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
-  if (!(likely(PyUnicode_CheckExact(__pyx_t_2)) || __Pyx_RaiseUnexpectedTypeError("str", __pyx_t_2))) __PYX_ERR(0, 569, __pyx_L1_error)
-  __pyx_t_3 = PyList_New(2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 569, __pyx_L1_error)
+  if (!(likely(PyUnicode_CheckExact(__pyx_t_2)) || __Pyx_RaiseUnexpectedTypeError("str", __pyx_t_2))) __PYX_ERR(0, 570, __pyx_L1_error)
+  __pyx_t_3 = PyList_New(2); if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 570, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_3);
   __Pyx_GIVEREF(__pyx_t_1);
-  if (__Pyx_PyList_SET_ITEM(__pyx_t_3, 0, __pyx_t_1) != (0)) __PYX_ERR(0, 569, __pyx_L1_error);
+  if (__Pyx_PyList_SET_ITEM(__pyx_t_3, 0, __pyx_t_1) != (0)) __PYX_ERR(0, 570, __pyx_L1_error);
   __Pyx_GIVEREF(__pyx_t_2);
-  if (__Pyx_PyList_SET_ITEM(__pyx_t_3, 1, __pyx_t_2) != (0)) __PYX_ERR(0, 569, __pyx_L1_error);
+  if (__Pyx_PyList_SET_ITEM(__pyx_t_3, 1, __pyx_t_2) != (0)) __PYX_ERR(0, 570, __pyx_L1_error);
   __pyx_t_1 = 0;
   __pyx_t_2 = 0;
   __pyx_v_keep_alive = ((PyObject*)__pyx_t_3);
   __pyx_t_3 = 0;
 
-  /* "kurenai/_fastpath.pyx":571
+  /* "kurenai/_fastpath.pyx":572
  *         cdef list keep_alive = [target.lower(), prediction.lower()]
  *         cdef Py_ssize_t small[16]
  *         _work_init(&work)             # <<<<<<<<<<<<<<
@@ -24754,7 +24754,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
 */
   __pyx_f_7kurenai_9_fastpath__work_init((&__pyx_v_work));
 
-  /* "kurenai/_fastpath.pyx":572
+  /* "kurenai/_fastpath.pyx":573
  *         cdef Py_ssize_t small[16]
  *         _work_init(&work)
  *         work.counts.overlaps = small             # <<<<<<<<<<<<<<
@@ -24763,7 +24763,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
 */
   __pyx_v_work.counts.overlaps = __pyx_v_small;
 
-  /* "kurenai/_fastpath.pyx":573
+  /* "kurenai/_fastpath.pyx":574
  *         _work_init(&work)
  *         work.counts.overlaps = small
  *         if self.n_orders > 16:             # <<<<<<<<<<<<<<
@@ -24775,7 +24775,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
   if (__pyx_t_4) {
 
 
-    /* "kurenai/_fastpath.pyx":574
+    /* "kurenai/_fastpath.pyx":575
  *         work.counts.overlaps = small
  *         if self.n_orders > 16:
  *             work.counts.overlaps = <Py_ssize_t *> malloc(self.n_orders * sizeof(Py_ssize_t))             # <<<<<<<<<<<<<<
@@ -24784,7 +24784,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
 */
     __pyx_v_work.counts.overlaps = ((Py_ssize_t *)malloc((__pyx_v_self->n_orders * (sizeof(Py_ssize_t)))));
 
-    /* "kurenai/_fastpath.pyx":575
+    /* "kurenai/_fastpath.pyx":576
  *         if self.n_orders > 16:
  *             work.counts.overlaps = <Py_ssize_t *> malloc(self.n_orders * sizeof(Py_ssize_t))
  *             if work.counts.overlaps == NULL:             # <<<<<<<<<<<<<<
@@ -24796,16 +24796,16 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
     if (unlikely(__pyx_t_4)) {
 
 
-      /* "kurenai/_fastpath.pyx":576
+      /* "kurenai/_fastpath.pyx":577
  *             work.counts.overlaps = <Py_ssize_t *> malloc(self.n_orders * sizeof(Py_ssize_t))
  *             if work.counts.overlaps == NULL:
  *                 raise MemoryError()             # <<<<<<<<<<<<<<
  *         try:
  *             _work_run(self, &work, keep_alive[0], keep_alive[1], -1, keep_alive)
 */
-      PyErr_NoMemory(); __PYX_ERR(0, 576, __pyx_L1_error)
+      PyErr_NoMemory(); __PYX_ERR(0, 577, __pyx_L1_error)
 
-      /* "kurenai/_fastpath.pyx":575
+      /* "kurenai/_fastpath.pyx":576
  *         if self.n_orders > 16:
  *             work.counts.overlaps = <Py_ssize_t *> malloc(self.n_orders * sizeof(Py_ssize_t))
  *             if work.counts.overlaps == NULL:             # <<<<<<<<<<<<<<
@@ -24814,7 +24814,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
 */
     }
 
-    /* "kurenai/_fastpath.pyx":573
+    /* "kurenai/_fastpath.pyx":574
  *         _work_init(&work)
  *         work.counts.overlaps = small
  *         if self.n_orders > 16:             # <<<<<<<<<<<<<<
@@ -24823,7 +24823,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
 */
   }
 
-  /* "kurenai/_fastpath.pyx":577
+  /* "kurenai/_fastpath.pyx":578
  *             if work.counts.overlaps == NULL:
  *                 raise MemoryError()
  *         try:             # <<<<<<<<<<<<<<
@@ -24832,7 +24832,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
 */
   /*try:*/ {
 
-    /* "kurenai/_fastpath.pyx":578
+    /* "kurenai/_fastpath.pyx":579
  *                 raise MemoryError()
  *         try:
  *             _work_run(self, &work, keep_alive[0], keep_alive[1], -1, keep_alive)             # <<<<<<<<<<<<<<
@@ -24841,23 +24841,23 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
 */
     __pyx_t_3 = __Pyx_PyList_GET_ITEM(__pyx_v_keep_alive, 0);
     __Pyx_INCREF(__pyx_t_3);
-    if (!(likely(PyUnicode_CheckExact(__pyx_t_3))||((__pyx_t_3) == Py_None) || __Pyx_RaiseUnexpectedTypeError("str", __pyx_t_3))) __PYX_ERR(0, 578, __pyx_L6_error)
+    if (!(likely(PyUnicode_CheckExact(__pyx_t_3))||((__pyx_t_3) == Py_None) || __Pyx_RaiseUnexpectedTypeError("str", __pyx_t_3))) __PYX_ERR(0, 579, __pyx_L6_error)
     __pyx_t_2 = __Pyx_PyList_GET_ITEM(__pyx_v_keep_alive, 1);
     __Pyx_INCREF(__pyx_t_2);
-    if (!(likely(PyUnicode_CheckExact(__pyx_t_2))||((__pyx_t_2) == Py_None) || __Pyx_RaiseUnexpectedTypeError("str", __pyx_t_2))) __PYX_ERR(0, 578, __pyx_L6_error)
-    __pyx_t_5 = __pyx_f_7kurenai_9_fastpath__work_run(__pyx_v_self, (&__pyx_v_work), ((PyObject*)__pyx_t_3), ((PyObject*)__pyx_t_2), -1L, __pyx_v_keep_alive); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(0, 578, __pyx_L6_error)
+    if (!(likely(PyUnicode_CheckExact(__pyx_t_2))||((__pyx_t_2) == Py_None) || __Pyx_RaiseUnexpectedTypeError("str", __pyx_t_2))) __PYX_ERR(0, 579, __pyx_L6_error)
+    __pyx_t_5 = __pyx_f_7kurenai_9_fastpath__work_run(__pyx_v_self, (&__pyx_v_work), ((PyObject*)__pyx_t_3), ((PyObject*)__pyx_t_2), -1L, __pyx_v_keep_alive); if (unlikely(__pyx_t_5 == ((int)-1))) __PYX_ERR(0, 579, __pyx_L6_error)
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
 
-    /* "kurenai/_fastpath.pyx":579
+    /* "kurenai/_fastpath.pyx":580
  *         try:
  *             _work_run(self, &work, keep_alive[0], keep_alive[1], -1, keep_alive)
  *             return self._scores(&work)             # <<<<<<<<<<<<<<
  *         finally:
  *             if work.counts.overlaps != small:
 */
-    __pyx_t_2 = ((struct __pyx_vtabstruct_7kurenai_9_fastpath_Plan *)__pyx_v_self->__pyx_vtab)->_scores(__pyx_v_self, (&__pyx_v_work)); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 579, __pyx_L6_error)
+    __pyx_t_2 = ((struct __pyx_vtabstruct_7kurenai_9_fastpath_Plan *)__pyx_v_self->__pyx_vtab)->_scores(__pyx_v_self, (&__pyx_v_work)); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 580, __pyx_L6_error)
     __Pyx_GOTREF(__pyx_t_2);
     {
       PyObject *__pyx_temp;
@@ -24871,7 +24871,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
     goto __pyx_L5_return;
   }
 
-  /* "kurenai/_fastpath.pyx":581
+  /* "kurenai/_fastpath.pyx":582
  *             return self._scores(&work)
  *         finally:
  *             if work.counts.overlaps != small:             # <<<<<<<<<<<<<<
@@ -24902,7 +24902,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
         if (__pyx_t_4) {
 
 
-          /* "kurenai/_fastpath.pyx":582
+          /* "kurenai/_fastpath.pyx":583
  *         finally:
  *             if work.counts.overlaps != small:
  *                 free(work.counts.overlaps)             # <<<<<<<<<<<<<<
@@ -24911,7 +24911,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
 */
           free(__pyx_v_work.counts.overlaps);
 
-          /* "kurenai/_fastpath.pyx":581
+          /* "kurenai/_fastpath.pyx":582
  *             return self._scores(&work)
  *         finally:
  *             if work.counts.overlaps != small:             # <<<<<<<<<<<<<<
@@ -24920,7 +24920,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
 */
         }
 
-        /* "kurenai/_fastpath.pyx":583
+        /* "kurenai/_fastpath.pyx":584
  *             if work.counts.overlaps != small:
  *                 free(work.counts.overlaps)
  *             _work_free(&work)             # <<<<<<<<<<<<<<
@@ -24945,7 +24945,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
       __pyx_t_13 = __pyx_r;
       __pyx_r = 0;
 
-      /* "kurenai/_fastpath.pyx":581
+      /* "kurenai/_fastpath.pyx":582
  *             return self._scores(&work)
  *         finally:
  *             if work.counts.overlaps != small:             # <<<<<<<<<<<<<<
@@ -24957,7 +24957,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
       if (__pyx_t_4) {
 
 
-        /* "kurenai/_fastpath.pyx":582
+        /* "kurenai/_fastpath.pyx":583
  *         finally:
  *             if work.counts.overlaps != small:
  *                 free(work.counts.overlaps)             # <<<<<<<<<<<<<<
@@ -24966,7 +24966,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
 */
         free(__pyx_v_work.counts.overlaps);
 
-        /* "kurenai/_fastpath.pyx":581
+        /* "kurenai/_fastpath.pyx":582
  *             return self._scores(&work)
  *         finally:
  *             if work.counts.overlaps != small:             # <<<<<<<<<<<<<<
@@ -24975,7 +24975,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
 */
       }
 
-      /* "kurenai/_fastpath.pyx":583
+      /* "kurenai/_fastpath.pyx":584
  *             if work.counts.overlaps != small:
  *                 free(work.counts.overlaps)
  *             _work_free(&work)             # <<<<<<<<<<<<<<
@@ -24989,7 +24989,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
     }
   }
 
-  /* "kurenai/_fastpath.pyx":566
+  /* "kurenai/_fastpath.pyx":567
  *         return Plan, (self.spec, self.mode, self.stem, self.score_class)
  * 
  *     def score(self, str target, str prediction):             # <<<<<<<<<<<<<<
@@ -25013,7 +25013,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_8score(struct __pyx_obj_7kur
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":585
+/* "kurenai/_fastpath.pyx":586
  *             _work_free(&work)
  * 
  *     def tokens(self, str text):             # <<<<<<<<<<<<<<
@@ -25061,32 +25061,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_text,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 585, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 586, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 585, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 586, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "tokens", 0) < (0)) __PYX_ERR(0, 585, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "tokens", 0) < (0)) __PYX_ERR(0, 586, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("tokens", 1, 1, 1, i); __PYX_ERR(0, 585, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("tokens", 1, 1, 1, i); __PYX_ERR(0, 586, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 585, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 586, __pyx_L3_error)
     }
     __pyx_v_text = ((PyObject*)values[0]);
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("tokens", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 585, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("tokens", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 586, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -25097,7 +25097,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_text), (&PyUnicode_Type), 1, "text", 1))) __PYX_ERR(0, 585, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_text), (&PyUnicode_Type), 1, "text", 1))) __PYX_ERR(0, 586, __pyx_L1_error)
   __pyx_r = __pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(((struct __pyx_obj_7kurenai_9_fastpath_Plan *)__pyx_v_self), __pyx_v_text);
 
   /* function exit code */
@@ -25147,20 +25147,20 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("tokens", 0);
 
-  /* "kurenai/_fastpath.pyx":591
+  /* "kurenai/_fastpath.pyx":592
  *         Python tokenizer it reproduces, token for token.
  *         """
  *         cdef str prepared = text.lower()             # <<<<<<<<<<<<<<
  *         cdef Table table
  *         cdef Doc doc
 */
-  __pyx_t_1 = __Pyx_CallUnboundCMethod0(&__pyx_mstate_global->__pyx_umethod_PyUnicode_Type__lower, __pyx_v_text); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 591, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_CallUnboundCMethod0(&__pyx_mstate_global->__pyx_umethod_PyUnicode_Type__lower, __pyx_v_text); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 592, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(PyUnicode_CheckExact(__pyx_t_1)) || __Pyx_RaiseUnexpectedTypeError("str", __pyx_t_1))) __PYX_ERR(0, 591, __pyx_L1_error)
+  if (!(likely(PyUnicode_CheckExact(__pyx_t_1)) || __Pyx_RaiseUnexpectedTypeError("str", __pyx_t_1))) __PYX_ERR(0, 592, __pyx_L1_error)
   __pyx_v_prepared = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "kurenai/_fastpath.pyx":596
+  /* "kurenai/_fastpath.pyx":597
  *         cdef Entry *entry
  *         cdef Py_ssize_t k
  *         table.entries = NULL             # <<<<<<<<<<<<<<
@@ -25169,7 +25169,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
 */
   __pyx_v_table.entries = NULL;
 
-  /* "kurenai/_fastpath.pyx":597
+  /* "kurenai/_fastpath.pyx":598
  *         cdef Py_ssize_t k
  *         table.entries = NULL
  *         table.slots = NULL             # <<<<<<<<<<<<<<
@@ -25178,7 +25178,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
 */
   __pyx_v_table.slots = NULL;
 
-  /* "kurenai/_fastpath.pyx":598
+  /* "kurenai/_fastpath.pyx":599
  *         table.entries = NULL
  *         table.slots = NULL
  *         doc.ids = NULL             # <<<<<<<<<<<<<<
@@ -25187,7 +25187,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
 */
   __pyx_v_doc.ids = NULL;
 
-  /* "kurenai/_fastpath.pyx":599
+  /* "kurenai/_fastpath.pyx":600
  *         table.slots = NULL
  *         doc.ids = NULL
  *         doc.bounds = NULL             # <<<<<<<<<<<<<<
@@ -25196,7 +25196,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
 */
   __pyx_v_doc.bounds = NULL;
 
-  /* "kurenai/_fastpath.pyx":600
+  /* "kurenai/_fastpath.pyx":601
  *         doc.ids = NULL
  *         doc.bounds = NULL
  *         try:             # <<<<<<<<<<<<<<
@@ -25205,7 +25205,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
 */
   /*try:*/ {
 
-    /* "kurenai/_fastpath.pyx":601
+    /* "kurenai/_fastpath.pyx":602
  *         doc.bounds = NULL
  *         try:
  *             if _table_init(&table, 16) < 0 or _scan(             # <<<<<<<<<<<<<<
@@ -25223,7 +25223,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
       goto __pyx_L7_bool_binop_done;
     }
 
-    /* "kurenai/_fastpath.pyx":604
+    /* "kurenai/_fastpath.pyx":605
  *                 &table, <const char *> PyUnicode_DATA(prepared), PyUnicode_KIND(prepared),
  *                 PyUnicode_GET_LENGTH(prepared), self.mode, &doc, -1
  *             ) < 0:             # <<<<<<<<<<<<<<
@@ -25237,7 +25237,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
 
     __pyx_L7_bool_binop_done:;
 
-    /* "kurenai/_fastpath.pyx":601
+    /* "kurenai/_fastpath.pyx":602
  *         doc.bounds = NULL
  *         try:
  *             if _table_init(&table, 16) < 0 or _scan(             # <<<<<<<<<<<<<<
@@ -25247,16 +25247,16 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
     if (unlikely(__pyx_t_2)) {
 
 
-      /* "kurenai/_fastpath.pyx":605
+      /* "kurenai/_fastpath.pyx":606
  *                 PyUnicode_GET_LENGTH(prepared), self.mode, &doc, -1
  *             ) < 0:
  *                 raise MemoryError()             # <<<<<<<<<<<<<<
  *             result = []
  *             for k in range(doc.n_tokens):
 */
-      PyErr_NoMemory(); __PYX_ERR(0, 605, __pyx_L4_error)
+      PyErr_NoMemory(); __PYX_ERR(0, 606, __pyx_L4_error)
 
-      /* "kurenai/_fastpath.pyx":601
+      /* "kurenai/_fastpath.pyx":602
  *         doc.bounds = NULL
  *         try:
  *             if _table_init(&table, 16) < 0 or _scan(             # <<<<<<<<<<<<<<
@@ -25265,19 +25265,19 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
 */
     }
 
-    /* "kurenai/_fastpath.pyx":606
+    /* "kurenai/_fastpath.pyx":607
  *             ) < 0:
  *                 raise MemoryError()
  *             result = []             # <<<<<<<<<<<<<<
  *             for k in range(doc.n_tokens):
  *                 entry = &table.entries[doc.ids[k]]
 */
-    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 606, __pyx_L4_error)
+    __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 607, __pyx_L4_error)
     __Pyx_GOTREF(__pyx_t_1);
     __pyx_v_result = ((PyObject*)__pyx_t_1);
     __pyx_t_1 = 0;
 
-    /* "kurenai/_fastpath.pyx":607
+    /* "kurenai/_fastpath.pyx":608
  *                 raise MemoryError()
  *             result = []
  *             for k in range(doc.n_tokens):             # <<<<<<<<<<<<<<
@@ -25291,7 +25291,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
     for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_v_k = __pyx_t_6;
 
-      /* "kurenai/_fastpath.pyx":608
+      /* "kurenai/_fastpath.pyx":609
  *             result = []
  *             for k in range(doc.n_tokens):
  *                 entry = &table.entries[doc.ids[k]]             # <<<<<<<<<<<<<<
@@ -25300,22 +25300,22 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
 */
       __pyx_v_entry = (&(__pyx_v_table.entries[(__pyx_v_doc.ids[__pyx_v_k])]));
 
-      /* "kurenai/_fastpath.pyx":609
+      /* "kurenai/_fastpath.pyx":610
  *             for k in range(doc.n_tokens):
  *                 entry = &table.entries[doc.ids[k]]
  *                 result.append(PyUnicode_FromKindAndData(entry.kind, entry.data, entry.length))             # <<<<<<<<<<<<<<
  *             return result
  *         finally:
 */
-      __pyx_t_1 = PyUnicode_FromKindAndData(__pyx_v_entry->kind, __pyx_v_entry->data, __pyx_v_entry->length); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 609, __pyx_L4_error)
+      __pyx_t_1 = PyUnicode_FromKindAndData(__pyx_v_entry->kind, __pyx_v_entry->data, __pyx_v_entry->length); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 610, __pyx_L4_error)
       __Pyx_GOTREF(__pyx_t_1);
-      __pyx_t_7 = __Pyx_PyList_Append(__pyx_v_result, __pyx_t_1); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(0, 609, __pyx_L4_error)
+      __pyx_t_7 = __Pyx_PyList_Append(__pyx_v_result, __pyx_t_1); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(0, 610, __pyx_L4_error)
       __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
     }
 
 
-    /* "kurenai/_fastpath.pyx":610
+    /* "kurenai/_fastpath.pyx":611
  *                 entry = &table.entries[doc.ids[k]]
  *                 result.append(PyUnicode_FromKindAndData(entry.kind, entry.data, entry.length))
  *             return result             # <<<<<<<<<<<<<<
@@ -25334,7 +25334,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
     goto __pyx_L3_return;
   }
 
-  /* "kurenai/_fastpath.pyx":612
+  /* "kurenai/_fastpath.pyx":613
  *             return result
  *         finally:
  *             free(doc.ids)             # <<<<<<<<<<<<<<
@@ -25360,7 +25360,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
       {
         free(__pyx_v_doc.ids);
 
-        /* "kurenai/_fastpath.pyx":613
+        /* "kurenai/_fastpath.pyx":614
  *         finally:
  *             free(doc.ids)
  *             free(doc.bounds)             # <<<<<<<<<<<<<<
@@ -25369,7 +25369,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
 */
         free(__pyx_v_doc.bounds);
 
-        /* "kurenai/_fastpath.pyx":614
+        /* "kurenai/_fastpath.pyx":615
  *             free(doc.ids)
  *             free(doc.bounds)
  *             _table_free(&table)             # <<<<<<<<<<<<<<
@@ -25394,7 +25394,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
       __pyx_t_16 = __pyx_r;
       __pyx_r = 0;
 
-      /* "kurenai/_fastpath.pyx":612
+      /* "kurenai/_fastpath.pyx":613
  *             return result
  *         finally:
  *             free(doc.ids)             # <<<<<<<<<<<<<<
@@ -25403,7 +25403,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
 */
       free(__pyx_v_doc.ids);
 
-      /* "kurenai/_fastpath.pyx":613
+      /* "kurenai/_fastpath.pyx":614
  *         finally:
  *             free(doc.ids)
  *             free(doc.bounds)             # <<<<<<<<<<<<<<
@@ -25412,7 +25412,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
 */
       free(__pyx_v_doc.bounds);
 
-      /* "kurenai/_fastpath.pyx":614
+      /* "kurenai/_fastpath.pyx":615
  *             free(doc.ids)
  *             free(doc.bounds)
  *             _table_free(&table)             # <<<<<<<<<<<<<<
@@ -25426,7 +25426,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
     }
   }
 
-  /* "kurenai/_fastpath.pyx":585
+  /* "kurenai/_fastpath.pyx":586
  *             _work_free(&work)
  * 
  *     def tokens(self, str text):             # <<<<<<<<<<<<<<
@@ -25451,7 +25451,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_10tokens(struct __pyx_obj_7k
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":616
+/* "kurenai/_fastpath.pyx":617
  *             _table_free(&table)
  * 
  *     def _probes(self, str text):             # <<<<<<<<<<<<<<
@@ -25499,32 +25499,32 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_text,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 616, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 617, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 616, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 617, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_probes", 0) < (0)) __PYX_ERR(0, 616, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "_probes", 0) < (0)) __PYX_ERR(0, 617, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 1; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_probes", 1, 1, 1, i); __PYX_ERR(0, 616, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("_probes", 1, 1, 1, i); __PYX_ERR(0, 617, __pyx_L3_error) }
       }
     } else if (unlikely(__pyx_nargs != 1)) {
       goto __pyx_L5_argtuple_error;
     } else {
       values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 616, __pyx_L3_error)
+      if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 617, __pyx_L3_error)
     }
     __pyx_v_text = ((PyObject*)values[0]);
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("_probes", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 616, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("_probes", 1, 1, 1, __pyx_nargs); __PYX_ERR(0, 617, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -25535,7 +25535,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_text), (&PyUnicode_Type), 1, "text", 1))) __PYX_ERR(0, 616, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_text), (&PyUnicode_Type), 1, "text", 1))) __PYX_ERR(0, 617, __pyx_L1_error)
   __pyx_r = __pyx_pf_7kurenai_9_fastpath_4Plan_12_probes(((struct __pyx_obj_7kurenai_9_fastpath_Plan *)__pyx_v_self), __pyx_v_text);
 
   /* function exit code */
@@ -25580,20 +25580,20 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_12_probes(struct __pyx_obj_7
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_probes", 0);
 
-  /* "kurenai/_fastpath.pyx":622
+  /* "kurenai/_fastpath.pyx":623
  *         near 1.5 whatever the tokens.  For the hash-flooding tests only.
  *         """
  *         cdef str prepared = text.lower()             # <<<<<<<<<<<<<<
  *         cdef Table table
  *         cdef Doc doc
 */
-  __pyx_t_1 = __Pyx_CallUnboundCMethod0(&__pyx_mstate_global->__pyx_umethod_PyUnicode_Type__lower, __pyx_v_text); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 622, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_CallUnboundCMethod0(&__pyx_mstate_global->__pyx_umethod_PyUnicode_Type__lower, __pyx_v_text); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 623, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
-  if (!(likely(PyUnicode_CheckExact(__pyx_t_1)) || __Pyx_RaiseUnexpectedTypeError("str", __pyx_t_1))) __PYX_ERR(0, 622, __pyx_L1_error)
+  if (!(likely(PyUnicode_CheckExact(__pyx_t_1)) || __Pyx_RaiseUnexpectedTypeError("str", __pyx_t_1))) __PYX_ERR(0, 623, __pyx_L1_error)
   __pyx_v_prepared = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "kurenai/_fastpath.pyx":625
+  /* "kurenai/_fastpath.pyx":626
  *         cdef Table table
  *         cdef Doc doc
  *         table.entries = NULL             # <<<<<<<<<<<<<<
@@ -25602,7 +25602,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_12_probes(struct __pyx_obj_7
 */
   __pyx_v_table.entries = NULL;
 
-  /* "kurenai/_fastpath.pyx":626
+  /* "kurenai/_fastpath.pyx":627
  *         cdef Doc doc
  *         table.entries = NULL
  *         table.slots = NULL             # <<<<<<<<<<<<<<
@@ -25611,7 +25611,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_12_probes(struct __pyx_obj_7
 */
   __pyx_v_table.slots = NULL;
 
-  /* "kurenai/_fastpath.pyx":627
+  /* "kurenai/_fastpath.pyx":628
  *         table.entries = NULL
  *         table.slots = NULL
  *         doc.ids = NULL             # <<<<<<<<<<<<<<
@@ -25620,7 +25620,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_12_probes(struct __pyx_obj_7
 */
   __pyx_v_doc.ids = NULL;
 
-  /* "kurenai/_fastpath.pyx":628
+  /* "kurenai/_fastpath.pyx":629
  *         table.slots = NULL
  *         doc.ids = NULL
  *         doc.bounds = NULL             # <<<<<<<<<<<<<<
@@ -25629,7 +25629,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_12_probes(struct __pyx_obj_7
 */
   __pyx_v_doc.bounds = NULL;
 
-  /* "kurenai/_fastpath.pyx":629
+  /* "kurenai/_fastpath.pyx":630
  *         doc.ids = NULL
  *         doc.bounds = NULL
  *         try:             # <<<<<<<<<<<<<<
@@ -25638,7 +25638,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_12_probes(struct __pyx_obj_7
 */
   /*try:*/ {
 
-    /* "kurenai/_fastpath.pyx":630
+    /* "kurenai/_fastpath.pyx":631
  *         doc.bounds = NULL
  *         try:
  *             if _table_init(&table, 16) < 0 or _scan(             # <<<<<<<<<<<<<<
@@ -25656,7 +25656,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_12_probes(struct __pyx_obj_7
       goto __pyx_L7_bool_binop_done;
     }
 
-    /* "kurenai/_fastpath.pyx":633
+    /* "kurenai/_fastpath.pyx":634
  *                 &table, <const char *> PyUnicode_DATA(prepared), PyUnicode_KIND(prepared),
  *                 PyUnicode_GET_LENGTH(prepared), self.mode, &doc, -1
  *             ) < 0:             # <<<<<<<<<<<<<<
@@ -25670,7 +25670,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_12_probes(struct __pyx_obj_7
 
     __pyx_L7_bool_binop_done:;
 
-    /* "kurenai/_fastpath.pyx":630
+    /* "kurenai/_fastpath.pyx":631
  *         doc.bounds = NULL
  *         try:
  *             if _table_init(&table, 16) < 0 or _scan(             # <<<<<<<<<<<<<<
@@ -25680,16 +25680,16 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_12_probes(struct __pyx_obj_7
     if (unlikely(__pyx_t_2)) {
 
 
-      /* "kurenai/_fastpath.pyx":634
+      /* "kurenai/_fastpath.pyx":635
  *                 PyUnicode_GET_LENGTH(prepared), self.mode, &doc, -1
  *             ) < 0:
  *                 raise MemoryError()             # <<<<<<<<<<<<<<
  *             return table.n, _probe_total(&table)
  *         finally:
 */
-      PyErr_NoMemory(); __PYX_ERR(0, 634, __pyx_L4_error)
+      PyErr_NoMemory(); __PYX_ERR(0, 635, __pyx_L4_error)
 
-      /* "kurenai/_fastpath.pyx":630
+      /* "kurenai/_fastpath.pyx":631
  *         doc.bounds = NULL
  *         try:
  *             if _table_init(&table, 16) < 0 or _scan(             # <<<<<<<<<<<<<<
@@ -25698,23 +25698,23 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_12_probes(struct __pyx_obj_7
 */
     }
 
-    /* "kurenai/_fastpath.pyx":635
+    /* "kurenai/_fastpath.pyx":636
  *             ) < 0:
  *                 raise MemoryError()
  *             return table.n, _probe_total(&table)             # <<<<<<<<<<<<<<
  *         finally:
  *             free(doc.ids)
 */
-    __pyx_t_1 = PyLong_FromSsize_t(__pyx_v_table.n); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 635, __pyx_L4_error)
+    __pyx_t_1 = PyLong_FromSsize_t(__pyx_v_table.n); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 636, __pyx_L4_error)
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_4 = PyLong_FromSsize_t(__pyx_f_7kurenai_9_fastpath__probe_total((&__pyx_v_table))); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 635, __pyx_L4_error)
+    __pyx_t_4 = PyLong_FromSsize_t(__pyx_f_7kurenai_9_fastpath__probe_total((&__pyx_v_table))); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 636, __pyx_L4_error)
     __Pyx_GOTREF(__pyx_t_4);
-    __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 635, __pyx_L4_error)
+    __pyx_t_5 = PyTuple_New(2); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 636, __pyx_L4_error)
     __Pyx_GOTREF(__pyx_t_5);
     __Pyx_GIVEREF(__pyx_t_1);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_1) != (0)) __PYX_ERR(0, 635, __pyx_L4_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 0, __pyx_t_1) != (0)) __PYX_ERR(0, 636, __pyx_L4_error);
     __Pyx_GIVEREF(__pyx_t_4);
-    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_4) != (0)) __PYX_ERR(0, 635, __pyx_L4_error);
+    if (__Pyx_PyTuple_SET_ITEM(__pyx_t_5, 1, __pyx_t_4) != (0)) __PYX_ERR(0, 636, __pyx_L4_error);
     __pyx_t_1 = 0;
     __pyx_t_4 = 0;
     {
@@ -25729,7 +25729,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_12_probes(struct __pyx_obj_7
     goto __pyx_L3_return;
   }
 
-  /* "kurenai/_fastpath.pyx":637
+  /* "kurenai/_fastpath.pyx":638
  *             return table.n, _probe_total(&table)
  *         finally:
  *             free(doc.ids)             # <<<<<<<<<<<<<<
@@ -25757,7 +25757,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_12_probes(struct __pyx_obj_7
       {
         free(__pyx_v_doc.ids);
 
-        /* "kurenai/_fastpath.pyx":638
+        /* "kurenai/_fastpath.pyx":639
  *         finally:
  *             free(doc.ids)
  *             free(doc.bounds)             # <<<<<<<<<<<<<<
@@ -25766,7 +25766,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_12_probes(struct __pyx_obj_7
 */
         free(__pyx_v_doc.bounds);
 
-        /* "kurenai/_fastpath.pyx":639
+        /* "kurenai/_fastpath.pyx":640
  *             free(doc.ids)
  *             free(doc.bounds)
  *             _table_free(&table)             # <<<<<<<<<<<<<<
@@ -25791,7 +25791,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_12_probes(struct __pyx_obj_7
       __pyx_t_14 = __pyx_r;
       __pyx_r = 0;
 
-      /* "kurenai/_fastpath.pyx":637
+      /* "kurenai/_fastpath.pyx":638
  *             return table.n, _probe_total(&table)
  *         finally:
  *             free(doc.ids)             # <<<<<<<<<<<<<<
@@ -25800,7 +25800,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_12_probes(struct __pyx_obj_7
 */
       free(__pyx_v_doc.ids);
 
-      /* "kurenai/_fastpath.pyx":638
+      /* "kurenai/_fastpath.pyx":639
  *         finally:
  *             free(doc.ids)
  *             free(doc.bounds)             # <<<<<<<<<<<<<<
@@ -25809,7 +25809,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_12_probes(struct __pyx_obj_7
 */
       free(__pyx_v_doc.bounds);
 
-      /* "kurenai/_fastpath.pyx":639
+      /* "kurenai/_fastpath.pyx":640
  *             free(doc.ids)
  *             free(doc.bounds)
  *             _table_free(&table)             # <<<<<<<<<<<<<<
@@ -25823,7 +25823,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_12_probes(struct __pyx_obj_7
     }
   }
 
-  /* "kurenai/_fastpath.pyx":616
+  /* "kurenai/_fastpath.pyx":617
  *             _table_free(&table)
  * 
  *     def _probes(self, str text):             # <<<<<<<<<<<<<<
@@ -25847,7 +25847,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_12_probes(struct __pyx_obj_7
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":641
+/* "kurenai/_fastpath.pyx":642
  *             _table_free(&table)
  * 
  *     def score_many(self, list targets, list predictions, Py_ssize_t max_tokens=-1,             # <<<<<<<<<<<<<<
@@ -25898,48 +25898,48 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   {
     PyObject ** const __pyx_pyargnames[] = {&__pyx_mstate_global->__pyx_n_u_targets,&__pyx_mstate_global->__pyx_n_u_predictions,&__pyx_mstate_global->__pyx_n_u_max_tokens,&__pyx_mstate_global->__pyx_n_u_out,0};
     const Py_ssize_t __pyx_kwds_len = (__pyx_kwds) ? __Pyx_NumKwargs_FASTCALL(__pyx_kwds) : 0;
-    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 641, __pyx_L3_error)
+    if (unlikely(__pyx_kwds_len < 0)) __PYX_ERR(0, 642, __pyx_L3_error)
     if (__pyx_kwds_len > 0) {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 641, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 642, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 641, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 642, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 641, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 642, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  1:
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 641, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 642, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  0: break;
         default: goto __pyx_L5_argtuple_error;
       }
       const Py_ssize_t kwd_pos_args = __pyx_nargs;
-      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "score_many", 0) < (0)) __PYX_ERR(0, 641, __pyx_L3_error)
+      if (__Pyx_ParseKeywords(__pyx_kwds, __pyx_kwvalues, __pyx_pyargnames, 0, values, kwd_pos_args, __pyx_kwds_len, "score_many", 0) < (0)) __PYX_ERR(0, 642, __pyx_L3_error)
       for (Py_ssize_t i = __pyx_nargs; i < 2; i++) {
-        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("score_many", 0, 2, 4, i); __PYX_ERR(0, 641, __pyx_L3_error) }
+        if (unlikely(!values[i])) { __Pyx_RaiseArgtupleInvalid("score_many", 0, 2, 4, i); __PYX_ERR(0, 642, __pyx_L3_error) }
       }
     } else {
       switch (__pyx_nargs) {
         case  4:
         values[3] = __Pyx_ArgRef_FASTCALL(__pyx_args, 3);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 641, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[3])) __PYX_ERR(0, 642, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  3:
         values[2] = __Pyx_ArgRef_FASTCALL(__pyx_args, 2);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 641, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[2])) __PYX_ERR(0, 642, __pyx_L3_error)
         CYTHON_FALLTHROUGH;
         case  2:
         values[1] = __Pyx_ArgRef_FASTCALL(__pyx_args, 1);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 641, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[1])) __PYX_ERR(0, 642, __pyx_L3_error)
         values[0] = __Pyx_ArgRef_FASTCALL(__pyx_args, 0);
-        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 641, __pyx_L3_error)
+        if (!CYTHON_ASSUME_SAFE_MACROS && unlikely(!values[0])) __PYX_ERR(0, 642, __pyx_L3_error)
         break;
         default: goto __pyx_L5_argtuple_error;
       }
@@ -25947,12 +25947,12 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
     __pyx_v_targets = ((PyObject*)values[0]);
     __pyx_v_predictions = ((PyObject*)values[1]);
     if (values[2]) {
-      __pyx_v_max_tokens = __Pyx_PyIndex_AsSsize_t(values[2]); if (unlikely((__pyx_v_max_tokens == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 641, __pyx_L3_error)
+      __pyx_v_max_tokens = __Pyx_PyIndex_AsSsize_t(values[2]); if (unlikely((__pyx_v_max_tokens == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 642, __pyx_L3_error)
     } else {
       __pyx_v_max_tokens = ((Py_ssize_t)-1L);
     }
     if (values[3]) {
-      __pyx_v_out = __Pyx_PyObject_to_MemoryviewSlice_dsdsds_double(values[3], PyBUF_WRITABLE); if (unlikely(!__pyx_v_out.memview)) __PYX_ERR(0, 642, __pyx_L3_error)
+      __pyx_v_out = __Pyx_PyObject_to_MemoryviewSlice_dsdsds_double(values[3], PyBUF_WRITABLE); if (unlikely(!__pyx_v_out.memview)) __PYX_ERR(0, 643, __pyx_L3_error)
     } else {
       __pyx_v_out = __pyx_mstate_global->__pyx_k__5;
       __PYX_INC_MEMVIEW(&__pyx_v_out, 1);
@@ -25960,7 +25960,7 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   }
   goto __pyx_L6_skip;
   __pyx_L5_argtuple_error:;
-  __Pyx_RaiseArgtupleInvalid("score_many", 0, 2, 4, __pyx_nargs); __PYX_ERR(0, 641, __pyx_L3_error)
+  __Pyx_RaiseArgtupleInvalid("score_many", 0, 2, 4, __pyx_nargs); __PYX_ERR(0, 642, __pyx_L3_error)
   __pyx_L6_skip:;
   goto __pyx_L4_argument_unpacking_done;
   __pyx_L3_error:;
@@ -25972,8 +25972,8 @@ PyObject *__pyx_args, PyObject *__pyx_kwds
   __Pyx_RefNannyFinishContext();
   return NULL;
   __pyx_L4_argument_unpacking_done:;
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_targets), (&PyList_Type), 1, "targets", 1))) __PYX_ERR(0, 641, __pyx_L1_error)
-  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_predictions), (&PyList_Type), 1, "predictions", 1))) __PYX_ERR(0, 641, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_targets), (&PyList_Type), 1, "targets", 1))) __PYX_ERR(0, 642, __pyx_L1_error)
+  if (unlikely(!__Pyx_ArgTypeTest(((PyObject *)__pyx_v_predictions), (&PyList_Type), 1, "predictions", 1))) __PYX_ERR(0, 642, __pyx_L1_error)
   __pyx_r = __pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(((struct __pyx_obj_7kurenai_9_fastpath_Plan *)__pyx_v_self), __pyx_v_targets, __pyx_v_predictions, __pyx_v_max_tokens, __pyx_v_out);
 
   /* function exit code */
@@ -26034,7 +26034,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("score_many", 0);
 
-  /* "kurenai/_fastpath.pyx":650
+  /* "kurenai/_fastpath.pyx":651
  *         such pairs) and returns None.
  *         """
  *         cdef Py_ssize_t n = len(targets), k             # <<<<<<<<<<<<<<
@@ -26043,36 +26043,36 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
 */
   if (unlikely(__pyx_v_targets == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 650, __pyx_L1_error)
+    __PYX_ERR(0, 651, __pyx_L1_error)
   }
-  __pyx_t_1 = __Pyx_PyList_GET_SIZE(__pyx_v_targets); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 650, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyList_GET_SIZE(__pyx_v_targets); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 651, __pyx_L1_error)
   __pyx_v_n = __pyx_t_1;
 
-  /* "kurenai/_fastpath.pyx":653
+  /* "kurenai/_fastpath.pyx":654
  *         cdef PairWork *works
  *         cdef Py_ssize_t *overlaps
  *         cdef list lowered, over = []             # <<<<<<<<<<<<<<
  *         cdef list keep_alive = []
  *         if len(predictions) != n:
 */
-  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 653, __pyx_L1_error)
+  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 654, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __pyx_v_over = ((PyObject*)__pyx_t_2);
   __pyx_t_2 = 0;
 
-  /* "kurenai/_fastpath.pyx":654
+  /* "kurenai/_fastpath.pyx":655
  *         cdef Py_ssize_t *overlaps
  *         cdef list lowered, over = []
  *         cdef list keep_alive = []             # <<<<<<<<<<<<<<
  *         if len(predictions) != n:
  *             raise ValueError(f"{n} targets but {len(predictions)} predictions")
 */
-  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 654, __pyx_L1_error)
+  __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 655, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_2);
   __pyx_v_keep_alive = ((PyObject*)__pyx_t_2);
   __pyx_t_2 = 0;
 
-  /* "kurenai/_fastpath.pyx":655
+  /* "kurenai/_fastpath.pyx":656
  *         cdef list lowered, over = []
  *         cdef list keep_alive = []
  *         if len(predictions) != n:             # <<<<<<<<<<<<<<
@@ -26081,16 +26081,16 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
 */
   if (unlikely(__pyx_v_predictions == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 655, __pyx_L1_error)
+    __PYX_ERR(0, 656, __pyx_L1_error)
   }
-  __pyx_t_1 = __Pyx_PyList_GET_SIZE(__pyx_v_predictions); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 655, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyList_GET_SIZE(__pyx_v_predictions); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 656, __pyx_L1_error)
   __pyx_t_3 = (__pyx_t_1 != __pyx_v_n);
 
 
   if (unlikely(__pyx_t_3)) {
 
 
-    /* "kurenai/_fastpath.pyx":656
+    /* "kurenai/_fastpath.pyx":657
  *         cdef list keep_alive = []
  *         if len(predictions) != n:
  *             raise ValueError(f"{n} targets but {len(predictions)} predictions")             # <<<<<<<<<<<<<<
@@ -26098,14 +26098,14 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
  *             lowered = [text.lower() for text in targets]
 */
     __pyx_t_4 = NULL;
-    __pyx_t_5 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_v_n, 0, ' ', 'd'); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 656, __pyx_L1_error)
+    __pyx_t_5 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_v_n, 0, ' ', 'd'); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 657, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_5);
     if (unlikely(__pyx_v_predictions == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-      __PYX_ERR(0, 656, __pyx_L1_error)
+      __PYX_ERR(0, 657, __pyx_L1_error)
     }
-    __pyx_t_1 = __Pyx_PyList_GET_SIZE(__pyx_v_predictions); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 656, __pyx_L1_error)
-    __pyx_t_6 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_t_1, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 656, __pyx_L1_error)
+    __pyx_t_1 = __Pyx_PyList_GET_SIZE(__pyx_v_predictions); if (unlikely(__pyx_t_1 == ((Py_ssize_t)-1))) __PYX_ERR(0, 657, __pyx_L1_error)
+    __pyx_t_6 = __Pyx_PyUnicode_From_Py_ssize_t(__pyx_t_1, 0, ' ', 'd'); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 657, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_6);
 
     __pyx_t_7[0] = __pyx_t_5;
@@ -26118,7 +26118,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
     #endif
     __pyx_t_8 = 0;
     __pyx_t_9 = __Pyx_PyUnicode_Join(__pyx_t_7, 4, __pyx_t_1, __pyx_t_8);
-    if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 656, __pyx_L1_error)
+    if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 657, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_9);
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
     __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
@@ -26128,14 +26128,14 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
       __pyx_t_2 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ValueError)), __pyx_callargs+__pyx_t_10, (2-__pyx_t_10) | (__pyx_t_10*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
-      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 656, __pyx_L1_error)
+      if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 657, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_2);
     }
     __Pyx_Raise(__pyx_t_2, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-    __PYX_ERR(0, 656, __pyx_L1_error)
+    __PYX_ERR(0, 657, __pyx_L1_error)
 
-    /* "kurenai/_fastpath.pyx":655
+    /* "kurenai/_fastpath.pyx":656
  *         cdef list lowered, over = []
  *         cdef list keep_alive = []
  *         if len(predictions) != n:             # <<<<<<<<<<<<<<
@@ -26144,7 +26144,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
 */
   }
 
-  /* "kurenai/_fastpath.pyx":657
+  /* "kurenai/_fastpath.pyx":658
  *         if len(predictions) != n:
  *             raise ValueError(f"{n} targets but {len(predictions)} predictions")
  *         if max_tokens < 0:             # <<<<<<<<<<<<<<
@@ -26156,7 +26156,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
   if (__pyx_t_3) {
 
 
-    /* "kurenai/_fastpath.pyx":658
+    /* "kurenai/_fastpath.pyx":659
  *             raise ValueError(f"{n} targets but {len(predictions)} predictions")
  *         if max_tokens < 0:
  *             lowered = [text.lower() for text in targets]             # <<<<<<<<<<<<<<
@@ -26164,11 +26164,11 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
  *         else:
 */
     { /* enter inner scope */
-      __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 658, __pyx_L7_error)
+      __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 659, __pyx_L7_error)
       __Pyx_GOTREF(__pyx_t_2);
       if (unlikely(__pyx_v_targets == Py_None)) {
         PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not iterable");
-        __PYX_ERR(0, 658, __pyx_L7_error)
+        __PYX_ERR(0, 659, __pyx_L7_error)
       }
       __pyx_t_9 = __pyx_v_targets; __Pyx_INCREF(__pyx_t_9);
       __pyx_t_1 = 0;
@@ -26176,13 +26176,13 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_9);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 658, __pyx_L7_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 659, __pyx_L7_error)
           #endif
           if (__pyx_t_1 >= __pyx_temp) break;
         }
         __pyx_t_4 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_9, __pyx_t_1, __Pyx_ReferenceSharing_OwnStrongReference);
         ++__pyx_t_1;
-        if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 658, __pyx_L7_error)
+        if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 659, __pyx_L7_error)
         __Pyx_GOTREF(__pyx_t_4);
         __Pyx_XDECREF_SET(__pyx_7genexpr__pyx_v_text, __pyx_t_4);
         __pyx_t_4 = 0;
@@ -26193,11 +26193,11 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
           PyObject *__pyx_callargs[2] = {__pyx_t_6, NULL};
           __pyx_t_4 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_lower, __pyx_callargs+__pyx_t_10, (1-__pyx_t_10) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_6); __pyx_t_6 = 0;
-          if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 658, __pyx_L7_error)
+          if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 659, __pyx_L7_error)
           __Pyx_GOTREF(__pyx_t_4);
         }
         __Pyx_GIVEREF(__pyx_t_4);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_2, __pyx_t_4))) __PYX_ERR(0, 658, __pyx_L7_error)
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_2, __pyx_t_4))) __PYX_ERR(0, 659, __pyx_L7_error)
         __pyx_t_4 = 0;
       }
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -26211,7 +26211,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
     __pyx_v_lowered = ((PyObject*)__pyx_t_2);
     __pyx_t_2 = 0;
 
-    /* "kurenai/_fastpath.pyx":659
+    /* "kurenai/_fastpath.pyx":660
  *         if max_tokens < 0:
  *             lowered = [text.lower() for text in targets]
  *             lowered += [text.lower() for text in predictions]             # <<<<<<<<<<<<<<
@@ -26219,11 +26219,11 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
  *             lowered, over = _lowered_within(self.mode, targets + predictions, n, max_tokens)
 */
     { /* enter inner scope */
-      __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 659, __pyx_L14_error)
+      __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 660, __pyx_L14_error)
       __Pyx_GOTREF(__pyx_t_2);
       if (unlikely(__pyx_v_predictions == Py_None)) {
         PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not iterable");
-        __PYX_ERR(0, 659, __pyx_L14_error)
+        __PYX_ERR(0, 660, __pyx_L14_error)
       }
       __pyx_t_9 = __pyx_v_predictions; __Pyx_INCREF(__pyx_t_9);
       __pyx_t_1 = 0;
@@ -26231,13 +26231,13 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
         {
           Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_9);
           #if !CYTHON_ASSUME_SAFE_SIZE
-          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 659, __pyx_L14_error)
+          if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 660, __pyx_L14_error)
           #endif
           if (__pyx_t_1 >= __pyx_temp) break;
         }
         __pyx_t_4 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_9, __pyx_t_1, __Pyx_ReferenceSharing_OwnStrongReference);
         ++__pyx_t_1;
-        if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 659, __pyx_L14_error)
+        if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 660, __pyx_L14_error)
         __Pyx_GOTREF(__pyx_t_4);
         __Pyx_XDECREF_SET(__pyx_8genexpr1__pyx_v_text, __pyx_t_4);
         __pyx_t_4 = 0;
@@ -26248,11 +26248,11 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
           PyObject *__pyx_callargs[2] = {__pyx_t_6, NULL};
           __pyx_t_4 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_lower, __pyx_callargs+__pyx_t_10, (1-__pyx_t_10) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
           __Pyx_XDECREF(__pyx_t_6); __pyx_t_6 = 0;
-          if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 659, __pyx_L14_error)
+          if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 660, __pyx_L14_error)
           __Pyx_GOTREF(__pyx_t_4);
         }
         __Pyx_GIVEREF(__pyx_t_4);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_2, __pyx_t_4))) __PYX_ERR(0, 659, __pyx_L14_error)
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_2, __pyx_t_4))) __PYX_ERR(0, 660, __pyx_L14_error)
         __pyx_t_4 = 0;
       }
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
@@ -26263,13 +26263,13 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
       goto __pyx_L1_error;
       __pyx_L18_exit_scope:;
     } /* exit inner scope */
-    __pyx_t_9 = PyNumber_InPlaceAdd(__pyx_v_lowered, __pyx_t_2); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 659, __pyx_L1_error)
+    __pyx_t_9 = PyNumber_InPlaceAdd(__pyx_v_lowered, __pyx_t_2); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 660, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_9);
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
     __Pyx_DECREF_SET(__pyx_v_lowered, ((PyObject*)__pyx_t_9));
     __pyx_t_9 = 0;
 
-    /* "kurenai/_fastpath.pyx":657
+    /* "kurenai/_fastpath.pyx":658
  *         if len(predictions) != n:
  *             raise ValueError(f"{n} targets but {len(predictions)} predictions")
  *         if max_tokens < 0:             # <<<<<<<<<<<<<<
@@ -26279,7 +26279,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
     goto __pyx_L4;
   }
 
-  /* "kurenai/_fastpath.pyx":661
+  /* "kurenai/_fastpath.pyx":662
  *             lowered += [text.lower() for text in predictions]
  *         else:
  *             lowered, over = _lowered_within(self.mode, targets + predictions, n, max_tokens)             # <<<<<<<<<<<<<<
@@ -26287,9 +26287,9 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
  *         overlaps = <Py_ssize_t *> malloc((n * self.n_orders + 1) * sizeof(Py_ssize_t))
 */
   /*else*/ {
-    __pyx_t_9 = PyNumber_Add(__pyx_v_targets, __pyx_v_predictions); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 661, __pyx_L1_error)
+    __pyx_t_9 = PyNumber_Add(__pyx_v_targets, __pyx_v_predictions); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 662, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_9);
-    __pyx_t_2 = __pyx_f_7kurenai_9_fastpath__lowered_within(__pyx_v_self->mode, ((PyObject*)__pyx_t_9), __pyx_v_n, __pyx_v_max_tokens); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 661, __pyx_L1_error)
+    __pyx_t_2 = __pyx_f_7kurenai_9_fastpath__lowered_within(__pyx_v_self->mode, ((PyObject*)__pyx_t_9), __pyx_v_n, __pyx_v_max_tokens); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 662, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
     __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
     if (likely(__pyx_t_2 != Py_None)) {
@@ -26298,7 +26298,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
       if (unlikely(size != 2)) {
         if (size > 2) __Pyx_RaiseTooManyValuesError(2);
         else if (size >= 0) __Pyx_RaiseNeedMoreValuesError(size);
-        __PYX_ERR(0, 661, __pyx_L1_error)
+        __PYX_ERR(0, 662, __pyx_L1_error)
       }
       #if CYTHON_ASSUME_SAFE_MACROS && !CYTHON_AVOID_BORROWED_REFS
       __pyx_t_9 = PyTuple_GET_ITEM(sequence, 0);
@@ -26306,17 +26306,17 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
       __pyx_t_4 = PyTuple_GET_ITEM(sequence, 1);
       __Pyx_INCREF(__pyx_t_4);
       #else
-      __pyx_t_9 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 661, __pyx_L1_error)
+      __pyx_t_9 = __Pyx_PySequence_ITEM(sequence, 0); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 662, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_9);
-      __pyx_t_4 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 661, __pyx_L1_error)
+      __pyx_t_4 = __Pyx_PySequence_ITEM(sequence, 1); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 662, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_4);
       #endif
       __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
     } else {
-      __Pyx_RaiseNoneNotIterableError(); __PYX_ERR(0, 661, __pyx_L1_error)
+      __Pyx_RaiseNoneNotIterableError(); __PYX_ERR(0, 662, __pyx_L1_error)
     }
-    if (!(likely(PyList_CheckExact(__pyx_t_9))||((__pyx_t_9) == Py_None) || __Pyx_RaiseUnexpectedTypeError("list", __pyx_t_9))) __PYX_ERR(0, 661, __pyx_L1_error)
-    if (!(likely(PyList_CheckExact(__pyx_t_4))||((__pyx_t_4) == Py_None) || __Pyx_RaiseUnexpectedTypeError("list", __pyx_t_4))) __PYX_ERR(0, 661, __pyx_L1_error)
+    if (!(likely(PyList_CheckExact(__pyx_t_9))||((__pyx_t_9) == Py_None) || __Pyx_RaiseUnexpectedTypeError("list", __pyx_t_9))) __PYX_ERR(0, 662, __pyx_L1_error)
+    if (!(likely(PyList_CheckExact(__pyx_t_4))||((__pyx_t_4) == Py_None) || __Pyx_RaiseUnexpectedTypeError("list", __pyx_t_4))) __PYX_ERR(0, 662, __pyx_L1_error)
     __pyx_v_lowered = ((PyObject*)__pyx_t_9);
     __pyx_t_9 = 0;
     __Pyx_DECREF_SET(__pyx_v_over, ((PyObject*)__pyx_t_4));
@@ -26324,7 +26324,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
   }
   __pyx_L4:;
 
-  /* "kurenai/_fastpath.pyx":662
+  /* "kurenai/_fastpath.pyx":663
  *         else:
  *             lowered, over = _lowered_within(self.mode, targets + predictions, n, max_tokens)
  *         works = <PairWork *> calloc(n + 1, sizeof(PairWork))             # <<<<<<<<<<<<<<
@@ -26333,7 +26333,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
 */
   __pyx_v_works = ((struct __pyx_t_7kurenai_9_fastpath_PairWork *)calloc((__pyx_v_n + 1), (sizeof(struct __pyx_t_7kurenai_9_fastpath_PairWork))));
 
-  /* "kurenai/_fastpath.pyx":663
+  /* "kurenai/_fastpath.pyx":664
  *             lowered, over = _lowered_within(self.mode, targets + predictions, n, max_tokens)
  *         works = <PairWork *> calloc(n + 1, sizeof(PairWork))
  *         overlaps = <Py_ssize_t *> malloc((n * self.n_orders + 1) * sizeof(Py_ssize_t))             # <<<<<<<<<<<<<<
@@ -26342,7 +26342,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
 */
   __pyx_v_overlaps = ((Py_ssize_t *)malloc((((__pyx_v_n * __pyx_v_self->n_orders) + 1) * (sizeof(Py_ssize_t)))));
 
-  /* "kurenai/_fastpath.pyx":664
+  /* "kurenai/_fastpath.pyx":665
  *         works = <PairWork *> calloc(n + 1, sizeof(PairWork))
  *         overlaps = <Py_ssize_t *> malloc((n * self.n_orders + 1) * sizeof(Py_ssize_t))
  *         if works == NULL or overlaps == NULL:             # <<<<<<<<<<<<<<
@@ -26368,7 +26368,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
   if (unlikely(__pyx_t_3)) {
 
 
-    /* "kurenai/_fastpath.pyx":665
+    /* "kurenai/_fastpath.pyx":666
  *         overlaps = <Py_ssize_t *> malloc((n * self.n_orders + 1) * sizeof(Py_ssize_t))
  *         if works == NULL or overlaps == NULL:
  *             free(works)             # <<<<<<<<<<<<<<
@@ -26377,7 +26377,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
 */
     free(__pyx_v_works);
 
-    /* "kurenai/_fastpath.pyx":666
+    /* "kurenai/_fastpath.pyx":667
  *         if works == NULL or overlaps == NULL:
  *             free(works)
  *             free(overlaps)             # <<<<<<<<<<<<<<
@@ -26386,16 +26386,16 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
 */
     free(__pyx_v_overlaps);
 
-    /* "kurenai/_fastpath.pyx":667
+    /* "kurenai/_fastpath.pyx":668
  *             free(works)
  *             free(overlaps)
  *             raise MemoryError()             # <<<<<<<<<<<<<<
  *         try:
  *             for k in range(n):
 */
-    PyErr_NoMemory(); __PYX_ERR(0, 667, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(0, 668, __pyx_L1_error)
 
-    /* "kurenai/_fastpath.pyx":664
+    /* "kurenai/_fastpath.pyx":665
  *         works = <PairWork *> calloc(n + 1, sizeof(PairWork))
  *         overlaps = <Py_ssize_t *> malloc((n * self.n_orders + 1) * sizeof(Py_ssize_t))
  *         if works == NULL or overlaps == NULL:             # <<<<<<<<<<<<<<
@@ -26404,7 +26404,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
 */
   }
 
-  /* "kurenai/_fastpath.pyx":668
+  /* "kurenai/_fastpath.pyx":669
  *             free(overlaps)
  *             raise MemoryError()
  *         try:             # <<<<<<<<<<<<<<
@@ -26413,7 +26413,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
 */
   /*try:*/ {
 
-    /* "kurenai/_fastpath.pyx":669
+    /* "kurenai/_fastpath.pyx":670
  *             raise MemoryError()
  *         try:
  *             for k in range(n):             # <<<<<<<<<<<<<<
@@ -26427,7 +26427,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
     for (__pyx_t_13 = 0; __pyx_t_13 < __pyx_t_12; __pyx_t_13+=1) {
       __pyx_v_k = __pyx_t_13;
 
-      /* "kurenai/_fastpath.pyx":670
+      /* "kurenai/_fastpath.pyx":671
  *         try:
  *             for k in range(n):
  *                 _work_init(&works[k])             # <<<<<<<<<<<<<<
@@ -26436,7 +26436,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
 */
       __pyx_f_7kurenai_9_fastpath__work_init((&(__pyx_v_works[__pyx_v_k])));
 
-      /* "kurenai/_fastpath.pyx":671
+      /* "kurenai/_fastpath.pyx":672
  *             for k in range(n):
  *                 _work_init(&works[k])
  *                 works[k].counts.overlaps = overlaps + k * self.n_orders             # <<<<<<<<<<<<<<
@@ -26447,17 +26447,17 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
     }
 
 
-    /* "kurenai/_fastpath.pyx":672
+    /* "kurenai/_fastpath.pyx":673
  *                 _work_init(&works[k])
  *                 works[k].counts.overlaps = overlaps + k * self.n_orders
  *             _run_all(self, works, lowered, n, max_tokens, keep_alive)             # <<<<<<<<<<<<<<
  *             for k in over:
  *                 works[k].status = 1
 */
-    __pyx_t_8 = __pyx_f_7kurenai_9_fastpath__run_all(__pyx_v_self, __pyx_v_works, __pyx_v_lowered, __pyx_v_n, __pyx_v_max_tokens, __pyx_v_keep_alive); if (unlikely(__pyx_t_8 == ((int)-1))) __PYX_ERR(0, 672, __pyx_L23_error)
+    __pyx_t_8 = __pyx_f_7kurenai_9_fastpath__run_all(__pyx_v_self, __pyx_v_works, __pyx_v_lowered, __pyx_v_n, __pyx_v_max_tokens, __pyx_v_keep_alive); if (unlikely(__pyx_t_8 == ((int)-1))) __PYX_ERR(0, 673, __pyx_L23_error)
 
 
-    /* "kurenai/_fastpath.pyx":673
+    /* "kurenai/_fastpath.pyx":674
  *                 works[k].counts.overlaps = overlaps + k * self.n_orders
  *             _run_all(self, works, lowered, n, max_tokens, keep_alive)
  *             for k in over:             # <<<<<<<<<<<<<<
@@ -26466,7 +26466,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
 */
     if (unlikely(__pyx_v_over == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not iterable");
-      __PYX_ERR(0, 673, __pyx_L23_error)
+      __PYX_ERR(0, 674, __pyx_L23_error)
     }
     __pyx_t_2 = __pyx_v_over; __Pyx_INCREF(__pyx_t_2);
     __pyx_t_1 = 0;
@@ -26474,19 +26474,19 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
       {
         Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_2);
         #if !CYTHON_ASSUME_SAFE_SIZE
-        if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 673, __pyx_L23_error)
+        if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 674, __pyx_L23_error)
         #endif
         if (__pyx_t_1 >= __pyx_temp) break;
       }
       __pyx_t_4 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_2, __pyx_t_1, __Pyx_ReferenceSharing_OwnStrongReference);
       ++__pyx_t_1;
-      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 673, __pyx_L23_error)
+      if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 674, __pyx_L23_error)
       __Pyx_GOTREF(__pyx_t_4);
-      __pyx_t_12 = __Pyx_PyIndex_AsSsize_t(__pyx_t_4); if (unlikely((__pyx_t_12 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 673, __pyx_L23_error)
+      __pyx_t_12 = __Pyx_PyIndex_AsSsize_t(__pyx_t_4); if (unlikely((__pyx_t_12 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 674, __pyx_L23_error)
       __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
       __pyx_v_k = __pyx_t_12;
 
-      /* "kurenai/_fastpath.pyx":674
+      /* "kurenai/_fastpath.pyx":675
  *             _run_all(self, works, lowered, n, max_tokens, keep_alive)
  *             for k in over:
  *                 works[k].status = 1             # <<<<<<<<<<<<<<
@@ -26495,7 +26495,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
 */
       (__pyx_v_works[__pyx_v_k]).status = 1;
 
-      /* "kurenai/_fastpath.pyx":673
+      /* "kurenai/_fastpath.pyx":674
  *                 works[k].counts.overlaps = overlaps + k * self.n_orders
  *             _run_all(self, works, lowered, n, max_tokens, keep_alive)
  *             for k in over:             # <<<<<<<<<<<<<<
@@ -26505,7 +26505,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
     }
     __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
 
-    /* "kurenai/_fastpath.pyx":675
+    /* "kurenai/_fastpath.pyx":676
  *             for k in over:
  *                 works[k].status = 1
  *             if out is not None:             # <<<<<<<<<<<<<<
@@ -26517,7 +26517,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
     if (__pyx_t_3) {
 
 
-      /* "kurenai/_fastpath.pyx":676
+      /* "kurenai/_fastpath.pyx":677
  *                 works[k].status = 1
  *             if out is not None:
  *                 with nogil:             # <<<<<<<<<<<<<<
@@ -26530,7 +26530,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
           __Pyx_FastGIL_Remember();
           /*try:*/ {
 
-            /* "kurenai/_fastpath.pyx":677
+            /* "kurenai/_fastpath.pyx":678
  *             if out is not None:
  *                 with nogil:
  *                     for k in range(n):             # <<<<<<<<<<<<<<
@@ -26544,7 +26544,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
             for (__pyx_t_13 = 0; __pyx_t_13 < __pyx_t_12; __pyx_t_13+=1) {
               __pyx_v_k = __pyx_t_13;
 
-              /* "kurenai/_fastpath.pyx":678
+              /* "kurenai/_fastpath.pyx":679
  *                 with nogil:
  *                     for k in range(n):
  *                         self._write_values(&works[k], out, k)             # <<<<<<<<<<<<<<
@@ -26556,7 +26556,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
 
           }
 
-          /* "kurenai/_fastpath.pyx":676
+          /* "kurenai/_fastpath.pyx":677
  *                 works[k].status = 1
  *             if out is not None:
  *                 with nogil:             # <<<<<<<<<<<<<<
@@ -26573,7 +26573,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
           }
       }
 
-      /* "kurenai/_fastpath.pyx":679
+      /* "kurenai/_fastpath.pyx":680
  *                     for k in range(n):
  *                         self._write_values(&works[k], out, k)
  *                 return None             # <<<<<<<<<<<<<<
@@ -26590,7 +26590,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
       }
       goto __pyx_L22_return;
 
-      /* "kurenai/_fastpath.pyx":675
+      /* "kurenai/_fastpath.pyx":676
  *             for k in over:
  *                 works[k].status = 1
  *             if out is not None:             # <<<<<<<<<<<<<<
@@ -26599,7 +26599,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
 */
     }
 
-    /* "kurenai/_fastpath.pyx":680
+    /* "kurenai/_fastpath.pyx":681
  *                         self._write_values(&works[k], out, k)
  *                 return None
  *             return [self._scores(&works[k]) if works[k].status == 0 else None             # <<<<<<<<<<<<<<
@@ -26607,10 +26607,10 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
  *         finally:
 */
     { /* enter inner scope */
-      __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 680, __pyx_L23_error)
+      __pyx_t_2 = PyList_New(0); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 681, __pyx_L23_error)
       __Pyx_GOTREF(__pyx_t_2);
 
-      /* "kurenai/_fastpath.pyx":681
+      /* "kurenai/_fastpath.pyx":682
  *                 return None
  *             return [self._scores(&works[k]) if works[k].status == 0 else None
  *                     for k in range(n)]             # <<<<<<<<<<<<<<
@@ -26624,7 +26624,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
       for (__pyx_t_13 = 0; __pyx_t_13 < __pyx_t_12; __pyx_t_13+=1) {
         __pyx_8genexpr2__pyx_v_k = __pyx_t_13;
 
-        /* "kurenai/_fastpath.pyx":680
+        /* "kurenai/_fastpath.pyx":681
  *                         self._write_values(&works[k], out, k)
  *                 return None
  *             return [self._scores(&works[k]) if works[k].status == 0 else None             # <<<<<<<<<<<<<<
@@ -26634,7 +26634,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
         __pyx_t_3 = ((__pyx_v_works[__pyx_8genexpr2__pyx_v_k]).status == 0);
 
         if (__pyx_t_3) {
-          __pyx_t_9 = ((struct __pyx_vtabstruct_7kurenai_9_fastpath_Plan *)__pyx_v_self->__pyx_vtab)->_scores(__pyx_v_self, (&(__pyx_v_works[__pyx_8genexpr2__pyx_v_k]))); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 680, __pyx_L23_error)
+          __pyx_t_9 = ((struct __pyx_vtabstruct_7kurenai_9_fastpath_Plan *)__pyx_v_self->__pyx_vtab)->_scores(__pyx_v_self, (&(__pyx_v_works[__pyx_8genexpr2__pyx_v_k]))); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 681, __pyx_L23_error)
           __Pyx_GOTREF(__pyx_t_9);
           __pyx_t_4 = __pyx_t_9;
           __pyx_t_9 = 0;
@@ -26644,7 +26644,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
         }
 
         __Pyx_GIVEREF(__pyx_t_4);
-        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_2, __pyx_t_4))) __PYX_ERR(0, 680, __pyx_L23_error)
+        if (unlikely(__Pyx_ListComp_AppendAndDecref(__pyx_t_2, __pyx_t_4))) __PYX_ERR(0, 681, __pyx_L23_error)
         __pyx_t_4 = 0;
       }
 
@@ -26661,7 +26661,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
     goto __pyx_L22_return;
   }
 
-  /* "kurenai/_fastpath.pyx":683
+  /* "kurenai/_fastpath.pyx":684
  *                     for k in range(n)]
  *         finally:
  *             for k in range(n):             # <<<<<<<<<<<<<<
@@ -26696,7 +26696,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
         for (__pyx_t_13 = 0; __pyx_t_13 < __pyx_t_12; __pyx_t_13+=1) {
           __pyx_v_k = __pyx_t_13;
 
-          /* "kurenai/_fastpath.pyx":684
+          /* "kurenai/_fastpath.pyx":685
  *         finally:
  *             for k in range(n):
  *                 _work_free(&works[k])             # <<<<<<<<<<<<<<
@@ -26707,7 +26707,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
         }
 
 
-        /* "kurenai/_fastpath.pyx":685
+        /* "kurenai/_fastpath.pyx":686
  *             for k in range(n):
  *                 _work_free(&works[k])
  *             free(works)             # <<<<<<<<<<<<<<
@@ -26716,7 +26716,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
 */
         free(__pyx_v_works);
 
-        /* "kurenai/_fastpath.pyx":686
+        /* "kurenai/_fastpath.pyx":687
  *                 _work_free(&works[k])
  *             free(works)
  *             free(overlaps)             # <<<<<<<<<<<<<<
@@ -26741,7 +26741,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
       __pyx_t_21 = __pyx_r;
       __pyx_r = 0;
 
-      /* "kurenai/_fastpath.pyx":683
+      /* "kurenai/_fastpath.pyx":684
  *                     for k in range(n)]
  *         finally:
  *             for k in range(n):             # <<<<<<<<<<<<<<
@@ -26755,7 +26755,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
       for (__pyx_t_13 = 0; __pyx_t_13 < __pyx_t_12; __pyx_t_13+=1) {
         __pyx_v_k = __pyx_t_13;
 
-        /* "kurenai/_fastpath.pyx":684
+        /* "kurenai/_fastpath.pyx":685
  *         finally:
  *             for k in range(n):
  *                 _work_free(&works[k])             # <<<<<<<<<<<<<<
@@ -26766,7 +26766,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
       }
 
 
-      /* "kurenai/_fastpath.pyx":685
+      /* "kurenai/_fastpath.pyx":686
  *             for k in range(n):
  *                 _work_free(&works[k])
  *             free(works)             # <<<<<<<<<<<<<<
@@ -26775,7 +26775,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
 */
       free(__pyx_v_works);
 
-      /* "kurenai/_fastpath.pyx":686
+      /* "kurenai/_fastpath.pyx":687
  *                 _work_free(&works[k])
  *             free(works)
  *             free(overlaps)             # <<<<<<<<<<<<<<
@@ -26789,7 +26789,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
     }
   }
 
-  /* "kurenai/_fastpath.pyx":641
+  /* "kurenai/_fastpath.pyx":642
  *             _table_free(&table)
  * 
  *     def score_many(self, list targets, list predictions, Py_ssize_t max_tokens=-1,             # <<<<<<<<<<<<<<
@@ -26822,7 +26822,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_14score_many(struct __pyx_ob
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":688
+/* "kurenai/_fastpath.pyx":689
  *             free(overlaps)
  * 
  *     cdef dict _scores(self, const PairWork *work):             # <<<<<<<<<<<<<<
@@ -26850,19 +26850,19 @@ static PyObject *__pyx_f_7kurenai_9_fastpath_4Plan__scores(struct __pyx_obj_7kur
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_scores", 0);
 
-  /* "kurenai/_fastpath.pyx":689
+  /* "kurenai/_fastpath.pyx":690
  * 
  *     cdef dict _scores(self, const PairWork *work):
  *         cdef dict result = {}             # <<<<<<<<<<<<<<
  *         cdef Py_ssize_t i
  *         cdef double values[3]
 */
-  __pyx_t_1 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 689, __pyx_L1_error)
+  __pyx_t_1 = __Pyx_PyDict_NewPresized(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 690, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_result = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "kurenai/_fastpath.pyx":692
+  /* "kurenai/_fastpath.pyx":693
  *         cdef Py_ssize_t i
  *         cdef double values[3]
  *         for i in range(self.n_types):             # <<<<<<<<<<<<<<
@@ -26876,7 +26876,7 @@ static PyObject *__pyx_f_7kurenai_9_fastpath_4Plan__scores(struct __pyx_obj_7kur
   for (__pyx_t_4 = 0; __pyx_t_4 < __pyx_t_3; __pyx_t_4+=1) {
     __pyx_v_i = __pyx_t_4;
 
-    /* "kurenai/_fastpath.pyx":693
+    /* "kurenai/_fastpath.pyx":694
  *         cdef double values[3]
  *         for i in range(self.n_types):
  *             if self._values(work, i, values):             # <<<<<<<<<<<<<<
@@ -26888,7 +26888,7 @@ static PyObject *__pyx_f_7kurenai_9_fastpath_4Plan__scores(struct __pyx_obj_7kur
     if (__pyx_t_5) {
 
 
-      /* "kurenai/_fastpath.pyx":695
+      /* "kurenai/_fastpath.pyx":696
  *             if self._values(work, i, values):
  *                 result[self.rouge_types[i]] = new_triple(
  *                     self.score_class, values[0], values[1], values[2]             # <<<<<<<<<<<<<<
@@ -26897,21 +26897,21 @@ static PyObject *__pyx_f_7kurenai_9_fastpath_4Plan__scores(struct __pyx_obj_7kur
 */
       __pyx_t_1 = __pyx_v_self->score_class;
       __Pyx_INCREF(__pyx_t_1);
-      __pyx_t_6 = PyFloat_FromDouble((__pyx_v_values[0])); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 695, __pyx_L1_error)
+      __pyx_t_6 = PyFloat_FromDouble((__pyx_v_values[0])); if (unlikely(!__pyx_t_6)) __PYX_ERR(0, 696, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_6);
-      __pyx_t_7 = PyFloat_FromDouble((__pyx_v_values[1])); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 695, __pyx_L1_error)
+      __pyx_t_7 = PyFloat_FromDouble((__pyx_v_values[1])); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 696, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_7);
-      __pyx_t_8 = PyFloat_FromDouble((__pyx_v_values[2])); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 695, __pyx_L1_error)
+      __pyx_t_8 = PyFloat_FromDouble((__pyx_v_values[2])); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 696, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
 
-      /* "kurenai/_fastpath.pyx":694
+      /* "kurenai/_fastpath.pyx":695
  *         for i in range(self.n_types):
  *             if self._values(work, i, values):
  *                 result[self.rouge_types[i]] = new_triple(             # <<<<<<<<<<<<<<
  *                     self.score_class, values[0], values[1], values[2]
  *                 )
 */
-      __pyx_t_9 = kurenai_new_triple(__pyx_t_1, __pyx_t_6, __pyx_t_7, __pyx_t_8); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 694, __pyx_L1_error)
+      __pyx_t_9 = kurenai_new_triple(__pyx_t_1, __pyx_t_6, __pyx_t_7, __pyx_t_8); if (unlikely(!__pyx_t_9)) __PYX_ERR(0, 695, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_9);
       __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
       __Pyx_DECREF(__pyx_t_6); __pyx_t_6 = 0;
@@ -26919,12 +26919,12 @@ static PyObject *__pyx_f_7kurenai_9_fastpath_4Plan__scores(struct __pyx_obj_7kur
       __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
       if (unlikely(__pyx_v_self->rouge_types == Py_None)) {
         PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-        __PYX_ERR(0, 694, __pyx_L1_error)
+        __PYX_ERR(0, 695, __pyx_L1_error)
       }
-      if (unlikely((PyDict_SetItem(__pyx_v_result, __Pyx_PyTuple_GET_ITEM(__pyx_v_self->rouge_types, __pyx_v_i), __pyx_t_9) < 0))) __PYX_ERR(0, 694, __pyx_L1_error)
+      if (unlikely((PyDict_SetItem(__pyx_v_result, __Pyx_PyTuple_GET_ITEM(__pyx_v_self->rouge_types, __pyx_v_i), __pyx_t_9) < 0))) __PYX_ERR(0, 695, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
 
-      /* "kurenai/_fastpath.pyx":693
+      /* "kurenai/_fastpath.pyx":694
  *         cdef double values[3]
  *         for i in range(self.n_types):
  *             if self._values(work, i, values):             # <<<<<<<<<<<<<<
@@ -26934,7 +26934,7 @@ static PyObject *__pyx_f_7kurenai_9_fastpath_4Plan__scores(struct __pyx_obj_7kur
       goto __pyx_L5;
     }
 
-    /* "kurenai/_fastpath.pyx":699
+    /* "kurenai/_fastpath.pyx":700
  *             else:
  *                 # rouge-score's empty LCS scores are int zeros.
  *                 result[self.rouge_types[i]] = new_triple(self.score_class, 0, 0, 0)             # <<<<<<<<<<<<<<
@@ -26944,21 +26944,21 @@ static PyObject *__pyx_f_7kurenai_9_fastpath_4Plan__scores(struct __pyx_obj_7kur
     /*else*/ {
       __pyx_t_9 = __pyx_v_self->score_class;
       __Pyx_INCREF(__pyx_t_9);
-      __pyx_t_8 = kurenai_new_triple(__pyx_t_9, __pyx_mstate_global->__pyx_int_0, __pyx_mstate_global->__pyx_int_0, __pyx_mstate_global->__pyx_int_0); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 699, __pyx_L1_error)
+      __pyx_t_8 = kurenai_new_triple(__pyx_t_9, __pyx_mstate_global->__pyx_int_0, __pyx_mstate_global->__pyx_int_0, __pyx_mstate_global->__pyx_int_0); if (unlikely(!__pyx_t_8)) __PYX_ERR(0, 700, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_8);
       __Pyx_DECREF(__pyx_t_9); __pyx_t_9 = 0;
       if (unlikely(__pyx_v_self->rouge_types == Py_None)) {
         PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-        __PYX_ERR(0, 699, __pyx_L1_error)
+        __PYX_ERR(0, 700, __pyx_L1_error)
       }
-      if (unlikely((PyDict_SetItem(__pyx_v_result, __Pyx_PyTuple_GET_ITEM(__pyx_v_self->rouge_types, __pyx_v_i), __pyx_t_8) < 0))) __PYX_ERR(0, 699, __pyx_L1_error)
+      if (unlikely((PyDict_SetItem(__pyx_v_result, __Pyx_PyTuple_GET_ITEM(__pyx_v_self->rouge_types, __pyx_v_i), __pyx_t_8) < 0))) __PYX_ERR(0, 700, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_8); __pyx_t_8 = 0;
     }
     __pyx_L5:;
   }
 
 
-  /* "kurenai/_fastpath.pyx":700
+  /* "kurenai/_fastpath.pyx":701
  *                 # rouge-score's empty LCS scores are int zeros.
  *                 result[self.rouge_types[i]] = new_triple(self.score_class, 0, 0, 0)
  *         return result             # <<<<<<<<<<<<<<
@@ -26976,7 +26976,7 @@ static PyObject *__pyx_f_7kurenai_9_fastpath_4Plan__scores(struct __pyx_obj_7kur
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":688
+  /* "kurenai/_fastpath.pyx":689
  *             free(overlaps)
  * 
  *     cdef dict _scores(self, const PairWork *work):             # <<<<<<<<<<<<<<
@@ -27002,7 +27002,7 @@ static PyObject *__pyx_f_7kurenai_9_fastpath_4Plan__scores(struct __pyx_obj_7kur
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":702
+/* "kurenai/_fastpath.pyx":703
  *         return result
  * 
  *     cdef void _write_values(self, const PairWork *work, double[:, :, :] out,             # <<<<<<<<<<<<<<
@@ -27023,7 +27023,7 @@ static void __pyx_f_7kurenai_9_fastpath_4Plan__write_values(struct __pyx_obj_7ku
   Py_ssize_t __pyx_t_7;
   Py_ssize_t __pyx_t_8;
 
-  /* "kurenai/_fastpath.pyx":706
+  /* "kurenai/_fastpath.pyx":707
  *         cdef Py_ssize_t i, field
  *         cdef double values[3]
  *         for i in range(self.n_types):             # <<<<<<<<<<<<<<
@@ -27037,7 +27037,7 @@ static void __pyx_f_7kurenai_9_fastpath_4Plan__write_values(struct __pyx_obj_7ku
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_i = __pyx_t_3;
 
-    /* "kurenai/_fastpath.pyx":707
+    /* "kurenai/_fastpath.pyx":708
  *         cdef double values[3]
  *         for i in range(self.n_types):
  *             if work.status != 0:             # <<<<<<<<<<<<<<
@@ -27049,7 +27049,7 @@ static void __pyx_f_7kurenai_9_fastpath_4Plan__write_values(struct __pyx_obj_7ku
     if (__pyx_t_4) {
 
 
-      /* "kurenai/_fastpath.pyx":708
+      /* "kurenai/_fastpath.pyx":709
  *         for i in range(self.n_types):
  *             if work.status != 0:
  *                 values[0] = values[1] = values[2] = NAN             # <<<<<<<<<<<<<<
@@ -27060,7 +27060,7 @@ static void __pyx_f_7kurenai_9_fastpath_4Plan__write_values(struct __pyx_obj_7ku
       (__pyx_v_values[1]) = NAN;
       (__pyx_v_values[2]) = NAN;
 
-      /* "kurenai/_fastpath.pyx":707
+      /* "kurenai/_fastpath.pyx":708
  *         cdef double values[3]
  *         for i in range(self.n_types):
  *             if work.status != 0:             # <<<<<<<<<<<<<<
@@ -27070,7 +27070,7 @@ static void __pyx_f_7kurenai_9_fastpath_4Plan__write_values(struct __pyx_obj_7ku
       goto __pyx_L5;
     }
 
-    /* "kurenai/_fastpath.pyx":709
+    /* "kurenai/_fastpath.pyx":710
  *             if work.status != 0:
  *                 values[0] = values[1] = values[2] = NAN
  *             elif not self._values(work, i, values):             # <<<<<<<<<<<<<<
@@ -27082,7 +27082,7 @@ static void __pyx_f_7kurenai_9_fastpath_4Plan__write_values(struct __pyx_obj_7ku
     if (__pyx_t_4) {
 
 
-      /* "kurenai/_fastpath.pyx":710
+      /* "kurenai/_fastpath.pyx":711
  *                 values[0] = values[1] = values[2] = NAN
  *             elif not self._values(work, i, values):
  *                 values[0] = values[1] = values[2] = 0.0             # <<<<<<<<<<<<<<
@@ -27093,7 +27093,7 @@ static void __pyx_f_7kurenai_9_fastpath_4Plan__write_values(struct __pyx_obj_7ku
       (__pyx_v_values[1]) = 0.0;
       (__pyx_v_values[2]) = 0.0;
 
-      /* "kurenai/_fastpath.pyx":709
+      /* "kurenai/_fastpath.pyx":710
  *             if work.status != 0:
  *                 values[0] = values[1] = values[2] = NAN
  *             elif not self._values(work, i, values):             # <<<<<<<<<<<<<<
@@ -27103,7 +27103,7 @@ static void __pyx_f_7kurenai_9_fastpath_4Plan__write_values(struct __pyx_obj_7ku
     }
     __pyx_L5:;
 
-    /* "kurenai/_fastpath.pyx":711
+    /* "kurenai/_fastpath.pyx":712
  *             elif not self._values(work, i, values):
  *                 values[0] = values[1] = values[2] = 0.0
  *             for field in range(3):             # <<<<<<<<<<<<<<
@@ -27113,7 +27113,7 @@ static void __pyx_f_7kurenai_9_fastpath_4Plan__write_values(struct __pyx_obj_7ku
     for (__pyx_t_5 = 0; __pyx_t_5 < 3; __pyx_t_5+=1) {
       __pyx_v_field = __pyx_t_5;
 
-      /* "kurenai/_fastpath.pyx":712
+      /* "kurenai/_fastpath.pyx":713
  *                 values[0] = values[1] = values[2] = 0.0
  *             for field in range(3):
  *                 out[i, field, k] = values[field]             # <<<<<<<<<<<<<<
@@ -27128,7 +27128,7 @@ static void __pyx_f_7kurenai_9_fastpath_4Plan__write_values(struct __pyx_obj_7ku
   }
 
 
-  /* "kurenai/_fastpath.pyx":702
+  /* "kurenai/_fastpath.pyx":703
  *         return result
  * 
  *     cdef void _write_values(self, const PairWork *work, double[:, :, :] out,             # <<<<<<<<<<<<<<
@@ -27142,7 +27142,7 @@ static void __pyx_f_7kurenai_9_fastpath_4Plan__write_values(struct __pyx_obj_7ku
 
 }
 
-/* "kurenai/_fastpath.pyx":714
+/* "kurenai/_fastpath.pyx":715
  *                 out[i, field, k] = values[field]
  * 
  *     cdef bint _values(self, const PairWork *work, Py_ssize_t i,             # <<<<<<<<<<<<<<
@@ -27163,7 +27163,7 @@ static int __pyx_f_7kurenai_9_fastpath_4Plan__values(struct __pyx_obj_7kurenai_9
   Py_ssize_t __pyx_t_4;
   int __pyx_t_5;
 
-  /* "kurenai/_fastpath.pyx":718
+  /* "kurenai/_fastpath.pyx":719
  *         """Precision, recall, F of type i into values; False: int zeros."""
  *         cdef Py_ssize_t hits, t_count, p_count
  *         cdef Py_ssize_t t_len = work.t.n_tokens, p_len = work.p.n_tokens             # <<<<<<<<<<<<<<
@@ -27177,7 +27177,7 @@ static int __pyx_f_7kurenai_9_fastpath_4Plan__values(struct __pyx_obj_7kurenai_9
 
   __pyx_v_p_len = __pyx_t_1;
 
-  /* "kurenai/_fastpath.pyx":719
+  /* "kurenai/_fastpath.pyx":720
  *         cdef Py_ssize_t hits, t_count, p_count
  *         cdef Py_ssize_t t_len = work.t.n_tokens, p_len = work.p.n_tokens
  *         if self.kinds[i] == NGRAM:             # <<<<<<<<<<<<<<
@@ -27189,7 +27189,7 @@ static int __pyx_f_7kurenai_9_fastpath_4Plan__values(struct __pyx_obj_7kurenai_9
   if (__pyx_t_2) {
 
 
-    /* "kurenai/_fastpath.pyx":720
+    /* "kurenai/_fastpath.pyx":721
  *         cdef Py_ssize_t t_len = work.t.n_tokens, p_len = work.p.n_tokens
  *         if self.kinds[i] == NGRAM:
  *             hits = work.counts.overlaps[self.order_slot[i]]             # <<<<<<<<<<<<<<
@@ -27198,7 +27198,7 @@ static int __pyx_f_7kurenai_9_fastpath_4Plan__values(struct __pyx_obj_7kurenai_9
 */
     __pyx_v_hits = (__pyx_v_work->counts.overlaps[(__pyx_v_self->order_slot[__pyx_v_i])]);
 
-    /* "kurenai/_fastpath.pyx":722
+    /* "kurenai/_fastpath.pyx":723
  *             hits = work.counts.overlaps[self.order_slot[i]]
  *             # rouge-score divides by max(count, 1): always floats.
  *             p_count = max(p_len - self.orders[i] + 1, 1)             # <<<<<<<<<<<<<<
@@ -27222,7 +27222,7 @@ static int __pyx_f_7kurenai_9_fastpath_4Plan__values(struct __pyx_obj_7kurenai_9
     __pyx_v_p_count = __pyx_t_4;
 
 
-    /* "kurenai/_fastpath.pyx":723
+    /* "kurenai/_fastpath.pyx":724
  *             # rouge-score divides by max(count, 1): always floats.
  *             p_count = max(p_len - self.orders[i] + 1, 1)
  *             t_count = max(t_len - self.orders[i] + 1, 1)             # <<<<<<<<<<<<<<
@@ -27246,7 +27246,7 @@ static int __pyx_f_7kurenai_9_fastpath_4Plan__values(struct __pyx_obj_7kurenai_9
     __pyx_v_t_count = __pyx_t_1;
 
 
-    /* "kurenai/_fastpath.pyx":719
+    /* "kurenai/_fastpath.pyx":720
  *         cdef Py_ssize_t hits, t_count, p_count
  *         cdef Py_ssize_t t_len = work.t.n_tokens, p_len = work.p.n_tokens
  *         if self.kinds[i] == NGRAM:             # <<<<<<<<<<<<<<
@@ -27256,7 +27256,7 @@ static int __pyx_f_7kurenai_9_fastpath_4Plan__values(struct __pyx_obj_7kurenai_9
     goto __pyx_L3;
   }
 
-  /* "kurenai/_fastpath.pyx":725
+  /* "kurenai/_fastpath.pyx":726
  *             t_count = max(t_len - self.orders[i] + 1, 1)
  *         else:
  *             if p_len == 0 or t_len == 0:             # <<<<<<<<<<<<<<
@@ -27283,7 +27283,7 @@ static int __pyx_f_7kurenai_9_fastpath_4Plan__values(struct __pyx_obj_7kurenai_9
     if (__pyx_t_2) {
 
 
-      /* "kurenai/_fastpath.pyx":726
+      /* "kurenai/_fastpath.pyx":727
  *         else:
  *             if p_len == 0 or t_len == 0:
  *                 return False             # <<<<<<<<<<<<<<
@@ -27296,7 +27296,7 @@ static int __pyx_f_7kurenai_9_fastpath_4Plan__values(struct __pyx_obj_7kurenai_9
       }
       goto __pyx_L0;
 
-      /* "kurenai/_fastpath.pyx":725
+      /* "kurenai/_fastpath.pyx":726
  *             t_count = max(t_len - self.orders[i] + 1, 1)
  *         else:
  *             if p_len == 0 or t_len == 0:             # <<<<<<<<<<<<<<
@@ -27305,7 +27305,7 @@ static int __pyx_f_7kurenai_9_fastpath_4Plan__values(struct __pyx_obj_7kurenai_9
 */
     }
 
-    /* "kurenai/_fastpath.pyx":727
+    /* "kurenai/_fastpath.pyx":728
  *             if p_len == 0 or t_len == 0:
  *                 return False
  *             hits = work.counts.lcs if self.kinds[i] == LCS else work.counts.hits             # <<<<<<<<<<<<<<
@@ -27324,7 +27324,7 @@ static int __pyx_f_7kurenai_9_fastpath_4Plan__values(struct __pyx_obj_7kurenai_9
 
     __pyx_v_hits = __pyx_t_1;
 
-    /* "kurenai/_fastpath.pyx":728
+    /* "kurenai/_fastpath.pyx":729
  *                 return False
  *             hits = work.counts.lcs if self.kinds[i] == LCS else work.counts.hits
  *             p_count, t_count = p_len, t_len             # <<<<<<<<<<<<<<
@@ -27340,7 +27340,7 @@ static int __pyx_f_7kurenai_9_fastpath_4Plan__values(struct __pyx_obj_7kurenai_9
   }
   __pyx_L3:;
 
-  /* "kurenai/_fastpath.pyx":729
+  /* "kurenai/_fastpath.pyx":730
  *             hits = work.counts.lcs if self.kinds[i] == LCS else work.counts.hits
  *             p_count, t_count = p_len, t_len
  *         values[0] = <double> hits / <double> p_count             # <<<<<<<<<<<<<<
@@ -27349,7 +27349,7 @@ static int __pyx_f_7kurenai_9_fastpath_4Plan__values(struct __pyx_obj_7kurenai_9
 */
   (__pyx_v_values[0]) = (((double)__pyx_v_hits) / ((double)__pyx_v_p_count));
 
-  /* "kurenai/_fastpath.pyx":730
+  /* "kurenai/_fastpath.pyx":731
  *             p_count, t_count = p_len, t_len
  *         values[0] = <double> hits / <double> p_count
  *         values[1] = <double> hits / <double> t_count             # <<<<<<<<<<<<<<
@@ -27358,7 +27358,7 @@ static int __pyx_f_7kurenai_9_fastpath_4Plan__values(struct __pyx_obj_7kurenai_9
 */
   (__pyx_v_values[1]) = (((double)__pyx_v_hits) / ((double)__pyx_v_t_count));
 
-  /* "kurenai/_fastpath.pyx":731
+  /* "kurenai/_fastpath.pyx":732
  *         values[0] = <double> hits / <double> p_count
  *         values[1] = <double> hits / <double> t_count
  *         values[2] = _fmeasure(values[0], values[1])             # <<<<<<<<<<<<<<
@@ -27367,7 +27367,7 @@ static int __pyx_f_7kurenai_9_fastpath_4Plan__values(struct __pyx_obj_7kurenai_9
 */
   (__pyx_v_values[2]) = __pyx_f_7kurenai_9_fastpath__fmeasure((__pyx_v_values[0]), (__pyx_v_values[1]));
 
-  /* "kurenai/_fastpath.pyx":732
+  /* "kurenai/_fastpath.pyx":733
  *         values[1] = <double> hits / <double> t_count
  *         values[2] = _fmeasure(values[0], values[1])
  *         return True             # <<<<<<<<<<<<<<
@@ -27380,7 +27380,7 @@ static int __pyx_f_7kurenai_9_fastpath_4Plan__values(struct __pyx_obj_7kurenai_9
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":714
+  /* "kurenai/_fastpath.pyx":715
  *                 out[i, field, k] = values[field]
  * 
  *     cdef bint _values(self, const PairWork *work, Py_ssize_t i,             # <<<<<<<<<<<<<<
@@ -27398,7 +27398,7 @@ static int __pyx_f_7kurenai_9_fastpath_4Plan__values(struct __pyx_obj_7kurenai_9
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":508
+/* "kurenai/_fastpath.pyx":509
  *     """
  * 
  *     cdef readonly object spec             # <<<<<<<<<<<<<<
@@ -27465,7 +27465,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_4spec___get__(struct __pyx_o
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":509
+/* "kurenai/_fastpath.pyx":510
  * 
  *     cdef readonly object spec
  *     cdef readonly tuple rouge_types             # <<<<<<<<<<<<<<
@@ -27532,7 +27532,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_11rouge_types___get__(struct
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":510
+/* "kurenai/_fastpath.pyx":511
  *     cdef readonly object spec
  *     cdef readonly tuple rouge_types
  *     cdef readonly int mode             # <<<<<<<<<<<<<<
@@ -27571,7 +27571,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_4mode___get__(struct __pyx_o
       __Pyx_INCREF(__pyx_t_1);
       __Pyx_PyCriticalSection_Begin(&__pyx_cs, (PyObject*)__pyx_t_1);
       /*try:*/ {
-        __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_self->mode); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 510, __pyx_L4_error)
+        __pyx_t_2 = __Pyx_PyLong_From_int(__pyx_v_self->mode); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 511, __pyx_L4_error)
         __Pyx_GOTREF(__pyx_t_2);
         {
           PyObject *__pyx_temp;
@@ -27614,7 +27614,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_4mode___get__(struct __pyx_o
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":511
+/* "kurenai/_fastpath.pyx":512
  *     cdef readonly tuple rouge_types
  *     cdef readonly int mode
  *     cdef readonly object stem             # <<<<<<<<<<<<<<
@@ -27681,7 +27681,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_4stem___get__(struct __pyx_o
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":512
+/* "kurenai/_fastpath.pyx":513
  *     cdef readonly int mode
  *     cdef readonly object stem
  *     cdef readonly object score_class             # <<<<<<<<<<<<<<
@@ -27748,7 +27748,7 @@ static PyObject *__pyx_pf_7kurenai_9_fastpath_4Plan_11score_class___get__(struct
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":743
+/* "kurenai/_fastpath.pyx":744
  * 
  * 
  * cdef tuple _lowered_within(int mode, list texts, Py_ssize_t n, Py_ssize_t limit):             # <<<<<<<<<<<<<<
@@ -27779,23 +27779,23 @@ static PyObject *__pyx_f_7kurenai_9_fastpath__lowered_within(int __pyx_v_mode, P
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_lowered_within", 0);
 
-  /* "kurenai/_fastpath.pyx":747
+  /* "kurenai/_fastpath.pyx":748
  *     found to be over ``limit`` tokens without lowering them whole (their
  *     texts are replaced by empty ones)."""
  *     cdef list lowered = [], over = []             # <<<<<<<<<<<<<<
  *     cdef Py_ssize_t k
  *     for text in texts:
 */
-  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 747, __pyx_L1_error)
+  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 748, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_lowered = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
-  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 747, __pyx_L1_error)
+  __pyx_t_1 = PyList_New(0); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 748, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __pyx_v_over = ((PyObject*)__pyx_t_1);
   __pyx_t_1 = 0;
 
-  /* "kurenai/_fastpath.pyx":749
+  /* "kurenai/_fastpath.pyx":750
  *     cdef list lowered = [], over = []
  *     cdef Py_ssize_t k
  *     for text in texts:             # <<<<<<<<<<<<<<
@@ -27804,7 +27804,7 @@ static PyObject *__pyx_f_7kurenai_9_fastpath__lowered_within(int __pyx_v_mode, P
 */
   if (unlikely(__pyx_v_texts == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not iterable");
-    __PYX_ERR(0, 749, __pyx_L1_error)
+    __PYX_ERR(0, 750, __pyx_L1_error)
   }
   __pyx_t_1 = __pyx_v_texts; __Pyx_INCREF(__pyx_t_1);
   __pyx_t_2 = 0;
@@ -27812,25 +27812,25 @@ static PyObject *__pyx_f_7kurenai_9_fastpath__lowered_within(int __pyx_v_mode, P
     {
       Py_ssize_t __pyx_temp = __Pyx_PyList_GET_SIZE(__pyx_t_1);
       #if !CYTHON_ASSUME_SAFE_SIZE
-      if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 749, __pyx_L1_error)
+      if (unlikely((__pyx_temp < 0))) __PYX_ERR(0, 750, __pyx_L1_error)
       #endif
       if (__pyx_t_2 >= __pyx_temp) break;
     }
     __pyx_t_3 = __Pyx_PyList_GET_ITEM_REF(__pyx_t_1, __pyx_t_2, __Pyx_ReferenceSharing_OwnStrongReference);
     ++__pyx_t_2;
-    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 749, __pyx_L1_error)
+    if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 750, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_3);
     __Pyx_XDECREF_SET(__pyx_v_text, __pyx_t_3);
     __pyx_t_3 = 0;
 
-    /* "kurenai/_fastpath.pyx":750
+    /* "kurenai/_fastpath.pyx":751
  *     cdef Py_ssize_t k
  *     for text in texts:
  *         if len(text) > PIECE and len(text) > 8 * limit and _surely_over(mode, text, limit):             # <<<<<<<<<<<<<<
  *             lowered.append(None)
  *         else:
 */
-    __pyx_t_5 = PyObject_Length(__pyx_v_text); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 750, __pyx_L1_error)
+    __pyx_t_5 = PyObject_Length(__pyx_v_text); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 751, __pyx_L1_error)
     __pyx_t_6 = (__pyx_t_5 > __pyx_v_7kurenai_9_fastpath_PIECE);
 
 
@@ -27842,7 +27842,7 @@ static PyObject *__pyx_f_7kurenai_9_fastpath__lowered_within(int __pyx_v_mode, P
 
       goto __pyx_L6_bool_binop_done;
     }
-    __pyx_t_5 = PyObject_Length(__pyx_v_text); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 750, __pyx_L1_error)
+    __pyx_t_5 = PyObject_Length(__pyx_v_text); if (unlikely(__pyx_t_5 == ((Py_ssize_t)-1))) __PYX_ERR(0, 751, __pyx_L1_error)
     __pyx_t_6 = (__pyx_t_5 > (8 * __pyx_v_limit));
 
 
@@ -27856,8 +27856,8 @@ static PyObject *__pyx_f_7kurenai_9_fastpath__lowered_within(int __pyx_v_mode, P
     }
     __pyx_t_3 = __pyx_v_text;
     __Pyx_INCREF(__pyx_t_3);
-    if (!(likely(PyUnicode_CheckExact(__pyx_t_3))||((__pyx_t_3) == Py_None) || __Pyx_RaiseUnexpectedTypeError("str", __pyx_t_3))) __PYX_ERR(0, 750, __pyx_L1_error)
-    __pyx_t_6 = __pyx_f_7kurenai_9_fastpath__surely_over(__pyx_v_mode, ((PyObject*)__pyx_t_3), __pyx_v_limit); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 750, __pyx_L1_error)
+    if (!(likely(PyUnicode_CheckExact(__pyx_t_3))||((__pyx_t_3) == Py_None) || __Pyx_RaiseUnexpectedTypeError("str", __pyx_t_3))) __PYX_ERR(0, 751, __pyx_L1_error)
+    __pyx_t_6 = __pyx_f_7kurenai_9_fastpath__surely_over(__pyx_v_mode, ((PyObject*)__pyx_t_3), __pyx_v_limit); if (unlikely(__pyx_t_6 == ((int)-1))) __PYX_ERR(0, 751, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
     __pyx_t_4 = __pyx_t_6;
@@ -27866,17 +27866,17 @@ static PyObject *__pyx_f_7kurenai_9_fastpath__lowered_within(int __pyx_v_mode, P
     if (__pyx_t_4) {
 
 
-      /* "kurenai/_fastpath.pyx":751
+      /* "kurenai/_fastpath.pyx":752
  *     for text in texts:
  *         if len(text) > PIECE and len(text) > 8 * limit and _surely_over(mode, text, limit):
  *             lowered.append(None)             # <<<<<<<<<<<<<<
  *         else:
  *             lowered.append(text.lower())
 */
-      __pyx_t_7 = __Pyx_PyList_Append(__pyx_v_lowered, Py_None); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(0, 751, __pyx_L1_error)
+      __pyx_t_7 = __Pyx_PyList_Append(__pyx_v_lowered, Py_None); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(0, 752, __pyx_L1_error)
 
 
-      /* "kurenai/_fastpath.pyx":750
+      /* "kurenai/_fastpath.pyx":751
  *     cdef Py_ssize_t k
  *     for text in texts:
  *         if len(text) > PIECE and len(text) > 8 * limit and _surely_over(mode, text, limit):             # <<<<<<<<<<<<<<
@@ -27886,7 +27886,7 @@ static PyObject *__pyx_f_7kurenai_9_fastpath__lowered_within(int __pyx_v_mode, P
       goto __pyx_L5;
     }
 
-    /* "kurenai/_fastpath.pyx":753
+    /* "kurenai/_fastpath.pyx":754
  *             lowered.append(None)
  *         else:
  *             lowered.append(text.lower())             # <<<<<<<<<<<<<<
@@ -27901,16 +27901,16 @@ static PyObject *__pyx_f_7kurenai_9_fastpath__lowered_within(int __pyx_v_mode, P
         PyObject *__pyx_callargs[2] = {__pyx_t_8, NULL};
         __pyx_t_3 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_lower, __pyx_callargs+__pyx_t_9, (1-__pyx_t_9) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
         __Pyx_XDECREF(__pyx_t_8); __pyx_t_8 = 0;
-        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 753, __pyx_L1_error)
+        if (unlikely(!__pyx_t_3)) __PYX_ERR(0, 754, __pyx_L1_error)
         __Pyx_GOTREF(__pyx_t_3);
       }
-      __pyx_t_7 = __Pyx_PyList_Append(__pyx_v_lowered, __pyx_t_3); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(0, 753, __pyx_L1_error)
+      __pyx_t_7 = __Pyx_PyList_Append(__pyx_v_lowered, __pyx_t_3); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(0, 754, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
     }
     __pyx_L5:;
 
-    /* "kurenai/_fastpath.pyx":749
+    /* "kurenai/_fastpath.pyx":750
  *     cdef list lowered = [], over = []
  *     cdef Py_ssize_t k
  *     for text in texts:             # <<<<<<<<<<<<<<
@@ -27920,7 +27920,7 @@ static PyObject *__pyx_f_7kurenai_9_fastpath__lowered_within(int __pyx_v_mode, P
   }
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
-  /* "kurenai/_fastpath.pyx":754
+  /* "kurenai/_fastpath.pyx":755
  *         else:
  *             lowered.append(text.lower())
  *     for k in range(n):             # <<<<<<<<<<<<<<
@@ -27934,7 +27934,7 @@ static PyObject *__pyx_f_7kurenai_9_fastpath__lowered_within(int __pyx_v_mode, P
   for (__pyx_t_10 = 0; __pyx_t_10 < __pyx_t_5; __pyx_t_10+=1) {
     __pyx_v_k = __pyx_t_10;
 
-    /* "kurenai/_fastpath.pyx":755
+    /* "kurenai/_fastpath.pyx":756
  *             lowered.append(text.lower())
  *     for k in range(n):
  *         if lowered[k] is None or lowered[n + k] is None:             # <<<<<<<<<<<<<<
@@ -27961,33 +27961,33 @@ static PyObject *__pyx_f_7kurenai_9_fastpath__lowered_within(int __pyx_v_mode, P
     if (__pyx_t_4) {
 
 
-      /* "kurenai/_fastpath.pyx":756
+      /* "kurenai/_fastpath.pyx":757
  *     for k in range(n):
  *         if lowered[k] is None or lowered[n + k] is None:
  *             lowered[k] = lowered[n + k] = ""             # <<<<<<<<<<<<<<
  *             over.append(k)
  *     return lowered, over
 */
-      if (unlikely((__Pyx_SetItemInt(__pyx_v_lowered, __pyx_v_k, __pyx_mstate_global->__pyx_kp_u__6, Py_ssize_t, 1, PyLong_FromSsize_t, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference) < 0))) __PYX_ERR(0, 756, __pyx_L1_error)
+      if (unlikely((__Pyx_SetItemInt(__pyx_v_lowered, __pyx_v_k, __pyx_mstate_global->__pyx_kp_u__6, Py_ssize_t, 1, PyLong_FromSsize_t, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference) < 0))) __PYX_ERR(0, 757, __pyx_L1_error)
       __pyx_t_11 = (__pyx_v_n + __pyx_v_k);
 
-      if (unlikely((__Pyx_SetItemInt(__pyx_v_lowered, __pyx_t_11, __pyx_mstate_global->__pyx_kp_u__6, Py_ssize_t, 1, PyLong_FromSsize_t, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference) < 0))) __PYX_ERR(0, 756, __pyx_L1_error)
+      if (unlikely((__Pyx_SetItemInt(__pyx_v_lowered, __pyx_t_11, __pyx_mstate_global->__pyx_kp_u__6, Py_ssize_t, 1, PyLong_FromSsize_t, 0, 0, 1, __Pyx_ReferenceSharing_OwnStrongReference) < 0))) __PYX_ERR(0, 757, __pyx_L1_error)
 
 
-      /* "kurenai/_fastpath.pyx":757
+      /* "kurenai/_fastpath.pyx":758
  *         if lowered[k] is None or lowered[n + k] is None:
  *             lowered[k] = lowered[n + k] = ""
  *             over.append(k)             # <<<<<<<<<<<<<<
  *     return lowered, over
  * 
 */
-      __pyx_t_1 = PyLong_FromSsize_t(__pyx_v_k); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 757, __pyx_L1_error)
+      __pyx_t_1 = PyLong_FromSsize_t(__pyx_v_k); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 758, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
-      __pyx_t_7 = __Pyx_PyList_Append(__pyx_v_over, __pyx_t_1); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(0, 757, __pyx_L1_error)
+      __pyx_t_7 = __Pyx_PyList_Append(__pyx_v_over, __pyx_t_1); if (unlikely(__pyx_t_7 == ((int)-1))) __PYX_ERR(0, 758, __pyx_L1_error)
       __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
 
 
-      /* "kurenai/_fastpath.pyx":755
+      /* "kurenai/_fastpath.pyx":756
  *             lowered.append(text.lower())
  *     for k in range(n):
  *         if lowered[k] is None or lowered[n + k] is None:             # <<<<<<<<<<<<<<
@@ -27998,21 +27998,21 @@ static PyObject *__pyx_f_7kurenai_9_fastpath__lowered_within(int __pyx_v_mode, P
   }
 
 
-  /* "kurenai/_fastpath.pyx":758
+  /* "kurenai/_fastpath.pyx":759
  *             lowered[k] = lowered[n + k] = ""
  *             over.append(k)
  *     return lowered, over             # <<<<<<<<<<<<<<
  * 
  * 
 */
-  __pyx_t_1 = PyTuple_New(2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 758, __pyx_L1_error)
+  __pyx_t_1 = PyTuple_New(2); if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 759, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_1);
   __Pyx_INCREF(__pyx_v_lowered);
   __Pyx_GIVEREF(__pyx_v_lowered);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_lowered) != (0)) __PYX_ERR(0, 758, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 0, __pyx_v_lowered) != (0)) __PYX_ERR(0, 759, __pyx_L1_error);
   __Pyx_INCREF(__pyx_v_over);
   __Pyx_GIVEREF(__pyx_v_over);
-  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_v_over) != (0)) __PYX_ERR(0, 758, __pyx_L1_error);
+  if (__Pyx_PyTuple_SET_ITEM(__pyx_t_1, 1, __pyx_v_over) != (0)) __PYX_ERR(0, 759, __pyx_L1_error);
   {
     PyObject *__pyx_temp;
     {
@@ -28024,7 +28024,7 @@ static PyObject *__pyx_f_7kurenai_9_fastpath__lowered_within(int __pyx_v_mode, P
   __pyx_t_1 = 0;
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":743
+  /* "kurenai/_fastpath.pyx":744
  * 
  * 
  * cdef tuple _lowered_within(int mode, list texts, Py_ssize_t n, Py_ssize_t limit):             # <<<<<<<<<<<<<<
@@ -28049,7 +28049,7 @@ static PyObject *__pyx_f_7kurenai_9_fastpath__lowered_within(int __pyx_v_mode, P
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":761
+/* "kurenai/_fastpath.pyx":762
  * 
  * 
  * cdef bint _surely_over(int mode, str text, Py_ssize_t limit) except -1:             # <<<<<<<<<<<<<<
@@ -28089,7 +28089,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_surely_over", 0);
 
-  /* "kurenai/_fastpath.pyx":769
+  /* "kurenai/_fastpath.pyx":770
  *     so each boundary takes one token off the count: it never overcounts.
  *     """
  *     cdef Py_ssize_t start, pieces = 0, count = 0             # <<<<<<<<<<<<<<
@@ -28099,7 +28099,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
   __pyx_v_pieces = 0;
   __pyx_v_count = 0;
 
-  /* "kurenai/_fastpath.pyx":773
+  /* "kurenai/_fastpath.pyx":774
  *     cdef Table table
  *     cdef Doc doc
  *     for start in range(0, len(text), PIECE):             # <<<<<<<<<<<<<<
@@ -28109,13 +28109,13 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
   __pyx_t_2 = NULL;
   if (unlikely(__pyx_v_text == Py_None)) {
     PyErr_SetString(PyExc_TypeError, "object of type \047NoneType\047 has no len()");
-    __PYX_ERR(0, 773, __pyx_L1_error)
+    __PYX_ERR(0, 774, __pyx_L1_error)
   }
-  __pyx_t_3 = __Pyx_PyUnicode_GET_LENGTH(__pyx_v_text); if (unlikely(__pyx_t_3 == ((Py_ssize_t)-1))) __PYX_ERR(0, 773, __pyx_L1_error)
-  __pyx_t_4 = PyLong_FromSsize_t(__pyx_t_3); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 773, __pyx_L1_error)
+  __pyx_t_3 = __Pyx_PyUnicode_GET_LENGTH(__pyx_v_text); if (unlikely(__pyx_t_3 == ((Py_ssize_t)-1))) __PYX_ERR(0, 774, __pyx_L1_error)
+  __pyx_t_4 = PyLong_FromSsize_t(__pyx_t_3); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 774, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
 
-  __pyx_t_5 = PyLong_FromSsize_t(__pyx_v_7kurenai_9_fastpath_PIECE); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 773, __pyx_L1_error)
+  __pyx_t_5 = PyLong_FromSsize_t(__pyx_v_7kurenai_9_fastpath_PIECE); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 774, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __pyx_t_6 = 1;
   {
@@ -28124,12 +28124,12 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
     __Pyx_XDECREF(__pyx_t_2); __pyx_t_2 = 0;
     __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
     __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 773, __pyx_L1_error)
+    if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 774, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_1);
   }
-  __pyx_t_5 = PyObject_GetIter(__pyx_t_1); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 773, __pyx_L1_error)
+  __pyx_t_5 = PyObject_GetIter(__pyx_t_1); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 774, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_7 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 773, __pyx_L1_error)
+  __pyx_t_7 = (CYTHON_COMPILING_IN_LIMITED_API) ? PyIter_Next : __Pyx_PyObject_GetIterNextFunc(__pyx_t_5); if (unlikely(!__pyx_t_7)) __PYX_ERR(0, 774, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
   for (;;) {
     {
@@ -28137,18 +28137,18 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
       if (unlikely(!__pyx_t_1)) {
         PyObject* exc_type = PyErr_Occurred();
         if (exc_type) {
-          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 773, __pyx_L1_error)
+          if (unlikely(!__Pyx_PyErr_GivenExceptionMatches(exc_type, PyExc_StopIteration))) __PYX_ERR(0, 774, __pyx_L1_error)
           PyErr_Clear();
         }
         break;
       }
     }
     __Pyx_GOTREF(__pyx_t_1);
-    __pyx_t_3 = __Pyx_PyIndex_AsSsize_t(__pyx_t_1); if (unlikely((__pyx_t_3 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 773, __pyx_L1_error)
+    __pyx_t_3 = __Pyx_PyIndex_AsSsize_t(__pyx_t_1); if (unlikely((__pyx_t_3 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 774, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_1); __pyx_t_1 = 0;
     __pyx_v_start = __pyx_t_3;
 
-    /* "kurenai/_fastpath.pyx":774
+    /* "kurenai/_fastpath.pyx":775
  *     cdef Doc doc
  *     for start in range(0, len(text), PIECE):
  *         piece = text[start:start + PIECE].lower()             # <<<<<<<<<<<<<<
@@ -28157,9 +28157,9 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
 */
     if (unlikely(__pyx_v_text == Py_None)) {
       PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-      __PYX_ERR(0, 774, __pyx_L1_error)
+      __PYX_ERR(0, 775, __pyx_L1_error)
     }
-    __pyx_t_2 = __Pyx_PyUnicode_Substring(__pyx_v_text, __pyx_v_start, (__pyx_v_start + __pyx_v_7kurenai_9_fastpath_PIECE)); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 774, __pyx_L1_error)
+    __pyx_t_2 = __Pyx_PyUnicode_Substring(__pyx_v_text, __pyx_v_start, (__pyx_v_start + __pyx_v_7kurenai_9_fastpath_PIECE)); if (unlikely(!__pyx_t_2)) __PYX_ERR(0, 775, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_2);
     __pyx_t_4 = __pyx_t_2;
     __Pyx_INCREF(__pyx_t_4);
@@ -28169,14 +28169,14 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
       __pyx_t_1 = __Pyx_PyObject_FastCallMethod((PyObject*)__pyx_mstate_global->__pyx_n_u_lower, __pyx_callargs+__pyx_t_6, (1-__pyx_t_6) | (1*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
       __Pyx_DECREF(__pyx_t_2); __pyx_t_2 = 0;
-      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 774, __pyx_L1_error)
+      if (unlikely(!__pyx_t_1)) __PYX_ERR(0, 775, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_1);
     }
-    if (!(likely(PyUnicode_CheckExact(__pyx_t_1))||((__pyx_t_1) == Py_None) || __Pyx_RaiseUnexpectedTypeError("str", __pyx_t_1))) __PYX_ERR(0, 774, __pyx_L1_error)
+    if (!(likely(PyUnicode_CheckExact(__pyx_t_1))||((__pyx_t_1) == Py_None) || __Pyx_RaiseUnexpectedTypeError("str", __pyx_t_1))) __PYX_ERR(0, 775, __pyx_L1_error)
     __Pyx_XDECREF_SET(__pyx_v_piece, ((PyObject*)__pyx_t_1));
     __pyx_t_1 = 0;
 
-    /* "kurenai/_fastpath.pyx":775
+    /* "kurenai/_fastpath.pyx":776
  *     for start in range(0, len(text), PIECE):
  *         piece = text[start:start + PIECE].lower()
  *         table.entries = table.slots = NULL             # <<<<<<<<<<<<<<
@@ -28186,7 +28186,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
     __pyx_v_table.entries = NULL;
     __pyx_v_table.slots = NULL;
 
-    /* "kurenai/_fastpath.pyx":776
+    /* "kurenai/_fastpath.pyx":777
  *         piece = text[start:start + PIECE].lower()
  *         table.entries = table.slots = NULL
  *         doc.ids = NULL             # <<<<<<<<<<<<<<
@@ -28195,7 +28195,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
 */
     __pyx_v_doc.ids = NULL;
 
-    /* "kurenai/_fastpath.pyx":777
+    /* "kurenai/_fastpath.pyx":778
  *         table.entries = table.slots = NULL
  *         doc.ids = NULL
  *         doc.bounds = NULL             # <<<<<<<<<<<<<<
@@ -28204,7 +28204,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
 */
     __pyx_v_doc.bounds = NULL;
 
-    /* "kurenai/_fastpath.pyx":778
+    /* "kurenai/_fastpath.pyx":779
  *         doc.ids = NULL
  *         doc.bounds = NULL
  *         try:             # <<<<<<<<<<<<<<
@@ -28213,7 +28213,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
 */
     /*try:*/ {
 
-      /* "kurenai/_fastpath.pyx":779
+      /* "kurenai/_fastpath.pyx":780
  *         doc.bounds = NULL
  *         try:
  *             if _table_init(&table, 64) < 0 or _scan(             # <<<<<<<<<<<<<<
@@ -28231,7 +28231,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
         goto __pyx_L11_bool_binop_done;
       }
 
-      /* "kurenai/_fastpath.pyx":782
+      /* "kurenai/_fastpath.pyx":783
  *                 &table, <const char *> PyUnicode_DATA(piece), PyUnicode_KIND(piece),
  *                 PyUnicode_GET_LENGTH(piece), mode, &doc, -1
  *             ) < 0:             # <<<<<<<<<<<<<<
@@ -28245,7 +28245,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
 
       __pyx_L11_bool_binop_done:;
 
-      /* "kurenai/_fastpath.pyx":779
+      /* "kurenai/_fastpath.pyx":780
  *         doc.bounds = NULL
  *         try:
  *             if _table_init(&table, 64) < 0 or _scan(             # <<<<<<<<<<<<<<
@@ -28255,16 +28255,16 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
       if (unlikely(__pyx_t_8)) {
 
 
-        /* "kurenai/_fastpath.pyx":783
+        /* "kurenai/_fastpath.pyx":784
  *                 PyUnicode_GET_LENGTH(piece), mode, &doc, -1
  *             ) < 0:
  *                 raise MemoryError()             # <<<<<<<<<<<<<<
  *             count += doc.n_tokens
  *         finally:
 */
-        PyErr_NoMemory(); __PYX_ERR(0, 783, __pyx_L8_error)
+        PyErr_NoMemory(); __PYX_ERR(0, 784, __pyx_L8_error)
 
-        /* "kurenai/_fastpath.pyx":779
+        /* "kurenai/_fastpath.pyx":780
  *         doc.bounds = NULL
  *         try:
  *             if _table_init(&table, 64) < 0 or _scan(             # <<<<<<<<<<<<<<
@@ -28273,7 +28273,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
 */
       }
 
-      /* "kurenai/_fastpath.pyx":784
+      /* "kurenai/_fastpath.pyx":785
  *             ) < 0:
  *                 raise MemoryError()
  *             count += doc.n_tokens             # <<<<<<<<<<<<<<
@@ -28283,7 +28283,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
       __pyx_v_count = (__pyx_v_count + __pyx_v_doc.n_tokens);
     }
 
-    /* "kurenai/_fastpath.pyx":786
+    /* "kurenai/_fastpath.pyx":787
  *             count += doc.n_tokens
  *         finally:
  *             free(doc.ids)             # <<<<<<<<<<<<<<
@@ -28294,7 +28294,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
       /*normal exit:*/{
         free(__pyx_v_doc.ids);
 
-        /* "kurenai/_fastpath.pyx":787
+        /* "kurenai/_fastpath.pyx":788
  *         finally:
  *             free(doc.ids)
  *             free(doc.bounds)             # <<<<<<<<<<<<<<
@@ -28303,7 +28303,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
 */
         free(__pyx_v_doc.bounds);
 
-        /* "kurenai/_fastpath.pyx":788
+        /* "kurenai/_fastpath.pyx":789
  *             free(doc.ids)
  *             free(doc.bounds)
  *             _table_free(&table)             # <<<<<<<<<<<<<<
@@ -28332,7 +28332,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
         __pyx_t_10 = __pyx_lineno; __pyx_t_11 = __pyx_clineno; __pyx_t_12 = __pyx_filename;
         {
 
-          /* "kurenai/_fastpath.pyx":786
+          /* "kurenai/_fastpath.pyx":787
  *             count += doc.n_tokens
  *         finally:
  *             free(doc.ids)             # <<<<<<<<<<<<<<
@@ -28341,7 +28341,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
 */
           free(__pyx_v_doc.ids);
 
-          /* "kurenai/_fastpath.pyx":787
+          /* "kurenai/_fastpath.pyx":788
  *         finally:
  *             free(doc.ids)
  *             free(doc.bounds)             # <<<<<<<<<<<<<<
@@ -28350,7 +28350,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
 */
           free(__pyx_v_doc.bounds);
 
-          /* "kurenai/_fastpath.pyx":788
+          /* "kurenai/_fastpath.pyx":789
  *             free(doc.ids)
  *             free(doc.bounds)
  *             _table_free(&table)             # <<<<<<<<<<<<<<
@@ -28374,7 +28374,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
       __pyx_L9:;
     }
 
-    /* "kurenai/_fastpath.pyx":789
+    /* "kurenai/_fastpath.pyx":790
  *             free(doc.bounds)
  *             _table_free(&table)
  *         pieces += 1             # <<<<<<<<<<<<<<
@@ -28383,7 +28383,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
 */
     __pyx_v_pieces = (__pyx_v_pieces + 1);
 
-    /* "kurenai/_fastpath.pyx":790
+    /* "kurenai/_fastpath.pyx":791
  *             _table_free(&table)
  *         pieces += 1
  *         if count - (pieces - 1) > limit:             # <<<<<<<<<<<<<<
@@ -28395,7 +28395,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
     if (__pyx_t_8) {
 
 
-      /* "kurenai/_fastpath.pyx":791
+      /* "kurenai/_fastpath.pyx":792
  *         pieces += 1
  *         if count - (pieces - 1) > limit:
  *             return True             # <<<<<<<<<<<<<<
@@ -28409,7 +28409,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
       __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
       goto __pyx_L0;
 
-      /* "kurenai/_fastpath.pyx":790
+      /* "kurenai/_fastpath.pyx":791
  *             _table_free(&table)
  *         pieces += 1
  *         if count - (pieces - 1) > limit:             # <<<<<<<<<<<<<<
@@ -28418,7 +28418,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
 */
     }
 
-    /* "kurenai/_fastpath.pyx":773
+    /* "kurenai/_fastpath.pyx":774
  *     cdef Table table
  *     cdef Doc doc
  *     for start in range(0, len(text), PIECE):             # <<<<<<<<<<<<<<
@@ -28428,7 +28428,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
   }
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
 
-  /* "kurenai/_fastpath.pyx":792
+  /* "kurenai/_fastpath.pyx":793
  *         if count - (pieces - 1) > limit:
  *             return True
  *     return False             # <<<<<<<<<<<<<<
@@ -28441,7 +28441,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":761
+  /* "kurenai/_fastpath.pyx":762
  * 
  * 
  * cdef bint _surely_over(int mode, str text, Py_ssize_t limit) except -1:             # <<<<<<<<<<<<<<
@@ -28469,7 +28469,7 @@ static int __pyx_f_7kurenai_9_fastpath__surely_over(int __pyx_v_mode, PyObject *
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":795
+/* "kurenai/_fastpath.pyx":796
  * 
  * 
  * cdef Py_ssize_t _probe_total(const Table *t) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -28487,7 +28487,7 @@ static Py_ssize_t __pyx_f_7kurenai_9_fastpath__probe_total(struct __pyx_t_7kuren
   Py_ssize_t __pyx_t_3;
   int __pyx_t_4;
 
-  /* "kurenai/_fastpath.pyx":797
+  /* "kurenai/_fastpath.pyx":798
  * cdef Py_ssize_t _probe_total(const Table *t) noexcept nogil:
  *     """Slots that finding every entry reads: t.n if no two share a home slot."""
  *     cdef Py_ssize_t s, home, total = 0             # <<<<<<<<<<<<<<
@@ -28496,7 +28496,7 @@ static Py_ssize_t __pyx_f_7kurenai_9_fastpath__probe_total(struct __pyx_t_7kuren
 */
   __pyx_v_total = 0;
 
-  /* "kurenai/_fastpath.pyx":798
+  /* "kurenai/_fastpath.pyx":799
  *     """Slots that finding every entry reads: t.n if no two share a home slot."""
  *     cdef Py_ssize_t s, home, total = 0
  *     for s in range(t.slot_mask + 1):             # <<<<<<<<<<<<<<
@@ -28510,7 +28510,7 @@ static Py_ssize_t __pyx_f_7kurenai_9_fastpath__probe_total(struct __pyx_t_7kuren
   for (__pyx_t_3 = 0; __pyx_t_3 < __pyx_t_2; __pyx_t_3+=1) {
     __pyx_v_s = __pyx_t_3;
 
-    /* "kurenai/_fastpath.pyx":799
+    /* "kurenai/_fastpath.pyx":800
  *     cdef Py_ssize_t s, home, total = 0
  *     for s in range(t.slot_mask + 1):
  *         if t.slots[s] >= 0:             # <<<<<<<<<<<<<<
@@ -28522,7 +28522,7 @@ static Py_ssize_t __pyx_f_7kurenai_9_fastpath__probe_total(struct __pyx_t_7kuren
     if (__pyx_t_4) {
 
 
-      /* "kurenai/_fastpath.pyx":800
+      /* "kurenai/_fastpath.pyx":801
  *     for s in range(t.slot_mask + 1):
  *         if t.slots[s] >= 0:
  *             home = t.entries[t.slots[s]].hash & t.slot_mask             # <<<<<<<<<<<<<<
@@ -28531,7 +28531,7 @@ static Py_ssize_t __pyx_f_7kurenai_9_fastpath__probe_total(struct __pyx_t_7kuren
 */
       __pyx_v_home = ((__pyx_v_t->entries[(__pyx_v_t->slots[__pyx_v_s])]).hash & __pyx_v_t->slot_mask);
 
-      /* "kurenai/_fastpath.pyx":801
+      /* "kurenai/_fastpath.pyx":802
  *         if t.slots[s] >= 0:
  *             home = t.entries[t.slots[s]].hash & t.slot_mask
  *             total += ((s - home) & t.slot_mask) + 1             # <<<<<<<<<<<<<<
@@ -28540,7 +28540,7 @@ static Py_ssize_t __pyx_f_7kurenai_9_fastpath__probe_total(struct __pyx_t_7kuren
 */
       __pyx_v_total = (__pyx_v_total + (((__pyx_v_s - __pyx_v_home) & __pyx_v_t->slot_mask) + 1));
 
-      /* "kurenai/_fastpath.pyx":799
+      /* "kurenai/_fastpath.pyx":800
  *     cdef Py_ssize_t s, home, total = 0
  *     for s in range(t.slot_mask + 1):
  *         if t.slots[s] >= 0:             # <<<<<<<<<<<<<<
@@ -28551,7 +28551,7 @@ static Py_ssize_t __pyx_f_7kurenai_9_fastpath__probe_total(struct __pyx_t_7kuren
   }
 
 
-  /* "kurenai/_fastpath.pyx":802
+  /* "kurenai/_fastpath.pyx":803
  *             home = t.entries[t.slots[s]].hash & t.slot_mask
  *             total += ((s - home) & t.slot_mask) + 1
  *     return total             # <<<<<<<<<<<<<<
@@ -28564,7 +28564,7 @@ static Py_ssize_t __pyx_f_7kurenai_9_fastpath__probe_total(struct __pyx_t_7kuren
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":795
+  /* "kurenai/_fastpath.pyx":796
  * 
  * 
  * cdef Py_ssize_t _probe_total(const Table *t) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -28580,7 +28580,7 @@ static Py_ssize_t __pyx_f_7kurenai_9_fastpath__probe_total(struct __pyx_t_7kuren
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":816
+/* "kurenai/_fastpath.pyx":817
  * 
  * 
  * cdef void _work_init(PairWork *w) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -28590,7 +28590,7 @@ static Py_ssize_t __pyx_f_7kurenai_9_fastpath__probe_total(struct __pyx_t_7kuren
 
 static void __pyx_f_7kurenai_9_fastpath__work_init(struct __pyx_t_7kurenai_9_fastpath_PairWork *__pyx_v_w) {
 
-  /* "kurenai/_fastpath.pyx":817
+  /* "kurenai/_fastpath.pyx":818
  * 
  * cdef void _work_init(PairWork *w) noexcept nogil:
  *     memset(w, 0, sizeof(PairWork))             # <<<<<<<<<<<<<<
@@ -28599,7 +28599,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_init(struct __pyx_t_7kurenai_9_fas
 */
   (void)(memset(__pyx_v_w, 0, (sizeof(struct __pyx_t_7kurenai_9_fastpath_PairWork))));
 
-  /* "kurenai/_fastpath.pyx":816
+  /* "kurenai/_fastpath.pyx":817
  * 
  * 
  * cdef void _work_init(PairWork *w) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -28610,7 +28610,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_init(struct __pyx_t_7kurenai_9_fas
   /* function exit code */
 }
 
-/* "kurenai/_fastpath.pyx":820
+/* "kurenai/_fastpath.pyx":821
  * 
  * 
  * cdef void _work_release(PairWork *w) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -28620,7 +28620,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_init(struct __pyx_t_7kurenai_9_fas
 
 static void __pyx_f_7kurenai_9_fastpath__work_release(struct __pyx_t_7kurenai_9_fastpath_PairWork *__pyx_v_w) {
 
-  /* "kurenai/_fastpath.pyx":822
+  /* "kurenai/_fastpath.pyx":823
  * cdef void _work_release(PairWork *w) noexcept nogil:
  *     """Free the buffers; keep the counts and token totals the scores need."""
  *     free(w.t.ids)             # <<<<<<<<<<<<<<
@@ -28629,7 +28629,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_release(struct __pyx_t_7kurenai_9_
 */
   free(__pyx_v_w->t.ids);
 
-  /* "kurenai/_fastpath.pyx":823
+  /* "kurenai/_fastpath.pyx":824
  *     """Free the buffers; keep the counts and token totals the scores need."""
  *     free(w.t.ids)
  *     free(w.t.bounds)             # <<<<<<<<<<<<<<
@@ -28638,7 +28638,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_release(struct __pyx_t_7kurenai_9_
 */
   free(__pyx_v_w->t.bounds);
 
-  /* "kurenai/_fastpath.pyx":824
+  /* "kurenai/_fastpath.pyx":825
  *     free(w.t.ids)
  *     free(w.t.bounds)
  *     free(w.p.ids)             # <<<<<<<<<<<<<<
@@ -28647,7 +28647,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_release(struct __pyx_t_7kurenai_9_
 */
   free(__pyx_v_w->p.ids);
 
-  /* "kurenai/_fastpath.pyx":825
+  /* "kurenai/_fastpath.pyx":826
  *     free(w.t.bounds)
  *     free(w.p.ids)
  *     free(w.p.bounds)             # <<<<<<<<<<<<<<
@@ -28656,7 +28656,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_release(struct __pyx_t_7kurenai_9_
 */
   free(__pyx_v_w->p.bounds);
 
-  /* "kurenai/_fastpath.pyx":826
+  /* "kurenai/_fastpath.pyx":827
  *     free(w.p.ids)
  *     free(w.p.bounds)
  *     free(w.final_ids)             # <<<<<<<<<<<<<<
@@ -28665,7 +28665,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_release(struct __pyx_t_7kurenai_9_
 */
   free(__pyx_v_w->final_ids);
 
-  /* "kurenai/_fastpath.pyx":827
+  /* "kurenai/_fastpath.pyx":828
  *     free(w.p.bounds)
  *     free(w.final_ids)
  *     _table_free(&w.table)             # <<<<<<<<<<<<<<
@@ -28674,7 +28674,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_release(struct __pyx_t_7kurenai_9_
 */
   __pyx_f_7kurenai_9_fastpath__table_free((&__pyx_v_w->table));
 
-  /* "kurenai/_fastpath.pyx":828
+  /* "kurenai/_fastpath.pyx":829
  *     free(w.final_ids)
  *     _table_free(&w.table)
  *     w.t.ids = w.p.ids = w.final_ids = NULL             # <<<<<<<<<<<<<<
@@ -28685,7 +28685,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_release(struct __pyx_t_7kurenai_9_
   __pyx_v_w->p.ids = NULL;
   __pyx_v_w->final_ids = NULL;
 
-  /* "kurenai/_fastpath.pyx":829
+  /* "kurenai/_fastpath.pyx":830
  *     _table_free(&w.table)
  *     w.t.ids = w.p.ids = w.final_ids = NULL
  *     w.t.bounds = w.p.bounds = NULL             # <<<<<<<<<<<<<<
@@ -28695,7 +28695,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_release(struct __pyx_t_7kurenai_9_
   __pyx_v_w->t.bounds = NULL;
   __pyx_v_w->p.bounds = NULL;
 
-  /* "kurenai/_fastpath.pyx":820
+  /* "kurenai/_fastpath.pyx":821
  * 
  * 
  * cdef void _work_release(PairWork *w) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -28706,7 +28706,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_release(struct __pyx_t_7kurenai_9_
   /* function exit code */
 }
 
-/* "kurenai/_fastpath.pyx":832
+/* "kurenai/_fastpath.pyx":833
  * 
  * 
  * cdef void _work_free(PairWork *w) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -28716,7 +28716,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_release(struct __pyx_t_7kurenai_9_
 
 static void __pyx_f_7kurenai_9_fastpath__work_free(struct __pyx_t_7kurenai_9_fastpath_PairWork *__pyx_v_w) {
 
-  /* "kurenai/_fastpath.pyx":834
+  /* "kurenai/_fastpath.pyx":835
  * cdef void _work_free(PairWork *w) noexcept nogil:
  *     """Free the buffers; the caller owns ``counts.overlaps``."""
  *     _work_release(w)             # <<<<<<<<<<<<<<
@@ -28725,7 +28725,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_free(struct __pyx_t_7kurenai_9_fas
 */
   __pyx_f_7kurenai_9_fastpath__work_release(__pyx_v_w);
 
-  /* "kurenai/_fastpath.pyx":832
+  /* "kurenai/_fastpath.pyx":833
  * 
  * 
  * cdef void _work_free(PairWork *w) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -28736,7 +28736,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_free(struct __pyx_t_7kurenai_9_fas
   /* function exit code */
 }
 
-/* "kurenai/_fastpath.pyx":837
+/* "kurenai/_fastpath.pyx":838
  * 
  * 
  * cdef void _work_scan(PairWork *w, str target, str prediction, int mode,             # <<<<<<<<<<<<<<
@@ -28752,7 +28752,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan(struct __pyx_t_7kurenai_9_fas
   Py_ssize_t __pyx_v_t_length;
   Py_ssize_t __pyx_v_p_length;
 
-  /* "kurenai/_fastpath.pyx":839
+  /* "kurenai/_fastpath.pyx":840
  * cdef void _work_scan(PairWork *w, str target, str prediction, int mode,
  *                      Py_ssize_t max_tokens) noexcept:
  *     cdef const char *t_data = <const char *> PyUnicode_DATA(target)             # <<<<<<<<<<<<<<
@@ -28761,7 +28761,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan(struct __pyx_t_7kurenai_9_fas
 */
   __pyx_v_t_data = ((char const *)PyUnicode_DATA(__pyx_v_target));
 
-  /* "kurenai/_fastpath.pyx":840
+  /* "kurenai/_fastpath.pyx":841
  *                      Py_ssize_t max_tokens) noexcept:
  *     cdef const char *t_data = <const char *> PyUnicode_DATA(target)
  *     cdef const char *p_data = <const char *> PyUnicode_DATA(prediction)             # <<<<<<<<<<<<<<
@@ -28770,7 +28770,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan(struct __pyx_t_7kurenai_9_fas
 */
   __pyx_v_p_data = ((char const *)PyUnicode_DATA(__pyx_v_prediction));
 
-  /* "kurenai/_fastpath.pyx":841
+  /* "kurenai/_fastpath.pyx":842
  *     cdef const char *t_data = <const char *> PyUnicode_DATA(target)
  *     cdef const char *p_data = <const char *> PyUnicode_DATA(prediction)
  *     cdef int t_kind = PyUnicode_KIND(target), p_kind = PyUnicode_KIND(prediction)             # <<<<<<<<<<<<<<
@@ -28780,7 +28780,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan(struct __pyx_t_7kurenai_9_fas
   __pyx_v_t_kind = PyUnicode_KIND(__pyx_v_target);
   __pyx_v_p_kind = PyUnicode_KIND(__pyx_v_prediction);
 
-  /* "kurenai/_fastpath.pyx":842
+  /* "kurenai/_fastpath.pyx":843
  *     cdef const char *p_data = <const char *> PyUnicode_DATA(prediction)
  *     cdef int t_kind = PyUnicode_KIND(target), p_kind = PyUnicode_KIND(prediction)
  *     cdef Py_ssize_t t_length = PyUnicode_GET_LENGTH(target)             # <<<<<<<<<<<<<<
@@ -28789,7 +28789,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan(struct __pyx_t_7kurenai_9_fas
 */
   __pyx_v_t_length = PyUnicode_GET_LENGTH(__pyx_v_target);
 
-  /* "kurenai/_fastpath.pyx":843
+  /* "kurenai/_fastpath.pyx":844
  *     cdef int t_kind = PyUnicode_KIND(target), p_kind = PyUnicode_KIND(prediction)
  *     cdef Py_ssize_t t_length = PyUnicode_GET_LENGTH(target)
  *     cdef Py_ssize_t p_length = PyUnicode_GET_LENGTH(prediction)             # <<<<<<<<<<<<<<
@@ -28798,7 +28798,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan(struct __pyx_t_7kurenai_9_fas
 */
   __pyx_v_p_length = PyUnicode_GET_LENGTH(__pyx_v_prediction);
 
-  /* "kurenai/_fastpath.pyx":844
+  /* "kurenai/_fastpath.pyx":845
  *     cdef Py_ssize_t t_length = PyUnicode_GET_LENGTH(target)
  *     cdef Py_ssize_t p_length = PyUnicode_GET_LENGTH(prediction)
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -28811,7 +28811,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan(struct __pyx_t_7kurenai_9_fas
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "kurenai/_fastpath.pyx":845
+        /* "kurenai/_fastpath.pyx":846
  *     cdef Py_ssize_t p_length = PyUnicode_GET_LENGTH(prediction)
  *     with nogil:
  *         _work_scan_nogil(w, t_data, t_kind, t_length, p_data, p_kind, p_length, mode,             # <<<<<<<<<<<<<<
@@ -28821,7 +28821,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan(struct __pyx_t_7kurenai_9_fas
         __pyx_f_7kurenai_9_fastpath__work_scan_nogil(__pyx_v_w, __pyx_v_t_data, __pyx_v_t_kind, __pyx_v_t_length, __pyx_v_p_data, __pyx_v_p_kind, __pyx_v_p_length, __pyx_v_mode, __pyx_v_max_tokens);
       }
 
-      /* "kurenai/_fastpath.pyx":844
+      /* "kurenai/_fastpath.pyx":845
  *     cdef Py_ssize_t t_length = PyUnicode_GET_LENGTH(target)
  *     cdef Py_ssize_t p_length = PyUnicode_GET_LENGTH(prediction)
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -28838,7 +28838,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan(struct __pyx_t_7kurenai_9_fas
       }
   }
 
-  /* "kurenai/_fastpath.pyx":837
+  /* "kurenai/_fastpath.pyx":838
  * 
  * 
  * cdef void _work_scan(PairWork *w, str target, str prediction, int mode,             # <<<<<<<<<<<<<<
@@ -28856,7 +28856,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan(struct __pyx_t_7kurenai_9_fas
 
 }
 
-/* "kurenai/_fastpath.pyx":849
+/* "kurenai/_fastpath.pyx":850
  * 
  * 
  * cdef void _work_scan_nogil(PairWork *w, const char *t_data, int t_kind,             # <<<<<<<<<<<<<<
@@ -28868,7 +28868,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan_nogil(struct __pyx_t_7kurenai
   Py_ssize_t __pyx_v_expected;
   int __pyx_t_1;
 
-  /* "kurenai/_fastpath.pyx":855
+  /* "kurenai/_fastpath.pyx":856
  *     # Real text has roughly a distinct token per 8 code points; a size limit
  *     # bounds the tokens, and so the table, too.
  *     cdef Py_ssize_t expected = (t_length + p_length) // 8             # <<<<<<<<<<<<<<
@@ -28877,7 +28877,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan_nogil(struct __pyx_t_7kurenai
 */
   __pyx_v_expected = ((__pyx_v_t_length + __pyx_v_p_length) / 8);
 
-  /* "kurenai/_fastpath.pyx":856
+  /* "kurenai/_fastpath.pyx":857
  *     # bounds the tokens, and so the table, too.
  *     cdef Py_ssize_t expected = (t_length + p_length) // 8
  *     if 0 <= max_tokens < expected // 2:             # <<<<<<<<<<<<<<
@@ -28891,7 +28891,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan_nogil(struct __pyx_t_7kurenai
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":857
+    /* "kurenai/_fastpath.pyx":858
  *     cdef Py_ssize_t expected = (t_length + p_length) // 8
  *     if 0 <= max_tokens < expected // 2:
  *         expected = 2 * max_tokens + 2             # <<<<<<<<<<<<<<
@@ -28900,7 +28900,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan_nogil(struct __pyx_t_7kurenai
 */
     __pyx_v_expected = ((2 * __pyx_v_max_tokens) + 2);
 
-    /* "kurenai/_fastpath.pyx":856
+    /* "kurenai/_fastpath.pyx":857
  *     # bounds the tokens, and so the table, too.
  *     cdef Py_ssize_t expected = (t_length + p_length) // 8
  *     if 0 <= max_tokens < expected // 2:             # <<<<<<<<<<<<<<
@@ -28909,7 +28909,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan_nogil(struct __pyx_t_7kurenai
 */
   }
 
-  /* "kurenai/_fastpath.pyx":858
+  /* "kurenai/_fastpath.pyx":859
  *     if 0 <= max_tokens < expected // 2:
  *         expected = 2 * max_tokens + 2
  *     w.status = _table_init(&w.table, expected)             # <<<<<<<<<<<<<<
@@ -28918,7 +28918,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan_nogil(struct __pyx_t_7kurenai
 */
   __pyx_v_w->status = __pyx_f_7kurenai_9_fastpath__table_init((&__pyx_v_w->table), __pyx_v_expected);
 
-  /* "kurenai/_fastpath.pyx":859
+  /* "kurenai/_fastpath.pyx":860
  *         expected = 2 * max_tokens + 2
  *     w.status = _table_init(&w.table, expected)
  *     if w.status == 0:             # <<<<<<<<<<<<<<
@@ -28930,7 +28930,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan_nogil(struct __pyx_t_7kurenai
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":860
+    /* "kurenai/_fastpath.pyx":861
  *     w.status = _table_init(&w.table, expected)
  *     if w.status == 0:
  *         w.status = _scan(&w.table, t_data, t_kind, t_length, mode, &w.t, max_tokens)             # <<<<<<<<<<<<<<
@@ -28939,7 +28939,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan_nogil(struct __pyx_t_7kurenai
 */
     __pyx_v_w->status = __pyx_f_7kurenai_9_fastpath__scan((&__pyx_v_w->table), __pyx_v_t_data, __pyx_v_t_kind, __pyx_v_t_length, __pyx_v_mode, (&__pyx_v_w->t), __pyx_v_max_tokens);
 
-    /* "kurenai/_fastpath.pyx":859
+    /* "kurenai/_fastpath.pyx":860
  *         expected = 2 * max_tokens + 2
  *     w.status = _table_init(&w.table, expected)
  *     if w.status == 0:             # <<<<<<<<<<<<<<
@@ -28948,7 +28948,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan_nogil(struct __pyx_t_7kurenai
 */
   }
 
-  /* "kurenai/_fastpath.pyx":861
+  /* "kurenai/_fastpath.pyx":862
  *     if w.status == 0:
  *         w.status = _scan(&w.table, t_data, t_kind, t_length, mode, &w.t, max_tokens)
  *     if w.status == 0:             # <<<<<<<<<<<<<<
@@ -28960,7 +28960,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan_nogil(struct __pyx_t_7kurenai
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":862
+    /* "kurenai/_fastpath.pyx":863
  *         w.status = _scan(&w.table, t_data, t_kind, t_length, mode, &w.t, max_tokens)
  *     if w.status == 0:
  *         w.status = _scan(&w.table, p_data, p_kind, p_length, mode, &w.p, max_tokens)             # <<<<<<<<<<<<<<
@@ -28969,7 +28969,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan_nogil(struct __pyx_t_7kurenai
 */
     __pyx_v_w->status = __pyx_f_7kurenai_9_fastpath__scan((&__pyx_v_w->table), __pyx_v_p_data, __pyx_v_p_kind, __pyx_v_p_length, __pyx_v_mode, (&__pyx_v_w->p), __pyx_v_max_tokens);
 
-    /* "kurenai/_fastpath.pyx":861
+    /* "kurenai/_fastpath.pyx":862
  *     if w.status == 0:
  *         w.status = _scan(&w.table, t_data, t_kind, t_length, mode, &w.t, max_tokens)
  *     if w.status == 0:             # <<<<<<<<<<<<<<
@@ -28978,7 +28978,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan_nogil(struct __pyx_t_7kurenai
 */
   }
 
-  /* "kurenai/_fastpath.pyx":849
+  /* "kurenai/_fastpath.pyx":850
  * 
  * 
  * cdef void _work_scan_nogil(PairWork *w, const char *t_data, int t_kind,             # <<<<<<<<<<<<<<
@@ -28990,7 +28990,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_scan_nogil(struct __pyx_t_7kurenai
 
 }
 
-/* "kurenai/_fastpath.pyx":865
+/* "kurenai/_fastpath.pyx":866
  * 
  * 
  * cdef int _work_stem(Plan plan, PairWork *w, list keep_alive) except -1:             # <<<<<<<<<<<<<<
@@ -29010,7 +29010,7 @@ static int __pyx_f_7kurenai_9_fastpath__work_stem(struct __pyx_obj_7kurenai_9_fa
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_work_stem", 0);
 
-  /* "kurenai/_fastpath.pyx":866
+  /* "kurenai/_fastpath.pyx":867
  * 
  * cdef int _work_stem(Plan plan, PairWork *w, list keep_alive) except -1:
  *     if w.status != 0 or plan.stem is None:             # <<<<<<<<<<<<<<
@@ -29035,7 +29035,7 @@ static int __pyx_f_7kurenai_9_fastpath__work_stem(struct __pyx_obj_7kurenai_9_fa
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":867
+    /* "kurenai/_fastpath.pyx":868
  * cdef int _work_stem(Plan plan, PairWork *w, list keep_alive) except -1:
  *     if w.status != 0 or plan.stem is None:
  *         return 0             # <<<<<<<<<<<<<<
@@ -29048,7 +29048,7 @@ static int __pyx_f_7kurenai_9_fastpath__work_stem(struct __pyx_obj_7kurenai_9_fa
     }
     goto __pyx_L0;
 
-    /* "kurenai/_fastpath.pyx":866
+    /* "kurenai/_fastpath.pyx":867
  * 
  * cdef int _work_stem(Plan plan, PairWork *w, list keep_alive) except -1:
  *     if w.status != 0 or plan.stem is None:             # <<<<<<<<<<<<<<
@@ -29057,7 +29057,7 @@ static int __pyx_f_7kurenai_9_fastpath__work_stem(struct __pyx_obj_7kurenai_9_fa
 */
   }
 
-  /* "kurenai/_fastpath.pyx":868
+  /* "kurenai/_fastpath.pyx":869
  *     if w.status != 0 or plan.stem is None:
  *         return 0
  *     _stem_all(&w.table, plan.stem, keep_alive, &w.final_ids)             # <<<<<<<<<<<<<<
@@ -29066,11 +29066,11 @@ static int __pyx_f_7kurenai_9_fastpath__work_stem(struct __pyx_obj_7kurenai_9_fa
 */
   __pyx_t_3 = __pyx_v_plan->stem;
   __Pyx_INCREF(__pyx_t_3);
-  __pyx_t_4 = __pyx_f_7kurenai_9_fastpath__stem_all((&__pyx_v_w->table), __pyx_t_3, __pyx_v_keep_alive, (&__pyx_v_w->final_ids)); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 868, __pyx_L1_error)
+  __pyx_t_4 = __pyx_f_7kurenai_9_fastpath__stem_all((&__pyx_v_w->table), __pyx_t_3, __pyx_v_keep_alive, (&__pyx_v_w->final_ids)); if (unlikely(__pyx_t_4 == ((int)-1))) __PYX_ERR(0, 869, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_3); __pyx_t_3 = 0;
 
 
-  /* "kurenai/_fastpath.pyx":869
+  /* "kurenai/_fastpath.pyx":870
  *         return 0
  *     _stem_all(&w.table, plan.stem, keep_alive, &w.final_ids)
  *     _remap(&w.t, w.final_ids)             # <<<<<<<<<<<<<<
@@ -29079,7 +29079,7 @@ static int __pyx_f_7kurenai_9_fastpath__work_stem(struct __pyx_obj_7kurenai_9_fa
 */
   __pyx_f_7kurenai_9_fastpath__remap((&__pyx_v_w->t), __pyx_v_w->final_ids);
 
-  /* "kurenai/_fastpath.pyx":870
+  /* "kurenai/_fastpath.pyx":871
  *     _stem_all(&w.table, plan.stem, keep_alive, &w.final_ids)
  *     _remap(&w.t, w.final_ids)
  *     _remap(&w.p, w.final_ids)             # <<<<<<<<<<<<<<
@@ -29088,7 +29088,7 @@ static int __pyx_f_7kurenai_9_fastpath__work_stem(struct __pyx_obj_7kurenai_9_fa
 */
   __pyx_f_7kurenai_9_fastpath__remap((&__pyx_v_w->p), __pyx_v_w->final_ids);
 
-  /* "kurenai/_fastpath.pyx":871
+  /* "kurenai/_fastpath.pyx":872
  *     _remap(&w.t, w.final_ids)
  *     _remap(&w.p, w.final_ids)
  *     return 0             # <<<<<<<<<<<<<<
@@ -29101,7 +29101,7 @@ static int __pyx_f_7kurenai_9_fastpath__work_stem(struct __pyx_obj_7kurenai_9_fa
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":865
+  /* "kurenai/_fastpath.pyx":866
  * 
  * 
  * cdef int _work_stem(Plan plan, PairWork *w, list keep_alive) except -1:             # <<<<<<<<<<<<<<
@@ -29120,7 +29120,7 @@ static int __pyx_f_7kurenai_9_fastpath__work_stem(struct __pyx_obj_7kurenai_9_fa
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":874
+/* "kurenai/_fastpath.pyx":875
  * 
  * 
  * cdef void _work_count(Plan plan, PairWork *w) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -29131,7 +29131,7 @@ static int __pyx_f_7kurenai_9_fastpath__work_stem(struct __pyx_obj_7kurenai_9_fa
 static void __pyx_f_7kurenai_9_fastpath__work_count(struct __pyx_obj_7kurenai_9_fastpath_Plan *__pyx_v_plan, struct __pyx_t_7kurenai_9_fastpath_PairWork *__pyx_v_w) {
   int __pyx_t_1;
 
-  /* "kurenai/_fastpath.pyx":875
+  /* "kurenai/_fastpath.pyx":876
  * 
  * cdef void _work_count(Plan plan, PairWork *w) noexcept nogil:
  *     if w.status == 0:             # <<<<<<<<<<<<<<
@@ -29143,7 +29143,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_count(struct __pyx_obj_7kurenai_9_
   if (__pyx_t_1) {
 
 
-    /* "kurenai/_fastpath.pyx":876
+    /* "kurenai/_fastpath.pyx":877
  * cdef void _work_count(Plan plan, PairWork *w) noexcept nogil:
  *     if w.status == 0:
  *         w.status = doc_counts(&w.t, &w.p, &w.t, &w.p, plan.ngram_orders, plan.n_orders,             # <<<<<<<<<<<<<<
@@ -29152,7 +29152,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_count(struct __pyx_obj_7kurenai_9_
 */
     __pyx_v_w->status = __pyx_f_7kurenai_4_lcs_doc_counts((&__pyx_v_w->t), (&__pyx_v_w->p), (&__pyx_v_w->t), (&__pyx_v_w->p), __pyx_v_plan->ngram_orders, __pyx_v_plan->n_orders, __pyx_v_plan->want_lcs, __pyx_v_plan->want_lsum, __pyx_v_w->table.n, (&__pyx_v_w->counts));
 
-    /* "kurenai/_fastpath.pyx":875
+    /* "kurenai/_fastpath.pyx":876
  * 
  * cdef void _work_count(Plan plan, PairWork *w) noexcept nogil:
  *     if w.status == 0:             # <<<<<<<<<<<<<<
@@ -29161,7 +29161,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_count(struct __pyx_obj_7kurenai_9_
 */
   }
 
-  /* "kurenai/_fastpath.pyx":874
+  /* "kurenai/_fastpath.pyx":875
  * 
  * 
  * cdef void _work_count(Plan plan, PairWork *w) noexcept nogil:             # <<<<<<<<<<<<<<
@@ -29172,7 +29172,7 @@ static void __pyx_f_7kurenai_9_fastpath__work_count(struct __pyx_obj_7kurenai_9_
   /* function exit code */
 }
 
-/* "kurenai/_fastpath.pyx":880
+/* "kurenai/_fastpath.pyx":881
  * 
  * 
  * cdef int _work_run(Plan plan, PairWork *w, str target, str prediction,             # <<<<<<<<<<<<<<
@@ -29188,7 +29188,7 @@ static int __pyx_f_7kurenai_9_fastpath__work_run(struct __pyx_obj_7kurenai_9_fas
   const char *__pyx_filename = NULL;
   int __pyx_clineno = 0;
 
-  /* "kurenai/_fastpath.pyx":883
+  /* "kurenai/_fastpath.pyx":884
  *                    Py_ssize_t max_tokens, list keep_alive) except -1:
  *     """Scan, intern, stem and count one pair of lowercased texts."""
  *     _work_scan(w, target, prediction, plan.mode, max_tokens)             # <<<<<<<<<<<<<<
@@ -29197,17 +29197,17 @@ static int __pyx_f_7kurenai_9_fastpath__work_run(struct __pyx_obj_7kurenai_9_fas
 */
   __pyx_f_7kurenai_9_fastpath__work_scan(__pyx_v_w, __pyx_v_target, __pyx_v_prediction, __pyx_v_plan->mode, __pyx_v_max_tokens);
 
-  /* "kurenai/_fastpath.pyx":884
+  /* "kurenai/_fastpath.pyx":885
  *     """Scan, intern, stem and count one pair of lowercased texts."""
  *     _work_scan(w, target, prediction, plan.mode, max_tokens)
  *     _work_stem(plan, w, keep_alive)             # <<<<<<<<<<<<<<
  *     with nogil:
  *         _work_count(plan, w)
 */
-  __pyx_t_1 = __pyx_f_7kurenai_9_fastpath__work_stem(__pyx_v_plan, __pyx_v_w, __pyx_v_keep_alive); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 884, __pyx_L1_error)
+  __pyx_t_1 = __pyx_f_7kurenai_9_fastpath__work_stem(__pyx_v_plan, __pyx_v_w, __pyx_v_keep_alive); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 885, __pyx_L1_error)
 
 
-  /* "kurenai/_fastpath.pyx":885
+  /* "kurenai/_fastpath.pyx":886
  *     _work_scan(w, target, prediction, plan.mode, max_tokens)
  *     _work_stem(plan, w, keep_alive)
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -29220,7 +29220,7 @@ static int __pyx_f_7kurenai_9_fastpath__work_run(struct __pyx_obj_7kurenai_9_fas
       __Pyx_FastGIL_Remember();
       /*try:*/ {
 
-        /* "kurenai/_fastpath.pyx":886
+        /* "kurenai/_fastpath.pyx":887
  *     _work_stem(plan, w, keep_alive)
  *     with nogil:
  *         _work_count(plan, w)             # <<<<<<<<<<<<<<
@@ -29230,7 +29230,7 @@ static int __pyx_f_7kurenai_9_fastpath__work_run(struct __pyx_obj_7kurenai_9_fas
         __pyx_f_7kurenai_9_fastpath__work_count(__pyx_v_plan, __pyx_v_w);
       }
 
-      /* "kurenai/_fastpath.pyx":885
+      /* "kurenai/_fastpath.pyx":886
  *     _work_scan(w, target, prediction, plan.mode, max_tokens)
  *     _work_stem(plan, w, keep_alive)
  *     with nogil:             # <<<<<<<<<<<<<<
@@ -29247,7 +29247,7 @@ static int __pyx_f_7kurenai_9_fastpath__work_run(struct __pyx_obj_7kurenai_9_fas
       }
   }
 
-  /* "kurenai/_fastpath.pyx":887
+  /* "kurenai/_fastpath.pyx":888
  *     with nogil:
  *         _work_count(plan, w)
  *     if w.status < 0:             # <<<<<<<<<<<<<<
@@ -29259,16 +29259,16 @@ static int __pyx_f_7kurenai_9_fastpath__work_run(struct __pyx_obj_7kurenai_9_fas
   if (unlikely(__pyx_t_2)) {
 
 
-    /* "kurenai/_fastpath.pyx":888
+    /* "kurenai/_fastpath.pyx":889
  *         _work_count(plan, w)
  *     if w.status < 0:
  *         raise MemoryError()             # <<<<<<<<<<<<<<
  *     return 0
  * 
 */
-    PyErr_NoMemory(); __PYX_ERR(0, 888, __pyx_L1_error)
+    PyErr_NoMemory(); __PYX_ERR(0, 889, __pyx_L1_error)
 
-    /* "kurenai/_fastpath.pyx":887
+    /* "kurenai/_fastpath.pyx":888
  *     with nogil:
  *         _work_count(plan, w)
  *     if w.status < 0:             # <<<<<<<<<<<<<<
@@ -29277,7 +29277,7 @@ static int __pyx_f_7kurenai_9_fastpath__work_run(struct __pyx_obj_7kurenai_9_fas
 */
   }
 
-  /* "kurenai/_fastpath.pyx":889
+  /* "kurenai/_fastpath.pyx":890
  *     if w.status < 0:
  *         raise MemoryError()
  *     return 0             # <<<<<<<<<<<<<<
@@ -29290,7 +29290,7 @@ static int __pyx_f_7kurenai_9_fastpath__work_run(struct __pyx_obj_7kurenai_9_fas
   }
   goto __pyx_L0;
 
-  /* "kurenai/_fastpath.pyx":880
+  /* "kurenai/_fastpath.pyx":881
  * 
  * 
  * cdef int _work_run(Plan plan, PairWork *w, str target, str prediction,             # <<<<<<<<<<<<<<
@@ -29307,7 +29307,7 @@ static int __pyx_f_7kurenai_9_fastpath__work_run(struct __pyx_obj_7kurenai_9_fas
   return __pyx_r;
 }
 
-/* "kurenai/_fastpath.pyx":892
+/* "kurenai/_fastpath.pyx":893
  * 
  * 
  * cdef int _run_all(Plan plan, PairWork *works, list lowered, Py_ssize_t n,             # <<<<<<<<<<<<<<
@@ -29343,7 +29343,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
   int __pyx_clineno = 0;
   __Pyx_RefNannySetupContext("_run_all", 0);
 
-  /* "kurenai/_fastpath.pyx":897
+  /* "kurenai/_fastpath.pyx":898
  *     per batch rather than per pair (``lowered``: n targets, then n predictions)."""
  *     cdef Py_ssize_t k
  *     cdef const char **data = <const char **> malloc(2 * n * sizeof(char *) + 1)             # <<<<<<<<<<<<<<
@@ -29352,7 +29352,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
 */
   __pyx_v_data = ((char const **)malloc((((2 * __pyx_v_n) * (sizeof(char *))) + 1)));
 
-  /* "kurenai/_fastpath.pyx":898
+  /* "kurenai/_fastpath.pyx":899
  *     cdef Py_ssize_t k
  *     cdef const char **data = <const char **> malloc(2 * n * sizeof(char *) + 1)
  *     cdef int *kinds = <int *> malloc(2 * n * sizeof(int) + 1)             # <<<<<<<<<<<<<<
@@ -29361,7 +29361,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
 */
   __pyx_v_kinds = ((int *)malloc((((2 * __pyx_v_n) * (sizeof(int))) + 1)));
 
-  /* "kurenai/_fastpath.pyx":899
+  /* "kurenai/_fastpath.pyx":900
  *     cdef const char **data = <const char **> malloc(2 * n * sizeof(char *) + 1)
  *     cdef int *kinds = <int *> malloc(2 * n * sizeof(int) + 1)
  *     cdef Py_ssize_t *lengths = <Py_ssize_t *> malloc(2 * n * sizeof(Py_ssize_t) + 1)             # <<<<<<<<<<<<<<
@@ -29370,7 +29370,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
 */
   __pyx_v_lengths = ((Py_ssize_t *)malloc((((2 * __pyx_v_n) * (sizeof(Py_ssize_t))) + 1)));
 
-  /* "kurenai/_fastpath.pyx":900
+  /* "kurenai/_fastpath.pyx":901
  *     cdef int *kinds = <int *> malloc(2 * n * sizeof(int) + 1)
  *     cdef Py_ssize_t *lengths = <Py_ssize_t *> malloc(2 * n * sizeof(Py_ssize_t) + 1)
  *     cdef int mode = plan.mode             # <<<<<<<<<<<<<<
@@ -29381,7 +29381,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
 
   __pyx_v_mode = __pyx_t_1;
 
-  /* "kurenai/_fastpath.pyx":901
+  /* "kurenai/_fastpath.pyx":902
  *     cdef Py_ssize_t *lengths = <Py_ssize_t *> malloc(2 * n * sizeof(Py_ssize_t) + 1)
  *     cdef int mode = plan.mode
  *     try:             # <<<<<<<<<<<<<<
@@ -29390,7 +29390,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
 */
   /*try:*/ {
 
-    /* "kurenai/_fastpath.pyx":902
+    /* "kurenai/_fastpath.pyx":903
  *     cdef int mode = plan.mode
  *     try:
  *         if data == NULL or kinds == NULL or lengths == NULL:             # <<<<<<<<<<<<<<
@@ -29426,16 +29426,16 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
     if (unlikely(__pyx_t_2)) {
 
 
-      /* "kurenai/_fastpath.pyx":903
+      /* "kurenai/_fastpath.pyx":904
  *     try:
  *         if data == NULL or kinds == NULL or lengths == NULL:
  *             raise MemoryError()             # <<<<<<<<<<<<<<
  *         for k in range(2 * n):
  *             data[k] = <const char *> PyUnicode_DATA(lowered[k])
 */
-      PyErr_NoMemory(); __PYX_ERR(0, 903, __pyx_L4_error)
+      PyErr_NoMemory(); __PYX_ERR(0, 904, __pyx_L4_error)
 
-      /* "kurenai/_fastpath.pyx":902
+      /* "kurenai/_fastpath.pyx":903
  *     cdef int mode = plan.mode
  *     try:
  *         if data == NULL or kinds == NULL or lengths == NULL:             # <<<<<<<<<<<<<<
@@ -29444,7 +29444,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
 */
     }
 
-    /* "kurenai/_fastpath.pyx":904
+    /* "kurenai/_fastpath.pyx":905
  *         if data == NULL or kinds == NULL or lengths == NULL:
  *             raise MemoryError()
  *         for k in range(2 * n):             # <<<<<<<<<<<<<<
@@ -29458,7 +29458,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
     for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_v_k = __pyx_t_6;
 
-      /* "kurenai/_fastpath.pyx":905
+      /* "kurenai/_fastpath.pyx":906
  *             raise MemoryError()
  *         for k in range(2 * n):
  *             data[k] = <const char *> PyUnicode_DATA(lowered[k])             # <<<<<<<<<<<<<<
@@ -29467,14 +29467,14 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
 */
       if (unlikely(__pyx_v_lowered == Py_None)) {
         PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-        __PYX_ERR(0, 905, __pyx_L4_error)
+        __PYX_ERR(0, 906, __pyx_L4_error)
       }
       __pyx_t_7 = __Pyx_PyList_GET_ITEM(__pyx_v_lowered, __pyx_v_k);
       __Pyx_INCREF(__pyx_t_7);
       (__pyx_v_data[__pyx_v_k]) = ((char const *)PyUnicode_DATA(__pyx_t_7));
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-      /* "kurenai/_fastpath.pyx":906
+      /* "kurenai/_fastpath.pyx":907
  *         for k in range(2 * n):
  *             data[k] = <const char *> PyUnicode_DATA(lowered[k])
  *             kinds[k] = PyUnicode_KIND(lowered[k])             # <<<<<<<<<<<<<<
@@ -29483,14 +29483,14 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
 */
       if (unlikely(__pyx_v_lowered == Py_None)) {
         PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-        __PYX_ERR(0, 906, __pyx_L4_error)
+        __PYX_ERR(0, 907, __pyx_L4_error)
       }
       __pyx_t_7 = __Pyx_PyList_GET_ITEM(__pyx_v_lowered, __pyx_v_k);
       __Pyx_INCREF(__pyx_t_7);
       (__pyx_v_kinds[__pyx_v_k]) = PyUnicode_KIND(__pyx_t_7);
       __Pyx_DECREF(__pyx_t_7); __pyx_t_7 = 0;
 
-      /* "kurenai/_fastpath.pyx":907
+      /* "kurenai/_fastpath.pyx":908
  *             data[k] = <const char *> PyUnicode_DATA(lowered[k])
  *             kinds[k] = PyUnicode_KIND(lowered[k])
  *             lengths[k] = PyUnicode_GET_LENGTH(lowered[k])             # <<<<<<<<<<<<<<
@@ -29499,7 +29499,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
 */
       if (unlikely(__pyx_v_lowered == Py_None)) {
         PyErr_SetString(PyExc_TypeError, "\047NoneType\047 object is not subscriptable");
-        __PYX_ERR(0, 907, __pyx_L4_error)
+        __PYX_ERR(0, 908, __pyx_L4_error)
       }
       __pyx_t_7 = __Pyx_PyList_GET_ITEM(__pyx_v_lowered, __pyx_v_k);
       __Pyx_INCREF(__pyx_t_7);
@@ -29508,7 +29508,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
     }
 
 
-    /* "kurenai/_fastpath.pyx":908
+    /* "kurenai/_fastpath.pyx":909
  *             kinds[k] = PyUnicode_KIND(lowered[k])
  *             lengths[k] = PyUnicode_GET_LENGTH(lowered[k])
  *         if plan.stem is None:             # <<<<<<<<<<<<<<
@@ -29519,7 +29519,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
     if (__pyx_t_2) {
 
 
-      /* "kurenai/_fastpath.pyx":910
+      /* "kurenai/_fastpath.pyx":911
  *         if plan.stem is None:
  *             # One pass, each pair's buffers still in cache when counted.
  *             with nogil:             # <<<<<<<<<<<<<<
@@ -29532,7 +29532,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
           __Pyx_FastGIL_Remember();
           /*try:*/ {
 
-            /* "kurenai/_fastpath.pyx":911
+            /* "kurenai/_fastpath.pyx":912
  *             # One pass, each pair's buffers still in cache when counted.
  *             with nogil:
  *                 for k in range(n):             # <<<<<<<<<<<<<<
@@ -29546,7 +29546,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
             for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
               __pyx_v_k = __pyx_t_6;
 
-              /* "kurenai/_fastpath.pyx":912
+              /* "kurenai/_fastpath.pyx":913
  *             with nogil:
  *                 for k in range(n):
  *                     _work_scan_nogil(&works[k], data[k], kinds[k], lengths[k],             # <<<<<<<<<<<<<<
@@ -29555,7 +29555,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
 */
               __pyx_f_7kurenai_9_fastpath__work_scan_nogil((&(__pyx_v_works[__pyx_v_k])), (__pyx_v_data[__pyx_v_k]), (__pyx_v_kinds[__pyx_v_k]), (__pyx_v_lengths[__pyx_v_k]), (__pyx_v_data[(__pyx_v_n + __pyx_v_k)]), (__pyx_v_kinds[(__pyx_v_n + __pyx_v_k)]), (__pyx_v_lengths[(__pyx_v_n + __pyx_v_k)]), __pyx_v_mode, __pyx_v_max_tokens);
 
-              /* "kurenai/_fastpath.pyx":915
+              /* "kurenai/_fastpath.pyx":916
  *                                      data[n + k], kinds[n + k], lengths[n + k], mode,
  *                                      max_tokens)
  *                     _work_count(plan, &works[k])             # <<<<<<<<<<<<<<
@@ -29564,7 +29564,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
 */
               __pyx_f_7kurenai_9_fastpath__work_count(__pyx_v_plan, (&(__pyx_v_works[__pyx_v_k])));
 
-              /* "kurenai/_fastpath.pyx":916
+              /* "kurenai/_fastpath.pyx":917
  *                                      max_tokens)
  *                     _work_count(plan, &works[k])
  *                     _work_release(&works[k])             # <<<<<<<<<<<<<<
@@ -29576,7 +29576,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
 
           }
 
-          /* "kurenai/_fastpath.pyx":910
+          /* "kurenai/_fastpath.pyx":911
  *         if plan.stem is None:
  *             # One pass, each pair's buffers still in cache when counted.
  *             with nogil:             # <<<<<<<<<<<<<<
@@ -29593,7 +29593,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
           }
       }
 
-      /* "kurenai/_fastpath.pyx":908
+      /* "kurenai/_fastpath.pyx":909
  *             kinds[k] = PyUnicode_KIND(lowered[k])
  *             lengths[k] = PyUnicode_GET_LENGTH(lowered[k])
  *         if plan.stem is None:             # <<<<<<<<<<<<<<
@@ -29603,7 +29603,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
       goto __pyx_L12;
     }
 
-    /* "kurenai/_fastpath.pyx":918
+    /* "kurenai/_fastpath.pyx":919
  *                     _work_release(&works[k])
  *         else:
  *             with nogil:             # <<<<<<<<<<<<<<
@@ -29617,7 +29617,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
           __Pyx_FastGIL_Remember();
           /*try:*/ {
 
-            /* "kurenai/_fastpath.pyx":919
+            /* "kurenai/_fastpath.pyx":920
  *         else:
  *             with nogil:
  *                 for k in range(n):             # <<<<<<<<<<<<<<
@@ -29631,7 +29631,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
             for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
               __pyx_v_k = __pyx_t_6;
 
-              /* "kurenai/_fastpath.pyx":920
+              /* "kurenai/_fastpath.pyx":921
  *             with nogil:
  *                 for k in range(n):
  *                     _work_scan_nogil(&works[k], data[k], kinds[k], lengths[k],             # <<<<<<<<<<<<<<
@@ -29643,7 +29643,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
 
           }
 
-          /* "kurenai/_fastpath.pyx":918
+          /* "kurenai/_fastpath.pyx":919
  *                     _work_release(&works[k])
  *         else:
  *             with nogil:             # <<<<<<<<<<<<<<
@@ -29660,7 +29660,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
           }
       }
 
-      /* "kurenai/_fastpath.pyx":923
+      /* "kurenai/_fastpath.pyx":924
  *                                      data[n + k], kinds[n + k], lengths[n + k], mode,
  *                                      max_tokens)
  *             for k in range(n):             # <<<<<<<<<<<<<<
@@ -29674,19 +29674,19 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
       for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
         __pyx_v_k = __pyx_t_6;
 
-        /* "kurenai/_fastpath.pyx":924
+        /* "kurenai/_fastpath.pyx":925
  *                                      max_tokens)
  *             for k in range(n):
  *                 _work_stem(plan, &works[k], keep_alive)             # <<<<<<<<<<<<<<
  *             with nogil:
  *                 for k in range(n):
 */
-        __pyx_t_1 = __pyx_f_7kurenai_9_fastpath__work_stem(__pyx_v_plan, (&(__pyx_v_works[__pyx_v_k])), __pyx_v_keep_alive); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 924, __pyx_L4_error)
+        __pyx_t_1 = __pyx_f_7kurenai_9_fastpath__work_stem(__pyx_v_plan, (&(__pyx_v_works[__pyx_v_k])), __pyx_v_keep_alive); if (unlikely(__pyx_t_1 == ((int)-1))) __PYX_ERR(0, 925, __pyx_L4_error)
 
       }
 
 
-      /* "kurenai/_fastpath.pyx":925
+      /* "kurenai/_fastpath.pyx":926
  *             for k in range(n):
  *                 _work_stem(plan, &works[k], keep_alive)
  *             with nogil:             # <<<<<<<<<<<<<<
@@ -29699,7 +29699,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
           __Pyx_FastGIL_Remember();
           /*try:*/ {
 
-            /* "kurenai/_fastpath.pyx":926
+            /* "kurenai/_fastpath.pyx":927
  *                 _work_stem(plan, &works[k], keep_alive)
  *             with nogil:
  *                 for k in range(n):             # <<<<<<<<<<<<<<
@@ -29713,7 +29713,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
             for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
               __pyx_v_k = __pyx_t_6;
 
-              /* "kurenai/_fastpath.pyx":927
+              /* "kurenai/_fastpath.pyx":928
  *             with nogil:
  *                 for k in range(n):
  *                     _work_count(plan, &works[k])             # <<<<<<<<<<<<<<
@@ -29722,7 +29722,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
 */
               __pyx_f_7kurenai_9_fastpath__work_count(__pyx_v_plan, (&(__pyx_v_works[__pyx_v_k])));
 
-              /* "kurenai/_fastpath.pyx":928
+              /* "kurenai/_fastpath.pyx":929
  *                 for k in range(n):
  *                     _work_count(plan, &works[k])
  *                     _work_release(&works[k])             # <<<<<<<<<<<<<<
@@ -29734,7 +29734,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
 
           }
 
-          /* "kurenai/_fastpath.pyx":925
+          /* "kurenai/_fastpath.pyx":926
  *             for k in range(n):
  *                 _work_stem(plan, &works[k], keep_alive)
  *             with nogil:             # <<<<<<<<<<<<<<
@@ -29753,7 +29753,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
     }
     __pyx_L12:;
 
-    /* "kurenai/_fastpath.pyx":929
+    /* "kurenai/_fastpath.pyx":930
  *                     _work_count(plan, &works[k])
  *                     _work_release(&works[k])
  *         for k in range(n):             # <<<<<<<<<<<<<<
@@ -29767,7 +29767,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
     for (__pyx_t_6 = 0; __pyx_t_6 < __pyx_t_5; __pyx_t_6+=1) {
       __pyx_v_k = __pyx_t_6;
 
-      /* "kurenai/_fastpath.pyx":930
+      /* "kurenai/_fastpath.pyx":931
  *                     _work_release(&works[k])
  *         for k in range(n):
  *             if works[k].status < 0:             # <<<<<<<<<<<<<<
@@ -29779,16 +29779,16 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
       if (unlikely(__pyx_t_2)) {
 
 
-        /* "kurenai/_fastpath.pyx":931
+        /* "kurenai/_fastpath.pyx":932
  *         for k in range(n):
  *             if works[k].status < 0:
  *                 raise MemoryError()             # <<<<<<<<<<<<<<
  *         return 0
  *     finally:
 */
-        PyErr_NoMemory(); __PYX_ERR(0, 931, __pyx_L4_error)
+        PyErr_NoMemory(); __PYX_ERR(0, 932, __pyx_L4_error)
 
-        /* "kurenai/_fastpath.pyx":930
+        /* "kurenai/_fastpath.pyx":931
  *                     _work_release(&works[k])
  *         for k in range(n):
  *             if works[k].status < 0:             # <<<<<<<<<<<<<<
@@ -29799,7 +29799,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
     }
 
 
-    /* "kurenai/_fastpath.pyx":932
+    /* "kurenai/_fastpath.pyx":933
  *             if works[k].status < 0:
  *                 raise MemoryError()
  *         return 0             # <<<<<<<<<<<<<<
@@ -29813,7 +29813,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
     goto __pyx_L3_return;
   }
 
-  /* "kurenai/_fastpath.pyx":934
+  /* "kurenai/_fastpath.pyx":935
  *         return 0
  *     finally:
  *         free(data)             # <<<<<<<<<<<<<<
@@ -29839,7 +29839,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
       {
         free(__pyx_v_data);
 
-        /* "kurenai/_fastpath.pyx":935
+        /* "kurenai/_fastpath.pyx":936
  *     finally:
  *         free(data)
  *         free(kinds)             # <<<<<<<<<<<<<<
@@ -29847,7 +29847,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
 */
         free(__pyx_v_kinds);
 
-        /* "kurenai/_fastpath.pyx":936
+        /* "kurenai/_fastpath.pyx":937
  *         free(data)
  *         free(kinds)
  *         free(lengths)             # <<<<<<<<<<<<<<
@@ -29869,7 +29869,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
     __pyx_L3_return: {
       __pyx_t_8 = __pyx_r;
 
-      /* "kurenai/_fastpath.pyx":934
+      /* "kurenai/_fastpath.pyx":935
  *         return 0
  *     finally:
  *         free(data)             # <<<<<<<<<<<<<<
@@ -29878,7 +29878,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
 */
       free(__pyx_v_data);
 
-      /* "kurenai/_fastpath.pyx":935
+      /* "kurenai/_fastpath.pyx":936
  *     finally:
  *         free(data)
  *         free(kinds)             # <<<<<<<<<<<<<<
@@ -29886,7 +29886,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
 */
       free(__pyx_v_kinds);
 
-      /* "kurenai/_fastpath.pyx":936
+      /* "kurenai/_fastpath.pyx":937
  *         free(data)
  *         free(kinds)
  *         free(lengths)             # <<<<<<<<<<<<<<
@@ -29897,7 +29897,7 @@ static int __pyx_f_7kurenai_9_fastpath__run_all(struct __pyx_obj_7kurenai_9_fast
     }
   }
 
-  /* "kurenai/_fastpath.pyx":892
+  /* "kurenai/_fastpath.pyx":893
  * 
  * 
  * cdef int _run_all(Plan plan, PairWork *works, list lowered, Py_ssize_t n,             # <<<<<<<<<<<<<<
@@ -31385,14 +31385,14 @@ static int __Pyx_modinit_Exttype___pyx_obj_7kurenai_9_fastpath_Plan(__pyx_mstate
   __pyx_vtable_7kurenai_9_fastpath_Plan._write_values = (void (*)(struct __pyx_obj_7kurenai_9_fastpath_Plan *, struct __pyx_t_7kurenai_9_fastpath_PairWork const *, __Pyx_memviewslice, Py_ssize_t))__pyx_f_7kurenai_9_fastpath_4Plan__write_values;
   __pyx_vtable_7kurenai_9_fastpath_Plan._values = (int (*)(struct __pyx_obj_7kurenai_9_fastpath_Plan *, struct __pyx_t_7kurenai_9_fastpath_PairWork const *, Py_ssize_t, double *))__pyx_f_7kurenai_9_fastpath_4Plan__values;
   #if CYTHON_USE_TYPE_SPECS
-  __pyx_mstate->__pyx_ptype_7kurenai_9_fastpath_Plan = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_7kurenai_9_fastpath_Plan_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_7kurenai_9_fastpath_Plan)) __PYX_ERR(0, 500, __pyx_L1_error)
+  __pyx_mstate->__pyx_ptype_7kurenai_9_fastpath_Plan = (PyTypeObject *) __Pyx_PyType_FromModuleAndSpec(__pyx_m, &__pyx_type_7kurenai_9_fastpath_Plan_spec, NULL); if (unlikely(!__pyx_mstate->__pyx_ptype_7kurenai_9_fastpath_Plan)) __PYX_ERR(0, 501, __pyx_L1_error)
   #else
   __pyx_mstate->__pyx_ptype_7kurenai_9_fastpath_Plan = &__pyx_type_7kurenai_9_fastpath_Plan;
   #endif
   #if !CYTHON_COMPILING_IN_LIMITED_API
   #endif
   #if !CYTHON_USE_TYPE_SPECS
-  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_7kurenai_9_fastpath_Plan) < (0)) __PYX_ERR(0, 500, __pyx_L1_error)
+  if (__Pyx_PyType_Ready(__pyx_mstate->__pyx_ptype_7kurenai_9_fastpath_Plan) < (0)) __PYX_ERR(0, 501, __pyx_L1_error)
   #endif
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount((PyObject*)__pyx_mstate->__pyx_ptype_7kurenai_9_fastpath_Plan);
@@ -31402,8 +31402,8 @@ static int __Pyx_modinit_Exttype___pyx_obj_7kurenai_9_fastpath_Plan(__pyx_mstate
     __pyx_mstate->__pyx_ptype_7kurenai_9_fastpath_Plan->tp_getattro = PyObject_GenericGetAttr;
   }
   #endif
-  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_7kurenai_9_fastpath_Plan, __pyx_vtabptr_7kurenai_9_fastpath_Plan) < (0)) __PYX_ERR(0, 500, __pyx_L1_error)
-  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Plan, (PyObject *) __pyx_mstate->__pyx_ptype_7kurenai_9_fastpath_Plan) < (0)) __PYX_ERR(0, 500, __pyx_L1_error)
+  if (__Pyx_SetVtable(__pyx_mstate->__pyx_ptype_7kurenai_9_fastpath_Plan, __pyx_vtabptr_7kurenai_9_fastpath_Plan) < (0)) __PYX_ERR(0, 501, __pyx_L1_error)
+  if (PyObject_SetAttr(__pyx_m, __pyx_mstate_global->__pyx_n_u_Plan, (PyObject *) __pyx_mstate->__pyx_ptype_7kurenai_9_fastpath_Plan) < (0)) __PYX_ERR(0, 501, __pyx_L1_error)
   __Pyx_RefNannyFinishContext();
   return 0;
   __pyx_L1_error:;
@@ -32550,63 +32550,63 @@ __Pyx_RefNannySetupContext("PyInit__fastpath", 0);
   if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_token_hash, __pyx_t_4) < (0)) __PYX_ERR(0, 98, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "kurenai/_fastpath.pyx":115
+  /* "kurenai/_fastpath.pyx":116
  *     UNICODE_WORDS = 3  # runs of letters, numbers and marks
  * 
  * MODES = {"whitespace": WHITESPACE, "rouge-score": ROUGE_SCORE, "char": CHAR,             # <<<<<<<<<<<<<<
  *          "unicode": UNICODE_WORDS}
  * if MODES != _rules.SCAN_MODES:
 */
-  __pyx_t_4 = __Pyx_PyDict_NewPresized(4); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 115, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyDict_NewPresized(4); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 116, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_10 = __Pyx_PyLong_From_enum____pyx_t_7kurenai_9_fastpath_Mode(__pyx_e_7kurenai_9_fastpath_WHITESPACE); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 115, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyLong_From_enum____pyx_t_7kurenai_9_fastpath_Mode(__pyx_e_7kurenai_9_fastpath_WHITESPACE); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 116, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_whitespace, __pyx_t_10) < (0)) __PYX_ERR(0, 115, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_whitespace, __pyx_t_10) < (0)) __PYX_ERR(0, 116, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-  __pyx_t_10 = __Pyx_PyLong_From_enum____pyx_t_7kurenai_9_fastpath_Mode(__pyx_e_7kurenai_9_fastpath_ROUGE_SCORE); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 115, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyLong_From_enum____pyx_t_7kurenai_9_fastpath_Mode(__pyx_e_7kurenai_9_fastpath_ROUGE_SCORE); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 116, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_kp_u_rouge_score, __pyx_t_10) < (0)) __PYX_ERR(0, 115, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_kp_u_rouge_score, __pyx_t_10) < (0)) __PYX_ERR(0, 116, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-  __pyx_t_10 = __Pyx_PyLong_From_enum____pyx_t_7kurenai_9_fastpath_Mode(__pyx_e_7kurenai_9_fastpath_CHAR); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 115, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyLong_From_enum____pyx_t_7kurenai_9_fastpath_Mode(__pyx_e_7kurenai_9_fastpath_CHAR); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 116, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_char, __pyx_t_10) < (0)) __PYX_ERR(0, 115, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_char, __pyx_t_10) < (0)) __PYX_ERR(0, 116, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
 
-  /* "kurenai/_fastpath.pyx":116
+  /* "kurenai/_fastpath.pyx":117
  * 
  * MODES = {"whitespace": WHITESPACE, "rouge-score": ROUGE_SCORE, "char": CHAR,
  *          "unicode": UNICODE_WORDS}             # <<<<<<<<<<<<<<
  * if MODES != _rules.SCAN_MODES:
  *     raise ImportError("kurenai._fastpath's scan modes differ from kurenai._rules.SCAN_MODES")
 */
-  __pyx_t_10 = __Pyx_PyLong_From_enum____pyx_t_7kurenai_9_fastpath_Mode(__pyx_e_7kurenai_9_fastpath_UNICODE_WORDS); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 116, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyLong_From_enum____pyx_t_7kurenai_9_fastpath_Mode(__pyx_e_7kurenai_9_fastpath_UNICODE_WORDS); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 117, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
-  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_unicode, __pyx_t_10) < (0)) __PYX_ERR(0, 115, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_unicode, __pyx_t_10) < (0)) __PYX_ERR(0, 116, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_MODES, __pyx_t_4) < (0)) __PYX_ERR(0, 115, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_MODES, __pyx_t_4) < (0)) __PYX_ERR(0, 116, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
 
-  /* "kurenai/_fastpath.pyx":117
+  /* "kurenai/_fastpath.pyx":118
  * MODES = {"whitespace": WHITESPACE, "rouge-score": ROUGE_SCORE, "char": CHAR,
  *          "unicode": UNICODE_WORDS}
  * if MODES != _rules.SCAN_MODES:             # <<<<<<<<<<<<<<
  *     raise ImportError("kurenai._fastpath's scan modes differ from kurenai._rules.SCAN_MODES")
  * 
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_MODES); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 117, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_MODES); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 118, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __Pyx_GetModuleGlobalName(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 117, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 118, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
-  __pyx_t_11 = __Pyx_PyObject_GetAttrStr(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_SCAN_MODES); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 117, __pyx_L1_error)
+  __pyx_t_11 = __Pyx_PyObject_GetAttrStr(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_SCAN_MODES); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 118, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_11);
   __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-  __pyx_t_8 = __Pyx_PyObject_CompareBoolNe_object_object(__pyx_t_4, __pyx_t_11, Py_NE); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 117, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_CompareBoolNe_object_object(__pyx_t_4, __pyx_t_11, Py_NE); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 118, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
   __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
   if (unlikely(__pyx_t_8)) {
 
 
-    /* "kurenai/_fastpath.pyx":118
+    /* "kurenai/_fastpath.pyx":119
  *          "unicode": UNICODE_WORDS}
  * if MODES != _rules.SCAN_MODES:
  *     raise ImportError("kurenai._fastpath's scan modes differ from kurenai._rules.SCAN_MODES")             # <<<<<<<<<<<<<<
@@ -32619,14 +32619,14 @@ __Pyx_RefNannySetupContext("PyInit__fastpath", 0);
       PyObject *__pyx_callargs[2] = {__pyx_t_4, __pyx_mstate_global->__pyx_kp_u_kurenai__fastpath_s_scan_modes_d};
       __pyx_t_11 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ImportError)), __pyx_callargs+__pyx_t_6, (2-__pyx_t_6) | (__pyx_t_6*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_4); __pyx_t_4 = 0;
-      if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 118, __pyx_L1_error)
+      if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 119, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_11);
     }
     __Pyx_Raise(__pyx_t_11, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-    __PYX_ERR(0, 118, __pyx_L1_error)
+    __PYX_ERR(0, 119, __pyx_L1_error)
 
-    /* "kurenai/_fastpath.pyx":117
+    /* "kurenai/_fastpath.pyx":118
  * MODES = {"whitespace": WHITESPACE, "rouge-score": ROUGE_SCORE, "char": CHAR,
  *          "unicode": UNICODE_WORDS}
  * if MODES != _rules.SCAN_MODES:             # <<<<<<<<<<<<<<
@@ -32635,121 +32635,121 @@ __Pyx_RefNannySetupContext("PyInit__fastpath", 0);
 */
   }
 
-  /* "kurenai/_fastpath.pyx":121
+  /* "kurenai/_fastpath.pyx":122
  * 
  * # The ROUGE type kinds this plan computes (kurenai._plan parses the types).
  * cdef int NGRAM = _plan.NGRAM             # <<<<<<<<<<<<<<
  * cdef int LCS = _plan.LCS
  * cdef int LSUM = _plan.LSUM
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_plan); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 121, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_plan); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 122, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_11);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_NGRAM); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 121, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_NGRAM); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 122, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-  __pyx_t_15 = __Pyx_PyLong_As_int(__pyx_t_4); if (unlikely((__pyx_t_15 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 121, __pyx_L1_error)
+  __pyx_t_15 = __Pyx_PyLong_As_int(__pyx_t_4); if (unlikely((__pyx_t_15 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 122, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
   __pyx_v_7kurenai_9_fastpath_NGRAM = __pyx_t_15;
 
-  /* "kurenai/_fastpath.pyx":122
+  /* "kurenai/_fastpath.pyx":123
  * # The ROUGE type kinds this plan computes (kurenai._plan parses the types).
  * cdef int NGRAM = _plan.NGRAM
  * cdef int LCS = _plan.LCS             # <<<<<<<<<<<<<<
  * cdef int LSUM = _plan.LSUM
  * KINDS = frozenset({NGRAM, LCS, LSUM})
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_plan); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 122, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_plan); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 123, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_11 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_LCS); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 122, __pyx_L1_error)
+  __pyx_t_11 = __Pyx_PyObject_GetAttrStr(__pyx_t_4, __pyx_mstate_global->__pyx_n_u_LCS); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 123, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_11);
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  __pyx_t_15 = __Pyx_PyLong_As_int(__pyx_t_11); if (unlikely((__pyx_t_15 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 122, __pyx_L1_error)
+  __pyx_t_15 = __Pyx_PyLong_As_int(__pyx_t_11); if (unlikely((__pyx_t_15 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 123, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
   __pyx_v_7kurenai_9_fastpath_LCS = __pyx_t_15;
 
-  /* "kurenai/_fastpath.pyx":123
+  /* "kurenai/_fastpath.pyx":124
  * cdef int NGRAM = _plan.NGRAM
  * cdef int LCS = _plan.LCS
  * cdef int LSUM = _plan.LSUM             # <<<<<<<<<<<<<<
  * KINDS = frozenset({NGRAM, LCS, LSUM})
  * 
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_plan); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 123, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_plan); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 124, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_11);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_LSUM); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 123, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_11, __pyx_mstate_global->__pyx_n_u_LSUM); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 124, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-  __pyx_t_15 = __Pyx_PyLong_As_int(__pyx_t_4); if (unlikely((__pyx_t_15 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 123, __pyx_L1_error)
+  __pyx_t_15 = __Pyx_PyLong_As_int(__pyx_t_4); if (unlikely((__pyx_t_15 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 124, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
   __pyx_v_7kurenai_9_fastpath_LSUM = __pyx_t_15;
 
-  /* "kurenai/_fastpath.pyx":124
+  /* "kurenai/_fastpath.pyx":125
  * cdef int LCS = _plan.LCS
  * cdef int LSUM = _plan.LSUM
  * KINDS = frozenset({NGRAM, LCS, LSUM})             # <<<<<<<<<<<<<<
  * 
  * cdef Py_ssize_t STEM_MIN_LENGTH = _rules.STEM_MIN_LENGTH
 */
-  __pyx_t_4 = __Pyx_PyLong_From_int(__pyx_v_7kurenai_9_fastpath_NGRAM); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 124, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_From_int(__pyx_v_7kurenai_9_fastpath_NGRAM); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 125, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_11 = __Pyx_PyLong_From_int(__pyx_v_7kurenai_9_fastpath_LCS); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 124, __pyx_L1_error)
+  __pyx_t_11 = __Pyx_PyLong_From_int(__pyx_v_7kurenai_9_fastpath_LCS); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 125, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_11);
-  __pyx_t_10 = __Pyx_PyLong_From_int(__pyx_v_7kurenai_9_fastpath_LSUM); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 124, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyLong_From_int(__pyx_v_7kurenai_9_fastpath_LSUM); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 125, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
-  __pyx_t_5 = PySet_New(0); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 124, __pyx_L1_error)
+  __pyx_t_5 = PySet_New(0); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 125, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  if (PySet_Add(__pyx_t_5, __pyx_t_4) < (0)) __PYX_ERR(0, 124, __pyx_L1_error)
+  if (PySet_Add(__pyx_t_5, __pyx_t_4) < (0)) __PYX_ERR(0, 125, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_4); __pyx_t_4 = 0;
-  if (PySet_Add(__pyx_t_5, __pyx_t_11) < (0)) __PYX_ERR(0, 124, __pyx_L1_error)
+  if (PySet_Add(__pyx_t_5, __pyx_t_11) < (0)) __PYX_ERR(0, 125, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_11); __pyx_t_11 = 0;
-  if (PySet_Add(__pyx_t_5, __pyx_t_10) < (0)) __PYX_ERR(0, 124, __pyx_L1_error)
+  if (PySet_Add(__pyx_t_5, __pyx_t_10) < (0)) __PYX_ERR(0, 125, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-  __pyx_t_10 = __Pyx_PyFrozenSet_New(__pyx_t_5); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 124, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyFrozenSet_New(__pyx_t_5); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 125, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_KINDS, __pyx_t_10) < (0)) __PYX_ERR(0, 124, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_KINDS, __pyx_t_10) < (0)) __PYX_ERR(0, 125, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
 
-  /* "kurenai/_fastpath.pyx":126
+  /* "kurenai/_fastpath.pyx":127
  * KINDS = frozenset({NGRAM, LCS, LSUM})
  * 
  * cdef Py_ssize_t STEM_MIN_LENGTH = _rules.STEM_MIN_LENGTH             # <<<<<<<<<<<<<<
  * 
  * # Code point flags for CHAR and UNICODE_WORDS, from
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 126, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 127, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
-  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_STEM_MIN_LENGTH); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 126, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_10, __pyx_mstate_global->__pyx_n_u_STEM_MIN_LENGTH); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 127, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
-  __pyx_t_9 = __Pyx_PyIndex_AsSsize_t(__pyx_t_5); if (unlikely((__pyx_t_9 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 126, __pyx_L1_error)
+  __pyx_t_9 = __Pyx_PyIndex_AsSsize_t(__pyx_t_5); if (unlikely((__pyx_t_9 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 127, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   __pyx_v_7kurenai_9_fastpath_STEM_MIN_LENGTH = __pyx_t_9;
 
-  /* "kurenai/_fastpath.pyx":142
+  /* "kurenai/_fastpath.pyx":143
  *     NEWLINE = 10
  * 
  * if (ALONE, WORD, MARK, DIRECT_PLANES_END, PLANE_14, PLANE_14_SIZE, NEWLINE) != (             # <<<<<<<<<<<<<<
  *     _rules.ALONE, _rules.WORD, _rules.MARK, _rules.DIRECT_PLANES_END, _rules.PLANE_14,
  *     _rules.PLANE_14_SIZE, ord(_rules.SENTENCE_SEPARATOR)
 */
-  __pyx_t_5 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_7kurenai_9_fastpath_ALONE); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 142, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_7kurenai_9_fastpath_ALONE); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 143, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
-  __pyx_t_10 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_7kurenai_9_fastpath_WORD); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 142, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_7kurenai_9_fastpath_WORD); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 143, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
-  __pyx_t_11 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_7kurenai_9_fastpath_MARK); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 142, __pyx_L1_error)
+  __pyx_t_11 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_7kurenai_9_fastpath_MARK); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 143, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_11);
-  __pyx_t_4 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_7kurenai_9_fastpath_DIRECT_PLANES_END); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 142, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_7kurenai_9_fastpath_DIRECT_PLANES_END); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 143, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
-  __pyx_t_14 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_7kurenai_9_fastpath_PLANE_14); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 142, __pyx_L1_error)
+  __pyx_t_14 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_7kurenai_9_fastpath_PLANE_14); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 143, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_14);
-  __pyx_t_12 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_7kurenai_9_fastpath_PLANE_14_SIZE); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 142, __pyx_L1_error)
+  __pyx_t_12 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_7kurenai_9_fastpath_PLANE_14_SIZE); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 143, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_12);
-  __pyx_t_13 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_7kurenai_9_fastpath_NEWLINE); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 142, __pyx_L1_error)
+  __pyx_t_13 = __Pyx_PyLong_From___pyx_anon_enum(__pyx_e_7kurenai_9_fastpath_NEWLINE); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 143, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
   {
     PyObject* __pyx_temp[7] = {__pyx_t_5, __pyx_t_10, __pyx_t_11, __pyx_t_4, __pyx_t_14, __pyx_t_12, __pyx_t_13};
-    __pyx_t_16 = __Pyx_PyTuple_FromArray(__pyx_temp, 7); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 142, __pyx_L1_error)
+    __pyx_t_16 = __Pyx_PyTuple_FromArray(__pyx_temp, 7); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 143, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_16);
   }
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
@@ -32760,63 +32760,63 @@ __Pyx_RefNannySetupContext("PyInit__fastpath", 0);
   __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
 
-  /* "kurenai/_fastpath.pyx":143
+  /* "kurenai/_fastpath.pyx":144
  * 
  * if (ALONE, WORD, MARK, DIRECT_PLANES_END, PLANE_14, PLANE_14_SIZE, NEWLINE) != (
  *     _rules.ALONE, _rules.WORD, _rules.MARK, _rules.DIRECT_PLANES_END, _rules.PLANE_14,             # <<<<<<<<<<<<<<
  *     _rules.PLANE_14_SIZE, ord(_rules.SENTENCE_SEPARATOR)
  * ):
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 143, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 144, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
-  __pyx_t_12 = __Pyx_PyObject_GetAttrStr(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_ALONE); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 143, __pyx_L1_error)
+  __pyx_t_12 = __Pyx_PyObject_GetAttrStr(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_ALONE); if (unlikely(!__pyx_t_12)) __PYX_ERR(0, 144, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_12);
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 143, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 144, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
-  __pyx_t_14 = __Pyx_PyObject_GetAttrStr(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_WORD); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 143, __pyx_L1_error)
+  __pyx_t_14 = __Pyx_PyObject_GetAttrStr(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_WORD); if (unlikely(!__pyx_t_14)) __PYX_ERR(0, 144, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_14);
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 143, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 144, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
-  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_MARK); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 143, __pyx_L1_error)
+  __pyx_t_4 = __Pyx_PyObject_GetAttrStr(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_MARK); if (unlikely(!__pyx_t_4)) __PYX_ERR(0, 144, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_4);
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 143, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 144, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
-  __pyx_t_11 = __Pyx_PyObject_GetAttrStr(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_DIRECT_PLANES_END); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 143, __pyx_L1_error)
+  __pyx_t_11 = __Pyx_PyObject_GetAttrStr(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_DIRECT_PLANES_END); if (unlikely(!__pyx_t_11)) __PYX_ERR(0, 144, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_11);
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 143, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 144, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
-  __pyx_t_10 = __Pyx_PyObject_GetAttrStr(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_PLANE_14); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 143, __pyx_L1_error)
+  __pyx_t_10 = __Pyx_PyObject_GetAttrStr(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_PLANE_14); if (unlikely(!__pyx_t_10)) __PYX_ERR(0, 144, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_10);
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
 
-  /* "kurenai/_fastpath.pyx":144
+  /* "kurenai/_fastpath.pyx":145
  * if (ALONE, WORD, MARK, DIRECT_PLANES_END, PLANE_14, PLANE_14_SIZE, NEWLINE) != (
  *     _rules.ALONE, _rules.WORD, _rules.MARK, _rules.DIRECT_PLANES_END, _rules.PLANE_14,
  *     _rules.PLANE_14_SIZE, ord(_rules.SENTENCE_SEPARATOR)             # <<<<<<<<<<<<<<
  * ):
  *     raise ImportError("kurenai._fastpath's code point classes differ from kurenai._rules")
 */
-  __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 144, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 145, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
-  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_PLANE_14_SIZE); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 144, __pyx_L1_error)
+  __pyx_t_5 = __Pyx_PyObject_GetAttrStr(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_PLANE_14_SIZE); if (unlikely(!__pyx_t_5)) __PYX_ERR(0, 145, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_5);
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-  __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 144, __pyx_L1_error)
+  __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 145, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
-  __pyx_t_17 = __Pyx_PyObject_GetAttrStr(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_SENTENCE_SEPARATOR); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 144, __pyx_L1_error)
+  __pyx_t_17 = __Pyx_PyObject_GetAttrStr(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_SENTENCE_SEPARATOR); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 145, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-  __pyx_t_18 = __Pyx_PyObject_Ord(__pyx_t_17); if (unlikely(__pyx_t_18 == ((long)(long)(Py_UCS4)-1))) __PYX_ERR(0, 144, __pyx_L1_error)
+  __pyx_t_18 = __Pyx_PyObject_Ord(__pyx_t_17); if (unlikely(__pyx_t_18 == ((long)(long)(Py_UCS4)-1))) __PYX_ERR(0, 145, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
-  __pyx_t_17 = __Pyx_PyLong_From_long(__pyx_t_18); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 144, __pyx_L1_error)
+  __pyx_t_17 = __Pyx_PyLong_From_long(__pyx_t_18); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 145, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
 
 
-  /* "kurenai/_fastpath.pyx":143
+  /* "kurenai/_fastpath.pyx":144
  * 
  * if (ALONE, WORD, MARK, DIRECT_PLANES_END, PLANE_14, PLANE_14_SIZE, NEWLINE) != (
  *     _rules.ALONE, _rules.WORD, _rules.MARK, _rules.DIRECT_PLANES_END, _rules.PLANE_14,             # <<<<<<<<<<<<<<
@@ -32825,7 +32825,7 @@ __Pyx_RefNannySetupContext("PyInit__fastpath", 0);
 */
   {
     PyObject* __pyx_temp[7] = {__pyx_t_12, __pyx_t_14, __pyx_t_4, __pyx_t_11, __pyx_t_10, __pyx_t_5, __pyx_t_17};
-    __pyx_t_13 = __Pyx_PyTuple_FromArray(__pyx_temp, 7); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 143, __pyx_L1_error)
+    __pyx_t_13 = __Pyx_PyTuple_FromArray(__pyx_temp, 7); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 144, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_13);
   }
   __Pyx_DECREF(__pyx_t_12); __pyx_t_12 = 0;
@@ -32835,11 +32835,11 @@ __Pyx_RefNannySetupContext("PyInit__fastpath", 0);
   __Pyx_DECREF(__pyx_t_10); __pyx_t_10 = 0;
   __Pyx_DECREF(__pyx_t_5); __pyx_t_5 = 0;
   __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
-  __pyx_t_8 = __Pyx_PyObject_RichCompareBool(__pyx_t_16, __pyx_t_13, Py_NE); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 142, __pyx_L1_error)
+  __pyx_t_8 = __Pyx_PyObject_RichCompareBool(__pyx_t_16, __pyx_t_13, Py_NE); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 143, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
 
-  /* "kurenai/_fastpath.pyx":142
+  /* "kurenai/_fastpath.pyx":143
  *     NEWLINE = 10
  * 
  * if (ALONE, WORD, MARK, DIRECT_PLANES_END, PLANE_14, PLANE_14_SIZE, NEWLINE) != (             # <<<<<<<<<<<<<<
@@ -32849,7 +32849,7 @@ __Pyx_RefNannySetupContext("PyInit__fastpath", 0);
   if (unlikely(__pyx_t_8)) {
 
 
-    /* "kurenai/_fastpath.pyx":146
+    /* "kurenai/_fastpath.pyx":147
  *     _rules.PLANE_14_SIZE, ord(_rules.SENTENCE_SEPARATOR)
  * ):
  *     raise ImportError("kurenai._fastpath's code point classes differ from kurenai._rules")             # <<<<<<<<<<<<<<
@@ -32862,14 +32862,14 @@ __Pyx_RefNannySetupContext("PyInit__fastpath", 0);
       PyObject *__pyx_callargs[2] = {__pyx_t_16, __pyx_mstate_global->__pyx_kp_u_kurenai__fastpath_s_code_point_c};
       __pyx_t_13 = __Pyx_PyObject_FastCall((PyObject*)(((PyTypeObject*)PyExc_ImportError)), __pyx_callargs+__pyx_t_6, (2-__pyx_t_6) | (__pyx_t_6*__Pyx_PY_VECTORCALL_ARGUMENTS_OFFSET));
       __Pyx_XDECREF(__pyx_t_16); __pyx_t_16 = 0;
-      if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 146, __pyx_L1_error)
+      if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 147, __pyx_L1_error)
       __Pyx_GOTREF(__pyx_t_13);
     }
     __Pyx_Raise(__pyx_t_13, 0, 0, 0);
     __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-    __PYX_ERR(0, 146, __pyx_L1_error)
+    __PYX_ERR(0, 147, __pyx_L1_error)
 
-    /* "kurenai/_fastpath.pyx":142
+    /* "kurenai/_fastpath.pyx":143
  *     NEWLINE = 10
  * 
  * if (ALONE, WORD, MARK, DIRECT_PLANES_END, PLANE_14, PLANE_14_SIZE, NEWLINE) != (             # <<<<<<<<<<<<<<
@@ -32878,7 +32878,7 @@ __Pyx_RefNannySetupContext("PyInit__fastpath", 0);
 */
   }
 
-  /* "kurenai/_fastpath.pyx":148
+  /* "kurenai/_fastpath.pyx":149
  *     raise ImportError("kurenai._fastpath's code point classes differ from kurenai._rules")
  * 
  * cdef const uint8_t *CLASSES = NULL             # <<<<<<<<<<<<<<
@@ -32887,7 +32887,7 @@ __Pyx_RefNannySetupContext("PyInit__fastpath", 0);
 */
   __pyx_v_7kurenai_9_fastpath_CLASSES = NULL;
 
-  /* "kurenai/_fastpath.pyx":149
+  /* "kurenai/_fastpath.pyx":150
  * 
  * cdef const uint8_t *CLASSES = NULL
  * cdef bytes _classes_owner = None             # <<<<<<<<<<<<<<
@@ -32899,22 +32899,22 @@ __Pyx_RefNannySetupContext("PyInit__fastpath", 0);
   __Pyx_DECREF_SET(__pyx_v_7kurenai_9_fastpath__classes_owner, ((PyObject*)Py_None));
   __Pyx_GIVEREF(Py_None);
 
-  /* "kurenai/_fastpath.pyx":152
+  /* "kurenai/_fastpath.pyx":153
  * 
  * 
  * def set_char_classes(bytes classes):             # <<<<<<<<<<<<<<
  *     """Install the code point flags the CHAR and UNICODE_WORDS scans read."""
  *     global CLASSES, _classes_owner
 */
-  __pyx_t_13 = __Pyx_CyFunction_New(&__pyx_mdef_7kurenai_9_fastpath_5set_char_classes, 0, __pyx_mstate_global->__pyx_n_u_set_char_classes, NULL, __pyx_mstate_global->__pyx_n_u_kurenai__fastpath, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 152, __pyx_L1_error)
+  __pyx_t_13 = __Pyx_CyFunction_New(&__pyx_mdef_7kurenai_9_fastpath_5set_char_classes, 0, __pyx_mstate_global->__pyx_n_u_set_char_classes, NULL, __pyx_mstate_global->__pyx_n_u_kurenai__fastpath, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[2])); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 153, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_13);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_13);
   #endif
-  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_set_char_classes, __pyx_t_13) < (0)) __PYX_ERR(0, 152, __pyx_L1_error)
+  if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_set_char_classes, __pyx_t_13) < (0)) __PYX_ERR(0, 153, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
 
-  /* "kurenai/_fastpath.pyx":305
+  /* "kurenai/_fastpath.pyx":306
  * # (Only the WHITESPACE and ROUGE_SCORE rows are read.)
  * cdef uint8_t TOKEN_CHAR[4][256]
  * for _c in range(256):             # <<<<<<<<<<<<<<
@@ -32922,155 +32922,155 @@ __Pyx_RefNannySetupContext("PyInit__fastpath", 0);
  *     TOKEN_CHAR[<int> ROUGE_SCORE][_c] = chr(_c) in _rules.ROUGE_WORD_CHARS
 */
   for (__pyx_t_9 = 0; __pyx_t_9 < 0x100; __pyx_t_9+=1) {
-    __pyx_t_13 = PyLong_FromSsize_t(__pyx_t_9); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 305, __pyx_L1_error)
+    __pyx_t_13 = PyLong_FromSsize_t(__pyx_t_9); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 306, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_13);
-    if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_c_2, __pyx_t_13) < (0)) __PYX_ERR(0, 305, __pyx_L1_error)
+    if (PyDict_SetItem(__pyx_mstate_global->__pyx_d, __pyx_mstate_global->__pyx_n_u_c_2, __pyx_t_13) < (0)) __PYX_ERR(0, 306, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
 
-    /* "kurenai/_fastpath.pyx":306
+    /* "kurenai/_fastpath.pyx":307
  * cdef uint8_t TOKEN_CHAR[4][256]
  * for _c in range(256):
  *     TOKEN_CHAR[<int> WHITESPACE][_c] = not is_space(_c)             # <<<<<<<<<<<<<<
  *     TOKEN_CHAR[<int> ROUGE_SCORE][_c] = chr(_c) in _rules.ROUGE_WORD_CHARS
  * 
 */
-    __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_c_2); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 306, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_c_2); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 307, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_13);
-    __pyx_t_19 = __Pyx_PyLong_As_uint32_t(__pyx_t_13); if (unlikely((__pyx_t_19 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 306, __pyx_L1_error)
+    __pyx_t_19 = __Pyx_PyLong_As_uint32_t(__pyx_t_13); if (unlikely((__pyx_t_19 == ((uint32_t)-1)) && PyErr_Occurred())) __PYX_ERR(0, 307, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-    __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_c_2); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 306, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_c_2); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 307, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_13);
-    __pyx_t_20 = __Pyx_PyIndex_AsSsize_t(__pyx_t_13); if (unlikely((__pyx_t_20 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 306, __pyx_L1_error)
+    __pyx_t_20 = __Pyx_PyIndex_AsSsize_t(__pyx_t_13); if (unlikely((__pyx_t_20 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 307, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
     ((__pyx_v_7kurenai_9_fastpath_TOKEN_CHAR[((int)__pyx_e_7kurenai_9_fastpath_WHITESPACE)])[__pyx_t_20]) = (!Py_UNICODE_ISSPACE(__pyx_t_19));
 
 
 
-    /* "kurenai/_fastpath.pyx":307
+    /* "kurenai/_fastpath.pyx":308
  * for _c in range(256):
  *     TOKEN_CHAR[<int> WHITESPACE][_c] = not is_space(_c)
  *     TOKEN_CHAR[<int> ROUGE_SCORE][_c] = chr(_c) in _rules.ROUGE_WORD_CHARS             # <<<<<<<<<<<<<<
  * 
  * 
 */
-    __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_c_2); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 307, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_13, __pyx_mstate_global->__pyx_n_u_c_2); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 308, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_13);
-    __pyx_t_15 = __Pyx_PyLong_As_int(__pyx_t_13); if (unlikely((__pyx_t_15 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 307, __pyx_L1_error)
+    __pyx_t_15 = __Pyx_PyLong_As_int(__pyx_t_13); if (unlikely((__pyx_t_15 == (int)-1) && PyErr_Occurred())) __PYX_ERR(0, 308, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-    __pyx_t_13 = PyUnicode_FromOrdinal(__pyx_t_15); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 307, __pyx_L1_error)
+    __pyx_t_13 = PyUnicode_FromOrdinal(__pyx_t_15); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 308, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_13);
 
-    __Pyx_GetModuleGlobalName(__pyx_t_16, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 307, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_16, __pyx_mstate_global->__pyx_n_u_rules); if (unlikely(!__pyx_t_16)) __PYX_ERR(0, 308, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_16);
-    __pyx_t_17 = __Pyx_PyObject_GetAttrStr(__pyx_t_16, __pyx_mstate_global->__pyx_n_u_ROUGE_WORD_CHARS); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 307, __pyx_L1_error)
+    __pyx_t_17 = __Pyx_PyObject_GetAttrStr(__pyx_t_16, __pyx_mstate_global->__pyx_n_u_ROUGE_WORD_CHARS); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 308, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_17);
     __Pyx_DECREF(__pyx_t_16); __pyx_t_16 = 0;
-    __pyx_t_8 = (__Pyx_PySequence_ContainsTF(__pyx_t_13, __pyx_t_17, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 307, __pyx_L1_error)
+    __pyx_t_8 = (__Pyx_PySequence_ContainsTF(__pyx_t_13, __pyx_t_17, Py_EQ)); if (unlikely((__pyx_t_8 < 0))) __PYX_ERR(0, 308, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
     __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
-    __Pyx_GetModuleGlobalName(__pyx_t_17, __pyx_mstate_global->__pyx_n_u_c_2); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 307, __pyx_L1_error)
+    __Pyx_GetModuleGlobalName(__pyx_t_17, __pyx_mstate_global->__pyx_n_u_c_2); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 308, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_17);
-    __pyx_t_20 = __Pyx_PyIndex_AsSsize_t(__pyx_t_17); if (unlikely((__pyx_t_20 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 307, __pyx_L1_error)
+    __pyx_t_20 = __Pyx_PyIndex_AsSsize_t(__pyx_t_17); if (unlikely((__pyx_t_20 == (Py_ssize_t)-1) && PyErr_Occurred())) __PYX_ERR(0, 308, __pyx_L1_error)
     __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
     ((__pyx_v_7kurenai_9_fastpath_TOKEN_CHAR[((int)__pyx_e_7kurenai_9_fastpath_ROUGE_SCORE)])[__pyx_t_20]) = __pyx_t_8;
 
 
   }
 
-  /* "kurenai/_fastpath.pyx":563
+  /* "kurenai/_fastpath.pyx":564
  *         self.want_lsum = LSUM in spec.kinds
  * 
  *     def __reduce__(self):             # <<<<<<<<<<<<<<
  *         return Plan, (self.spec, self.mode, self.stem, self.score_class)
  * 
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_7kurenai_9_fastpath_4Plan_7__reduce__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Plan___reduce, NULL, __pyx_mstate_global->__pyx_n_u_kurenai__fastpath, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 563, __pyx_L1_error)
+  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_7kurenai_9_fastpath_4Plan_7__reduce__, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Plan___reduce, NULL, __pyx_mstate_global->__pyx_n_u_kurenai__fastpath, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[3])); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 564, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_7kurenai_9_fastpath_Plan, __pyx_mstate_global->__pyx_n_u_reduce, __pyx_t_17) < (0)) __PYX_ERR(0, 563, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_7kurenai_9_fastpath_Plan, __pyx_mstate_global->__pyx_n_u_reduce, __pyx_t_17) < (0)) __PYX_ERR(0, 564, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
 
-  /* "kurenai/_fastpath.pyx":566
+  /* "kurenai/_fastpath.pyx":567
  *         return Plan, (self.spec, self.mode, self.stem, self.score_class)
  * 
  *     def score(self, str target, str prediction):             # <<<<<<<<<<<<<<
  *         """``RougeScorer.score`` for this plan: dict of rouge type -> Score."""
  *         cdef PairWork work
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_7kurenai_9_fastpath_4Plan_9score, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Plan_score, NULL, __pyx_mstate_global->__pyx_n_u_kurenai__fastpath, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 566, __pyx_L1_error)
+  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_7kurenai_9_fastpath_4Plan_9score, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Plan_score, NULL, __pyx_mstate_global->__pyx_n_u_kurenai__fastpath, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[4])); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 567, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_7kurenai_9_fastpath_Plan, __pyx_mstate_global->__pyx_n_u_score, __pyx_t_17) < (0)) __PYX_ERR(0, 566, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_7kurenai_9_fastpath_Plan, __pyx_mstate_global->__pyx_n_u_score, __pyx_t_17) < (0)) __PYX_ERR(0, 567, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
 
-  /* "kurenai/_fastpath.pyx":585
+  /* "kurenai/_fastpath.pyx":586
  *             _work_free(&work)
  * 
  *     def tokens(self, str text):             # <<<<<<<<<<<<<<
  *         """The tokens this plan's scan finds in ``text``, before stemming.
  * 
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_7kurenai_9_fastpath_4Plan_11tokens, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Plan_tokens, NULL, __pyx_mstate_global->__pyx_n_u_kurenai__fastpath, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 585, __pyx_L1_error)
+  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_7kurenai_9_fastpath_4Plan_11tokens, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Plan_tokens, NULL, __pyx_mstate_global->__pyx_n_u_kurenai__fastpath, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[5])); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 586, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_7kurenai_9_fastpath_Plan, __pyx_mstate_global->__pyx_n_u_tokens, __pyx_t_17) < (0)) __PYX_ERR(0, 585, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_7kurenai_9_fastpath_Plan, __pyx_mstate_global->__pyx_n_u_tokens, __pyx_t_17) < (0)) __PYX_ERR(0, 586, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
 
-  /* "kurenai/_fastpath.pyx":616
+  /* "kurenai/_fastpath.pyx":617
  *             _table_free(&table)
  * 
  *     def _probes(self, str text):             # <<<<<<<<<<<<<<
  *         """(distinct tokens, table slots read to find each once) for ``text``.
  * 
 */
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_7kurenai_9_fastpath_4Plan_13_probes, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Plan__probes, NULL, __pyx_mstate_global->__pyx_n_u_kurenai__fastpath, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 616, __pyx_L1_error)
+  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_7kurenai_9_fastpath_4Plan_13_probes, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Plan__probes, NULL, __pyx_mstate_global->__pyx_n_u_kurenai__fastpath, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[6])); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 617, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
   #endif
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_7kurenai_9_fastpath_Plan, __pyx_mstate_global->__pyx_n_u_probes, __pyx_t_17) < (0)) __PYX_ERR(0, 616, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_7kurenai_9_fastpath_Plan, __pyx_mstate_global->__pyx_n_u_probes, __pyx_t_17) < (0)) __PYX_ERR(0, 617, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
 
-  /* "kurenai/_fastpath.pyx":642
+  /* "kurenai/_fastpath.pyx":643
  * 
  *     def score_many(self, list targets, list predictions, Py_ssize_t max_tokens=-1,
  *                    double[:, :, :] out=None):             # <<<<<<<<<<<<<<
  *         """Scores of many pairs of str, in order, releasing the GIL while counting.
  * 
 */
-  __pyx_t_21 = __Pyx_PyObject_to_MemoryviewSlice_dsdsds_double(Py_None, PyBUF_WRITABLE); if (unlikely(!__pyx_t_21.memview)) __PYX_ERR(0, 642, __pyx_L1_error)
+  __pyx_t_21 = __Pyx_PyObject_to_MemoryviewSlice_dsdsds_double(Py_None, PyBUF_WRITABLE); if (unlikely(!__pyx_t_21.memview)) __PYX_ERR(0, 643, __pyx_L1_error)
   __pyx_mstate_global->__pyx_k__5 = __pyx_t_21;
 
   __pyx_t_21.memview = NULL;
   __pyx_t_21.data = NULL;
 
-  /* "kurenai/_fastpath.pyx":641
+  /* "kurenai/_fastpath.pyx":642
  *             _table_free(&table)
  * 
  *     def score_many(self, list targets, list predictions, Py_ssize_t max_tokens=-1,             # <<<<<<<<<<<<<<
  *                    double[:, :, :] out=None):
  *         """Scores of many pairs of str, in order, releasing the GIL while counting.
 */
-  __pyx_t_21 = __Pyx_PyObject_to_MemoryviewSlice_dsdsds_double(Py_None, PyBUF_WRITABLE); if (unlikely(!__pyx_t_21.memview)) __PYX_ERR(0, 642, __pyx_L1_error)
+  __pyx_t_21 = __Pyx_PyObject_to_MemoryviewSlice_dsdsds_double(Py_None, PyBUF_WRITABLE); if (unlikely(!__pyx_t_21.memview)) __PYX_ERR(0, 643, __pyx_L1_error)
 
-  /* "kurenai/_fastpath.pyx":642
+  /* "kurenai/_fastpath.pyx":643
  * 
  *     def score_many(self, list targets, list predictions, Py_ssize_t max_tokens=-1,
  *                    double[:, :, :] out=None):             # <<<<<<<<<<<<<<
  *         """Scores of many pairs of str, in order, releasing the GIL while counting.
  * 
 */
-  __pyx_t_17 = __pyx_memoryview_fromslice(__pyx_t_21, 3, (PyObject *(*)(char *)) __pyx_memview_get_double, (int (*)(char *, PyObject *)) __pyx_memview_set_double, 0);; if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 642, __pyx_L1_error)
+  __pyx_t_17 = __pyx_memoryview_fromslice(__pyx_t_21, 3, (PyObject *(*)(char *)) __pyx_memview_get_double, (int (*)(char *, PyObject *)) __pyx_memview_set_double, 0);; if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 643, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
   __PYX_XCLEAR_MEMVIEW(&__pyx_t_21, 1);; __pyx_t_21.memview = NULL; __pyx_t_21.data = NULL;
 
-  /* "kurenai/_fastpath.pyx":641
+  /* "kurenai/_fastpath.pyx":642
  *             _table_free(&table)
  * 
  *     def score_many(self, list targets, list predictions, Py_ssize_t max_tokens=-1,             # <<<<<<<<<<<<<<
@@ -33079,21 +33079,21 @@ __Pyx_RefNannySetupContext("PyInit__fastpath", 0);
 */
   {
     PyObject* __pyx_temp[2] = {__pyx_mstate_global->__pyx_int_neg_1, __pyx_t_17};
-    __pyx_t_13 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 641, __pyx_L1_error)
+    __pyx_t_13 = __Pyx_PyTuple_FromArray(__pyx_temp, 2); if (unlikely(!__pyx_t_13)) __PYX_ERR(0, 642, __pyx_L1_error)
     __Pyx_GOTREF(__pyx_t_13);
   }
   __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
-  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_7kurenai_9_fastpath_4Plan_15score_many, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Plan_score_many, NULL, __pyx_mstate_global->__pyx_n_u_kurenai__fastpath, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 641, __pyx_L1_error)
+  __pyx_t_17 = __Pyx_CyFunction_New(&__pyx_mdef_7kurenai_9_fastpath_4Plan_15score_many, __Pyx_CYFUNCTION_CCLASS, __pyx_mstate_global->__pyx_n_u_Plan_score_many, NULL, __pyx_mstate_global->__pyx_n_u_kurenai__fastpath, __pyx_mstate_global->__pyx_d, ((PyObject *)__pyx_mstate_global->__pyx_codeobj_tab[7])); if (unlikely(!__pyx_t_17)) __PYX_ERR(0, 642, __pyx_L1_error)
   __Pyx_GOTREF(__pyx_t_17);
   #if CYTHON_COMPILING_IN_CPYTHON && PY_VERSION_HEX >= 0x030E0000
   PyUnstable_Object_EnableDeferredRefcount(__pyx_t_17);
   #endif
   __Pyx_CyFunction_SetDefaultsTuple(__pyx_t_17, __pyx_t_13);
   __Pyx_DECREF(__pyx_t_13); __pyx_t_13 = 0;
-  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_7kurenai_9_fastpath_Plan, __pyx_mstate_global->__pyx_n_u_score_many, __pyx_t_17) < (0)) __PYX_ERR(0, 641, __pyx_L1_error)
+  if (__Pyx_SetItemOnTypeDict(__pyx_mstate_global->__pyx_ptype_7kurenai_9_fastpath_Plan, __pyx_mstate_global->__pyx_n_u_score_many, __pyx_t_17) < (0)) __PYX_ERR(0, 642, __pyx_L1_error)
   __Pyx_DECREF(__pyx_t_17); __pyx_t_17 = 0;
 
-  /* "kurenai/_fastpath.pyx":740
+  /* "kurenai/_fastpath.pyx":741
  * # time: str.lower() of a whole text needs up to 4 bytes a code point twice
  * # over, which would make an over-limit pair's memory grow with its text.
  * cdef Py_ssize_t PIECE = 1 << 16             # <<<<<<<<<<<<<<
@@ -33444,32 +33444,32 @@ static int __Pyx_CreateCodeObjects(__pyx_mstatetype *__pyx_mstate) {
     __pyx_mstate_global->__pyx_codeobj_tab[1] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_kurenai__fastpath_pyx, __pyx_mstate->__pyx_n_u_token_hash, __pyx_mstate->__pyx_kp_b_iso88591_5_ax_Qa_Qa, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[1])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 152};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 153};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_classes};
     __pyx_mstate_global->__pyx_codeobj_tab[2] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_kurenai__fastpath_pyx, __pyx_mstate->__pyx_n_u_set_char_classes, __pyx_mstate->__pyx_kp_b_iso88591_s_9CvQ_j_Q, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[2])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 563};
+    const __Pyx_PyCode_New_function_description descr = {1, 0, 0, 1, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 564};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self};
     __pyx_mstate_global->__pyx_codeobj_tab[3] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_kurenai__fastpath_pyx, __pyx_mstate->__pyx_n_u_reduce, __pyx_mstate->__pyx_kp_b_iso88591_A_wd_WD_t1, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[3])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 566};
+    const __Pyx_PyCode_New_function_description descr = {3, 0, 0, 6, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 567};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_target, __pyx_mstate->__pyx_n_u_prediction, __pyx_mstate->__pyx_n_u_work, __pyx_mstate->__pyx_n_u_keep_alive, __pyx_mstate->__pyx_n_u_small};
     __pyx_mstate_global->__pyx_codeobj_tab[4] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_kurenai__fastpath_pyx, __pyx_mstate->__pyx_n_u_score, __pyx_mstate->__pyx_kp_b_iso88591_A_q_fD_1A_G_q_4z_1_Zr_t7_Cq_QfAV, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[4])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 585};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 8, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 586};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_text, __pyx_mstate->__pyx_n_u_prepared, __pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_doc, __pyx_mstate->__pyx_n_u_entry, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_result};
     __pyx_mstate_global->__pyx_codeobj_tab[5] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_kurenai__fastpath_pyx, __pyx_mstate->__pyx_n_u_tokens, __pyx_mstate->__pyx_kp_b_iso88591_A_D_a_Ya_7_Q_1G4r_3e1_Qk_qPQ_A_G, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[5])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 5, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 616};
+    const __Pyx_PyCode_New_function_description descr = {2, 0, 0, 5, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 617};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_text, __pyx_mstate->__pyx_n_u_prepared, __pyx_mstate->__pyx_n_u_table, __pyx_mstate->__pyx_n_u_doc};
     __pyx_mstate_global->__pyx_codeobj_tab[6] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_kurenai__fastpath_pyx, __pyx_mstate->__pyx_n_u_probes, __pyx_mstate->__pyx_kp_b_iso88591_A_D_a_Ya_7_Q_1G4r_3e1_Qk_qPQ_A_G_2, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[6])) goto bad;
   }
   {
-    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 15, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 641};
+    const __Pyx_PyCode_New_function_description descr = {5, 0, 0, 15, (unsigned int)(CO_OPTIMIZED|CO_NEWLOCALS), 642};
     PyObject* const varnames[] = {__pyx_mstate->__pyx_n_u_self, __pyx_mstate->__pyx_n_u_targets, __pyx_mstate->__pyx_n_u_predictions, __pyx_mstate->__pyx_n_u_max_tokens, __pyx_mstate->__pyx_n_u_out, __pyx_mstate->__pyx_n_u_n, __pyx_mstate->__pyx_n_u_k, __pyx_mstate->__pyx_n_u_works, __pyx_mstate->__pyx_n_u_overlaps, __pyx_mstate->__pyx_n_u_lowered, __pyx_mstate->__pyx_n_u_over, __pyx_mstate->__pyx_n_u_keep_alive, __pyx_mstate->__pyx_n_u_text, __pyx_mstate->__pyx_n_u_text, __pyx_mstate->__pyx_n_u_k};
     __pyx_mstate_global->__pyx_codeobj_tab[7] = __Pyx_PyCode_New(descr, varnames, __pyx_mstate->__pyx_kp_u_kurenai__fastpath_pyx, __pyx_mstate->__pyx_n_u_score_many, __pyx_mstate->__pyx_kp_b_iso88591_PPQ_Cq_q_3a_Cq_ARq_q_1A_b_at6_D, tuple_dedup_map); if (unlikely(!__pyx_mstate_global->__pyx_codeobj_tab[7])) goto bad;
   }

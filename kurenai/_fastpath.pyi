@@ -1,4 +1,5 @@
 from collections.abc import Callable
+from typing import Any
 
 from kurenai._plan import ScoreDict, TypeSpec
 from kurenai.scoring import Score

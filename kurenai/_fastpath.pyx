@@ -100,6 +100,7 @@ def _token_hash(str token):
     return _hash(<const char *> PyUnicode_DATA(token), PyUnicode_KIND(token),
                  PyUnicode_GET_LENGTH(token))
 
+
 # The rules come from kurenai._rules, copied here into C values once.
 
 # The tokenizations this module reproduces, by the ``scan_mode`` tokenizers

@@ -89,7 +89,10 @@ def _parse_one(name: Any) -> tuple[int, int]:
         return NGRAM, int(match.group(1))
     if isinstance(name, str) and name in _NAMED_KINDS:
         return _NAMED_KINDS[name], 0
-    raise ValueError(f"invalid ROUGE type {name!r}; valid types: {', '.join(ROUGE_TYPES)}")
+    raise ValueError(
+        f"invalid ROUGE type {name!r}; valid types: {', '.join(ROUGE_TYPES)}, "
+        "and ROUGE-1.5.5's rougeW, rougeS{k}, rougeSU{k}, rougeS, rougeSU"
+    )
 
 
 class Plan(Protocol):

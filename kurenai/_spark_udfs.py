@@ -65,7 +65,7 @@ def column(spec: Spec, prediction: Any, target: Any, arrow: "bool | None" = None
     def rouge(prediction: pa.Array, target: pa.Array) -> pa.Array:
         return _spark_worker.score_arrow(spec, prediction, target)
 
-    return _factory("arrow_udf")(rouge, return_ddl(spec))(prediction, target)  # type: ignore[no-any-return]
+    return _factory("arrow_udf")(rouge, return_ddl(spec))(prediction, target)
 
 
 def sql_function(spec: Spec, split_summaries: bool) -> Any:

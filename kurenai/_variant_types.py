@@ -11,6 +11,7 @@ between the two of a skip-bigram); ``rougeS`` / ``rougeSU`` without a limit.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -253,10 +254,8 @@ def make_plan(
     a :class:`VariantPlan` around it when some types are variants."""
     names = rouge_types
     if not isinstance(rouge_types, (str, bytes)):
-        try:
+        with contextlib.suppress(TypeError):  # parse_types names the problem
             names = tuple(rouge_types)
-        except TypeError:
-            pass  # parse_types names the problem
     if isinstance(names, tuple) and any(parse(name) is not None for name in names):
         plain = [name for name in names if parse(name) is None]
         base = _backend.make_plan(parse_types(plain), tokenizer, splitter) if plain else None

@@ -290,7 +290,11 @@ class RougeScorer(BaseScorer):
         ``struct<precision, recall, fmeasure: double>``, a null row where a
         side is null (None, NaN, ``pd.NA``) or over ``max_tokens``.  Needs
         ``pip install 'kurenai[arrow]'``; see :mod:`kurenai._arrow`."""
-        return _arrow.score_arrow(self, targets, predictions, n_jobs, max_tokens)
+        _arrow.require_pyarrow()  # before scoring: fail fast without the extra
+        columns = self.score_batch(
+            targets, predictions, n_jobs, columnar=True, allow_none=True, max_tokens=max_tokens
+        )
+        return _arrow.struct_array(columns)
 
     def __getstate__(self) -> dict[str, Any]:
         # A plan is rebuilt, not pickled: the unpickling process chooses its

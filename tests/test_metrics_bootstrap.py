@@ -47,15 +47,6 @@ def test_equals_rouge_score(pairs: int, n_samples: int, interval: float) -> None
     np.random.set_state(state)
 
 
-def test_block_boundaries_keep_the_stream(monkeypatch: pytest.MonkeyPatch) -> None:
-    table = np.random.default_rng(0).random((2, 3, 50))
-    expected = reference(table, 101, 0.95, seed=8)
-    for draws in (1, 100, 150, 5000, 1 << 20):  # blocks of 2, 3, 100 and all samples
-        monkeypatch.setattr(_aggregate, "_BLOCK_DRAWS", draws)
-        np.random.seed(8)
-        assert np.array_equal(_aggregate.bootstrap(table, 101, 0.95), expected)
-
-
 @pytest.mark.parametrize(
     ("n_samples", "interval", "message"),
     [(0, 0.95, "n_samples must be positive"), (10, 1.5, r"range \[0, 1\]")],
