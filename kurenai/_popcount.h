@@ -4,7 +4,7 @@
  * with SIGILL on them.  Here the instruction is used only after the CPU said it
  * has it (checked once, when the module is loaded); otherwise a branch-free
  * bit-twiddling count runs.  The flag never changes after loading, so the
- * branch is predicted perfectly and GCC can hoist it out of the loops.
+ * branch is predicted perfectly: the check costs one cached load.
  * Elsewhere (-mpopcnt builds, ARM, ...) the compiler's builtin is already the
  * best instruction, and MSVC gets the portable count.
  */
@@ -30,20 +30,18 @@ __attribute__((constructor)) static void kurenai_detect_popcnt(void) {
     kurenai_has_popcnt = __builtin_cpu_supports("popcnt") != 0;
 }
 
-/* The flag never changes after loading, so this may claim to read no memory
- * ("const"): GCC then hoists the check out of the kernels' loops, where byte
- * stores would otherwise force a reload.  noinline keeps that claim visible. */
-__attribute__((const, noinline)) static int kurenai_popcnt_ok(void) {
-    return kurenai_has_popcnt;
+/* Out of line: the hot loops keep only the flag test and the instruction. */
+__attribute__((cold, noinline)) static int kurenai_popcount_slow(uint64_t x) {
+    return kurenai_popcount_portable(x);
 }
 
 static inline int kurenai_popcount64(uint64_t x) {
-    if (__builtin_expect(kurenai_popcnt_ok(), 1)) {
+    if (__builtin_expect(kurenai_has_popcnt, 1)) {
         /* Output in the input's register: no false dependency on a stale one. */
         __asm__("popcntq %0, %0" : "+r"(x));
         return (int) x;
     }
-    return kurenai_popcount_portable(x);
+    return kurenai_popcount_slow(x);
 }
 
 static const char *kurenai_popcount_kind(void) {

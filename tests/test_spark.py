@@ -324,7 +324,9 @@ def test_type_names() -> None:
 def test_sql_unknown_type_fails_the_query(spark: SparkSession) -> None:
     register(spark)
     query = spark.sql("SELECT rouge_score('a', 'a', 'ROUGE-9L') AS r")
-    with pytest.raises(Exception, match="invalid ROUGE type 'ROUGE-9L'"):
+    from pyspark.errors import PythonException
+
+    with pytest.raises(PythonException, match="invalid ROUGE type 'ROUGE-9L'"):
         query.collect()
     assert spark.sql("SELECT rouge_score('a b', 'a', NULL) AS r").first().r is None
 
