@@ -1,5 +1,4 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-# distutils: language = c++
 """Compiled kernel of the bootstrap: sums of resampled scores, in record order.
 
 ``kurenai._bootstrap`` computes the same sums with NumPy (the readable spec,

@@ -100,7 +100,7 @@ import json, random, sys, types
 package = types.ModuleType("kurenai")
 package.__path__ = [sys.argv[1]]
 sys.modules["kurenai"] = package
-from kurenai import _fastpath, _lcs, _lcs_py
+from kurenai import _lcs, _lcs_py  # _fastpath reads kurenai._plan, which imports NumPy
 rng = random.Random(7)
 cases = [([rng.randrange(5) for _ in range(rng.randrange(1, 150))],
           [rng.randrange(5) for _ in range(rng.randrange(1, 150))]) for _ in range(12)]

@@ -118,6 +118,8 @@ def test_wheel_compiles_without_warnings_and_carries_the_license(built: Built) -
     assert {n.split(".")[0] for n in names if n.endswith((".so", ".pyd"))} == {
         "kurenai/_lcs",
         "kurenai/_fastpath",
+        "kurenai/_resample",
+        "kurenai/_variants",
     }
     assert not [n for n in names if n.endswith((".c", ".cpp"))]
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
