@@ -11,9 +11,11 @@ rougeL, as in the issue that asked for it), measures:
   CSV out to a file) in records/s, against ``score_batch(columnar=True)`` on
   the same texts already in memory, with and without ``--aggregate``.
 
-Medians of interleaved repeats; ratios are from the same run.
+Medians of interleaved repeats; ratios are from the same run.  ``--tiny``
+runs a few generated records once, without timing rouge-score's bootstrap.
 
     python benchmarks/bench_cli.py [--data-dir DIR] [--repeats N] [--copies N]
+                                   [--implementation python] [--tiny]
 """
 
 from __future__ import annotations
@@ -25,7 +27,14 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-from _common import find_data_dir, interleaved, read_jsonl
+from _common import (
+    add_common_options,
+    find_data_dir,
+    header,
+    interleaved,
+    read_jsonl,
+    synthetic_pairs,
+)
 from rouge_score.scoring import BootstrapAggregator, Score
 
 from kurenai import cli
@@ -37,12 +46,19 @@ TYPES = ["rouge1", "rouge2", "rougeL"]
 
 def main() -> None:
     options = _options()
-    records = read_jsonl(find_data_dir(options.data_dir) / "en_scitldr_test.jsonl")
-    records = records * options.copies
+    header(options)
+    if options.tiny:
+        options.repeats = 1
+        records = [{"target": t, "prediction": p} for t, p in synthetic_pairs(8, 70)]
+        source = "generated"
+    else:
+        records = read_jsonl(find_data_dir(options.data_dir) / "en_scitldr_test.jsonl")
+        records = records * options.copies
+        source = f"SciTLDR x {options.copies}"
     targets = [str(r["target"]) for r in records]
     predictions = [str(r["prediction"]) for r in records]
-    print(f"{len(records)} records (SciTLDR x {options.copies}), types {','.join(TYPES)}")
-    _bench_bootstrap(targets, predictions, options.repeats)
+    print(f"{len(records)} records ({source}), types {','.join(TYPES)}")
+    _bench_bootstrap(targets, predictions, options.repeats, options.tiny)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "records.jsonl"
         with path.open("w", encoding="utf-8") as out:
@@ -60,10 +76,13 @@ def _options() -> argparse.Namespace:
     parser.add_argument("--data-dir", help="folder of the benchmark corpora")
     parser.add_argument("--repeats", type=int, default=3, help="interleaved repeats (median)")
     parser.add_argument("--copies", type=int, default=50, help="copies of the corpus")
+    add_common_options(parser)
     return parser.parse_args()
 
 
-def _bench_bootstrap(targets: list[str], predictions: list[str], repeats: int) -> None:
+def _bench_bootstrap(
+    targets: list[str], predictions: list[str], repeats: int, tiny: bool = False
+) -> None:
     columns = RougeScorer(TYPES).score_batch(targets, predictions, columnar=True)
     matrices = {t: np.column_stack(list(columns[t])) for t in TYPES}
     rows = [{t: Score(*matrices[t][i]) for t in TYPES} for i in range(len(targets))]
@@ -80,6 +99,11 @@ def _bench_bootstrap(targets: list[str], predictions: list[str], repeats: int) -
 
     if rouge_score() != kurenai():
         sys.exit("the bootstrap results differ from rouge-score's")
+    if tiny:  # no rouge-score timing
+        seconds = interleaved({"kurenai": kurenai}, repeats)["kurenai"]
+        print("\nbootstrap, 1000 samples (results equal to rouge-score's, checked; --tiny)")
+        print(f"  {'kurenai':<12} {seconds:7.2f} s")
+        return
     times = interleaved({"rouge-score": rouge_score, "kurenai": kurenai}, repeats)
     print("\nbootstrap, 1000 samples (results equal to rouge-score's, checked)")
     for name, seconds in times.items():

@@ -1,6 +1,7 @@
 """kurenai.metrics.compute vs rouge-score driven as HF evaluate drives it; score_arrow.
 
     python benchmarks/bench_metrics.py [--data-dir DIR] [--repeats 5] [--arrow-pairs 100000]
+                                       [--implementation python] [--tiny]
 
 1. ``compute()`` on the English corpus (SciTLDR, 618 pairs; four types) against
    evaluate's rouge algorithm run on rouge-score (``score`` per pair, then
@@ -11,6 +12,7 @@
    corpus repeated to ``--arrow-pairs`` pairs.
 
 Contenders run round-robin; medians and ratios come from the same run.
+``--tiny`` runs kurenai alone, once, on a few generated pairs.
 """
 
 from __future__ import annotations
@@ -19,7 +21,14 @@ import argparse
 from typing import Any, Callable
 
 import numpy as np
-from _common import find_data_dir, interleaved, read_jsonl
+from _common import (
+    add_common_options,
+    find_data_dir,
+    header,
+    interleaved,
+    read_jsonl,
+    synthetic_pairs,
+)
 from rouge_score import rouge_scorer, scoring
 
 from kurenai import metrics
@@ -51,8 +60,11 @@ def seeded(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Callable[
     return call
 
 
-def bench_compute(predictions: list[str], references: list[str], repeats: int) -> None:
-    print(f"compute() on {len(predictions)} English pairs, {', '.join(TYPES)}")
+def bench_compute(
+    predictions: list[str], references: list[str], repeats: int, tiny: bool = False
+) -> None:
+    kind = "generated" if tiny else "English"
+    print(f"compute() on {len(predictions)} {kind} pairs, {', '.join(TYPES)}")
     for use_aggregator in (False, True):
         texts = predictions, references
         contenders = {
@@ -62,6 +74,15 @@ def bench_compute(predictions: list[str], references: list[str], repeats: int) -
             ),
             "kurenai (default)": seeded(metrics.compute, *texts, use_aggregator=use_aggregator),
         }
+        if tiny:  # kurenai alone: no rouge-score timing
+            del contenders["rouge-score (evaluate)"]
+            for run in contenders.values():
+                run()  # warm-up
+            times = interleaved(contenders, repeats)
+            print(f"  use_aggregator={use_aggregator} (--tiny: kurenai only)")
+            for name, seconds in times.items():
+                print(f"    {name:28s} {seconds * 1000:9.1f} ms")
+            continue
         results = {name: run() for name, run in contenders.items()}  # also warms up
         same = results["rouge-score (evaluate)"] == results["kurenai (rouge-score tok)"]
         times = interleaved(contenders, repeats)
@@ -93,11 +114,17 @@ def main() -> None:
     parser.add_argument("--data-dir")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--arrow-pairs", type=int, default=100_000)
+    add_common_options(parser)
     args = parser.parse_args()
-    rows = read_jsonl(find_data_dir(args.data_dir) / "en_scitldr_test.jsonl")
+    header(args)
+    if args.tiny:
+        args.repeats, args.arrow_pairs = 1, 32
+        rows = [{"target": t, "prediction": p} for t, p in synthetic_pairs(8, 70)]
+    else:
+        rows = read_jsonl(find_data_dir(args.data_dir) / "en_scitldr_test.jsonl")
     predictions = [row["prediction"] for row in rows]
     references = [row["target"] for row in rows]
-    bench_compute(predictions, references, args.repeats)
+    bench_compute(predictions, references, args.repeats, args.tiny)
     bench_arrow(predictions, references, args.arrow_pairs, args.repeats)
 
 

@@ -2,7 +2,7 @@
 the UDF users write today and as in-process ``score_batch``.
 
     python benchmarks/bench_spark.py [--data-dir DIR] [--rows 200000] [--repeats 3]
-                                     [--udf-rows 4000]
+                                     [--udf-rows 4000] [--implementation python] [--tiny]
 
 The English SciTLDR pairs are replicated to ``--rows`` rows, cached in Spark
 (4 partitions), and every contender scores the same rows, round-robin, each
@@ -24,6 +24,10 @@ First, Spark's rows are checked against ``score_batch``'s, NULLs included, on
 the SciTLDR pairs and on raw Japanese (ANLP, ``tokenizer="char"``);
 ``--check-only`` stops there.  Medians over ``--repeats`` interleaved repeats.  Every contender uses
 rouge-score's tokenizer, so all compute the same numbers.
+
+``--tiny`` starts no Spark session (even ``local[1]`` takes 20-40 s to start
+and run its first Python UDF): it times only the in-process part,
+``score_batch``, on a few generated pairs, and says so.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ import sys
 import time
 from typing import Any, Callable
 
-from _common import find_data_dir, read_jsonl
+from _common import add_common_options, find_data_dir, header, read_jsonl, synthetic_pairs
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 PARTITIONS = 4
@@ -142,6 +146,25 @@ def check_exact(spark: Any, name: str, pairs: list[tuple[str, str]], tokenizer: 
     print(f"exactness, {name} ({len(rows)} rows, tokenizer={tokenizer}): {bad} rows differ")
 
 
+def tiny_run(rows: int = 64) -> int:
+    """``--tiny``: the in-process contender alone, on generated pairs, no Spark."""
+    from kurenai.rouge_scorer import RougeScorer
+
+    print("--tiny: no Spark session (too slow to start for a smoke test); in-process part only")
+    pairs = synthetic_pairs(8, 70)
+    targets = [pairs[i % len(pairs)][0] for i in range(rows)]
+    predictions = [pairs[i % len(pairs)][1] for i in range(rows)]
+    in_process = RougeScorer(TYPES, tokenizer="rouge-score")
+    in_process.score_batch(targets[:4], predictions[:4], columnar=True)  # warm-up
+    start = time.perf_counter()
+    in_process.score_batch(targets, predictions, n_jobs=2, columnar=True)
+    rate = rows / (time.perf_counter() - start)
+    print(f"{rows} generated rows, types {','.join(TYPES)}, one run")
+    print(f"{'contender':28} {'rows/s':>10}")
+    print(f"{'score_batch n_jobs=2':28} {rate:10.0f}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir")
@@ -149,7 +172,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--udf-rows", type=int, default=4000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--check-only", action="store_true", help="only the exactness checks")
+    add_common_options(parser)
     args = parser.parse_args(argv)
+    header(args)
+    if args.tiny:
+        return tiny_run()
 
     import pyspark
 
