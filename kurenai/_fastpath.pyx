@@ -1,5 +1,4 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-# distutils: language = c++
 """The fused hot path for kurenai's own tokenizers: text -> IDs -> Scores.
 
 ``AllCharacterSupportTokenizer`` (split on whitespace), ``RougeScoreTokenizer``
