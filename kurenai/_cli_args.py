@@ -15,6 +15,7 @@ from typing import Callable, NoReturn
 from kurenai import __version__
 from kurenai._cli_output import FORMATS as OUTPUT_FORMATS
 from kurenai._cli_sources import FORMATS, CliError
+from kurenai._multiref import MODES
 from kurenai.rouge_scorer import ROUGE_TYPES, is_rouge_type
 from kurenai.tokenizers import available_tokenizers
 
@@ -177,6 +178,14 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
         default="whitespace",
         choices=available_tokenizers(),
         help="tokenizer name (default: whitespace)",
+    )
+    add(
+        "--multi-ref-mode",
+        default="best",
+        choices=MODES,
+        help="records with several references: best (rouge-score's, by F), best-recall "
+        "(ROUGE-1.5.5's -f B), average (-f A, pooled counts) or mean of P/R/F "
+        "(default: best)",
     )
     add(
         "--jobs",

@@ -35,11 +35,11 @@ def scored_blocks(
         if not start:
             warn_unspaced(args, [r.prediction for r in chunk])
         targets = [r.target for r in chunk]
-        values = _score(scorer, targets, [r.prediction for r in chunk], args.jobs)
+        values = _score(scorer, targets, [r.prediction for r in chunk], args)
         baseline = None
         if args.baseline_file is not None:
             predictions = [r.baseline or "" for r in chunk]
-            baseline = _score(scorer, targets, predictions, args.jobs)
+            baseline = _score(scorer, targets, predictions, args)
         ids: Sequence[RecordId] = range(start, start + len(chunk))
         if chunk[0].id is not None:  # every record has one then
             ids = [cast(RecordId, r.id) for r in chunk]
@@ -48,9 +48,13 @@ def scored_blocks(
 
 
 def _score(
-    scorer: RougeScorer, targets: Sequence[Target], predictions: list[str], jobs: int
+    scorer: RougeScorer,
+    targets: Sequence[Target],
+    predictions: list[str],
+    args: argparse.Namespace,
 ) -> npt.NDArray[np.float64]:
     """(types x P/R/F x records) scores; ``score_multi`` for lists of targets."""
+    jobs = args.jobs
     single = [i for i, target in enumerate(targets) if isinstance(target, str)]
     values = np.empty((len(scorer.rouge_types), len(MEASURES), len(targets)))
     if single:
@@ -63,7 +67,10 @@ def _score(
     if not multi:
         return values
     best = scorer.score_multi_batch(
-        [targets[i] for i in multi], [predictions[i] for i in multi], n_jobs=jobs
+        [targets[i] for i in multi],
+        [predictions[i] for i in multi],
+        n_jobs=jobs,
+        mode=args.multi_ref_mode,
     )
     for row, scores in zip(multi, best):
         values[:, :, row] = [list(scores[t]) for t in scorer.rouge_types]

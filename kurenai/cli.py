@@ -79,6 +79,8 @@ def signature(args: argparse.Namespace) -> str:
         f"stem:{'yes' if args.use_stemmer else 'no'}",
         f"split:{'sentences' if args.split_summaries else 'newline'}",
     ]
+    if args.multi_ref_mode != "best":
+        parts.append(f"refs:{args.multi_ref_mode}")
     if args.aggregate == "bootstrap" or args.baseline_file is not None:
         seed = "none" if args.seed is None else args.seed
         kind = "paired" if args.baseline_file is not None else "boot"

@@ -260,6 +260,27 @@ def test_a_list_of_references_uses_score_multi(run: Run, tmp_path: Path) -> None
     assert got[0]["rouge1"]["fmeasure"] == 1.0
 
 
+@pytest.mark.parametrize("mode", ["best-recall", "average", "mean"])
+def test_multi_ref_mode_reaches_score_multi(run: Run, tmp_path: Path, mode: str) -> None:
+    records = [
+        {"target": ["x y z a", "a b c", "a b"], "prediction": "a b c d"},
+        {"target": ["q", "q r s"], "prediction": "q r"},
+    ]
+    path = jsonl_file(tmp_path / "multi.jsonl", records)
+    types = ["rouge1", "rougeL", "rougeSU4"]
+    result = run(
+        *("--rouge-types", ",".join(types), "--output-format", "jsonl"),
+        *("--multi-ref-mode", mode, "--target-file", path, "--prediction-file", path),
+    )
+    scorer = RougeScorer(types)
+    got = [json.loads(line) for line in result.out.splitlines()]
+    for record, line in zip(records, got):
+        expected = scorer.score_multi(list(record["target"]), str(record["prediction"]), mode)
+        assert all(line[t] == expected[t]._asdict() for t in types)
+    best = scorer.score_multi(list(records[0]["target"]), str(records[0]["prediction"]))
+    assert mode == "best-recall" or got[0]["rouge1"] != best["rouge1"]._asdict()
+
+
 def test_stdin_for_one_plain_text_side(
     run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
