@@ -588,30 +588,20 @@ cdef class Plan:
         Not used for scoring: it lets tests hold the compiled scan to the
         Python tokenizer it reproduces, token for token.
         """
-        cdef str prepared = text.lower()
+        cdef str prepared = text.lower()  # the table points into it
         cdef Table table
         cdef Doc doc
         cdef Entry *entry
         cdef Py_ssize_t k
-        table.entries = NULL
-        table.slots = NULL
-        doc.ids = NULL
-        doc.bounds = NULL
+        _scan_alone(prepared, self.mode, &table, &doc)
         try:
-            if _table_init(&table, 16) < 0 or _scan(
-                &table, <const char *> PyUnicode_DATA(prepared), PyUnicode_KIND(prepared),
-                PyUnicode_GET_LENGTH(prepared), self.mode, &doc, -1
-            ) < 0:
-                raise MemoryError()
             result = []
             for k in range(doc.n_tokens):
                 entry = &table.entries[doc.ids[k]]
                 result.append(PyUnicode_FromKindAndData(entry.kind, entry.data, entry.length))
             return result
         finally:
-            free(doc.ids)
-            free(doc.bounds)
-            _table_free(&table)
+            _scan_alone_free(&table, &doc)
 
     def _probes(self, str text):
         """(distinct tokens, table slots read to find each once) for ``text``.
@@ -622,21 +612,11 @@ cdef class Plan:
         cdef str prepared = text.lower()
         cdef Table table
         cdef Doc doc
-        table.entries = NULL
-        table.slots = NULL
-        doc.ids = NULL
-        doc.bounds = NULL
+        _scan_alone(prepared, self.mode, &table, &doc)
         try:
-            if _table_init(&table, 16) < 0 or _scan(
-                &table, <const char *> PyUnicode_DATA(prepared), PyUnicode_KIND(prepared),
-                PyUnicode_GET_LENGTH(prepared), self.mode, &doc, -1
-            ) < 0:
-                raise MemoryError()
             return table.n, _probe_total(&table)
         finally:
-            free(doc.ids)
-            free(doc.bounds)
-            _table_free(&table)
+            _scan_alone_free(&table, &doc)
 
     def score_many(self, list targets, list predictions, Py_ssize_t max_tokens=-1,
                    double[:, :, :] out=None):
@@ -790,6 +770,29 @@ cdef bint _surely_over(int mode, str text, Py_ssize_t limit) except -1:
         if count - (pieces - 1) > limit:
             return True
     return False
+
+
+cdef int _scan_alone(str prepared, int mode, Table *table, Doc *doc) except -1:
+    """Scan one lowercased text into a fresh table (freed on failure)."""
+    table.entries = NULL
+    table.slots = NULL
+    doc.ids = NULL
+    doc.bounds = NULL
+    if _table_init(table, 16) < 0 or _scan(
+        table, <const char *> PyUnicode_DATA(prepared), PyUnicode_KIND(prepared),
+        PyUnicode_GET_LENGTH(prepared), mode, doc, -1
+    ) < 0:
+        _scan_alone_free(table, doc)
+        raise MemoryError()
+    return 0
+
+
+cdef void _scan_alone_free(Table *table, Doc *doc) noexcept nogil:
+    free(doc.ids)
+    free(doc.bounds)
+    doc.ids = NULL
+    doc.bounds = NULL
+    _table_free(table)
 
 
 cdef Py_ssize_t _probe_total(const Table *t) noexcept nogil:
