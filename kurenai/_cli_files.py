@@ -92,21 +92,38 @@ def atomic_output(path: str) -> Iterator[IO[str]]:
 @contextlib.contextmanager
 def _temporary(path: str) -> Iterator[IO[str]]:
     directory = os.path.dirname(os.path.abspath(path))
+    temporary = None
     try:
-        fd, temporary = tempfile.mkstemp(
-            dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp"
-        )
-    except OSError as error:
-        raise CliError(f"cannot write {path}: {error.strerror}") from None
-    try:
+        with _signals_held():  # no interrupt between making the file and naming it
+            fd, temporary = tempfile.mkstemp(
+                dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp"
+            )
         with open(fd, "w", encoding="utf-8", newline="") as stream:
             yield stream
         os.chmod(temporary, _mode_for(path))
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
+        if temporary is None:
+            if isinstance(error, OSError):
+                raise CliError(f"cannot write {path}: {error.strerror}") from None
+            raise
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Interrupting signals wait until the block ends (where the OS allows)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 @contextlib.contextmanager
