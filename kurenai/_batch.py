@@ -77,6 +77,13 @@ def resolve_limit(max_tokens: int | None) -> int:
     return min(max_tokens, sys.maxsize)
 
 
+def _listed(values: Any, name: str) -> list[Any]:
+    try:
+        return list(values)
+    except TypeError:
+        raise TypeError(f"{name} must be a sequence of str, got {type(values).__name__}") from None
+
+
 def checked_pairs(
     targets: Sequence[Any], predictions: Sequence[Any], allow_none: bool
 ) -> tuple[int, list[int], list[str], list[str]]:
@@ -84,7 +91,7 @@ def checked_pairs(
     excluded), and their targets and predictions as plain str."""
     if isinstance(targets, (str, bytes)) or isinstance(predictions, (str, bytes)):
         raise TypeError("targets and predictions must be sequences of str, not strings")
-    targets, predictions = list(targets), list(predictions)
+    targets, predictions = _listed(targets, "targets"), _listed(predictions, "predictions")
     if len(targets) != len(predictions):
         raise ValueError(f"{len(targets)} targets but {len(predictions)} predictions")
     scored = []

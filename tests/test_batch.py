@@ -105,6 +105,8 @@ def test_argument_errors() -> None:
         scorer.score_batch(["a", "b"], ["a"])
     with pytest.raises(TypeError, match="not strings"):
         scorer.score_batch("ab", "ab")
+    with pytest.raises(TypeError, match="targets must be a sequence of str, got int"):
+        scorer.score_batch(5, ["a"])  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="n_jobs"):
         scorer.score_batch(["a"], ["a"], n_jobs=-5)
     with pytest.raises(TypeError, match="n_jobs must be an int"):
