@@ -10,7 +10,9 @@ from kurenai import _bootstrap
 from kurenai._bootstrap import bootstrap, paired_bootstrap, random_state
 
 
-@pytest.fixture(autouse=True, params=["compiled", "numpy"])
+@pytest.fixture(
+    autouse=True, params=[pytest.param("compiled", marks=pytest.mark.compiled_only), "numpy"]
+)
 def summing(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Every test runs on the compiled kernel and on its NumPy twin."""
     if request.param == "compiled":
@@ -98,6 +100,7 @@ def test_the_kernel_is_chosen_with_the_implementation() -> None:
     assert (compiled is not None) == (kurenai.IMPLEMENTATION == "compiled")
 
 
+@pytest.mark.compiled_only
 def test_kernel_refuses_no_records() -> None:
     from kurenai._resample import resampled_sums
 

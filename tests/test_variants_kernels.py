@@ -26,7 +26,11 @@ gaps = st.sampled_from([-1, 0, 1, 2, 4, 9, 40])
 weights = st.sampled_from([1.0, 1.2, 1.5, 2.0, 0.7])
 
 
-@pytest.fixture(scope="module", params=["compiled", "python"], ids=lambda n: f"variants={n}")
+@pytest.fixture(
+    scope="module",
+    params=[pytest.param("compiled", marks=pytest.mark.compiled_only), "python"],
+    ids=lambda n: f"variants={n}",
+)
 def kernels(request: pytest.FixtureRequest) -> ModuleType:
     if request.param == "python":
         return _variants_py
