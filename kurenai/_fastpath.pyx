@@ -95,9 +95,36 @@ _set_hash_key(os.urandom(16))  # a new key in each process
 
 
 def _token_hash(str token):
-    """The interning hash of ``token`` under this process's key (for tests)."""
+    """The strong interning hash of ``token`` under this process's key (for tests)."""
     return _hash(<const char *> PyUnicode_DATA(token), PyUnicode_KIND(token),
                  PyUnicode_GET_LENGTH(token))
+
+
+# Tables start with a fast keyed hash (a multiply per code point); one whose
+# probe chain grows past PROBE_LIMIT, which ordinary text never does, is
+# rehashed with SipHash for the rest of its life.  So crafted tokens cost
+# one rehash, not quadratic time, and common text pays no SipHash rounds.
+cdef Py_ssize_t PROBE_LIMIT = 48
+cdef bint DEGENERATE_FAST_HASH = False
+
+
+def _degrade_fast_hash(bint on):
+    """Make the fast hash a constant (for tests of the switch to SipHash)."""
+    global DEGENERATE_FAST_HASH
+    DEGENERATE_FAST_HASH = on
+
+
+cdef inline uint64_t _fast_hash(const char *data, int kind, Py_ssize_t length) noexcept nogil:
+    cdef uint64_t h = HASH_KEY[0]
+    cdef Py_ssize_t i
+    if DEGENERATE_FAST_HASH:
+        return 0
+    for i in range(length):
+        # A rotate-xor step per code point: a short dependency chain.  Its
+        # collisions can be crafted; the switch to SipHash bounds their cost.
+        h = ((h << 5) | (h >> 59)) ^ read_code_point(kind, data, i)
+    h *= 0x100000001B3ULL
+    return h ^ (h >> 29)
 
 
 # The rules come from kurenai._rules, copied here into C values once.
@@ -208,6 +235,7 @@ cdef struct Table:
     Py_ssize_t capacity
     int32_t *slots        # open addressing over entry indices; -1 is empty
     Py_ssize_t slot_mask
+    bint strong           # hashed with SipHash since a probe chain grew too long
 
 
 ctypedef fused code_unit:
@@ -236,6 +264,7 @@ cdef inline bint _same(const Entry *e, const char *data, int kind,
 
 cdef int _table_init(Table *t, Py_ssize_t expected) noexcept nogil:
     t.n = 0
+    t.strong = False
     t.capacity = 64
     while t.capacity < expected:
         t.capacity *= 2
@@ -277,24 +306,48 @@ cdef int _table_grow(Table *t) noexcept nogil:
     return 0
 
 
-cdef int32_t _intern(Table *t, const char *data, int kind, Py_ssize_t length,
-                     uint64_t h) noexcept nogil:
-    """The ID of the token content with hash ``h``, added if new; -1: no memory."""
-    cdef Py_ssize_t s = h & t.slot_mask
+cdef inline uint64_t _table_hash(const Table *t, const char *data, int kind,
+                                 Py_ssize_t length) noexcept nogil:
+    if t.strong:
+        return _hash(data, kind, length)
+    return _fast_hash(data, kind, length)
+
+
+cdef int32_t _intern(Table *t, const char *data, int kind, Py_ssize_t length) noexcept nogil:
+    """The ID of the token content ``data[:length]``, added if new; -1: no memory."""
+    cdef uint64_t h = _table_hash(t, data, kind, length)
+    cdef Py_ssize_t s = h & t.slot_mask, probes = 0
     cdef int32_t index
     while t.slots[s] >= 0:
         index = t.slots[s]
         if t.entries[index].hash == h and _same(&t.entries[index], data, kind, length):
             return index
         s = (s + 1) & t.slot_mask
+        probes += 1
+        if probes > PROBE_LIMIT and not t.strong:
+            _strengthen(t)
+            return _intern(t, data, kind, length)
     if t.n == t.capacity:
         if _table_grow(t) < 0:
             return -1
-        return _intern(t, data, kind, length, h)
+        return _intern(t, data, kind, length)
     t.entries[t.n] = Entry(data, kind, length, h)
     t.slots[s] = <int32_t> t.n
     t.n += 1
     return <int32_t> (t.n - 1)
+
+
+cdef void _strengthen(Table *t) noexcept nogil:
+    """Rehash every entry with SipHash and place them again (same size)."""
+    cdef Py_ssize_t i, s, size = t.slot_mask + 1
+    t.strong = True
+    memset(t.slots, 0xFF, size * sizeof(int32_t))
+    for i in range(t.n):
+        t.entries[i].hash = _hash(t.entries[i].data, t.entries[i].kind, t.entries[i].length)
+        s = t.entries[i].hash & t.slot_mask
+        while t.slots[s] >= 0:
+            s = (s + 1) & t.slot_mask
+        t.slots[s] = <int32_t> i
 
 
 # ---------------------------------------------------------------- scanning
@@ -320,7 +373,7 @@ cdef inline int _emit(Table *t, Doc *doc, const char *data, int kind,
     Returns -1 if out of memory, 1 once the text has more than ``limit``
     tokens (the scan stops there), else 0.
     """
-    cdef int32_t token_id = _intern(t, data, kind, length, _hash(data, kind, length))
+    cdef int32_t token_id = _intern(t, data, kind, length)
     if token_id < 0:
         return -1
     doc.ids[doc.n_tokens] = token_id
@@ -468,7 +521,7 @@ cdef int _stem_all(Table *t, object stem, list keep_alive, int32_t **final_ids) 
         data = <const char *> PyUnicode_DATA(stemmed)
         kind = PyUnicode_KIND(stemmed)
         length = PyUnicode_GET_LENGTH(stemmed)
-        final[e] = _intern(t, data, kind, length, _hash(data, kind, length))
+        final[e] = _intern(t, data, kind, length)
         if final[e] < 0:
             raise MemoryError()
     return 0

@@ -112,3 +112,28 @@ def test_tokens_hash_by_code_points_whatever_the_string_kind() -> None:
     assert scorer.score("ab €", "ab 😀")["rouge1"].precision == 0.5
     stemmed = RougeScorer(["rouge1"], use_stemmer=True)
     assert stemmed.score("running €", "runs 😀")["rouge1"].precision == 0.5
+
+
+def test_a_table_whose_fast_hash_collides_switches_to_siphash(plan: object) -> None:
+    # With the fast hash made a constant every token collides: the table must
+    # notice the long chain and rehash with SipHash, keeping probes short.
+    text = " ".join(random_tokens(5_000))
+    _fastpath._degrade_fast_hash(True)
+    try:
+        distinct, probes = plan._probes(text)  # type: ignore[attr-defined]
+    finally:
+        _fastpath._degrade_fast_hash(False)
+    assert distinct == 5_000
+    assert probes < 3 * distinct
+
+
+def test_scores_do_not_depend_on_which_hash_a_table_uses() -> None:
+    scorer = RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    target = " ".join(random_tokens(300, seed=1)) + "\n" + " ".join(random_tokens(300, seed=2))
+    prediction = " ".join(random_tokens(300, seed=2)[::-1] + random_tokens(50, seed=3))
+    expected = scorer.score(target, prediction)
+    _fastpath._degrade_fast_hash(True)
+    try:
+        assert scorer.score(target, prediction) == expected
+    finally:
+        _fastpath._degrade_fast_hash(False)
