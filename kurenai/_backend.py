@@ -7,7 +7,8 @@ is missing) or ``python`` (force the pure twin).  ``IMPLEMENTATION`` tells
 which one is live.  ``kernels`` is ``kurenai._lcs`` or its twin
 ``kurenai._lcs_py``; ``fastpath`` is the compiled text-to-scores path, or None.
 :func:`make_plan` picks a scorer's plan from them.
-``variants`` holds the ROUGE-W/S/SU kernels (``_variants`` or its twin).
+``variants`` holds the ROUGE-W/S/SU kernels (``_variants`` or its twin) and
+``resample`` the bootstrap's summing kernel (or None).
 """
 
 from __future__ import annotations
@@ -57,15 +58,19 @@ def _load(choice: str) -> tuple[ModuleType, str]:
     return _lcs_py, "python"
 
 
-def _load_fastpath(choice: str) -> ModuleType | None:
+def _compiled(name: str, what: str, fallback: str) -> ModuleType | None:
+    """The compiled module ``kurenai.<name>`` when the compiled implementation
+    is live; None otherwise, or if it cannot be imported (one warning under
+    ``auto``, saying what is used instead; an error under ``compiled``)."""
+    if IMPLEMENTATION != "compiled":
+        return None
     try:
-        return importlib.import_module("kurenai._fastpath")
+        return importlib.import_module(f"kurenai.{name}")
     except ImportError as error:
-        if choice == "compiled":
+        if _CHOICE == "compiled":
             raise
         warnings.warn(
-            f"kurenai's compiled text path is unavailable ({error}); scoring uses "
-            "Python tokenization, correctly but more slowly.",
+            f"kurenai's compiled {what} is unavailable ({error}); {fallback}",
             RuntimeWarning,
             stacklevel=3,
         )
@@ -100,23 +105,11 @@ def make_plan(spec: TypeSpec, tokenizer: Any, splitter: Splitter | None) -> Plan
 
 _CHOICE = os.environ.get(ENV_VAR, "auto").strip().lower() or "auto"
 kernels, IMPLEMENTATION = _load(_CHOICE)
-fastpath: ModuleType | None = _load_fastpath(_CHOICE) if IMPLEMENTATION == "compiled" else None
-
-
-def _load_variants(implementation: str) -> ModuleType:
-    if implementation == "compiled":
-        try:
-            return importlib.import_module("kurenai._variants")
-        except ImportError as error:
-            if _CHOICE == "compiled":
-                raise
-            warnings.warn(
-                f"kurenai's compiled ROUGE-W/S/SU kernels are unavailable ({error}); "
-                "those types use the pure-Python fallback, which is much slower.",
-                RuntimeWarning,
-                stacklevel=3,
-            )
-    return importlib.import_module("kurenai._variants_py")
-
-
-variants: ModuleType = _load_variants(IMPLEMENTATION)
+fastpath = _compiled(
+    "_fastpath", "text path", "scoring uses Python tokenization, correctly but more slowly."
+)
+variants: ModuleType = _compiled(
+    "_variants", "ROUGE-W/S/SU kernels", "those types use the pure-Python twin (slower)."
+) or importlib.import_module("kurenai._variants_py")
+# The bootstrap's summing kernel; None: kurenai._bootstrap sums with NumPy.
+resample = _compiled("_resample", "bootstrap kernel", "the bootstrap sums with NumPy.")

@@ -22,6 +22,7 @@ from typing import Callable, Union
 import numpy as np
 import numpy.typing as npt
 
+from kurenai import _backend
 from kurenai.scoring import AggregateScore, Score
 
 __all__ = ["PairedResult", "bootstrap", "paired_bootstrap", "random_state"]
@@ -33,21 +34,8 @@ Matrix = npt.NDArray[np.float64]
 _BLOCK_VALUES = 1 << 20
 
 
-def _compiled_sums() -> Callable[..., None] | None:
-    """The compiled summing kernel, unless kurenai runs as pure Python."""
-    from kurenai import _backend
-
-    if _backend.IMPLEMENTATION != "compiled":
-        return None
-    try:
-        from kurenai._resample import resampled_sums
-    except ImportError:  # built before the kernel existed: NumPy computes the same
-        return None
-    return resampled_sums
-
-
-# Set once, like kurenai._backend's choice; None: the NumPy code below.
-_SUMS = _compiled_sums()
+# Chosen in kurenai._backend; None: the NumPy code below.
+_SUMS: Callable[..., None] | None = getattr(_backend.resample, "resampled_sums", None)
 
 
 def random_state(seed: Seed) -> np.random.RandomState:

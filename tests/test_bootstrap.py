@@ -94,10 +94,9 @@ def test_seed_does_not_touch_the_global_generator() -> None:
 
 
 def test_the_kernel_is_chosen_with_the_implementation() -> None:
-    import kurenai
+    from kurenai import _backend
 
-    compiled = _bootstrap._compiled_sums()
-    assert (compiled is not None) == (kurenai.IMPLEMENTATION == "compiled")
+    assert (_backend.resample is not None) == (_backend.IMPLEMENTATION == "compiled")
 
 
 @pytest.mark.compiled_only
