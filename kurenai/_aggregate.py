@@ -13,29 +13,24 @@ import numpy as np
 
 from kurenai import _bootstrap
 
-__all__ = ["bootstrap", "check_bootstrap", "mean"]
-
-
-def check_bootstrap(n_samples: int, confidence_interval: float) -> None:
-    """rouge-score's argument checks, with its messages."""
-    if not 0 <= confidence_interval <= 1:
-        raise ValueError("confidence_interval must be in range [0, 1]")
-    if n_samples <= 0:
-        raise ValueError("n_samples must be positive")
+__all__ = ["bootstrap", "mean"]
 
 
 def bootstrap(
-    table: np.ndarray, n_samples: int = 1000, confidence_interval: float = 0.95
+    table: np.ndarray,
+    n_samples: int = 1000,
+    confidence_interval: float = 0.95,
+    seed: int | None = None,
 ) -> np.ndarray:
     """Per type, rouge-score's (low, mid, high) x (precision, recall, F).
 
-    Returns an array of shape (types, 3, 3).  Draws from NumPy's global
-    generator, as rouge-score does (the resampling is the command line's,
-    :func:`kurenai._bootstrap.bootstrap`).
+    Returns an array of shape (types, 3, 3).  Without a seed it draws from
+    NumPy's global generator, as rouge-score does; ``seed`` draws what that
+    generator would after ``np.random.seed(seed)``, without touching it (the
+    resampling is the command line's, :func:`kurenai._bootstrap.bootstrap`).
     """
-    check_bootstrap(n_samples, confidence_interval)
     per_type = {str(index): scores.T for index, scores in enumerate(table)}
-    found = _bootstrap.bootstrap(per_type, n_samples, confidence_interval)
+    found = _bootstrap.bootstrap(per_type, n_samples, confidence_interval, seed)
     return np.array([[list(bound) for bound in found[key]] for key in per_type])
 
 

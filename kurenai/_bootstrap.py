@@ -25,7 +25,7 @@ import numpy.typing as npt
 from kurenai import _backend
 from kurenai.scoring import AggregateScore, Score
 
-__all__ = ["PairedResult", "bootstrap", "paired_bootstrap", "random_state"]
+__all__ = ["PairedResult", "bootstrap", "check_settings", "paired_bootstrap", "random_state"]
 
 Seed = Union[int, np.random.RandomState, None]
 Matrix = npt.NDArray[np.float64]
@@ -69,7 +69,7 @@ def bootstrap(
     >>> round(float(result["rouge1"].mid.precision), 4)
     0.5
     """
-    _check_settings(n_samples, confidence)
+    check_settings(n_samples, confidence)
     rng = random_state(seed)
     result = {}
     for rouge_type, values in scores.items():
@@ -117,7 +117,7 @@ def paired_bootstrap(
     >>> result["rouge1"].difference, result["rouge1"].p_value
     (0.0, 1.0)
     """
-    _check_settings(n_samples, confidence)
+    check_settings(n_samples, confidence)
     given = [np.asarray(side[t], np.float64) for side in (system, baseline) for t in system]
     if len({c.shape for c in given}) != 1 or given[0].ndim != 1 or not len(given[0]):
         raise ValueError("expected one non-empty column of the same length per type and system")
@@ -147,8 +147,8 @@ def _paired_result(
     return PairedResult(system_mean, baseline_mean, observed, float(low), float(high), p_value)
 
 
-def _check_settings(n_samples: int, confidence: float) -> None:
-    # rouge-score's own checks and messages.
+def check_settings(n_samples: int, confidence: float) -> None:
+    """rouge-score's own argument checks, with its messages."""
     if not 0 <= confidence <= 1:
         raise ValueError("confidence_interval must be in range [0, 1]")
     if n_samples <= 0:

@@ -19,10 +19,10 @@ from typing import Any, Union
 
 import numpy as np
 
-from kurenai import _aggregate
+from kurenai import _aggregate, _bootstrap
 from kurenai._metric_table import ACCUMULATE, CallableTokenizer, score_table
 from kurenai.rouge_scorer import RougeScorer
-from kurenai.scoring import AggregateScore, Score, seeded_bootstrap
+from kurenai.scoring import AggregateScore, Score
 
 __all__ = ["DEFAULT_ROUGE_TYPES", "Rouge", "compute"]
 
@@ -201,7 +201,7 @@ class Rouge:
         :func:`compute` returns it."""
         if aggregate not in AGGREGATES:
             raise ValueError(f"aggregate must be one of {AGGREGATES}, got {aggregate!r}")
-        _aggregate.check_bootstrap(n_samples, confidence_interval)
+        _bootstrap.check_settings(n_samples, confidence_interval)
         if (predictions is None) != (references is None):
             raise ValueError("pass both predictions and references, or neither")
         if predictions is not None:
@@ -214,8 +214,7 @@ class Rouge:
         if aggregate == "mean":
             means = _aggregate.mean(table)
             return {t: _summary(means[i], details) for i, t in enumerate(self.rouge_types)}
-        with seeded_bootstrap(seed):
-            bounds = _aggregate.bootstrap(table, n_samples, confidence_interval)
+        bounds = _aggregate.bootstrap(table, n_samples, confidence_interval, seed)
         return {t: _bootstrap_summary(bounds[i], details) for i, t in enumerate(self.rouge_types)}
 
     def __len__(self) -> int:
