@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from kurenai.scoring import Score
 
-__all__ = ["LCS", "LSUM", "NGRAM", "ROUGE_TYPES", "Plan", "TypeSpec", "parse_types"]
+__all__ = ["LCS", "LSUM", "NGRAM", "ROUGE_TYPES", "Plan", "TypeSpec", "deliver", "parse_types"]
 
 # What each ROUGE type counts.  A twin that meets a kind it does not know
 # declines the plan (see ``_backend.make_plan``), so a new kind needs only
@@ -93,6 +93,20 @@ def _parse_one(name: Any) -> tuple[int, int]:
         f"invalid ROUGE type {name!r}; valid types: {', '.join(ROUGE_TYPES)}, "
         "and ROUGE-1.5.5's rougeW, rougeS{k}, rougeSU{k}, rougeS, rougeSU"
     )
+
+
+def deliver(
+    rouge_types: tuple[str, ...], scores: list[ScoreDict | None], out: Any
+) -> list[ScoreDict | None] | None:
+    """``score_many``'s result from a plan's per-pair scores: the list, or
+    (with ``out``) None after writing each scored pair's P/R/F into ``out``
+    (the caller filled it with NaN)."""
+    if out is None:
+        return scores
+    for row, pair in enumerate(scores):
+        if pair is not None:
+            out[:, :, row] = [pair[name] for name in rouge_types]
+    return None
 
 
 class Plan(Protocol):

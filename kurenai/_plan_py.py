@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, Callable, Optional
 
-from kurenai._plan import LCS, NGRAM, ScoreDict, TypeSpec
+from kurenai._plan import LCS, NGRAM, ScoreDict, TypeSpec, deliver
 from kurenai._rules import SENTENCE_SEPARATOR
 from kurenai.scoring import Score, fmeasure
 
@@ -67,12 +67,7 @@ class PythonPlan:
     ) -> list[ScoreDict | None] | None:
         """See ``kurenai._plan.Plan.score_many``."""
         scores = [self._score_limited(t, p, max_tokens) for t, p in zip(targets, predictions)]
-        if out is None:
-            return scores
-        for row, pair in enumerate(scores):
-            if pair is not None:
-                out[:, :, row] = [pair[name] for name in self.spec.rouge_types]
-        return None
+        return deliver(self.spec.rouge_types, scores, out)
 
     def tokenized(self, text: str) -> Tokenized:
         """``text`` as the kernels take it, for this plan's types."""

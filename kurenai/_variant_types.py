@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple, Protocol
 
 from kurenai import _backend
-from kurenai._plan import Plan, parse_types
+from kurenai._plan import Plan, deliver, parse_types
 from kurenai.scoring import Score, fmeasure
 
 Tokens = Sequence[str]
@@ -236,12 +236,7 @@ class VariantPlan:
     ) -> list[dict[str, Score] | None] | None:
         """See ``kurenai._plan.Plan.score_many``."""
         scores = [self.scorer.score(t, p, max_tokens) for t, p in zip(targets, predictions)]
-        if out is None:
-            return scores
-        for row, pair in enumerate(scores):
-            if pair is not None:
-                out[:, :, row] = [pair[name] for name in self._types]
-        return None
+        return deliver(self._types, scores, out)
 
 
 def make_plan(
