@@ -141,6 +141,17 @@ cdef Py_ssize_t _lcs_length(const int32_t *a, Py_ssize_t la, const int32_t *b,
 
 
 # ---------------------------------------------------------------- LCS path
+#
+# The rows of the bit-parallel LCS are stored word-major: word ``w`` of row
+# ``j`` (the state after reading ``can[:j]``) is ``rows[w * stride + j]``, so
+# computing a strip writes one contiguous run and the walk reads along it.
+
+cdef struct PathScratch:
+    uint64_t *mask      # vocab-sized, all zero between calls
+    uint8_t *carry      # one byte per candidate token
+    uint64_t *rows      # ROWS_LIMIT words (or the pair's rows, if fewer)
+    uint8_t *on_path    # one byte per ref token: the marked positions
+
 
 cdef int _lcs_rows_1(const int32_t *ref, Py_ssize_t m, const int32_t *can,
                      Py_ssize_t n, uint64_t *mask, uint64_t *rows) noexcept nogil:
@@ -161,18 +172,20 @@ cdef int _lcs_rows_1(const int32_t *ref, Py_ssize_t m, const int32_t *can,
 
 
 cdef int _rows_from(const int32_t *ref, Py_ssize_t m, const int32_t *can,
-                    Py_ssize_t n, uint64_t *mask, uint8_t *carry,
-                    uint64_t *rows) noexcept nogil:
-    """rows[j * W + w]: strip ``w`` of the state after reading ``can[:j]``,
-    starting from the state the caller put in row 0.
+                    Py_ssize_t n, uint64_t *mask, uint8_t *carry, uint64_t *rows,
+                    Py_ssize_t stride, Py_ssize_t words) noexcept nogil:
+    """Fill rows[w * stride + j] (j = 1 .. n) for the low ``words`` strips,
+    from the row 0 the caller put in rows[w * stride].
 
-    ``mask`` (vocab-sized) must be all zero and is left so; ``carry`` holds
-    ``n`` bytes.  Returns the zeros of the last row (the LCS length when row 0
-    is the all-ones start).
+    The low strips never depend on the high ones (carries only go up), so a
+    caller that reads only low bits computes only low words.  ``mask``
+    (vocab-sized) must be all zero and is left so; ``carry`` holds ``n``
+    bytes.  Returns the zeros of row n over those words (the LCS length when
+    row 0 is the all-ones start and ``words`` covers ``ref``).
     """
-    cdef Py_ssize_t words = (m + 63) >> 6
     cdef Py_ssize_t w, i, j, start, end
     cdef uint64_t state
+    cdef uint64_t *strip
     cdef int zeros = 0
     memset(carry, 0, n)
     for w in range(words):
@@ -180,10 +193,11 @@ cdef int _rows_from(const int32_t *ref, Py_ssize_t m, const int32_t *can,
         end = min(start + 64, m)
         for i in range(start, end):
             mask[ref[i]] |= (<uint64_t> 1) << (i - start)
-        state = rows[w]
+        strip = rows + w * stride
+        state = strip[0]
         for j in range(n):
             state = _advance(state, mask[can[j]], &carry[j])
-            rows[(j + 1) * words + w] = state
+            strip[j + 1] = state
         zeros += popcount64(~state)
         for i in range(start, end):
             mask[ref[i]] = 0
@@ -193,60 +207,44 @@ cdef int _rows_from(const int32_t *ref, Py_ssize_t m, const int32_t *can,
 cdef int _lcs_rows(const int32_t *ref, Py_ssize_t m, const int32_t *can,
                    Py_ssize_t n, uint64_t *mask, uint8_t *carry,
                    uint64_t *rows) noexcept nogil:
-    """All n + 1 rows from the start; returns the LCS length."""
-    cdef Py_ssize_t w
+    """All n + 1 rows from the start (stride n + 1); returns the LCS length."""
+    cdef Py_ssize_t w, words = (m + 63) >> 6
     if m <= 64:
         return _lcs_rows_1(ref, m, can, n, mask, rows)
-    for w in range((m + 63) >> 6):
-        rows[w] = ~(<uint64_t> 0)
-    return _rows_from(ref, m, can, n, mask, carry, rows)
+    for w in range(words):
+        rows[w * (n + 1)] = ~(<uint64_t> 0)
+    return _rows_from(ref, m, can, n, mask, carry, rows, n + 1, words)
 
 
-cdef inline Py_ssize_t _cell(const uint64_t *row, Py_ssize_t i,
-                             Py_ssize_t words) noexcept nogil:
-    """LCS(ref[:i], can[:j]) read off row j: the zeros among its low ``i`` bits."""
-    cdef Py_ssize_t w, ones = 0
-    if words == 1:  # most sentences: one word, no loop
-        return i - popcount64(row[0] & (~(<uint64_t> 0) >> (64 - i)))
-    for w in range(i >> 6):
-        ones += popcount64(row[w])
-    if i & 63:
-        ones += popcount64(row[i >> 6] & (((<uint64_t> 1) << (i & 63)) - 1))
-    return i - ones
-
-
-cdef void _walk(const int32_t *ref, Py_ssize_t m, const int32_t *can,
-                const uint64_t *rows, Py_ssize_t first, Py_ssize_t *at_i,
+cdef void _walk(const int32_t *ref, const int32_t *can, const uint64_t *rows,
+                Py_ssize_t stride, Py_ssize_t first, Py_ssize_t *at_i,
                 Py_ssize_t *at_j, Py_ssize_t *at_cell, uint8_t *on_path) noexcept nogil:
     """Walk rouge-score's LCS path back from cell (i, j), marking the ref indices
     it takes: diagonal on equal tokens, else step back in ``can`` only if the
     cell to the left is strictly greater than the cell above.
 
-    ``rows[k]`` is column ``first + k``; the walk stops when column j - 1 is
-    not among them, or when the cell is 0 (no match left on the path).
+    On unequal tokens the cell is max(above, left), and the cell above is the
+    cell less bit i - 1 of row j's zero.  A zero there means above = cell - 1,
+    so left = cell > above: go left.  A one means above = cell >= left: go up.
+    So one bit decides, and no cell value is ever counted.
+
+    ``rows[w * stride + k]`` is word w of row ``first + k``; the walk stops when
+    row j - 1 is not among them, or when the cell is 0 (no match left on the path).
     """
-    cdef Py_ssize_t words = (m + 63) >> 6
     cdef Py_ssize_t i = at_i[0], j = at_j[0], here = at_cell[0]
-    cdef const uint64_t *row = rows + (j - first) * words  # row j, moved with j
-    cdef uint64_t zero_above
+    cdef const uint64_t *row = rows + (j - first)  # word 0 of row j, moved with j
     while here > 0 and j > first:
         if ref[i - 1] == can[j - 1]:
             on_path[i - 1] = 1
             i -= 1
             j -= 1
-            row -= words
+            row -= 1
             here -= 1
-            continue
-        # The cell above is ``here`` less one bit of row j, and the cell to the
-        # left is ``here`` or ``here - 1``: the left wins only when the bit is
-        # a zero and the left cell still equals ``here``, so only then count it.
-        zero_above = ((row[(i - 1) >> 6] >> ((i - 1) & 63)) & 1) ^ 1
-        if zero_above and _cell(row - words, i, words) == here:
-            j -= 1
-            row -= words
-        else:
+        elif (row[((i - 1) >> 6) * stride] >> ((i - 1) & 63)) & 1:
             i -= 1
-            here -= zero_above
+        else:
+            j -= 1
+            row -= 1
     at_i[0], at_j[0], at_cell[0] = i, j, here
 
 
@@ -261,53 +259,78 @@ def _set_rows_limit(Py_ssize_t words):
 
 
 cdef int _mark_path(const int32_t *ref, Py_ssize_t m, const int32_t *can,
-                    Py_ssize_t n, uint64_t *mask, uint8_t *carry, uint64_t *rows,
-                    uint8_t *on_path) noexcept nogil:
-    """Mark rouge-score's LCS path of (ref, can); ``rows`` holds ROWS_LIMIT
-    words.  Returns -1 if out of memory."""
+                    Py_ssize_t n, PathScratch *scratch) noexcept nogil:
+    """Mark rouge-score's LCS path of (ref, can) in scratch.on_path; ``rows``
+    holds ROWS_LIMIT words.  Returns -1 if out of memory."""
     cdef Py_ssize_t lcs, i = m, j = n
     if m == 0 or n == 0:
         return 0
     if (n + 1) * ((m + 63) >> 6) > ROWS_LIMIT:
-        return _mark_path_checkpointed(ref, m, can, n, mask, carry, on_path)
-    lcs = _lcs_rows(ref, m, can, n, mask, carry, rows)
-    _walk(ref, m, can, rows, 0, &i, &j, &lcs, on_path)
+        return _mark_path_checkpointed(ref, m, can, n, scratch)
+    lcs = _lcs_rows(ref, m, can, n, scratch.mask, scratch.carry, scratch.rows)
+    _walk(ref, can, scratch.rows, n + 1, 0, &i, &j, &lcs, scratch.on_path)
     return 0
 
 
+cdef int _checkpoints(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+                      Py_ssize_t n, Py_ssize_t span, uint64_t *mask, uint8_t *carry,
+                      uint64_t *saved) noexcept nogil:
+    """saved[b * words + w]: word w of row b * span, for every b * span < n.
+    Keeps nothing else, so it costs what the LCS length costs.  Returns the
+    LCS length."""
+    cdef Py_ssize_t words = (m + 63) >> 6
+    cdef Py_ssize_t w, i, j, start, end, b
+    cdef uint64_t state
+    cdef int zeros = 0
+    memset(carry, 0, n)
+    for w in range(words):
+        start = w << 6
+        end = min(start + 64, m)
+        for i in range(start, end):
+            mask[ref[i]] |= (<uint64_t> 1) << (i - start)
+        state = ~(<uint64_t> 0)
+        for b in range((n + span - 1) // span):
+            saved[b * words + w] = state
+            for j in range(b * span, min(b * span + span, n)):
+                state = _advance(state, mask[can[j]], &carry[j])
+        zeros += popcount64(~state)
+        for i in range(start, end):
+            mask[ref[i]] = 0
+    return zeros
+
+
 cdef int _mark_path_checkpointed(const int32_t *ref, Py_ssize_t m,
-                                 const int32_t *can, Py_ssize_t n, uint64_t *mask,
-                                 uint8_t *carry, uint8_t *on_path) noexcept nogil:
+                                 const int32_t *can, Py_ssize_t n,
+                                 PathScratch *scratch) noexcept nogil:
     """_mark_path in O(sqrt(n) * m / 64) words: keep every K-th row, and
-    recompute one block of K rows at a time as the walk goes back through it."""
-    cdef Py_ssize_t words = (m + 63) >> 6, span = 1, blocks, b, start, stop, w
-    cdef Py_ssize_t i = m, j = n, here = 0
+    recompute one block of K rows at a time as the walk goes back through it.
+
+    The walk only moves down in ``ref``, so a block is recomputed only up to
+    the word of the walk's current ref position."""
+    cdef Py_ssize_t words = (m + 63) >> 6, span = 1, blocks, b, start, length, w, needed
+    cdef Py_ssize_t i = m, j = n, here
     cdef uint64_t *saved
     cdef uint64_t *block
     while span * span < n:
         span += 1
     blocks = (n + span - 1) // span
-    saved = <uint64_t *> malloc((blocks + 1) * words * sizeof(uint64_t))
+    saved = <uint64_t *> malloc(blocks * words * sizeof(uint64_t))
     block = <uint64_t *> malloc((span + 1) * words * sizeof(uint64_t))
     if saved == NULL or block == NULL:
         free(saved)
         free(block)
         return -1
-    for w in range(words):
-        saved[w] = ~(<uint64_t> 0)
-    for b in range(blocks):
-        start = b * span
-        stop = min(start + span, n)
-        memcpy(block, saved + b * words, words * sizeof(uint64_t))
-        here = _rows_from(ref, m, can + start, stop - start, mask, carry, block)
-        memcpy(saved + (b + 1) * words, block + (stop - start) * words,
-               words * sizeof(uint64_t))
+    here = _checkpoints(ref, m, can, n, span, scratch.mask, scratch.carry, saved)
     b = blocks - 1
     while here > 0:
         start = b * span
-        memcpy(block, saved + b * words, words * sizeof(uint64_t))
-        _rows_from(ref, m, can + start, min(start + span, n) - start, mask, carry, block)
-        _walk(ref, m, can, block, start, &i, &j, &here, on_path)
+        length = min(start + span, n) - start
+        needed = ((i - 1) >> 6) + 1  # here > 0, so i > 0
+        for w in range(needed):
+            block[w * (span + 1)] = saved[b * words + w]
+        _rows_from(ref, m, can + start, length, scratch.mask, scratch.carry, block,
+                   span + 1, needed)
+        _walk(ref, can, block, span + 1, start, &i, &j, &here, scratch.on_path)
         b -= 1
     free(saved)
     free(block)
@@ -315,39 +338,143 @@ cdef int _mark_path_checkpointed(const int32_t *ref, Py_ssize_t m,
 
 
 # ------------------------------------------------------------ ROUGE-Lsum
+#
+# A candidate sentence sharing no token with a reference sentence adds nothing
+# to its union.  Above INDEX_MIN_SENTS candidate sentences, each reference
+# position with its token's postings (the candidate sentences holding that
+# token) visits only those sentences, and stops as soon as the position is on
+# the union: a position still unmarked at the end was tried against every
+# sentence that could mark it, so the union is exactly rouge-score's.
+
+cdef Py_ssize_t INDEX_MIN_SENTS = 16
+
+
+def _set_index_min_sents(Py_ssize_t sents):
+    """Testing hook: the candidate sentence count from which Lsum uses postings."""
+    global INDEX_MIN_SENTS
+    previous, INDEX_MIN_SENTS = INDEX_MIN_SENTS, sents
+    return previous
+
+
+cdef struct Postings:
+    Py_ssize_t *heads    # token t's sentences are items[heads[t]:heads[t + 1]]
+    int32_t *items       # candidate sentence indices, each once per token
+    Py_ssize_t *cursor   # per token: its next posting not yet visited
+    Py_ssize_t *seen     # per candidate sentence: the last ref sentence visiting it
+
+
+cdef int _build_postings(const Doc *can, Py_ssize_t vocab_size,
+                         Postings *index) noexcept nogil:
+    """Fill ``index`` (its arrays NULL on entry); -1 if out of memory."""
+    cdef Py_ssize_t c, k, t, total = 0
+    index.heads = <Py_ssize_t *> calloc(vocab_size + 1, sizeof(Py_ssize_t))
+    index.items = <int32_t *> malloc((can.n_tokens + 1) * sizeof(int32_t))
+    index.cursor = <Py_ssize_t *> malloc((vocab_size + 1) * sizeof(Py_ssize_t))
+    index.seen = <Py_ssize_t *> malloc((can.n_sents + 1) * sizeof(Py_ssize_t))
+    if not (index.heads and index.items and index.cursor and index.seen):
+        return -1
+    # cursor[t] is the last sentence counted for t while counting, then the
+    # fill position, then (reset per ref sentence) the next posting to visit.
+    for t in range(vocab_size):
+        index.cursor[t] = -1
+    for c in range(can.n_sents):
+        index.seen[c] = -1
+        for k in range(can.bounds[c], can.bounds[c + 1]):
+            t = can.ids[k]
+            if index.cursor[t] != c:
+                index.cursor[t] = c
+                index.heads[t + 1] += 1
+    for t in range(vocab_size):
+        total += index.heads[t + 1]
+        index.heads[t + 1] = total
+        index.cursor[t] = index.heads[t]
+    for c in range(can.n_sents):
+        for k in range(can.bounds[c], can.bounds[c + 1]):
+            t = can.ids[k]
+            if index.cursor[t] == index.heads[t] or index.items[index.cursor[t] - 1] != c:
+                index.items[index.cursor[t]] = <int32_t> c
+                index.cursor[t] += 1
+    for t in range(vocab_size):
+        index.cursor[t] = index.heads[t]
+    return 0
+
+
+cdef void _free_postings(Postings *index) noexcept nogil:
+    free(index.heads)
+    free(index.items)
+    free(index.cursor)
+    free(index.seen)
+
+
+cdef int _union_all(const int32_t *rs, Py_ssize_t m, const Doc *can,
+                    PathScratch *scratch) noexcept nogil:
+    """Mark the union of the paths of ``rs`` against every candidate sentence."""
+    cdef Py_ssize_t c
+    for c in range(can.n_sents):
+        if _mark_path(rs, m, can.ids + can.bounds[c], can.bounds[c + 1] - can.bounds[c],
+                      scratch) < 0:
+            return -1
+    return 0
+
+
+cdef int _union_indexed(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, const Doc *can,
+                        Postings *index, PathScratch *scratch) noexcept nogil:
+    """_union_all, visiting only the sentences that can still mark a position."""
+    cdef Py_ssize_t p, c, t, status = 0
+    for p in range(m):
+        t = rs[p]
+        while not scratch.on_path[p] and index.cursor[t] < index.heads[t + 1]:
+            c = index.items[index.cursor[t]]
+            index.cursor[t] += 1
+            if index.seen[c] == r:
+                continue
+            index.seen[c] = r
+            status = _mark_path(rs, m, can.ids + can.bounds[c],
+                                can.bounds[c + 1] - can.bounds[c], scratch)
+            if status < 0:
+                break
+        if status < 0:
+            break
+    for p in range(m):
+        index.cursor[rs[p]] = index.heads[rs[p]]
+    return status
+
 
 cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
                               Py_ssize_t vocab_size) noexcept nogil:
     """Summary-level union-LCS hits; -1 if out of memory."""
-    cdef Py_ssize_t r, c, k, m, n, max_m = 0, max_n = 0, hits = 0
+    cdef Py_ssize_t r, c, k, m, max_m = 0, max_n = 0, hits = 0
     cdef const int32_t *rs
-    cdef const int32_t *cs
+    cdef bint indexed = can.n_sents >= INDEX_MIN_SENTS
+    cdef PathScratch scratch
+    cdef Postings index
     cdef char small_mask[SMALL]
     cdef char small_union[SMALL]
     cdef char small_can[SMALL]
     cdef char small_rows[SMALL]
     cdef char small_carry[SMALL]
     cdef char small_path[SMALL]
-    cdef uint64_t *mask = <uint64_t *> _scratch(small_mask, vocab_size * sizeof(uint64_t), True)
     cdef int32_t *union_count = <int32_t *> _scratch(
         small_union, vocab_size * sizeof(int32_t), True
     )
     cdef int32_t *can_count = <int32_t *> _scratch(small_can, vocab_size * sizeof(int32_t), True)
-    cdef uint64_t *rows = NULL
-    cdef uint8_t *carry = NULL
-    cdef uint8_t *on_path = NULL
+    memset(&index, 0, sizeof(index))
+    scratch.mask = <uint64_t *> _scratch(small_mask, vocab_size * sizeof(uint64_t), True)
     for r in range(ref.n_sents):
         max_m = max(max_m, ref.bounds[r + 1] - ref.bounds[r])
     for c in range(can.n_sents):
         max_n = max(max_n, can.bounds[c + 1] - can.bounds[c])
-    rows = <uint64_t *> _scratch(
+    scratch.rows = <uint64_t *> _scratch(
         small_rows,
         min((max_n + 1) * ((max_m + 63) >> 6), ROWS_LIMIT) * sizeof(uint64_t) + 8,
         False,
     )
-    carry = <uint8_t *> _scratch(small_carry, max_n + 1, False)
-    on_path = <uint8_t *> _scratch(small_path, max_m + 1, True)
-    if not (mask and union_count and can_count and rows and carry and on_path):
+    scratch.carry = <uint8_t *> _scratch(small_carry, max_n + 1, False)
+    scratch.on_path = <uint8_t *> _scratch(small_path, max_m + 1, True)
+    if not (scratch.mask and union_count and can_count and scratch.rows and scratch.carry
+            and scratch.on_path):
+        hits = -1
+    elif indexed and _build_postings(can, vocab_size, &index) < 0:
         hits = -1
     else:
         for k in range(can.n_tokens):
@@ -355,32 +482,29 @@ cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
         for r in range(ref.n_sents):
             rs = ref.ids + ref.bounds[r]
             m = ref.bounds[r + 1] - ref.bounds[r]
-            for c in range(can.n_sents):
-                cs = can.ids + can.bounds[c]
-                n = can.bounds[c + 1] - can.bounds[c]
-                if m == 0 or n == 0:
-                    continue
-                if _mark_path(rs, m, cs, n, mask, carry, rows, on_path) < 0:
-                    hits = -1
-                    break
+            if indexed:
+                hits = _union_indexed(rs, m, r, can, &index, &scratch)
+            else:
+                hits = _union_all(rs, m, can, &scratch)
             if hits < 0:
                 break
             for k in range(m):
-                if on_path[k]:
+                if scratch.on_path[k]:
                     union_count[rs[k]] += 1
-                    on_path[k] = 0
+                    scratch.on_path[k] = 0
         # A token's hits are capped by its count on each side; the reference
         # side never binds, since each of its positions is unioned at most once.
         for k in range(vocab_size):
             if hits < 0:
                 break
             hits += min(union_count[k], can_count[k])
-    _release(mask, small_mask)
+    _free_postings(&index)
+    _release(scratch.mask, small_mask)
     _release(union_count, small_union)
     _release(can_count, small_can)
-    _release(rows, small_rows)
-    _release(carry, small_carry)
-    _release(on_path, small_path)
+    _release(scratch.rows, small_rows)
+    _release(scratch.carry, small_carry)
+    _release(scratch.on_path, small_path)
     return hits
 
 
@@ -529,38 +653,36 @@ def lcs_indices(ref, can):
     """Indices into ``ref`` of one LCS, chosen with rouge-score's tie-break."""
     cdef dict vocab = {}
     cdef Doc dr, dc
-    cdef uint64_t *mask = NULL
-    cdef uint64_t *rows = NULL
-    cdef uint8_t *carry = NULL
-    cdef uint8_t *on_path = NULL
+    cdef PathScratch scratch
     cdef Py_ssize_t m, n, i
     cdef int status
+    memset(&scratch, 0, sizeof(scratch))
     dr.ids = dc.ids = NULL
     dr.bounds = dc.bounds = NULL
     try:
         _intern([ref], vocab, &dr)
         _intern([can], vocab, &dc)
         m, n = dr.n_tokens, dc.n_tokens
-        mask = <uint64_t *> calloc(len(vocab) + 1, sizeof(uint64_t))
-        rows = <uint64_t *> malloc(
+        scratch.mask = <uint64_t *> calloc(len(vocab) + 1, sizeof(uint64_t))
+        scratch.rows = <uint64_t *> malloc(
             min((n + 1) * ((m + 63) // 64), ROWS_LIMIT) * sizeof(uint64_t) + 8
         )
-        carry = <uint8_t *> malloc(n + 1)
-        on_path = <uint8_t *> calloc(m + 1, 1)
-        if not (mask and rows and carry and on_path):
+        scratch.carry = <uint8_t *> malloc(n + 1)
+        scratch.on_path = <uint8_t *> calloc(m + 1, 1)
+        if not (scratch.mask and scratch.rows and scratch.carry and scratch.on_path):
             raise MemoryError()
         with nogil:
-            status = _mark_path(dr.ids, m, dc.ids, n, mask, carry, rows, on_path)
+            status = _mark_path(dr.ids, m, dc.ids, n, &scratch)
         if status < 0:
             raise MemoryError()
-        return [i for i in range(m) if on_path[i]]
+        return [i for i in range(m) if scratch.on_path[i]]
     finally:
         _free_doc(&dr)
         _free_doc(&dc)
-        free(mask)
-        free(rows)
-        free(carry)
-        free(on_path)
+        free(scratch.mask)
+        free(scratch.rows)
+        free(scratch.carry)
+        free(scratch.on_path)
 
 
 def summary_lcs_hits(ref_sents, can_sents):
