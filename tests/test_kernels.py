@@ -7,7 +7,7 @@ ROUGE-Lsum unions, not only its length.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from types import ModuleType
 
 import pytest
@@ -122,6 +122,76 @@ def test_checkpointed_path_is_the_same_path(a: list[int], b: list[int]) -> None:
     with tiny_row_memory():
         assert _lcs.lcs_indices(a, b) == rs.lcs_ind(a, b)
         assert _lcs.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can)
+
+
+many_sentences = st.lists(st.lists(st.integers(0, 6), max_size=6), min_size=16, max_size=30)
+
+
+@settings(max_examples=60)
+@given(many_sentences, many_sentences)
+def test_summary_hits_over_many_sentences(
+    kernels: ModuleType, ref: list[list[int]], can: list[list[int]]
+) -> None:
+    # 16 candidate sentences or more: the compiled kernel visits them by token postings.
+    assert kernels.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can)
+
+
+@contextmanager
+def postings_always() -> Iterator[None]:
+    """Make ROUGE-Lsum visit candidate sentences by token postings on every input."""
+    from kurenai import _lcs
+
+    previous = _lcs._set_index_min_sents(0)
+    try:
+        yield
+    finally:
+        _lcs._set_index_min_sents(previous)
+
+
+@pytest.mark.compiled_only
+@settings(max_examples=200)
+@given(sentences, sentences, st.booleans())
+def test_postings_give_the_same_union(
+    ref: list[list[int]], can: list[list[int]], checkpointed: bool
+) -> None:
+    from kurenai import _lcs
+
+    with postings_always(), tiny_row_memory() if checkpointed else nullcontext():
+        assert _lcs.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can)
+
+
+@pytest.mark.compiled_only
+@pytest.mark.parametrize(
+    ("ref_line", "can_line"),
+    [([0, 1], [1, 0]), ([0, 1, 0], [1, 0, 1]), ([2, 0, 1], [1, 0, 3]), ([0], [0])],
+)
+def test_postings_on_lines_that_all_share_tokens(ref_line: list[int], can_line: list[int]) -> None:
+    # Every candidate sentence is visited for a position that no path marks.
+    from kurenai import _lcs
+
+    ref = [ref_line + [10 + k] for k in range(20)]
+    can = [can_line + [100 + k] for k in range(25)]
+    with postings_always():
+        assert _lcs.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can)
+
+
+@pytest.mark.compiled_only
+@settings(max_examples=60)
+@given(
+    st.lists(st.integers(0, 9), min_size=100, max_size=400),
+    st.lists(st.integers(0, 9), min_size=100, max_size=400),
+    st.integers(3, 40),
+)
+def test_checkpointed_path_over_many_words(a: list[int], b: list[int], limit: int) -> None:
+    # Blocks recomputed only up to the walk's word: refs of 2 to 7 words, many ties.
+    from kurenai import _lcs
+
+    previous = _lcs._set_rows_limit(limit)
+    try:
+        assert _lcs.lcs_indices(a, b) == rs.lcs_ind(a, b)
+        assert _lcs.lcs_indices(b, a) == rs.lcs_ind(b, a)
+    finally:
+        _lcs._set_rows_limit(previous)
 
 
 def test_kernels_accept_any_hashable_tokens(kernels: ModuleType) -> None:
