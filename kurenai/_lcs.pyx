@@ -17,7 +17,7 @@ from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
 from cpython.ref cimport PyObject
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcmp, memset
 
 cdef extern from "_popcount.h":
     # POPCNT where the CPU has it, chosen at load time (see the header).
@@ -344,7 +344,8 @@ cdef int _mark_path_checkpointed(const int32_t *ref, Py_ssize_t m,
 # position with its token's postings (the candidate sentences holding that
 # token) visits only those sentences, and stops as soon as the position is on
 # the union: a position still unmarked at the end was tried against every
-# sentence that could mark it, so the union is exactly rouge-score's.
+# sentence that could mark it, so the union is exactly rouge-score's.  A
+# candidate sentence repeating an earlier one has the same paths: not indexed.
 
 cdef Py_ssize_t INDEX_MIN_SENTS = 16
 
@@ -363,6 +364,43 @@ cdef struct Postings:
     Py_ssize_t *seen     # per candidate sentence: the last ref sentence visiting it
 
 
+cdef enum:
+    REPEATED = -2  # Postings.seen of a sentence equal to an earlier one: never visited
+
+
+cdef int _mark_repeats(const Doc *can, Py_ssize_t *seen) noexcept nogil:
+    """seen[c] = REPEATED if sentence c repeats an earlier one (the same path,
+    so nothing new for the union), else -1; -1 if out of memory."""
+    cdef Py_ssize_t size = 16, c, k, slot, other, length
+    cdef uint64_t key
+    cdef int32_t *table
+    while size < 2 * can.n_sents:
+        size *= 2
+    table = <int32_t *> malloc(size * sizeof(int32_t))
+    if table == NULL:
+        return -1
+    memset(table, 0xFF, size * sizeof(int32_t))
+    for c in range(can.n_sents):
+        seen[c] = -1
+        length = can.bounds[c + 1] - can.bounds[c]
+        key = <uint64_t> length
+        for k in range(can.bounds[c], can.bounds[c + 1]):
+            key = (key ^ <uint64_t> can.ids[k]) * 0x100000001B3ULL
+        slot = (key * 0x9E3779B97F4A7C15ULL) >> 20 & (size - 1)
+        while table[slot] >= 0:
+            other = table[slot]
+            if (can.bounds[other + 1] - can.bounds[other] == length
+                    and memcmp(can.ids + can.bounds[other], can.ids + can.bounds[c],
+                               length * sizeof(int32_t)) == 0):
+                seen[c] = REPEATED
+                break
+            slot = (slot + 1) & (size - 1)
+        if seen[c] != REPEATED:
+            table[slot] = <int32_t> c
+    free(table)
+    return 0
+
+
 cdef int _build_postings(const Doc *can, Py_ssize_t vocab_size,
                          Postings *index) noexcept nogil:
     """Fill ``index`` (its arrays NULL on entry); -1 if out of memory."""
@@ -373,12 +411,15 @@ cdef int _build_postings(const Doc *can, Py_ssize_t vocab_size,
     index.seen = <Py_ssize_t *> malloc((can.n_sents + 1) * sizeof(Py_ssize_t))
     if not (index.heads and index.items and index.cursor and index.seen):
         return -1
+    if _mark_repeats(can, index.seen) < 0:
+        return -1
     # cursor[t] is the last sentence counted for t while counting, then the
     # fill position, then (reset per ref sentence) the next posting to visit.
     for t in range(vocab_size):
         index.cursor[t] = -1
     for c in range(can.n_sents):
-        index.seen[c] = -1
+        if index.seen[c] == REPEATED:
+            continue
         for k in range(can.bounds[c], can.bounds[c + 1]):
             t = can.ids[k]
             if index.cursor[t] != c:
@@ -389,6 +430,8 @@ cdef int _build_postings(const Doc *can, Py_ssize_t vocab_size,
         index.heads[t + 1] = total
         index.cursor[t] = index.heads[t]
     for c in range(can.n_sents):
+        if index.seen[c] == REPEATED:
+            continue
         for k in range(can.bounds[c], can.bounds[c + 1]):
             t = can.ids[k]
             if index.cursor[t] == index.heads[t] or index.items[index.cursor[t] - 1] != c:

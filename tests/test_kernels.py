@@ -165,12 +165,28 @@ def test_postings_give_the_same_union(
     ("ref_line", "can_line"),
     [([0, 1], [1, 0]), ([0, 1, 0], [1, 0, 1]), ([2, 0, 1], [1, 0, 3]), ([0], [0])],
 )
-def test_postings_on_lines_that_all_share_tokens(ref_line: list[int], can_line: list[int]) -> None:
+@pytest.mark.parametrize("distinct", [True, False])
+def test_postings_on_lines_that_all_share_tokens(
+    ref_line: list[int], can_line: list[int], distinct: bool
+) -> None:
     # Every candidate sentence is visited for a position that no path marks.
     from kurenai import _lcs
 
-    ref = [ref_line + [10 + k] for k in range(20)]
-    can = [can_line + [100 + k] for k in range(25)]
+    ref = [ref_line + [10 + k] * distinct for k in range(20)]
+    can = [can_line + [100 + k] * distinct for k in range(25)]
+    with postings_always():
+        assert _lcs.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can)
+
+
+@pytest.mark.compiled_only
+@settings(max_examples=100)
+@given(sentences, st.lists(st.integers(0, 4), min_size=1, max_size=30), sentences)
+def test_repeated_candidate_sentences_are_visited_once(
+    pool: list[list[int]], picks: list[int], ref: list[list[int]]
+) -> None:
+    from kurenai import _lcs
+
+    can = [pool[k % len(pool)] for k in picks] if pool else []
     with postings_always():
         assert _lcs.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can)
 
