@@ -257,6 +257,8 @@ cdef struct Wlcs:
     int32_t *runs          # their run lengths
     uint8_t *marked        # per position of the reference sentence
     int32_t *remaining     # per token: unused count in t, then in p
+    int32_t *seen          # per token: the stamp of the last candidate sentence holding it
+    int32_t stamp
     uint64_t *up           # walk-back bits
     size_t up_words
     double *saved          # checkpointed rows, past the bit budget
@@ -272,9 +274,9 @@ cdef int weighted_lcs_doc(const Doc *t, const Doc *p, double weight, Py_ssize_t 
     cdef Wlcs w
     cdef Py_ssize_t m = _longest(t), n = _longest(p), k
     cdef size_t f_count = (m if m < n else n) + 2
-    # One block for f, rows, runs, marked and remaining, in that order.
+    # One block for f, rows, runs, remaining, seen and marked, in that order.
     cdef size_t size = ((f_count + 2 * (n + 1)) * sizeof(double)
-                        + (2 * (n + 1) + 2 * vocab_size) * sizeof(int32_t) + m + 1)
+                        + (2 * (n + 1) + 3 * vocab_size) * sizeof(int32_t) + m + 1)
     cdef double small[SMALL_WORDS]
     cdef void *block = _scratch(small, size)
     cdef int status
@@ -287,8 +289,9 @@ cdef int weighted_lcs_doc(const Doc *t, const Doc *p, double weight, Py_ssize_t 
     w.rows = w.f + f_count
     w.runs = <int32_t *> (w.rows + 2 * (n + 1))
     w.remaining = w.runs + 2 * (n + 1)
-    w.marked = <uint8_t *> (w.remaining + 2 * vocab_size)
-    memset(w.remaining, 0, 2 * vocab_size * sizeof(int32_t))
+    w.seen = w.remaining + 2 * vocab_size
+    w.marked = <uint8_t *> (w.seen + vocab_size)
+    memset(w.remaining, 0, 3 * vocab_size * sizeof(int32_t))
     for k in range(<Py_ssize_t> f_count):
         w.f[k] = pow(<double> k, weight)
     out[0] = out[1] = 0.0
@@ -340,6 +343,10 @@ cdef int _mark(Wlcs *w, const int32_t *ref, Py_ssize_t m, const int32_t *can,
     cdef size_t words = (n + 63) // 64, block = m, blocks, start, stop
     cdef Py_ssize_t b
     cdef Py_ssize_t j = n
+    w.stamp += 1
+    for j in range(n):
+        w.seen[can[j]] = w.stamp
+    j = n
     if <size_t> m * words > _bit_budget:
         block = min(_bit_budget // words, <size_t> sqrt(96.0 * m))
         block = block if block else 1
@@ -386,6 +393,7 @@ cdef void _rows_from(
     # else already in w.rows).  Without ``checkpoint`` row i's bits go to
     # block row i-start-1; with it, the row before every ``checkpoint``-th
     # row is saved instead and the bits are scratch.
+    cdef bint monotone = start == 0  # row 0 is zeros; a checkpoint's row is unknown
     cdef double *previous = w.rows
     cdef double *current = w.rows + n + 1
     cdef int32_t *previous_run = w.runs
@@ -402,9 +410,10 @@ cdef void _rows_from(
                    (n + 1) * sizeof(double))
             memcpy(w.saved_runs + (i - 1) // checkpoint * (n + 1), previous_run,
                    (n + 1) * sizeof(int32_t))
-        _row(
+        monotone = _row(
             w.f, ref[i - 1], can, n, previous, previous_run, current, current_run,
             w.up + (0 if checkpoint else (i - start - 1) * words),
+            monotone and w.seen[ref[i - 1]] != w.stamp,
         )
         previous, current = current, previous
         previous_run, current_run = current_run, previous_run
@@ -413,33 +422,45 @@ cdef void _rows_from(
         memcpy(w.runs, previous_run, (n + 1) * sizeof(int32_t))
 
 
-cdef void _row(
+cdef bint _row(
     const double *f, int32_t token, const int32_t *can, Py_ssize_t n, const double *previous,
-    const int32_t *previous_run, double *current, int32_t *current_run, uint64_t *bits
+    const int32_t *previous_run, double *current, int32_t *current_run, uint64_t *bits,
+    bint copy
 ) noexcept nogil:
     # One row of the weighted table and of the run lengths; one bit per
     # cell, 64 to a word, remembers whether the walk back goes up (read
-    # only at mismatches).
-    cdef uint64_t word = 0
+    # only at mismatches).  Returns whether the row is nondecreasing.
+    cdef uint64_t word = 0, up
     cdef Py_ssize_t j
     cdef int32_t k
+    cdef double best
+    cdef bint monotone = True
+    if copy:
+        # ``token`` is not in ``can`` and the previous row is nondecreasing:
+        # every cell takes the one above (ties go up), so the row is a copy.
+        memcpy(current, previous, (n + 1) * sizeof(double))
+        memset(current_run, 0, (n + 1) * sizeof(int32_t))
+        memset(bits, 0xFF, ((n + 63) >> 6) * sizeof(uint64_t))
+        return True
     current[0] = 0.0
     current_run[0] = 0
     for j in range(1, n + 1):
+        # Without branches on the data: the comparison is unpredictable.
+        up = previous[j] >= current[j - 1]
+        best = previous[j] if up else current[j - 1]
+        word |= up << ((j - 1) & 63)
         if token == can[j - 1]:
             k = previous_run[j - 1]
             current[j] = previous[j - 1] + f[k + 1] - f[k]
             current_run[j] = k + 1
-        elif previous[j] >= current[j - 1]:
-            current[j] = previous[j]
-            current_run[j] = 0
-            word |= (<uint64_t> 1) << ((j - 1) & 63)
+            monotone = monotone and current[j] >= current[j - 1]
         else:
-            current[j] = current[j - 1]
+            current[j] = best
             current_run[j] = 0
         if (j & 63) == 0 or j == n:
             bits[(j - 1) >> 6] = word
             word = 0
+    return monotone
 
 
 cdef Py_ssize_t _walk_back(
