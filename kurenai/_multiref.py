@@ -19,7 +19,6 @@ counted by the same twin, tokenizer and sentences as its plain score.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Callable
 
 from kurenai import _batch
 from kurenai._plan import LCS, LSUM, WLCS, Plan, Tallies, TypeSpec
@@ -39,16 +38,19 @@ def check_mode(mode: object) -> str:
 
 def combine(
     plan: Plan,
-    score_pair: Callable[[str, str], ScoreDict],
     targets: Sequence[str],
     prediction: str,
     mode: str,
+    scores: Sequence[ScoreDict | None] | None = None,
 ) -> ScoreDict:
-    """The scores of ``prediction`` against all ``targets``, combined by ``mode``."""
+    """The scores of ``prediction`` against all ``targets``, combined by
+    ``mode``; ``scores``: each target's scores, if they are already computed."""
     types = plan.rouge_types
     if mode == "average":
         return _average(plan.spec, [plan.tallies(target, prediction) for target in targets])
-    per_reference = [score_pair(target, prediction) for target in targets]
+    if scores is None:
+        scores = plan.score_many(list(targets), [prediction] * len(targets))
+    per_reference: list[ScoreDict] = list(scores)  # type: ignore[arg-type]
     if mode == "best":
         return _batch.best_per_type(types, per_reference)
     if mode == "mean":
@@ -60,25 +62,24 @@ def combine(
 
 def combine_groups(
     plan: Plan,
-    score_pair: Callable[[str, str], ScoreDict],
     groups: Sequence[int],
     targets: Sequence[str],
     predictions: Sequence[str],
-    flat: Sequence[ScoreDict | None],
+    flat: Sequence[ScoreDict | None] | None,
     mode: str,
 ) -> list[ScoreDict | None]:
     """:func:`combine` for each group of consecutive (reference, prediction)
-    pairs; None for a group with a pair over the size limit (None in ``flat``)."""
+    pairs, given their scores ``flat`` (None: not computed, as no pair can be
+    over a size limit); None for a group with a pair over the limit."""
     combined: list[ScoreDict | None] = []
     start = 0
     for count in groups:
         stop = start + count
-        if any(scores is None for scores in flat[start:stop]):
+        scores = None if flat is None else flat[start:stop]
+        if scores is not None and any(found is None for found in scores):
             combined.append(None)
         else:
-            combined.append(
-                combine(plan, score_pair, targets[start:stop], predictions[start], mode)
-            )
+            combined.append(combine(plan, targets[start:stop], predictions[start], mode, scores))
         start = stop
     return combined
 

@@ -134,7 +134,7 @@ class RougeScorer(BaseScorer):
         references = _batch.references(targets, "targets")
         prediction = _batch.text("prediction", prediction)
         if mode != "best":
-            return _multiref.combine(self._plan, self.score, references, prediction, mode)
+            return _multiref.combine(self._plan, references, prediction, mode)
         all_scores = self._plan.score_many(references, [prediction] * len(references))
         return _batch.best_per_type(self.rouge_types, all_scores)  # type: ignore[arg-type]
 
@@ -270,13 +270,13 @@ class RougeScorer(BaseScorer):
         jobs = _batch.resolve_jobs(n_jobs)
         limit = _batch.resolve_limit(max_tokens)
         size, rows, groups, flat_t, flat_p = _batch.checked_groups(targets, predictions, allow_none)
-        flat = _batch.score_pairs(self._plan, flat_t, flat_p, jobs, limit)
-        if mode == "best":
+        # -f A pools counts, not scores: without a size limit there is nothing to score first.
+        skip_scores = mode == "average" and limit < 0
+        flat = None if skip_scores else _batch.score_pairs(self._plan, flat_t, flat_p, jobs, limit)
+        if flat is not None and mode == "best":
             best = _batch.best_of_groups(self.rouge_types, groups, flat)
         else:
-            best = _multiref.combine_groups(
-                self._plan, self.score, groups, flat_t, flat_p, flat, mode
-            )
+            best = _multiref.combine_groups(self._plan, groups, flat_t, flat_p, flat, mode)
         if columnar:
             return _batch.columns_of(self.rouge_types, size, rows, best)
         return _batch.placed(size, rows, best)
