@@ -106,14 +106,13 @@ cdef int skip_bigram_doc_counts(const Doc *t, const Doc *p, int gap, bint unigra
 
 
 cdef int64_t _unit_count(Py_ssize_t n, int gap, bint unigrams) noexcept nogil:
-    # Σ over starts i < n - 1 of the pairs (i, j) allowed, plus a unigram each.
-    cdef int64_t total = 0
-    cdef Py_ssize_t i, reach
-    for i in range(n - 1):
-        reach = n - 1 - i
-        total += reach if gap < 0 or reach < gap + 1 else gap + 1
-        total += unigrams
-    return total
+    # Σ over the starts i < n - 1 of the pairs (i, j) allowed, min(n - 1 - i,
+    # gap + 1) (the reach r = n - 1 - i runs over 1..n-1), plus a unigram each.
+    cdef int64_t starts = n - 1 if n > 1 else 0
+    cdef int64_t most = gap + 1
+    if gap < 0 or starts <= most:
+        return starts * (starts + 1) // 2 + unigrams * starts
+    return most * (most + 1) // 2 + (starts - most) * most + unigrams * starts
 
 
 cdef void _chain(const int32_t *tokens, Py_ssize_t n, int32_t *first, int32_t *next,
