@@ -254,6 +254,7 @@ cdef struct Wlcs:
     double *f              # f[k] = k ** weight
     double *rows           # two DP rows
     int32_t *runs          # their run lengths
+    int32_t *zero_runs     # the run lengths of a row without matches
     uint8_t *marked        # per position of the reference sentence
     int32_t *remaining     # per token: unused count in t, then in p
     int32_t *seen          # per token: the stamp of the last candidate sentence holding it
@@ -275,7 +276,7 @@ cdef int weighted_lcs_doc(const Doc *t, const Doc *p, double weight, Py_ssize_t 
     cdef size_t f_count = (m if m < n else n) + 2
     # One block for f, rows, runs, remaining, seen and marked, in that order.
     cdef size_t size = ((f_count + 2 * (n + 1)) * sizeof(double)
-                        + (2 * (n + 1) + 3 * vocab_size) * sizeof(int32_t) + m + 1)
+                        + (3 * (n + 1) + 3 * vocab_size) * sizeof(int32_t) + m + 1)
     cdef double small[SMALL_WORDS]
     cdef void *block = _scratch(small, size)
     cdef int status
@@ -287,7 +288,9 @@ cdef int weighted_lcs_doc(const Doc *t, const Doc *p, double weight, Py_ssize_t 
     w.f = <double *> block
     w.rows = w.f + f_count
     w.runs = <int32_t *> (w.rows + 2 * (n + 1))
-    w.remaining = w.runs + 2 * (n + 1)
+    w.zero_runs = w.runs + 2 * (n + 1)
+    w.remaining = w.zero_runs + n + 1
+    memset(w.zero_runs, 0, (n + 1) * sizeof(int32_t))
     w.seen = w.remaining + 2 * vocab_size
     w.marked = <uint8_t *> (w.seen + vocab_size)
     memset(w.remaining, 0, 3 * vocab_size * sizeof(int32_t))
@@ -392,11 +395,17 @@ cdef void _rows_from(
     # else already in w.rows).  Without ``checkpoint`` row i's bits go to
     # block row i-start-1; with it, the row before every ``checkpoint``-th
     # row is saved instead and the bits are scratch.
+    #
+    # A row whose token ``can`` lacks, below a nondecreasing row, equals that
+    # row (every cell takes the one above; ties go up): it is not computed,
+    # only its walk-back bits set and its runs pointed at zeros.
     cdef bint monotone = start == 0  # row 0 is zeros; a checkpoint's row is unknown
     cdef double *previous = w.rows
     cdef double *current = w.rows + n + 1
     cdef int32_t *previous_run = w.runs
     cdef int32_t *current_run = w.runs + n + 1
+    cdef int32_t *spare
+    cdef uint64_t *bits
     cdef size_t i
     cdef Py_ssize_t j
     if start == 0:
@@ -409,22 +418,28 @@ cdef void _rows_from(
                    (n + 1) * sizeof(double))
             memcpy(w.saved_runs + (i - 1) // checkpoint * (n + 1), previous_run,
                    (n + 1) * sizeof(int32_t))
-        monotone = _row(
-            w.f, ref[i - 1], can, n, previous, previous_run, current, current_run,
-            w.up + (0 if checkpoint else (i - start - 1) * words),
-            monotone and w.seen[ref[i - 1]] != w.stamp,
-        )
+        bits = w.up + (0 if checkpoint else (i - start - 1) * words)
+        if monotone and w.seen[ref[i - 1]] != w.stamp:
+            memset(bits, 0xFF, words * sizeof(uint64_t))
+            previous_run = w.zero_runs
+            continue
+        monotone = _row(w.f, ref[i - 1], can, n, previous, previous_run, current, current_run,
+                        bits)
+        spare = previous_run
+        if spare == w.zero_runs:
+            spare = w.runs + n + 1 if current_run == w.runs else w.runs
         previous, current = current, previous
-        previous_run, current_run = current_run, previous_run
-    if previous != w.rows:  # leave the last row first, for the next caller
+        previous_run, current_run = current_run, spare
+    # Leave the last row first, for the next caller.
+    if previous != w.rows:
         memcpy(w.rows, previous, (n + 1) * sizeof(double))
+    if previous_run != w.runs:
         memcpy(w.runs, previous_run, (n + 1) * sizeof(int32_t))
 
 
 cdef bint _row(
     const double *f, int32_t token, const int32_t *can, Py_ssize_t n, const double *previous,
-    const int32_t *previous_run, double *current, int32_t *current_run, uint64_t *bits,
-    bint copy
+    const int32_t *previous_run, double *current, int32_t *current_run, uint64_t *bits
 ) noexcept nogil:
     # One row of the weighted table and of the run lengths; one bit per
     # cell, 64 to a word, remembers whether the walk back goes up (read
@@ -434,19 +449,13 @@ cdef bint _row(
     cdef int32_t k
     cdef double best
     cdef bint monotone = True
-    if copy:
-        # ``token`` is not in ``can`` and the previous row is nondecreasing:
-        # every cell takes the one above (ties go up), so the row is a copy.
-        memcpy(current, previous, (n + 1) * sizeof(double))
-        memset(current_run, 0, (n + 1) * sizeof(int32_t))
-        memset(bits, 0xFF, ((n + 63) >> 6) * sizeof(uint64_t))
-        return True
     current[0] = 0.0
     current_run[0] = 0
     for j in range(1, n + 1):
-        # Without branches on the data: the comparison is unpredictable.
+        # Without branches on the data: the comparison is unpredictable.  The
+        # max in this form is one instruction (maxsd) on the dependency chain.
         up = previous[j] >= current[j - 1]
-        best = previous[j] if up else current[j - 1]
+        best = current[j - 1] if current[j - 1] > previous[j] else previous[j]
         word |= up << ((j - 1) & 63)
         if token == can[j - 1]:
             k = previous_run[j - 1]
