@@ -178,15 +178,15 @@ cdef void _count_windows(const int32_t *tokens, Py_ssize_t n, Py_ssize_t i,
 
 cdef int64_t _take_windows(const int32_t *tokens, Py_ssize_t n, Py_ssize_t i,
                            const int32_t *next, int gap, int64_t *pending) noexcept nogil:
-    cdef int64_t hits = 0
+    cdef int64_t hits = 0, found
     cdef Py_ssize_t j
     cdef int32_t b
     while i >= 0:
         for j in range(i + 1, _window_end(i, n, gap)):
             b = tokens[j]
-            if pending[b]:
-                pending[b] -= 1
-                hits += 1
+            found = pending[b] != 0  # no branch: whether it is found is unpredictable
+            pending[b] -= found
+            hits += found
         i = next[i]
     return hits
 
