@@ -8,8 +8,9 @@ produces exactly their tokens' IDs without making a Python string per token.
 It scans the lowercased text's code points and interns each token's *content*
 in a C hash table; only tokens that need
 Porter stemming become Python strings, once per distinct token.  The result
-feeds ``kurenai._lcs``'s kernels, and the ``Score``s are computed with
-rouge-score's float operations, in the same order.
+feeds ``kurenai._lcs``'s kernels (``kurenai._variants``' for ROUGE-W/S/SU),
+and the ``Score``s are computed with rouge-score's float operations, in the
+same order.
 """
 
 from cpython.unicode cimport (
