@@ -8,8 +8,9 @@ produces exactly their tokens' IDs without making a Python string per token.
 It scans the lowercased text's code points and interns each token's *content*
 in a C hash table; only tokens that need
 Porter stemming become Python strings, once per distinct token.  The result
-feeds ``kurenai._lcs``'s kernels, and the ``Score``s are computed with
-rouge-score's float operations, in the same order.
+feeds ``kurenai._lcs``'s kernels (``kurenai._variants``' for ROUGE-W/S/SU),
+and the ``Score``s are computed with rouge-score's float operations, in the
+same order.
 """
 
 from cpython.unicode cimport (
@@ -18,12 +19,13 @@ from cpython.unicode cimport (
     PyUnicode_GET_LENGTH,
     PyUnicode_KIND,
 )
-from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.math cimport NAN
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.math cimport NAN, pow
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcmp, memset
 
 from kurenai._lcs cimport Counts, Doc, doc_counts
+from kurenai._variants cimport skip_bigram_doc_counts, weighted_lcs_doc
 
 import os
 
@@ -148,7 +150,9 @@ if MODES != _rules.SCAN_MODES:
 cdef int NGRAM = _plan.NGRAM
 cdef int LCS = _plan.LCS
 cdef int LSUM = _plan.LSUM
-KINDS = frozenset({NGRAM, LCS, LSUM})
+cdef int WLCS = _plan.WLCS
+cdef int SKIP = _plan.SKIP
+KINDS = frozenset({NGRAM, LCS, LSUM, WLCS, SKIP})
 
 cdef Py_ssize_t STEM_MIN_LENGTH = _rules.STEM_MIN_LENGTH
 
@@ -570,9 +574,13 @@ cdef class Plan:
     cdef Py_ssize_t *ngram_orders   # each distinct n-gram order once
     cdef Py_ssize_t n_orders
     cdef bint want_lcs, want_lsum
+    cdef bint has_variants          # any ROUGE-W/S/SU type
+    cdef int *gaps                  # per type: a SKIP type's gap limit
+    cdef int *unigrams              # per type: whether a SKIP type adds unigrams
+    cdef double w_weight
 
     def __cinit__(self):
-        self.kinds = NULL
+        self.kinds = self.gaps = self.unigrams = NULL
         self.orders = self.order_slot = self.ngram_orders = NULL
 
     def __dealloc__(self):
@@ -580,6 +588,8 @@ cdef class Plan:
         free(self.orders)
         free(self.order_slot)
         free(self.ngram_orders)
+        free(self.gaps)
+        free(self.unigrams)
 
     def __init__(self, spec, int mode, stem, type score_class):
         cdef Py_ssize_t i
@@ -612,6 +622,52 @@ cdef class Plan:
             self.orders[i] = spec.orders[spec.slots[i]] if self.kinds[i] == NGRAM else 0
         self.want_lcs = LCS in spec.kinds
         self.want_lsum = LSUM in spec.kinds
+        self._set_variants(spec)
+
+    cdef int _set_variants(self, spec) except -1:
+        cdef Py_ssize_t i
+        self.has_variants = WLCS in spec.kinds or SKIP in spec.kinds
+        self.w_weight = spec.w_weight
+        self.gaps = <int *> malloc((self.n_types + 1) * sizeof(int))
+        self.unigrams = <int *> malloc((self.n_types + 1) * sizeof(int))
+        if self.gaps == NULL or self.unigrams == NULL:
+            raise MemoryError()
+        for i in range(self.n_types):
+            self.gaps[i] = spec.gaps[i]
+            self.unigrams[i] = spec.unigrams[i]
+        return 0
+
+    def tallies(self, str target, str prediction):
+        """See ``kurenai._plan.Plan.tallies``."""
+        cdef PairWork work
+        cdef list keep_alive = [target.lower(), prediction.lower()]
+        cdef Py_ssize_t i
+        _work_init(&work)
+        work.counts.overlaps = <Py_ssize_t *> malloc((self.n_orders + 1) * sizeof(Py_ssize_t))
+        if work.counts.overlaps == NULL:
+            raise MemoryError()
+        try:
+            _work_run(self, &work, keep_alive[0], keep_alive[1], -1, keep_alive)
+            return [self._tally(&work, i) for i in range(self.n_types)]
+        finally:
+            free(work.counts.overlaps)
+            _work_free(&work)
+
+    cdef tuple _tally(self, const PairWork *work, Py_ssize_t i):
+        cdef Py_ssize_t t_len = work.t.n_tokens, p_len = work.p.n_tokens, n
+        cdef const double *counts = work.variant_counts + 3 * i
+        cdef bint both = t_len > 0 and p_len > 0
+        if self.kinds[i] == WLCS:
+            return counts[0], counts[1], <Py_ssize_t> counts[2]
+        if self.kinds[i] == SKIP:
+            return <int64_t> counts[0], <int64_t> counts[1], <int64_t> counts[2]
+        if self.kinds[i] == NGRAM:
+            n = self.orders[i]
+            return (work.counts.overlaps[self.order_slot[i]], max(t_len - n + 1, 0),
+                    max(p_len - n + 1, 0))
+        if self.kinds[i] == LCS:
+            return work.counts.lcs if both else 0, t_len, p_len
+        return work.counts.hits if both else 0, t_len, p_len
 
     def __reduce__(self):
         return Plan, (self.spec, self.mode, self.stem, self.score_class)
@@ -749,6 +805,9 @@ cdef class Plan:
         """Precision, recall, F of type i into values; False: int zeros."""
         cdef Py_ssize_t hits, t_count, p_count
         cdef Py_ssize_t t_len = work.t.n_tokens, p_len = work.p.n_tokens
+        if self.kinds[i] == WLCS or self.kinds[i] == SKIP:
+            _variant_values(work.variant_counts + 3 * i, self.kinds[i], self.w_weight, values)
+            return True
         if self.kinds[i] == NGRAM:
             hits = work.counts.overlaps[self.order_slot[i]]
             # rouge-score divides by max(count, 1): always floats.
@@ -865,6 +924,7 @@ cdef struct PairWork:
     Doc t
     Doc p
     Counts counts
+    double *variant_counts  # ROUGE-W/S/SU: 3 per type (see _count_variants)
     int32_t *final_ids
     int status            # 0: scored; 1: over the size limit; -1: out of memory
 
@@ -888,6 +948,8 @@ cdef void _work_release(PairWork *w) noexcept nogil:
 cdef void _work_free(PairWork *w) noexcept nogil:
     """Free the buffers; the caller owns ``counts.overlaps``."""
     _work_release(w)
+    free(w.variant_counts)
+    w.variant_counts = NULL
 
 
 cdef void _work_scan(PairWork *w, str target, str prediction, int mode,
@@ -931,6 +993,49 @@ cdef void _work_count(Plan plan, PairWork *w) noexcept nogil:
     if w.status == 0:
         w.status = doc_counts(&w.t, &w.p, &w.t, &w.p, plan.ngram_orders, plan.n_orders,
                               plan.want_lcs, plan.want_lsum, w.table.n, &w.counts)
+    if w.status == 0 and plan.has_variants:
+        w.status = _count_variants(plan, w)
+
+
+cdef int _count_variants(Plan plan, PairWork *w) noexcept nogil:
+    """ROUGE-1.5.5's counts of each ROUGE-W/S/SU type into w.variant_counts[3i:]:
+    (hit, Σ f(sentence length), prediction length) for W on the sentences,
+    (hits, t_count, p_count) for S/SU on the whole texts; -1 if out of memory."""
+    cdef Py_ssize_t i
+    cdef int64_t skip[3]
+    cdef double *counts
+    w.variant_counts = <double *> malloc(3 * plan.n_types * sizeof(double))
+    if w.variant_counts == NULL:
+        return -1
+    for i in range(plan.n_types):
+        counts = w.variant_counts + 3 * i
+        if plan.kinds[i] == WLCS:
+            if weighted_lcs_doc(&w.t, &w.p, plan.w_weight, w.table.n, counts) < 0:
+                return -1
+            counts[2] = <double> w.p.n_tokens
+        elif plan.kinds[i] == SKIP:
+            if skip_bigram_doc_counts(&w.t, &w.p, plan.gaps[i], plan.unigrams[i],
+                                      w.table.n, skip) < 0:
+                return -1
+            counts[0], counts[1], counts[2] = skip[0], skip[1], skip[2]
+    return 0
+
+
+cdef inline double _ratio(double hits, double count) noexcept nogil:
+    # ROUGE-1.5.5's guard: 0 when nothing could match.
+    return hits / count if count != 0 else 0.0
+
+
+cdef void _variant_values(const double *counts, int kind, double weight,
+                          double *values) noexcept nogil:
+    """kurenai._plan_py.variant_score, operation for operation."""
+    if kind == WLCS:
+        values[0] = pow(_ratio(counts[0], pow(counts[2], weight)), 1 / weight)
+        values[1] = pow(_ratio(counts[0], pow(counts[1], weight)), 1 / weight)
+    else:
+        values[0] = _ratio(counts[0], counts[2])
+        values[1] = _ratio(counts[0], counts[1])
+    values[2] = _fmeasure(values[0], values[1])
 
 
 cdef int _work_run(Plan plan, PairWork *w, str target, str prediction,

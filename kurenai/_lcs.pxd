@@ -19,3 +19,8 @@ cdef int doc_counts(const Doc *t_all, const Doc *p_all, const Doc *t_sents,
                     const Doc *p_sents, const Py_ssize_t *orders, Py_ssize_t n_orders,
                     bint want_lcs, bint want_lsum, Py_ssize_t vocab_size,
                     Counts *out) noexcept nogil
+
+
+# Python token sequences -> a Doc of dense IDs (``vocab`` grows), and its release.
+cdef int _intern(object sentences, dict vocab, Doc *doc) except -1
+cdef void _free_doc(Doc *doc) noexcept

@@ -11,23 +11,19 @@
   prediction count), through f⁻¹ for W.
 - ``mean``: the arithmetic mean of precision, recall and F over the
   references (torchmetrics' ``accumulate="avg"``).
+
+The counts come from the scorer's plan (``Plan.tallies``), so every type is
+counted by the same twin, tokenizer and sentences as its plain score.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Callable
 
-from kurenai import _backend, _batch
-from kurenai._variant_types import (
-    Tally,
-    Texts,
-    VariantScorer,
-    identity,
-    perl_rounded,
-    score,
-)
-from kurenai.scoring import Score
+from kurenai import _batch
+from kurenai._plan import LCS, LSUM, WLCS, Plan, Tallies, TypeSpec
+from kurenai._plan_py import ratio
+from kurenai.scoring import Score, fmeasure
 
 MODES = ("best", "best-recall", "average", "mean")
 ScoreDict = dict[str, Score]
@@ -41,47 +37,49 @@ def check_mode(mode: object) -> str:
 
 
 def combine(
-    scorer: VariantScorer,
-    score_pair: Callable[[str, str], ScoreDict],
+    plan: Plan,
     targets: Sequence[str],
     prediction: str,
     mode: str,
+    scores: Sequence[ScoreDict | None] | None = None,
 ) -> ScoreDict:
-    """The scores of ``prediction`` against all ``targets``, combined by ``mode``."""
-    types = scorer.rouge_types
+    """The scores of ``prediction`` against all ``targets``, combined by
+    ``mode``; ``scores``: each target's scores, if they are already computed."""
+    types = plan.rouge_types
     if mode == "average":
-        return _average(scorer, [_tallies(scorer, t, prediction) for t in targets])
-    per_reference = [score_pair(target, prediction) for target in targets]
+        return _average(plan.spec, [plan.tallies(target, prediction) for target in targets])
+    if scores is None:
+        scores = plan.score_many(list(targets), [prediction] * len(targets))
+    per_reference: list[ScoreDict] = list(scores)  # type: ignore[arg-type]
     if mode == "best":
         return _batch.best_per_type(types, per_reference)
     if mode == "mean":
         return {t: _mean([scores[t] for scores in per_reference]) for t in types}
-    keys = _perl_keys(scorer, targets, prediction, per_reference)
-    winners = {t: _first_strictly_highest([k[t] for k in keys]) for t in types}
-    return {t: per_reference[winners[t]][t] for t in types}
+    keys = [_perl_keys(plan.spec, plan.tallies(target, prediction)) for target in targets]
+    winners = [_first_strictly_highest([k[i] for k in keys]) for i in range(len(types))]
+    return {t: per_reference[winner][t] for t, winner in zip(types, winners)}
 
 
 def combine_groups(
-    scorer: VariantScorer,
-    score_pair: Callable[[str, str], ScoreDict],
+    plan: Plan,
     groups: Sequence[int],
     targets: Sequence[str],
     predictions: Sequence[str],
-    flat: Sequence[ScoreDict | None],
+    flat: Sequence[ScoreDict | None] | None,
     mode: str,
 ) -> list[ScoreDict | None]:
     """:func:`combine` for each group of consecutive (reference, prediction)
-    pairs; None for a group with a pair over the size limit (None in ``flat``)."""
+    pairs, given their scores ``flat`` (None: not computed, as no pair can be
+    over a size limit); None for a group with a pair over the limit."""
     combined: list[ScoreDict | None] = []
     start = 0
     for count in groups:
         stop = start + count
-        if any(scores is None for scores in flat[start:stop]):
+        scores = None if flat is None else flat[start:stop]
+        if scores is not None and any(found is None for found in scores):
             combined.append(None)
         else:
-            combined.append(
-                combine(scorer, score_pair, targets[start:stop], predictions[start], mode)
-            )
+            combined.append(combine(plan, targets[start:stop], predictions[start], mode, scores))
         start = stop
     return combined
 
@@ -99,58 +97,43 @@ def _first_strictly_highest(keys: list[float]) -> int:
     return winner
 
 
-def _perl_keys(
-    scorer: VariantScorer, targets: Sequence[str], prediction: str, scores: list[ScoreDict]
-) -> list[dict[str, float]]:
-    """Per reference and type, the value ROUGE-1.5.5's ``-f B`` compares."""
+def perl_rounded(value: float) -> float:
+    """``value`` rounded as ROUGE-1.5.5's ``sprintf("%07.5f")`` before comparing."""
+    return float(f"{value:.5f}")
+
+
+def _perl_keys(spec: TypeSpec, tallies: Tallies) -> list[float]:
+    """Per type, the value ROUGE-1.5.5's ``-f B`` compares for one reference.
+
+    ROUGE-W's is f⁻¹(hit / Σ f(sentence length)): the single weighting, where
+    its printed recall weights the reference twice.
+    """
     keys = []
-    for target, found in zip(targets, scores):
-        sides = Texts(*scorer.tokens(target)), Texts(*scorer.tokens(prediction))
-        key = {name: tally.key for name, tally in scorer.tallies(*sides).items()}
-        for rouge_type in scorer.rouge_types:
-            if rouge_type not in key:
-                recall = float(found[rouge_type].recall)
-                exact = rouge_type in ("rougeL", "rougeLsum")
-                key[rouge_type] = recall if exact else perl_rounded(recall)
-        keys.append(key)
+    for kind, (hits, t_count, _) in zip(spec.kinds, tallies):
+        if kind == WLCS:
+            keys.append(ratio(hits, t_count) ** (1 / spec.w_weight))
+        elif kind in (LCS, LSUM):
+            keys.append(ratio(hits, t_count))
+        else:
+            keys.append(perl_rounded(ratio(hits, t_count)))
     return keys
 
 
-def _average(scorer: VariantScorer, tallies: list[dict[str, Tally]]) -> ScoreDict:
+def _average(spec: TypeSpec, per_reference: list[Tallies]) -> ScoreDict:
+    """``-f A``: the counts summed over the references, then one score.  ROUGE-W
+    sums f(count) (f(k) = k ** w) and maps the ratios back with f⁻¹."""
     result = {}
-    for rouge_type in scorer.rouge_types:
-        column = [t[rouge_type] for t in tallies]
-        pooled = Tally(
-            sum(t.hits for t in column),
-            sum(t.reference for t in column),
-            sum(t.prediction for t in column),
-            0.0,
-        )
-        result[rouge_type] = score(pooled, scorer.finishers.get(rouge_type, identity))
+    w = spec.w_weight
+    for i, (rouge_type, kind) in enumerate(zip(spec.rouge_types, spec.kinds)):
+        column = [tallies[i] for tallies in per_reference]
+        hits = sum(hit for hit, _, _ in column)
+        if kind == WLCS:
+            reference = sum(base**w for _, base, _ in column)
+            prediction = sum(float(length) ** w for _, _, length in column)
+            precision = ratio(hits, prediction) ** (1 / w)
+            recall = ratio(hits, reference) ** (1 / w)
+        else:
+            precision = ratio(hits, sum(count for _, _, count in column))
+            recall = ratio(hits, sum(count for _, count, _ in column))
+        result[rouge_type] = Score(precision, recall, fmeasure(precision, recall))
     return result
-
-
-def _tallies(scorer: VariantScorer, target: str, prediction: str) -> dict[str, Tally]:
-    """Every type's tally for one pair: rouge-score's types here, the variants
-    from the variant kernels."""
-    reference = Texts(*scorer.tokens(target, both=True))
-    candidate = Texts(*scorer.tokens(prediction, both=True))
-    found = scorer.tallies(reference, candidate)
-    for rouge_type in scorer.rouge_types:
-        if rouge_type not in found:
-            found[rouge_type] = _base_tally(rouge_type, reference, candidate)
-    return found
-
-
-def _base_tally(rouge_type: str, reference: Texts, candidate: Texts) -> Tally:
-    kernels = _backend.kernels
-    t, p = reference.whole, candidate.whole
-    if rouge_type == "rougeL":
-        return Tally(kernels.lcs_length(t, p) if t and p else 0, len(t), len(p), 0.0)
-    if rouge_type == "rougeLsum":
-        t_sum, p_sum = (sum(map(len, side.sentences)) for side in (reference, candidate))
-        hits = kernels.summary_lcs_hits(reference.sentences, candidate.sentences)
-        return Tally(hits if t_sum and p_sum else 0, t_sum, p_sum, 0.0)
-    n = int(rouge_type[5:])
-    overlap = kernels.ngram_overlap(t, p, n)
-    return Tally(overlap, max(len(t) - n + 1, 0), max(len(p) - n + 1, 0), 0.0)

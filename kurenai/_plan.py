@@ -16,18 +16,42 @@ from typing import Any, Protocol
 
 from kurenai.scoring import Score
 
-__all__ = ["LCS", "LSUM", "NGRAM", "ROUGE_TYPES", "Plan", "TypeSpec", "deliver", "parse_types"]
+__all__ = [
+    "LCS",
+    "LSUM",
+    "NGRAM",
+    "ROUGE_TYPES",
+    "SKIP",
+    "WLCS",
+    "Plan",
+    "Tallies",
+    "TypeSpec",
+    "checked_weight",
+    "deliver",
+    "is_rouge_type",
+    "parse_types",
+]
 
 # What each ROUGE type counts.  A twin that meets a kind it does not know
 # declines the plan (see ``_backend.make_plan``), so a new kind needs only
-# the Python twin to work everywhere.
-NGRAM, LCS, LSUM = 0, 1, 2
-_NAMED_KINDS = {"rougeL": LCS, "rougeLsum": LSUM}
+# the Python twin to work everywhere.  WLCS and SKIP are ROUGE-1.5.5's
+# ROUGE-W and ROUGE-S/SU, which rouge-score lacks.
+NGRAM, LCS, LSUM, WLCS, SKIP = 0, 1, 2, 3, 4
+_NAMED_KINDS = {"rougeL": LCS, "rougeLsum": LSUM, "rougeW": WLCS}
 _NGRAM_TYPE = re.compile(r"rouge([1-9])")
+# rougeS{k} / rougeSU{k}: at most k >= 1 tokens between the two of a
+# skip-bigram; rougeS / rougeSU: no limit.
+_SKIP_TYPE = re.compile(r"rouge(SU?)([1-9][0-9]*)?")
+DEFAULT_W_WEIGHT = 1.2  # ROUGE-1.5.5's -w
 
-ROUGE_TYPES = (*(f"rouge{n}" for n in range(1, 10)), *_NAMED_KINDS)
+# rouge-score's types (the ROUGE-1.5.5 variants are named in the error message).
+ROUGE_TYPES = (*(f"rouge{n}" for n in range(1, 10)), "rougeL", "rougeLsum")
 
 ScoreDict = dict[str, Score]
+# Per type, what ROUGE-1.5.5 pools over references for ``-f A``: (hits,
+# reference count, prediction count); for ROUGE-W (hit, Σ f(reference
+# sentence length), prediction length), before any weighting.
+Tallies = list[tuple[float, float, float]]
 
 
 @dataclass(frozen=True)
@@ -35,7 +59,9 @@ class TypeSpec:
     """ROUGE types parsed once: per type its kind and n-gram slot.
 
     ``orders`` holds each distinct n-gram order once (duplicated types share
-    their count); ``slots[i]`` is type i's index into it, or -1.
+    their count); ``slots[i]`` is type i's index into it, or -1.  A SKIP
+    type's ``gaps[i]`` is its gap limit (-1: none) and ``unigrams[i]`` says
+    whether it adds unigrams (SU); ``w_weight`` is ROUGE-W's weight.
     """
 
     rouge_types: tuple[str, ...]
@@ -45,9 +71,17 @@ class TypeSpec:
     want_lcs: bool
     want_lsum: bool
     want_whole: bool  # whether any type reads the whole text, not its sentences
+    gaps: tuple[int, ...] = ()
+    unigrams: tuple[bool, ...] = ()
+    w_weight: float = DEFAULT_W_WEIGHT
+
+    @property
+    def want_sentences(self) -> bool:
+        """Whether any type reads the sentences (ROUGE-Lsum, ROUGE-W)."""
+        return self.want_lsum or WLCS in self.kinds
 
 
-def parse_types(rouge_types: Any) -> TypeSpec:
+def parse_types(rouge_types: Any, w_weight: float = DEFAULT_W_WEIGHT) -> TypeSpec:
     """``rouge_types`` checked and parsed; any number of them, duplicates too.
 
     Raises:
@@ -68,27 +102,62 @@ def parse_types(rouge_types: Any) -> TypeSpec:
     kinds: list[int] = []
     slots: list[int] = []
     orders: list[int] = []
+    gaps: list[int] = []
+    unigrams: list[bool] = []
     for name in names:
-        kind, order = _parse_one(name)
+        kind, number, with_unigrams = _parse_one(name)
         kinds.append(kind)
+        gaps.append(number if kind == SKIP else 0)
+        unigrams.append(with_unigrams)
         if kind != NGRAM:
             slots.append(-1)
             continue
-        if order not in orders:
-            orders.append(order)
-        slots.append(orders.index(order))
-    whole = any(kind != LSUM for kind in kinds)
+        if number not in orders:
+            orders.append(number)
+        slots.append(orders.index(number))
+    whole = any(kind not in (LSUM, WLCS) for kind in kinds)
     return TypeSpec(
-        names, tuple(kinds), tuple(slots), tuple(orders), LCS in kinds, LSUM in kinds, whole
+        names,
+        tuple(kinds),
+        tuple(slots),
+        tuple(orders),
+        LCS in kinds,
+        LSUM in kinds,
+        whole,
+        tuple(gaps),
+        tuple(unigrams),
+        checked_weight(w_weight),
     )
 
 
-def _parse_one(name: Any) -> tuple[int, int]:
+def is_rouge_type(name: object) -> bool:
+    """Whether ``name`` is a ROUGE type a scorer accepts."""
+    try:
+        _parse_one(name)
+    except ValueError:
+        return False
+    return True
+
+
+def checked_weight(weight: object) -> float:
+    """``rouge_w_weight`` as a float, or a TypeError/ValueError."""
+    if isinstance(weight, bool) or not isinstance(weight, (int, float)):
+        raise TypeError(f"rouge_w_weight must be a number, got {type(weight).__name__}")
+    if not 0 < weight < float("inf"):
+        raise ValueError(f"rouge_w_weight must be a positive finite number, got {weight!r}")
+    return float(weight)
+
+
+def _parse_one(name: Any) -> tuple[int, int, bool]:
+    """(kind, n-gram order or skip gap, whether SU adds unigrams)."""
     match = _NGRAM_TYPE.fullmatch(name) if isinstance(name, str) else None
     if match is not None:
-        return NGRAM, int(match.group(1))
+        return NGRAM, int(match.group(1)), False
     if isinstance(name, str) and name in _NAMED_KINDS:
-        return _NAMED_KINDS[name], 0
+        return _NAMED_KINDS[name], 0, False
+    match = _SKIP_TYPE.fullmatch(name) if isinstance(name, str) else None
+    if match is not None:
+        return SKIP, int(match.group(2) or -1), match.group(1) == "SU"
     raise ValueError(
         f"invalid ROUGE type {name!r}; valid types: {', '.join(ROUGE_TYPES)}, "
         "and ROUGE-1.5.5's rougeW, rougeS{k}, rougeSU{k}, rougeS, rougeSU"
@@ -118,6 +187,9 @@ class Plan(Protocol):
     @property
     def rouge_types(self) -> tuple[str, ...]: ...
 
+    @property
+    def spec(self) -> TypeSpec: ...
+
     def score(self, target: str, prediction: str) -> ScoreDict:
         """The scores of one pair."""
         ...
@@ -133,4 +205,9 @@ class Plan(Protocol):
         than ``max_tokens`` tokens (when >= 0).  With ``out`` (float64,
         types x 3 x pairs) writes precision, recall and F-measure there (NaN
         for such pairs) and returns None."""
+        ...
+
+    def tallies(self, target: str, prediction: str) -> Tallies:
+        """The counts behind each type's score of one pair (see ``Tallies``),
+        for the multi-reference modes that pool them (``kurenai._multiref``)."""
         ...

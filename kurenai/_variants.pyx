@@ -1,178 +1,238 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True
 """Compiled ROUGE-W and ROUGE-S/SU kernels; ``_variants_py`` is their spec.
 
-Tokens are any hashables; each call interns them to dense int IDs and
-indexes per-token arrays by those.  ROUGE-W keeps two DP rows and one bit
-per cell for the walk back (m*n/8 bytes for an m x n sentence pair,
+The kernels read a ``Doc`` of dense int IDs (``kurenai._lcs``'s layout):
+``kurenai._fastpath`` passes the IDs of its scan, the Python surface below
+interns token sequences first.  ROUGE-W keeps two DP rows and one bit per
+cell for the walk back (m*n/8 bytes for an m x n sentence pair,
 checkpointed past a budget); skip-bigrams are counted per first token along
-the chain of its occurrences, never listed: O(n) memory, O(n * (gap + 1))
-time with a gap, O(n * shared vocabulary) without.
+the chain of its occurrences, never listed: O(n + vocabulary) memory,
+O(n * (gap + 1)) time with a gap, O(n * shared vocabulary) without.
 """
 
-from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
-from cpython.object cimport PyObject
 from libc.math cimport pow, sqrt
-from libc.stdint cimport int64_t, uint8_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
+from kurenai._lcs cimport Doc, _free_doc, _intern
 
-cdef class _Ids:
-    """Sequences of tokens as dense int IDs from ``vocab``, concatenated,
-    with each sequence's start (tokens: any hashables, e.g. str or int)."""
 
-    cdef int *ids
-    cdef int *starts
-    cdef int count
+# Kernels take their scratch from the stack up to this many bytes: a short
+# pair's arrays fit, and a malloc per pair would cost more than the counting.
+cdef enum:
+    SMALL = 4096
+    SMALL_WORDS = 512  # SMALL in 8-byte words
 
-    def __cinit__(self, sentences, dict vocab):
-        cdef Py_ssize_t total = 0, position = 0, index = 0
-        cdef PyObject *known
-        sentences = [s if isinstance(s, (list, tuple)) else list(s) for s in sentences]
-        for sentence in sentences:
-            total += len(sentence)
-        self.count = len(sentences)
-        self.ids = <int *> malloc((total + 1) * sizeof(int))
-        self.starts = <int *> malloc((self.count + 1) * sizeof(int))
-        if self.ids == NULL or self.starts == NULL:
-            raise MemoryError()
-        for sentence in sentences:
-            self.starts[index] = position
-            index += 1
-            for token in sentence:
-                known = PyDict_GetItem(vocab, token)
-                if known == NULL:
-                    self.ids[position] = len(vocab)
-                    PyDict_SetItem(vocab, token, len(vocab))
-                else:
-                    self.ids[position] = <object> known
-                position += 1
-        self.starts[self.count] = position
 
-    def __dealloc__(self):
-        free(self.ids)
-        free(self.starts)
+cdef inline void *_scratch(void *small, size_t size) noexcept nogil:
+    return small if size <= SMALL else malloc(size)
 
+
+cdef inline void _release(void *buffer, void *small) noexcept nogil:
+    if buffer != small:
+        free(buffer)
+
+
+# ---------------------------------------------------------------- Python surface
 
 def skip_bigram_counts(t, p, int gap, bint unigrams):
     """ROUGE-S/SU ``(hits, t_count, p_count)``; ``gap < 0``: no limit."""
     cdef dict vocab = {}
-    cdef _Ids ref = _Ids([t], vocab), can = _Ids([p], vocab)
-    cdef int size = len(vocab), nt = ref.starts[1], np = can.starts[1]
-    cdef int64_t hits
-    # Per token: first position in t, in p; pair counts in t, in p.  Per position: next one.
-    cdef int *chains = <int *> malloc((2 * <size_t> size + nt + np + 1) * sizeof(int))
-    cdef int64_t *pairs = <int64_t *> calloc(2 * <size_t> size + 1, sizeof(int64_t))
-    if chains == NULL or pairs == NULL:
-        free(chains)
-        free(pairs)
-        raise MemoryError()
-    with nogil:
-        hits = _skip_hits(ref.ids, nt, can.ids, np, gap, unigrams, chains, pairs, size)
-    free(chains)
-    free(pairs)
-    return hits, _unit_count(nt, gap, unigrams), _unit_count(np, gap, unigrams)
-
-
-cdef int64_t _unit_count(int n, int gap, bint unigrams) noexcept nogil:
-    cdef int64_t total = 0
-    cdef int i, reach
-    for i in range(n - 1):
-        reach = n - 1 - i
-        total += reach if gap < 0 or reach < gap + 1 else gap + 1
-        total += unigrams
-    return total
-
-
-cdef void _chain(const int *tokens, int n, int *first, int *next) noexcept nogil:
-    # Links the positions of each token that can start a pair (all but the last).
-    cdef int i
-    for i in range(n - 2, -1, -1):
-        next[i] = first[tokens[i]]
-        first[tokens[i]] = i
-
-
-cdef int64_t _skip_hits(
-    const int *t, int nt, const int *p, int np, int gap, bint unigrams,
-    int *chains, int64_t *pairs, int size
-) noexcept nogil:
-    cdef int *first_t = chains
-    cdef int *first_p = chains + size
-    cdef int *next_t = chains + 2 * size
-    cdef int *next_p = chains + 2 * size + nt
-    cdef int64_t *pair_t = pairs
-    cdef int64_t *pair_p = pairs + size
-    cdef int64_t hits = 0, in_t, in_p
-    cdef int a
-    for a in range(2 * size):
-        chains[a] = -1
-    _chain(t, nt, first_t, next_t)
-    _chain(p, np, first_p, next_p)
-    for a in range(size):
-        if first_t[a] < 0 or first_p[a] < 0:
-            continue
-        if unigrams:
-            in_t, in_p = _chain_length(first_t[a], next_t), _chain_length(first_p[a], next_p)
-            hits += in_t if in_t < in_p else in_p
-        _visit(_ADD, a, t, nt, first_t[a], next_t, gap, pair_t, pair_p)
-        _visit(_ADD, a, p, np, first_p[a], next_p, gap, pair_p, pair_t)
-        hits += _visit(_DRAIN, a, t, nt, first_t[a], next_t, gap, pair_t, pair_p)
-        _visit(_CLEAR, a, p, np, first_p[a], next_p, gap, pair_p, pair_t)
-    return hits
-
-
-cdef int64_t _chain_length(int i, const int *next) noexcept nogil:
-    cdef int64_t length = 0
-    while i >= 0:
-        length += 1
-        i = next[i]
-    return length
-
-
-cdef enum:
-    _ADD, _DRAIN, _CLEAR
-
-
-cdef int64_t _visit(
-    int op, int a, const int *tokens, int n, int first, const int *next, int gap,
-    int64_t *mine, const int64_t *other
-) noexcept nogil:
-    """Walks the second tokens of the pairs that start with ``a``: with a gap,
-    the window after each occurrence of ``a``; without, everything after the
-    first one.  _ADD counts the pairs (a, b) into ``mine[b]``; _DRAIN returns
-    Σ_b min(mine[b], other[b]) and clears ``mine``; _CLEAR clears it."""
-    cdef int64_t hits = 0, seen = 0
-    cdef int i = first, j, b, stop
-    while i >= 0:
-        stop = n - 1 if gap < 0 or i + gap + 1 > n - 1 else i + gap + 1
-        for j in range(i + 1, stop + 1):
-            b = tokens[j]
-            if op == _ADD:
-                seen += tokens[j - 1] == a  # the a's before j (no gap limit)
-                mine[b] += seen if gap < 0 else 1
-            elif op == _DRAIN:
-                if mine[b]:
-                    hits += mine[b] if mine[b] < other[b] else other[b]
-                    mine[b] = 0
-            else:
-                mine[b] = 0
-        i = -1 if gap < 0 else next[i]
-    return hits
+    cdef Doc dt, dp
+    cdef int64_t out[3]
+    cdef Py_ssize_t size
+    cdef int status
+    dt.ids = dp.ids = NULL
+    dt.bounds = dp.bounds = NULL
+    try:
+        _intern([t], vocab, &dt)
+        _intern([p], vocab, &dp)
+        size = len(vocab)
+        with nogil:
+            status = skip_bigram_doc_counts(&dt, &dp, gap, unigrams, size, out)
+        if status < 0:
+            raise MemoryError()
+        return out[0], out[1], out[2]
+    finally:
+        _free_doc(&dt)
+        _free_doc(&dp)
 
 
 def weighted_lcs(t_sents, p_sents, double weight):
     """ROUGE-W ``(hit, base)`` as ROUGE-1.5.5 computes them (see the twin)."""
     cdef dict vocab = {}
-    cdef _Ids ref = _Ids(t_sents, vocab), can = _Ids(p_sents, vocab)
-    cdef _Wlcs work = _Wlcs(ref, can, weight, len(vocab))
-    cdef double hit = 0.0, base = 0.0
-    cdef int failed
-    with nogil:
-        failed = work.run(ref, can, &hit, &base)
-    if failed:
-        raise MemoryError("not enough memory for ROUGE-W's table")
-    return hit, base
+    cdef Doc dt, dp
+    cdef double out[2]
+    cdef Py_ssize_t size
+    cdef int status
+    dt.ids = dp.ids = NULL
+    dt.bounds = dp.bounds = NULL
+    try:
+        _intern(t_sents, vocab, &dt)
+        _intern(p_sents, vocab, &dp)
+        size = len(vocab)
+        with nogil:
+            status = weighted_lcs_doc(&dt, &dp, weight, size, out)
+        if status < 0:
+            raise MemoryError("not enough memory for ROUGE-W's table")
+        return out[0], out[1]
+    finally:
+        _free_doc(&dt)
+        _free_doc(&dp)
 
+
+# ---------------------------------------------------------------- ROUGE-S / SU
+
+cdef int skip_bigram_doc_counts(const Doc *t, const Doc *p, int gap, bint unigrams,
+                                Py_ssize_t vocab_size, int64_t *out) noexcept nogil:
+    """``out`` = (hits, t_count, p_count) of the whole texts ``t`` and ``p``
+    (IDs below ``vocab_size``; sentences ignored); -1 if out of memory."""
+    cdef Py_ssize_t nt = t.n_tokens, np = p.n_tokens
+    # Per token: pending pair counts (int64), first start in t and p, starts in t
+    # and p; per position: the next start of the same token.
+    cdef size_t size = (vocab_size * sizeof(int64_t)
+                        + (4 * vocab_size + nt + np + 1) * sizeof(int32_t))
+    cdef int64_t small[SMALL_WORDS]
+    cdef void *work = _scratch(small, size)
+    if work == NULL:
+        return -1
+    out[0] = _skip_hits(t.ids, nt, p.ids, np, gap, unigrams, vocab_size,
+                        <int64_t *> work, <int32_t *> (<int64_t *> work + vocab_size))
+    out[1] = _unit_count(nt, gap, unigrams)
+    out[2] = _unit_count(np, gap, unigrams)
+    _release(work, small)
+    return 0
+
+
+cdef int64_t _unit_count(Py_ssize_t n, int gap, bint unigrams) noexcept nogil:
+    # Σ over the starts i < n - 1 of the pairs (i, j) allowed, min(n - 1 - i,
+    # gap + 1) (the reach r = n - 1 - i runs over 1..n-1), plus a unigram each.
+    cdef int64_t starts = n - 1 if n > 1 else 0
+    cdef int64_t most = gap + 1
+    if gap < 0 or starts <= most:
+        return starts * (starts + 1) // 2 + unigrams * starts
+    return most * (most + 1) // 2 + (starts - most) * most + unigrams * starts
+
+
+cdef void _chain(const int32_t *tokens, Py_ssize_t n, int32_t *first, int32_t *next,
+                 int32_t *starts) noexcept nogil:
+    # Links the positions of each token that can start a pair (all but the
+    # last; SU's unigrams skip the last token too), and counts them.
+    cdef Py_ssize_t i
+    for i in range(n - 2, -1, -1):
+        next[i] = first[tokens[i]]
+        first[tokens[i]] = <int32_t> i
+        starts[tokens[i]] += 1
+
+
+cdef int64_t _skip_hits(
+    const int32_t *t, Py_ssize_t nt, const int32_t *p, Py_ssize_t np, int gap,
+    bint unigrams, Py_ssize_t size, int64_t *pending, int32_t *ints
+) noexcept nogil:
+    # Per first token a: the pairs (a, b) of t are counted into pending[b];
+    # each pair (a, b) of p then takes one from pending[b] while any is left,
+    # which sums min(count in t, count in p) over b; the rest is cleared.
+    cdef int32_t *first_t = ints
+    cdef int32_t *first_p = ints + size
+    cdef int32_t *starts_t = ints + 2 * size
+    cdef int32_t *starts_p = ints + 3 * size
+    cdef int32_t *next_t = ints + 4 * size
+    cdef int32_t *next_p = next_t + nt
+    cdef int64_t hits = 0
+    cdef Py_ssize_t a
+    memset(first_t, 0xFF, 2 * size * sizeof(int32_t))
+    memset(starts_t, 0, 2 * size * sizeof(int32_t))
+    memset(pending, 0, size * sizeof(int64_t))
+    _chain(t, nt, first_t, next_t, starts_t)
+    _chain(p, np, first_p, next_p, starts_p)
+    for a in range(size):
+        if first_t[a] < 0 or first_p[a] < 0:
+            continue
+        if unigrams:
+            hits += starts_t[a] if starts_t[a] < starts_p[a] else starts_p[a]
+        if gap < 0:
+            _count_after(<int32_t> a, t, nt, first_t[a], pending)
+            hits += _take_after(<int32_t> a, p, np, first_p[a], pending)
+            _clear_after(t, nt, first_t[a], pending)
+        else:
+            _count_windows(t, nt, first_t[a], next_t, gap, pending)
+            hits += _take_windows(p, np, first_p[a], next_p, gap, pending)
+            _clear_windows(t, nt, first_t[a], next_t, gap, pending)
+    return hits
+
+
+cdef inline Py_ssize_t _window_end(Py_ssize_t i, Py_ssize_t n, int gap) noexcept nogil:
+    # One past the last second token of a pair starting at i.
+    return n if i + gap + 2 > n else i + gap + 2
+
+
+cdef void _count_windows(const int32_t *tokens, Py_ssize_t n, Py_ssize_t i,
+                         const int32_t *next, int gap, int64_t *pending) noexcept nogil:
+    cdef Py_ssize_t j
+    while i >= 0:
+        for j in range(i + 1, _window_end(i, n, gap)):
+            pending[tokens[j]] += 1
+        i = next[i]
+
+
+cdef int64_t _take_windows(const int32_t *tokens, Py_ssize_t n, Py_ssize_t i,
+                           const int32_t *next, int gap, int64_t *pending) noexcept nogil:
+    cdef int64_t hits = 0, found
+    cdef Py_ssize_t j
+    cdef int32_t b
+    while i >= 0:
+        for j in range(i + 1, _window_end(i, n, gap)):
+            b = tokens[j]
+            found = pending[b] != 0  # no branch: whether it is found is unpredictable
+            pending[b] -= found
+            hits += found
+        i = next[i]
+    return hits
+
+
+cdef void _clear_windows(const int32_t *tokens, Py_ssize_t n, Py_ssize_t i,
+                         const int32_t *next, int gap, int64_t *pending) noexcept nogil:
+    cdef Py_ssize_t j
+    while i >= 0:
+        for j in range(i + 1, _window_end(i, n, gap)):
+            pending[tokens[j]] = 0
+        i = next[i]
+
+
+cdef void _count_after(int32_t a, const int32_t *tokens, Py_ssize_t n, Py_ssize_t first,
+                       int64_t *pending) noexcept nogil:
+    # Without a gap limit the token at j ends one pair per a before it.
+    cdef int64_t seen = 0
+    cdef Py_ssize_t j
+    for j in range(first + 1, n):
+        seen += tokens[j - 1] == a
+        pending[tokens[j]] += seen
+
+
+cdef int64_t _take_after(int32_t a, const int32_t *tokens, Py_ssize_t n, Py_ssize_t first,
+                         int64_t *pending) noexcept nogil:
+    cdef int64_t seen = 0, hits = 0, taken
+    cdef Py_ssize_t j
+    cdef int32_t b
+    for j in range(first + 1, n):
+        seen += tokens[j - 1] == a
+        b = tokens[j]
+        if pending[b]:
+            taken = pending[b] if pending[b] < seen else seen
+            pending[b] -= taken
+            hits += taken
+    return hits
+
+
+cdef void _clear_after(const int32_t *tokens, Py_ssize_t n, Py_ssize_t first,
+                       int64_t *pending) noexcept nogil:
+    cdef Py_ssize_t j
+    for j in range(first + 1, n):
+        pending[tokens[j]] = 0
+
+
+# ---------------------------------------------------------------- ROUGE-W
 
 # Walk-back bits kept at once, in 64-cell words (16 MiB).  Past that, rows of
 # the table are checkpointed and each block of rows is recomputed, its bits
@@ -188,198 +248,249 @@ def _set_bit_budget(size_t words):
     return previous
 
 
-cdef class _Wlcs:
-    """Buffers for one ``weighted_lcs`` call, sized for its longest sentences."""
+cdef struct Wlcs:
+    # Buffers for one weighted_lcs_doc call, sized for its longest sentences.
+    double weight
+    double *f              # f[k] = k ** weight
+    double *rows           # two DP rows
+    int32_t *runs          # their run lengths
+    int32_t *zero_runs     # the run lengths of a row without matches
+    uint8_t *marked        # per position of the reference sentence
+    int32_t *remaining     # per token: unused count in t, then in p
+    int32_t *seen          # per token: the stamp of the last candidate sentence holding it
+    int32_t stamp
+    uint64_t *up           # walk-back bits
+    size_t up_words
+    double *saved          # checkpointed rows, past the bit budget
+    int32_t *saved_runs
+    size_t saved_cells
+    Py_ssize_t size
 
-    cdef double weight
-    cdef double *f
-    cdef double *rows
-    cdef int *runs
-    cdef uint64_t *up
-    cdef size_t up_words
-    cdef double *saved
-    cdef int *saved_runs
-    cdef size_t saved_cells
-    cdef uint8_t *marked
-    cdef int *remaining
-    cdef int size
 
-    def __cinit__(self, _Ids ref, _Ids can, double weight, int size):
-        cdef int m = _longest(ref), n = _longest(can), k
-        self.weight = weight
-        self.size = size
-        self.f = <double *> malloc((min(m, n) + 2) * sizeof(double))
-        self.rows = <double *> malloc(2 * (n + 1) * sizeof(double))
-        self.runs = <int *> malloc(2 * (n + 1) * sizeof(int))
-        self.marked = <uint8_t *> malloc(m + 1)
-        self.remaining = <int *> calloc(2 * <size_t> size + 1, sizeof(int))
-        if not (self.f and self.rows and self.runs and self.marked and self.remaining):
-            raise MemoryError()
-        for k in range(min(m, n) + 2):
-            self.f[k] = pow(<double> k, weight)
+cdef int weighted_lcs_doc(const Doc *t, const Doc *p, double weight, Py_ssize_t vocab_size,
+                          double *out) noexcept nogil:
+    """``out`` = (hit, base) of the sentences of ``t`` and ``p`` (IDs below
+    ``vocab_size``); -1 if out of memory."""
+    cdef Wlcs w
+    cdef Py_ssize_t m = _longest(t), n = _longest(p), k
+    cdef size_t f_count = (m if m < n else n) + 2
+    # One block for f, rows, runs, remaining, seen and marked, in that order.
+    cdef size_t size = ((f_count + 2 * (n + 1)) * sizeof(double)
+                        + (3 * (n + 1) + 3 * vocab_size) * sizeof(int32_t) + m + 1)
+    cdef double small[SMALL_WORDS]
+    cdef void *block = _scratch(small, size)
+    cdef int status
+    if block == NULL:
+        return -1
+    memset(&w, 0, sizeof(Wlcs))
+    w.weight = weight
+    w.size = vocab_size
+    w.f = <double *> block
+    w.rows = w.f + f_count
+    w.runs = <int32_t *> (w.rows + 2 * (n + 1))
+    w.zero_runs = w.runs + 2 * (n + 1)
+    w.remaining = w.zero_runs + n + 1
+    memset(w.zero_runs, 0, (n + 1) * sizeof(int32_t))
+    w.seen = w.remaining + 2 * vocab_size
+    w.marked = <uint8_t *> (w.seen + vocab_size)
+    memset(w.remaining, 0, 3 * vocab_size * sizeof(int32_t))
+    for k in range(<Py_ssize_t> f_count):
+        w.f[k] = pow(<double> k, weight)
+    out[0] = out[1] = 0.0
+    status = _wlcs_run(&w, t, p, &out[0], &out[1])
+    free(w.up)
+    free(w.saved)
+    free(w.saved_runs)
+    _release(block, small)
+    return status
 
-    def __dealloc__(self):
-        free(self.f)
-        free(self.rows)
-        free(self.runs)
-        free(self.up)
-        free(self.saved)
-        free(self.saved_runs)
-        free(self.marked)
-        free(self.remaining)
 
-    cdef int run(self, _Ids ref, _Ids can, double *hit, double *base) noexcept nogil:
-        """Fills ``hit`` and ``base``; -1 if memory ran out."""
-        cdef int *left_t = self.remaining
-        cdef int *left_p = self.remaining + self.size
-        cdef int i, s, q, m, n, token, run
-        cdef const int *sentence
-        for i in range(ref.starts[ref.count]):
-            left_t[ref.ids[i]] += 1
-        for i in range(can.starts[can.count]):
-            left_p[can.ids[i]] += 1
-        for s in range(ref.count):
-            sentence = ref.ids + ref.starts[s]
-            m = ref.starts[s + 1] - ref.starts[s]
-            base[0] += pow(<double> m, self.weight)
-            memset(self.marked, 0, m + 1)
-            for q in range(can.count):
-                n = can.starts[q + 1] - can.starts[q]
-                if m and n and self.mark(sentence, m, can.ids + can.starts[q], n) < 0:
-                    return -1
-            run = 0
-            for i in range(m):
-                token = sentence[i]
-                if self.marked[i] and left_t[token] > 0 and left_p[token] > 0:
-                    run += 1
-                    if i + 1 == m or not self.marked[i + 1]:
-                        hit[0] += pow(<double> run, self.weight)
-                        run = 0
-                    left_t[token] -= 1
-                    left_p[token] -= 1
-        return 0
+cdef int _wlcs_run(Wlcs *w, const Doc *ref, const Doc *can, double *hit,
+                   double *base) noexcept nogil:
+    """Fills ``hit`` and ``base``; -1 if memory ran out."""
+    cdef int32_t *left_t = w.remaining
+    cdef int32_t *left_p = w.remaining + w.size
+    cdef Py_ssize_t i, s, q, m, n, run
+    cdef int32_t token
+    cdef const int32_t *sentence
+    for i in range(ref.n_tokens):
+        left_t[ref.ids[i]] += 1
+    for i in range(can.n_tokens):
+        left_p[can.ids[i]] += 1
+    for s in range(ref.n_sents):
+        sentence = ref.ids + ref.bounds[s]
+        m = ref.bounds[s + 1] - ref.bounds[s]
+        base[0] += pow(<double> m, w.weight)
+        memset(w.marked, 0, m + 1)
+        for q in range(can.n_sents):
+            n = can.bounds[q + 1] - can.bounds[q]
+            if m and n and _mark(w, sentence, m, can.ids + can.bounds[q], n) < 0:
+                return -1
+        run = 0
+        for i in range(m):
+            token = sentence[i]
+            if w.marked[i] and left_t[token] > 0 and left_p[token] > 0:
+                run += 1
+                if i + 1 == m or not w.marked[i + 1]:
+                    hit[0] += pow(<double> run, w.weight)
+                    run = 0
+                left_t[token] -= 1
+                left_p[token] -= 1
+    return 0
 
-    cdef int mark(self, const int *ref, int m, const int *can, int n) noexcept nogil:
-        """Marks the walk back's matched positions of ``ref``; -1 if out of memory."""
-        cdef size_t words = (n + 63) // 64, block = m, blocks, start, stop
-        cdef Py_ssize_t b
-        cdef int j = n
-        if <size_t> m * words > _bit_budget:
-            block = min(_bit_budget // words, <size_t> sqrt(96.0 * m))
-            block = block if block else 1
-        blocks = (m + block - 1) // block
-        if self.reserve(block * words, blocks if blocks > 1 else 0, n) < 0:
+
+cdef int _mark(Wlcs *w, const int32_t *ref, Py_ssize_t m, const int32_t *can,
+               Py_ssize_t n) noexcept nogil:
+    """Marks the walk back's matched positions of ``ref``; -1 if out of memory."""
+    cdef size_t words = (n + 63) // 64, block = m, blocks, start, stop
+    cdef Py_ssize_t b
+    cdef Py_ssize_t j = n
+    w.stamp += 1
+    for j in range(n):
+        w.seen[can[j]] = w.stamp
+    j = n
+    if <size_t> m * words > _bit_budget:
+        block = min(_bit_budget // words, <size_t> sqrt(96.0 * m))
+        block = block if block else 1
+    blocks = (m + block - 1) // block
+    if _reserve(w, block * words, blocks if blocks > 1 else 0, n) < 0:
+        return -1
+    _rows_from(w, 0, m, ref, can, n, words, block if blocks > 1 else 0)
+    for b in range(<Py_ssize_t> blocks - 1, -1, -1):
+        start = <size_t> b * block
+        stop = min(start + block, <size_t> m)
+        if blocks > 1:  # recompute this block's rows from its checkpoint, keeping bits
+            memcpy(w.rows, w.saved + b * (n + 1), (n + 1) * sizeof(double))
+            memcpy(w.runs, w.saved_runs + b * (n + 1), (n + 1) * sizeof(int32_t))
+            _rows_from(w, start, stop, ref, can, n, words, 0)
+        j = _walk_back(w, ref, stop, start, can, j, words)
+        if j == 0:
+            break
+    return 0
+
+
+cdef int _reserve(Wlcs *w, size_t bit_words, size_t checkpoints, Py_ssize_t n) noexcept nogil:
+    cdef void *grown
+    if bit_words > w.up_words:
+        grown = realloc(w.up, (bit_words + 1) * sizeof(uint64_t))
+        if grown == NULL:
             return -1
-        self.rows_from(0, m, ref, can, n, words, block if blocks > 1 else 0)
-        for b in range(blocks - 1, -1, -1):
-            start = <size_t> b * block
-            stop = min(start + block, <size_t> m)
-            if blocks > 1:  # recompute this block's rows from its checkpoint, keeping bits
-                memcpy(self.rows, self.saved + b * (n + 1), (n + 1) * sizeof(double))
-                memcpy(self.runs, self.saved_runs + b * (n + 1), (n + 1) * sizeof(int))
-                self.rows_from(start, stop, ref, can, n, words, 0)
-            j = self.walk_back(ref, stop, start, can, j, words)
-            if j == 0:
-                break
-        return 0
-
-    cdef int reserve(self, size_t bit_words, size_t checkpoints, int n) noexcept nogil:
-        cdef void *grown
-        if bit_words > self.up_words:
-            grown = realloc(self.up, (bit_words + 1) * sizeof(uint64_t))
-            if grown == NULL:
-                return -1
-            self.up, self.up_words = <uint64_t *> grown, bit_words
-        if checkpoints * (n + 1) > self.saved_cells:
-            free(self.saved)
-            free(self.saved_runs)
-            self.saved = <double *> malloc(checkpoints * (n + 1) * sizeof(double))
-            self.saved_runs = <int *> malloc(checkpoints * (n + 1) * sizeof(int))
-            self.saved_cells = checkpoints * (n + 1) if self.saved and self.saved_runs else 0
-            if self.saved_cells == 0:
-                return -1
-        return 0
-
-    cdef void rows_from(
-        self, size_t start, size_t stop, const int *ref, const int *can, int n,
-        size_t words, size_t checkpoint
-    ) noexcept nogil:
-        # Rows start+1..stop of the table from row ``start`` (zeros when 0,
-        # else already in self.rows).  Without ``checkpoint`` row i's bits go to
-        # block row i-start-1; with it, the row before every ``checkpoint``-th
-        # row is saved instead and the bits are scratch.
-        cdef double *previous = self.rows
-        cdef double *current = self.rows + n + 1
-        cdef int *previous_run = self.runs
-        cdef int *current_run = self.runs + n + 1
-        cdef size_t i
-        cdef int j
-        if start == 0:
-            for j in range(n + 1):
-                previous[j] = 0.0
-                previous_run[j] = 0
-        for i in range(start + 1, stop + 1):
-            if checkpoint and (i - 1) % checkpoint == 0:
-                memcpy(self.saved + (i - 1) // checkpoint * (n + 1), previous,
-                       (n + 1) * sizeof(double))
-                memcpy(self.saved_runs + (i - 1) // checkpoint * (n + 1), previous_run,
-                       (n + 1) * sizeof(int))
-            self.row(
-                ref[i - 1], can, n, previous, previous_run, current, current_run,
-                self.up + (0 if checkpoint else (i - start - 1) * words),
-            )
-            previous, current = current, previous
-            previous_run, current_run = current_run, previous_run
-        if previous != self.rows:  # leave the last row first, for the next caller
-            memcpy(self.rows, previous, (n + 1) * sizeof(double))
-            memcpy(self.runs, previous_run, (n + 1) * sizeof(int))
-
-    cdef void row(
-        self, int token, const int *can, int n, const double *previous, const int *previous_run,
-        double *current, int *current_run, uint64_t *bits
-    ) noexcept nogil:
-        # One row of the weighted table and of the run lengths; one bit per
-        # cell, 64 to a word, remembers whether the walk back goes up (read
-        # only at mismatches).
-        cdef uint64_t word = 0
-        cdef int j, k
-        current[0] = 0.0
-        current_run[0] = 0
-        for j in range(1, n + 1):
-            if token == can[j - 1]:
-                k = previous_run[j - 1]
-                current[j] = previous[j - 1] + self.f[k + 1] - self.f[k]
-                current_run[j] = k + 1
-            elif previous[j] >= current[j - 1]:
-                current[j] = previous[j]
-                current_run[j] = 0
-                word |= (<uint64_t> 1) << ((j - 1) & 63)
-            else:
-                current[j] = current[j - 1]
-                current_run[j] = 0
-            if (j & 63) == 0 or j == n:
-                bits[(j - 1) >> 6] = word
-                word = 0
-
-    cdef int walk_back(
-        self, const int *ref, size_t i, size_t start, const int *can, int j, size_t words
-    ) noexcept nogil:
-        # Perl's markLCS from cell (i, j) down to row ``start``, on the bits of
-        # rows start+1..i; any equal pair is taken diagonally.  Returns j.
-        while i > start and j > 0:
-            if ref[i - 1] == can[j - 1]:
-                i -= 1
-                j -= 1
-                self.marked[i] = 1
-            elif self.up[(i - start - 1) * words + ((j - 1) >> 6)] >> ((j - 1) & 63) & 1:
-                i -= 1
-            else:
-                j -= 1
-        return j
+        w.up, w.up_words = <uint64_t *> grown, bit_words
+    if checkpoints * (n + 1) > w.saved_cells:
+        free(w.saved)
+        free(w.saved_runs)
+        w.saved = <double *> malloc(checkpoints * (n + 1) * sizeof(double))
+        w.saved_runs = <int32_t *> malloc(checkpoints * (n + 1) * sizeof(int32_t))
+        w.saved_cells = checkpoints * (n + 1) if w.saved and w.saved_runs else 0
+        if w.saved_cells == 0:
+            return -1
+    return 0
 
 
-cdef int _longest(_Ids ids):
-    cdef int s, longest = 0
-    for s in range(ids.count):
-        longest = max(longest, ids.starts[s + 1] - ids.starts[s])
+cdef void _rows_from(
+    Wlcs *w, size_t start, size_t stop, const int32_t *ref, const int32_t *can,
+    Py_ssize_t n, size_t words, size_t checkpoint
+) noexcept nogil:
+    # Rows start+1..stop of the table from row ``start`` (zeros when 0,
+    # else already in w.rows).  Without ``checkpoint`` row i's bits go to
+    # block row i-start-1; with it, the row before every ``checkpoint``-th
+    # row is saved instead and the bits are scratch.
+    #
+    # A row whose token ``can`` lacks, below a nondecreasing row, equals that
+    # row (every cell takes the one above; ties go up): it is not computed,
+    # only its walk-back bits set and its runs pointed at zeros.
+    cdef bint monotone = start == 0  # row 0 is zeros; a checkpoint's row is unknown
+    cdef double *previous = w.rows
+    cdef double *current = w.rows + n + 1
+    cdef int32_t *previous_run = w.runs
+    cdef int32_t *current_run = w.runs + n + 1
+    cdef int32_t *spare
+    cdef uint64_t *bits
+    cdef size_t i
+    cdef Py_ssize_t j
+    if start == 0:
+        for j in range(n + 1):
+            previous[j] = 0.0
+            previous_run[j] = 0
+    for i in range(start + 1, stop + 1):
+        if checkpoint and (i - 1) % checkpoint == 0:
+            memcpy(w.saved + (i - 1) // checkpoint * (n + 1), previous,
+                   (n + 1) * sizeof(double))
+            memcpy(w.saved_runs + (i - 1) // checkpoint * (n + 1), previous_run,
+                   (n + 1) * sizeof(int32_t))
+        bits = w.up + (0 if checkpoint else (i - start - 1) * words)
+        if monotone and w.seen[ref[i - 1]] != w.stamp:
+            memset(bits, 0xFF, words * sizeof(uint64_t))
+            previous_run = w.zero_runs
+            continue
+        monotone = _row(w.f, ref[i - 1], can, n, previous, previous_run, current, current_run,
+                        bits)
+        spare = previous_run
+        if spare == w.zero_runs:
+            spare = w.runs + n + 1 if current_run == w.runs else w.runs
+        previous, current = current, previous
+        previous_run, current_run = current_run, spare
+    # Leave the last row first, for the next caller.
+    if previous != w.rows:
+        memcpy(w.rows, previous, (n + 1) * sizeof(double))
+    if previous_run != w.runs:
+        memcpy(w.runs, previous_run, (n + 1) * sizeof(int32_t))
+
+
+cdef bint _row(
+    const double *f, int32_t token, const int32_t *can, Py_ssize_t n, const double *previous,
+    const int32_t *previous_run, double *current, int32_t *current_run, uint64_t *bits
+) noexcept nogil:
+    # One row of the weighted table and of the run lengths; one bit per
+    # cell, 64 to a word, remembers whether the walk back goes up (read
+    # only at mismatches).  Returns whether the row is nondecreasing.
+    cdef uint64_t word = 0, up
+    cdef Py_ssize_t j
+    cdef int32_t k
+    cdef double best
+    cdef bint monotone = True
+    current[0] = 0.0
+    current_run[0] = 0
+    for j in range(1, n + 1):
+        # Without branches on the data: the comparison is unpredictable.  The
+        # max in this form is one instruction (maxsd) on the dependency chain.
+        up = previous[j] >= current[j - 1]
+        best = current[j - 1] if current[j - 1] > previous[j] else previous[j]
+        word |= up << ((j - 1) & 63)
+        if token == can[j - 1]:
+            k = previous_run[j - 1]
+            current[j] = previous[j - 1] + f[k + 1] - f[k]
+            current_run[j] = k + 1
+            monotone = monotone and current[j] >= current[j - 1]
+        else:
+            current[j] = best
+            current_run[j] = 0
+        if (j & 63) == 0 or j == n:
+            bits[(j - 1) >> 6] = word
+            word = 0
+    return monotone
+
+
+cdef Py_ssize_t _walk_back(
+    Wlcs *w, const int32_t *ref, size_t i, size_t start, const int32_t *can, Py_ssize_t j,
+    size_t words
+) noexcept nogil:
+    # Perl's markLCS from cell (i, j) down to row ``start``, on the bits of
+    # rows start+1..i; any equal pair is taken diagonally.  Returns j.
+    while i > start and j > 0:
+        if ref[i - 1] == can[j - 1]:
+            i -= 1
+            j -= 1
+            w.marked[i] = 1
+        elif w.up[(i - start - 1) * words + ((j - 1) >> 6)] >> ((j - 1) & 63) & 1:
+            i -= 1
+        else:
+            j -= 1
+    return j
+
+
+cdef Py_ssize_t _longest(const Doc *doc) noexcept nogil:
+    cdef Py_ssize_t s, longest = 0
+    for s in range(doc.n_sents):
+        longest = max(longest, doc.bounds[s + 1] - doc.bounds[s])
     return longest

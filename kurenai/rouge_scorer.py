@@ -12,7 +12,7 @@ from typing import Any, Callable, Literal, Union, overload
 
 import numpy as np
 
-from kurenai import _arrow, _batch, _inputs, _multiref, _variant_types
+from kurenai import _arrow, _backend, _batch, _inputs, _multiref, _plan
 from kurenai._plan import ROUGE_TYPES, Plan
 from kurenai.scoring import BaseScorer, Score
 from kurenai.sentences import split_sentences
@@ -30,7 +30,7 @@ def is_rouge_type(name: str) -> bool:
     >>> is_rouge_type("rougeSU4"), is_rouge_type("rougeS0")
     (True, False)
     """
-    return name in ROUGE_TYPES or _variant_types.parse(name) is not None
+    return _plan.is_rouge_type(name)
 
 
 class RougeScorer(BaseScorer):
@@ -61,7 +61,7 @@ class RougeScorer(BaseScorer):
 
     Beyond rouge-score's types, ROUGE-1.5.5's ``rougeW``, ``rougeS{k}``,
     ``rougeSU{k}``, ``rougeS`` and ``rougeSU`` are accepted (see
-    ``kurenai._variant_types``).
+    ``kurenai._plan``).
 
     Any ``str`` instance (a subclass, ``numpy.str_``) is scored as its plain
     ``str`` value.
@@ -89,7 +89,7 @@ class RougeScorer(BaseScorer):
         self._tokenizer = resolve_tokenizer(tokenizer, use_stemmer=use_stemmer)
         self._split_summaries = bool(split_summaries)
         self._sentence_splitter = sentence_splitter
-        self._w_weight = _variant_types.checked_weight(rouge_w_weight)
+        self._w_weight = _plan.checked_weight(rouge_w_weight)
         self._plan: Plan = self._make_plan(rouge_types)
 
     @property
@@ -134,9 +134,7 @@ class RougeScorer(BaseScorer):
         references = _batch.references(targets, "targets")
         prediction = _batch.text("prediction", prediction)
         if mode != "best":
-            return _multiref.combine(
-                self._multi_reference_scorer(), self.score, references, prediction, mode
-            )
+            return _multiref.combine(self._plan, references, prediction, mode)
         all_scores = self._plan.score_many(references, [prediction] * len(references))
         return _batch.best_per_type(self.rouge_types, all_scores)  # type: ignore[arg-type]
 
@@ -272,13 +270,13 @@ class RougeScorer(BaseScorer):
         jobs = _batch.resolve_jobs(n_jobs)
         limit = _batch.resolve_limit(max_tokens)
         size, rows, groups, flat_t, flat_p = _batch.checked_groups(targets, predictions, allow_none)
-        flat = _batch.score_pairs(self._plan, flat_t, flat_p, jobs, limit)
-        if mode == "best":
+        # -f A pools counts, not scores: without a size limit there is nothing to score first.
+        skip_scores = mode == "average" and limit < 0
+        flat = None if skip_scores else _batch.score_pairs(self._plan, flat_t, flat_p, jobs, limit)
+        if flat is not None and mode == "best":
             best = _batch.best_of_groups(self.rouge_types, groups, flat)
         else:
-            best = _multiref.combine_groups(
-                self._multi_reference_scorer(), self.score, groups, flat_t, flat_p, flat, mode
-            )
+            best = _multiref.combine_groups(self._plan, groups, flat_t, flat_p, flat, mode)
         if columnar:
             return _batch.columns_of(self.rouge_types, size, rows, best)
         return _batch.placed(size, rows, best)
@@ -313,14 +311,8 @@ class RougeScorer(BaseScorer):
         return self._sentence_splitter or split_sentences
 
     def _make_plan(self, rouge_types: Any) -> Plan:
-        return _variant_types.make_plan(
-            rouge_types, self._tokenizer, self._splitter(), self._w_weight
-        )
-
-    def _multi_reference_scorer(self) -> _variant_types.VariantScorer:
-        return _variant_types.multi_reference_scorer(
-            self._plan, self._tokenizer, self._splitter(), self._w_weight
-        )
+        spec = _plan.parse_types(rouge_types, self._w_weight)
+        return _backend.make_plan(spec, self._tokenizer, self._splitter())
 
     def __repr__(self) -> str:
         return (

@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from kurenai import _backend, _lcs_py
+from kurenai import _backend, _lcs_py, _variants_py
 from kurenai._plan_py import PythonPlan
 from kurenai.tokenizers import register_tokenizer
 
 try:
-    from kurenai import _fastpath, _lcs
+    from kurenai import _fastpath, _lcs, _variants
 except ImportError:  # the pure-Python run; anywhere else the tests that need them fail
-    _lcs = _fastpath = None  # type: ignore[assignment]
+    _lcs = _fastpath = _variants = None  # type: ignore[assignment]
 
 # The pure-Python run: compiled internals are not there to test.
 PURE_RUN = _backend.IMPLEMENTATION == "python" and _lcs is None
@@ -32,6 +32,8 @@ BACKENDS: dict[str, tuple[ModuleType | None, ModuleType | None]] = {
     "compiled": (_lcs, None),
     "python": (_lcs_py, None),
 }
+# name -> the ROUGE-W/S/SU kernels a Python plan gets on that path
+VARIANTS = {"fused": _variants, "compiled": _variants, "python": _variants_py}
 COMPILED_ONLY = pytest.mark.compiled_only
 
 
@@ -57,6 +59,7 @@ def _use(name: str) -> Iterator[str]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_backend, "kernels", kernels)
         patch.setattr(_backend, "fastpath", fastpath)
+        patch.setattr(_backend, "variants", VARIANTS[name])
         yield name
 
 

@@ -41,11 +41,12 @@ def perl_available() -> Iterator[None]:
 
 @pytest.fixture(autouse=True, params=["compiled", "python"], ids=lambda n: f"kernels={n}")
 def implementation(request: pytest.FixtureRequest) -> Iterator[str]:
-    """Each test runs on the compiled kernels and on their pure twins."""
+    """Each test runs on the compiled plan and on the pure Python one."""
     if request.param == "python":
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(_backend, "kernels", _lcs_py)
             patch.setattr(_backend, "variants", _variants_py)
+            patch.setattr(_backend, "fastpath", None)
             yield request.param
     elif _backend.IMPLEMENTATION != "compiled":
         pytest.skip("the compiled kernels are not live")

@@ -12,8 +12,8 @@ import pytest
 from conftest import on_compiled_plan
 from rouge_score import rouge_scorer as rs
 
-from kurenai import _backend, _rules
-from kurenai._plan import LCS, LSUM, NGRAM, parse_types
+from kurenai import _backend, _lcs_py, _rules, _variants_py
+from kurenai._plan import LCS, LSUM, NGRAM, SKIP, WLCS, parse_types
 from kurenai._plan_py import PythonPlan
 from kurenai.rouge_scorer import ROUGE_TYPES, RougeScorer
 from kurenai.tokenizers import (
@@ -43,6 +43,23 @@ def test_types_are_parsed_once_with_shared_ngram_counts() -> None:
     assert spec.want_lcs and spec.want_lsum and spec.want_whole
 
 
+def test_rouge_1_5_5_types_are_kinds_with_their_parameters() -> None:
+    spec = parse_types(["rougeW", "rougeS4", "rougeSU", "rougeSU12", "rouge1"], w_weight=2)
+    assert spec.kinds == (WLCS, SKIP, SKIP, SKIP, NGRAM)
+    assert spec.gaps[1:4] == (4, -1, 12)
+    assert spec.unigrams[1:4] == (False, True, True)
+    assert spec.w_weight == 2.0 and spec.slots == (-1, -1, -1, -1, 0)
+    # ROUGE-W reads the sentences only; skip-bigrams the whole text.
+    only_w = parse_types(["rougeW"])
+    assert only_w.want_sentences and not only_w.want_whole
+    assert parse_types(["rougeS"]).want_whole and not parse_types(["rougeS"]).want_sentences
+
+
+def test_every_kind_has_the_compiled_plan(backend: str) -> None:
+    scorer = RougeScorer(["rouge1", "rougeW", "rougeSU4", "rougeS"])
+    assert on_compiled_plan(scorer) == (backend == "fused")
+
+
 @pytest.mark.parametrize(
     "types",
     [["rouge1"] * 17, ["rouge1", "rougeL", "rouge1"], [*ROUGE_TYPES, *ROUGE_TYPES], []],
@@ -65,21 +82,24 @@ def test_any_number_of_types_scores_as_rouge_score(backend: str, types: list[str
 def test_the_twins_agree_on_every_method(
     monkeypatch: pytest.MonkeyPatch, name: str, stem: bool
 ) -> None:
-    from kurenai import _fastpath, _lcs
+    from kurenai import _fastpath
 
     monkeypatch.setattr(_backend, "fastpath", _fastpath)
     tokenizer = get_tokenizer(name, use_stemmer=stem)
-    spec = parse_types(["rouge1", "rouge3", "rougeL", "rougeLsum", "rouge1"])
+    types = ["rouge1", "rouge3", "rougeL", "rougeLsum", "rouge1", "rougeW", "rougeS4"]
+    types += ["rougeSU4", "rougeS", "rougeSU", "rougeS1"]
+    spec = parse_types(types, w_weight=1.5)
     compiled = _backend.make_plan(spec, tokenizer, None)
     assert isinstance(compiled, _fastpath.Plan)
-    pure = PythonPlan(spec, tokenizer, _lcs, None)
+    pure = PythonPlan(spec, tokenizer, _lcs_py, None, _variants_py)
     targets, predictions = texts(5, 60), texts(6, 60)
     for target, prediction in zip(targets, predictions):
         assert compiled.score(target, prediction) == pure.score(target, prediction)
+        assert compiled.tallies(target, prediction) == pure.tallies(target, prediction)
     assert compiled.score_many(targets, predictions, 12) == pure.score_many(
         targets, predictions, 12
     )
-    outs = [np.full((5, 3, 60), np.nan) for _ in range(2)]
+    outs = [np.full((len(types), 3, 60), np.nan) for _ in range(2)]
     compiled.score_many(targets, predictions, 12, outs[0])
     pure.score_many(targets, predictions, 12, outs[1])
     np.testing.assert_array_equal(outs[0], outs[1])

@@ -7,6 +7,7 @@ import pickle
 
 import pytest
 
+from kurenai import _backend, _lcs_py, _variants_py
 from kurenai.rouge_scorer import ROUGE_TYPES, RougeScorer
 from kurenai.scoring import Score
 
@@ -42,7 +43,7 @@ def test_weight_must_be_a_number() -> None:
         RougeScorer(["rougeW"], rouge_w_weight="1.2")  # type: ignore[arg-type]
 
 
-def test_rouge_score_types_are_unchanged_beside_variants() -> None:
+def test_rouge_score_types_are_unchanged_beside_variants(backend: str) -> None:
     mixed, plain = RougeScorer(MIXED), RougeScorer([t for t in MIXED if t in ROUGE_TYPES])
     for target, prediction in zip(TARGETS, PREDICTIONS):
         scores = mixed.score(target, prediction)
@@ -51,24 +52,24 @@ def test_rouge_score_types_are_unchanged_beside_variants() -> None:
         assert {t: scores[t] for t in expected} == expected
 
 
-def test_identical_texts_show_perls_double_weighting() -> None:
+def test_identical_texts_show_perls_double_weighting(backend: str) -> None:
     # ROUGE-1.5.5 prints R 0.69883, P 1.00000 for two identical 6-token texts.
     score = RougeScorer(["rougeW"]).score("a b c d e f", "a b c d e f")["rougeW"]
     assert (f"{score.recall:.5f}", score.precision) == ("0.69883", 1.0)
 
 
-def test_su_drops_the_last_unigram() -> None:
+def test_su_drops_the_last_unigram(backend: str) -> None:
     assert RougeScorer(["rougeSU4"]).score("b a", "a b")["rougeSU4"] == Score(0.0, 0.0, 0.0)
 
 
-def test_empty_sides_score_zero() -> None:
+def test_empty_sides_score_zero(backend: str) -> None:
     scorer = RougeScorer(VARIANTS)
     for target, prediction in [("", "a b"), ("a b", ""), ("", ""), ("a", "a")]:
         for score in scorer.score(target, prediction).values():
             assert score == Score(0.0, 0.0, 0.0) or target == prediction == "a"
 
 
-def test_batch_equals_per_pair_scores() -> None:
+def test_batch_equals_per_pair_scores(backend: str) -> None:
     scorer = RougeScorer(MIXED)
     expected = [scorer.score(t, p) for t, p in zip(TARGETS, PREDICTIONS)]
     assert scorer.score_batch(TARGETS, PREDICTIONS) == expected
@@ -81,14 +82,14 @@ def test_batch_equals_per_pair_scores() -> None:
         assert math.isnan(columns[rouge_type].recall[-1])
 
 
-def test_size_limit_applies_to_variants() -> None:
+def test_size_limit_applies_to_variants(backend: str) -> None:
     scorer = RougeScorer(MIXED)
     scores = scorer.score_batch(["a b c", "a b"], ["a b", "a b"], max_tokens=2)
     assert scores == [None, scorer.score("a b", "a b")]
 
 
 @pytest.mark.parametrize("mode", ["best", "best-recall", "average", "mean"])
-def test_one_reference_is_the_plain_score_in_every_mode(mode: str) -> None:
+def test_one_reference_is_the_plain_score_in_every_mode(backend: str, mode: str) -> None:
     scorer = RougeScorer(MIXED)
     for target, prediction in zip(TARGETS, PREDICTIONS):
         combined = scorer.score_multi([target], prediction, mode=mode)
@@ -119,7 +120,7 @@ def test_best_recall_keeps_the_first_of_equal_rounded_recalls() -> None:
     assert chosen == scorer.score(references[0], "a")["rouge1"]
 
 
-def test_multi_batch_takes_the_mode() -> None:
+def test_multi_batch_takes_the_mode(backend: str) -> None:
     scorer = RougeScorer(MIXED)
     targets, predictions = [TARGETS[:2], TARGETS[2:]], PREDICTIONS[:2]
     for mode in ["best", "average"]:
@@ -134,12 +135,44 @@ def test_unknown_mode_is_rejected() -> None:
         RougeScorer(["rougeW"]).score_multi_batch([["a"]], ["a"], mode="A")
 
 
-def test_scorer_with_variants_pickles() -> None:
+def test_scorer_with_variants_pickles(backend: str) -> None:
     scorer = RougeScorer(MIXED, rouge_w_weight=1.5)
     clone = pickle.loads(pickle.dumps(scorer))
     assert clone.score(TARGETS[0], PREDICTIONS[0]) == scorer.score(TARGETS[0], PREDICTIONS[0])
 
 
-def test_custom_tokenizer_feeds_the_variants() -> None:
+def test_custom_tokenizer_feeds_the_variants(backend: str) -> None:
     scorer = RougeScorer(["rougeS4"], tokenizer="char")
     assert scorer.score("いぬねこ", "いぬねこ")["rougeS4"].fmeasure == 1.0
+
+
+@pytest.mark.compiled_only
+@pytest.mark.parametrize("mode", ["best", "best-recall", "average", "mean"])
+@pytest.mark.parametrize("tokenizer", ["whitespace", "rouge-score", "char"])
+def test_compiled_and_pure_paths_agree_bit_for_bit(
+    monkeypatch: pytest.MonkeyPatch, mode: str, tokenizer: str
+) -> None:
+    def scores() -> tuple[object, ...]:
+        scorer = RougeScorer(
+            [*MIXED, "rougeS", "rougeSU1"], tokenizer=tokenizer, rouge_w_weight=1.7
+        )
+        multi = [
+            scorer.score_multi(TARGETS[:k] + TARGETS[k + 1 :], p, mode=mode)
+            for k, p in enumerate(PREDICTIONS)
+        ]
+        return scorer.score_batch(TARGETS, PREDICTIONS), multi
+
+    compiled = scores()
+    monkeypatch.setattr(_backend, "fastpath", None)
+    monkeypatch.setattr(_backend, "kernels", _lcs_py)
+    monkeypatch.setattr(_backend, "variants", _variants_py)
+    assert scores() == compiled
+
+
+def test_weight_reaches_the_plan(backend: str) -> None:
+    light, heavy = RougeScorer(["rougeW"]), RougeScorer(["rougeW"], rouge_w_weight=2.0)
+    target, prediction = "a b c x a d b e c", "a b c"
+    assert heavy.score(target, prediction)["rougeW"].precision == pytest.approx(3**0.5 / 3)
+    assert light.score(target, prediction) != heavy.score(target, prediction)
+    clone = pickle.loads(pickle.dumps(heavy))
+    assert clone.score(target, prediction) == heavy.score(target, prediction)
