@@ -118,6 +118,12 @@ class Plan(Protocol):
     @property
     def rouge_types(self) -> tuple[str, ...]: ...
 
+    @property
+    def threads(self) -> int:
+        """How many threads one long pair's LCS may use (>= 1; the pure
+        twin computes the same numbers on one)."""
+        ...
+
     def score(self, target: str, prediction: str) -> ScoreDict:
         """The scores of one pair."""
         ...

@@ -30,12 +30,19 @@ class PythonPlan:
     """``score`` / ``score_many`` with any tokenizer, on the given kernels.
 
     ``splitter`` finds ROUGE-Lsum's sentences; None: one sentence per line.
+    ``threads`` goes to the kernels (the compiled ones split a long pair's LCS).
     """
 
     def __init__(
-        self, spec: TypeSpec, tokenizer: Any, kernels: ModuleType, splitter: Splitter | None
+        self,
+        spec: TypeSpec,
+        tokenizer: Any,
+        kernels: ModuleType,
+        splitter: Splitter | None,
+        threads: int = 1,
     ) -> None:
         self.spec = spec
+        self.threads = threads
         self._tokenize: Callable[[str], Any] = tokenizer.tokenize
         self._tokenizer_name = type(tokenizer).__name__
         self._kernels = kernels
@@ -124,6 +131,7 @@ class PythonPlan:
                 spec.want_lsum,
                 target[1],
                 prediction[1],
+                self.threads,
             )
         except TypeError as error:
             bad = _first_unhashable(target, prediction)

@@ -217,8 +217,10 @@ class VariantPlan:
         tokenizer: Any,
         splitter: Callable[[str], list[str]] | None,
         weight: float,
+        threads: int = 1,
     ) -> None:
         self._types = rouge_types
+        self.threads = threads  # used by ``base``; the variants' kernels run on one
         self.scorer = VariantScorer(
             list(rouge_types), base, tokenizer.tokenize, Sentences(splitter), weight
         )
@@ -244,6 +246,7 @@ def make_plan(
     tokenizer: Any,
     splitter: Callable[[str], list[str]] | None,
     weight: float,
+    threads: int = 1,
 ) -> Plan:
     """A scorer's plan: ``_backend.make_plan`` for rouge-score's types alone,
     a :class:`VariantPlan` around it when some types are variants."""
@@ -253,9 +256,11 @@ def make_plan(
             names = tuple(rouge_types)
     if isinstance(names, tuple) and any(parse(name) is not None for name in names):
         plain = [name for name in names if parse(name) is None]
-        base = _backend.make_plan(parse_types(plain), tokenizer, splitter) if plain else None
-        return VariantPlan(names, base, tokenizer, splitter, weight)
-    return _backend.make_plan(parse_types(names), tokenizer, splitter)
+        base = (
+            _backend.make_plan(parse_types(plain), tokenizer, splitter, threads) if plain else None
+        )
+        return VariantPlan(names, base, tokenizer, splitter, weight, threads)
+    return _backend.make_plan(parse_types(names), tokenizer, splitter, threads)
 
 
 def multi_reference_scorer(
