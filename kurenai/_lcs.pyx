@@ -155,7 +155,7 @@ cdef Py_ssize_t _lcs_length(const int32_t *a, Py_ssize_t la, const int32_t *b,
 # kernel (kurenai/_lcs_threads.h), on ``threads`` threads or one: below it,
 # starting threads costs more than they save, and its chunks gain nothing
 # over _lcs_length (benchmarks/bench_parallel.py).
-cdef Py_ssize_t PARALLEL_MIN_TOKENS = 10000
+cdef Py_ssize_t PARALLEL_MIN_TOKENS = 20000
 
 
 def _set_parallel_min_tokens(Py_ssize_t tokens):
