@@ -12,8 +12,12 @@ from __future__ import annotations
 import os
 import pickle
 import random
+import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -193,3 +197,69 @@ def test_batch_workers_share_the_threads(threads: int, jobs: int, each: int) -> 
 def test_threads_is_checked(threads: object, error: type[Exception], message: str) -> None:
     with pytest.raises(error, match=message):
         RougeScorer(["rougeL"], threads=threads)  # type: ignore[arg-type]
+
+
+# A C program holding the header alone: every lane count against a naive DP,
+# with POSIX threads and as built where there are none (the serial fallback).
+DRIVER = r"""
+#include <stdio.h>
+#include "_lcs_threads.h"
+
+static ptrdiff_t naive(const int32_t *a, ptrdiff_t la, const int32_t *b, ptrdiff_t lb) {
+    ptrdiff_t *prev = calloc(lb + 1, sizeof *prev), *cur = calloc(lb + 1, sizeof *cur);
+    ptrdiff_t i, j, result;
+    for (i = 0; i < la; i++) {
+        ptrdiff_t *swap;
+        for (j = 1; j <= lb; j++) {
+            ptrdiff_t left = cur[j - 1] > prev[j] ? cur[j - 1] : prev[j];
+            cur[j] = a[i] == b[j - 1] ? prev[j - 1] + 1 : left;
+        }
+        swap = prev, prev = cur, cur = swap;
+    }
+    result = prev[lb];
+    free(prev);
+    free(cur);
+    return result;
+}
+
+static unsigned next(unsigned *seed) { return (*seed = *seed * 1103515245u + 12345u) >> 16; }
+
+int main(void) {
+    int32_t a[600], b[600];
+    unsigned seed = 7, trial;
+    for (trial = 0; trial < 1500; trial++) {
+        ptrdiff_t la = next(&seed) % 600, lb = next(&seed) % 600, i;
+        int threads = 1 + (int) (next(&seed) % 9);
+        for (i = 0; i < la; i++) a[i] = (int32_t) (next(&seed) & 3);
+        for (i = 0; i < lb; i++) b[i] = (int32_t) (next(&seed) & 3);
+        if (kurenai_lcs_length_threads(a, la, b, lb, 4, threads) != naive(a, la, b, lb)) {
+            printf("differs: la=%ld lb=%ld threads=%d\n", (long) la, (long) lb, threads);
+            return 1;
+        }
+    }
+    printf("threads built: %d\n", KURENAI_THREADS);
+    return 0;
+}
+"""
+
+
+@pytest.mark.compiled_only
+@pytest.mark.parametrize(("flags", "built"), [([], 1), (["-D_WIN32"], 0)], ids=["posix", "none"])
+def test_header_alone_matches_a_naive_dp(tmp_path: Path, flags: list[str], built: int) -> None:
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None or sys.platform == "win32":
+        pytest.skip("needs a POSIX C compiler")
+    (tmp_path / "driver.c").write_text(DRIVER)
+    program = tmp_path / "driver"
+    include = Path(__file__).resolve().parents[1] / "kurenai"
+    command = [compiler, "-std=c99", "-O1", "-Wall", "-Wextra", "-Werror", "-pthread", *flags]
+    command += [
+        "-Wno-unused-function",
+        f"-I{include}",
+        str(tmp_path / "driver.c"),
+        "-o",
+        str(program),
+    ]
+    subprocess.run(command, check=True)
+    out = subprocess.run([str(program)], capture_output=True, text=True, timeout=120)
+    assert (out.returncode, out.stdout.strip()) == (0, f"threads built: {built}")
