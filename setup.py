@@ -19,6 +19,8 @@ from setuptools.command.build_ext import build_ext
 # or -mpopcnt: the built module must run on any CPU of its architecture, and
 # kurenai/_popcount.h picks the POPCNT instruction at run time instead.
 COMPILE_ARGS = [] if sys.platform == "win32" else ["-O3", "-ffp-contract=off", "-g0"]
+# POSIX threads for one long pair's LCS (kurenai/_lcs_threads.h; serial on Windows).
+THREAD_ARGS = [] if sys.platform == "win32" else ["-pthread"]
 
 
 def _extensions():
@@ -28,7 +30,8 @@ def _extensions():
         Extension(
             f"kurenai.{name}",
             [f"kurenai/{name}.pyx"],
-            extra_compile_args=COMPILE_ARGS,
+            extra_compile_args=COMPILE_ARGS + THREAD_ARGS,
+            extra_link_args=THREAD_ARGS,
         )
         for name in ("_lcs", "_fastpath", "_resample", "_variants")
     ]

@@ -89,10 +89,10 @@ def scan_mode(tokenizer: Any) -> str | None:
     return mode if isinstance(mode, str) else None
 
 
-def make_plan(spec: TypeSpec, tokenizer: Any, splitter: Splitter | None) -> Plan:
+def make_plan(spec: TypeSpec, tokenizer: Any, splitter: Splitter | None, threads: int = 1) -> Plan:
     """The plan a scorer runs: the compiled twin when it reproduces this
     tokenizer and these types exactly, else the Python twin on ``kernels``
-    and ``variants``."""
+    and ``variants``.  ``threads``: how many threads one long pair's LCS may use."""
     mode = scan_mode(tokenizer) if splitter is None else None
     if fastpath is not None and mode in fastpath.MODES and set(spec.kinds) <= fastpath.KINDS:
         if mode in ("char", "unicode"):
@@ -100,8 +100,8 @@ def make_plan(spec: TypeSpec, tokenizer: Any, splitter: Splitter | None) -> Plan
 
             fastpath.set_char_classes(char_classes())  # built once, ~0.25 s
         stemmer = getattr(tokenizer, "stemmer", None)
-        return fastpath.Plan(spec, fastpath.MODES[mode], stemmer, Score)  # type: ignore[no-any-return]
-    return PythonPlan(spec, tokenizer, kernels, splitter, variants)
+        return fastpath.Plan(spec, fastpath.MODES[mode], stemmer, Score, threads)  # type: ignore[no-any-return]
+    return PythonPlan(spec, tokenizer, kernels, splitter, variants, threads)
 
 
 _CHOICE = os.environ.get(ENV_VAR, "auto").strip().lower() or "auto"

@@ -61,6 +61,15 @@ def resolve_jobs(n_jobs: int) -> int:
     return n_jobs if n_jobs > 0 else (os.cpu_count() or 1)
 
 
+def resolve_threads(threads: int) -> int:
+    """``threads`` (one long pair's LCS) as a count: -1 means every core."""
+    if not isinstance(threads, int) or isinstance(threads, bool):
+        raise TypeError(f"threads must be an int, got {type(threads).__name__}")
+    if threads < 1 and threads != -1:
+        raise ValueError(f"threads must be a positive count or -1 (every core), got {threads}")
+    return threads if threads > 0 else (os.cpu_count() or 1)
+
+
 def resolve_limit(max_tokens: int | None) -> int:
     """``max_tokens`` as the plans take it: -1 for no limit.
 

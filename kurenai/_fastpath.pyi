@@ -18,12 +18,14 @@ class Plan:
     mode: int
     stem: Callable[[str], str | None] | None
     score_class: type[Score]
+    threads: int
     def __init__(
         self,
         spec: TypeSpec,
         mode: int,
         stem: Callable[[str], str | None] | None,
         score_class: type[Score],
+        threads: int = 1,
     ) -> None: ...
     def score(self, target: str, prediction: str) -> ScoreDict: ...
     def tallies(self, target: str, prediction: str) -> Tallies: ...

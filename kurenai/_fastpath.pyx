@@ -559,7 +559,8 @@ cdef class Plan:
 
     ``spec`` is the types as ``kurenai._plan.parse_types`` parsed them,
     ``mode`` a code of ``MODES``, ``stem`` the tokenizer's ``stemmer`` (None:
-    no stemming) and ``score_class`` the tuple subclass of the scores.
+    no stemming) and ``score_class`` the tuple subclass of the scores;
+    ``threads`` (>= 1) how many threads one long pair's LCS may use.
     """
 
     cdef readonly object spec
@@ -567,6 +568,7 @@ cdef class Plan:
     cdef readonly int mode
     cdef readonly object stem
     cdef readonly object score_class
+    cdef readonly int threads
     cdef Py_ssize_t n_types
     cdef int *kinds                 # per type: NGRAM, LCS or LSUM
     cdef Py_ssize_t *orders         # per type: n for n-grams
@@ -591,7 +593,7 @@ cdef class Plan:
         free(self.gaps)
         free(self.unigrams)
 
-    def __init__(self, spec, int mode, stem, type score_class):
+    def __init__(self, spec, int mode, stem, type score_class, int threads=1):
         cdef Py_ssize_t i
         if not issubclass(score_class, tuple):
             raise TypeError("score_class must be a tuple subclass")
@@ -606,6 +608,7 @@ cdef class Plan:
         self.mode = mode
         self.stem = stem
         self.score_class = score_class
+        self.threads = max(threads, 1)
         self.n_types = len(self.rouge_types)
         self.n_orders = len(spec.orders)
         self.kinds = <int *> malloc((self.n_types + 1) * sizeof(int))
@@ -670,7 +673,7 @@ cdef class Plan:
         return work.counts.hits if both else 0, t_len, p_len
 
     def __reduce__(self):
-        return Plan, (self.spec, self.mode, self.stem, self.score_class)
+        return Plan, (self.spec, self.mode, self.stem, self.score_class, self.threads)
 
     def score(self, str target, str prediction):
         """``RougeScorer.score`` for this plan: dict of rouge type -> Score."""
@@ -992,7 +995,8 @@ cdef int _work_stem(Plan plan, PairWork *w, list keep_alive) except -1:
 cdef void _work_count(Plan plan, PairWork *w) noexcept nogil:
     if w.status == 0:
         w.status = doc_counts(&w.t, &w.p, &w.t, &w.p, plan.ngram_orders, plan.n_orders,
-                              plan.want_lcs, plan.want_lsum, w.table.n, &w.counts)
+                              plan.want_lcs, plan.want_lsum, w.table.n, plan.threads,
+                              &w.counts)
     if w.status == 0 and plan.has_variants:
         w.status = _count_variants(plan, w)
 

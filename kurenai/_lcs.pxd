@@ -18,7 +18,7 @@ cdef struct Counts:
 cdef int doc_counts(const Doc *t_all, const Doc *p_all, const Doc *t_sents,
                     const Doc *p_sents, const Py_ssize_t *orders, Py_ssize_t n_orders,
                     bint want_lcs, bint want_lsum, Py_ssize_t vocab_size,
-                    Counts *out) noexcept nogil
+                    int threads, Counts *out) noexcept nogil
 
 
 # Python token sequences -> a Doc of dense IDs (``vocab`` grows), and its release.

@@ -1,8 +1,10 @@
 from collections.abc import Hashable, Sequence
 
 POPCOUNT: str
+THREADS: bool
 
-def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable]) -> int: ...
+def _set_parallel_min_tokens(tokens: int) -> int: ...
+def lcs_length(a: Sequence[Hashable], b: Sequence[Hashable], threads: int = 1) -> int: ...
 def lcs_indices(ref: Sequence[Hashable], can: Sequence[Hashable]) -> list[int]: ...
 def summary_lcs_hits(
     ref_sents: Sequence[Sequence[Hashable]], can_sents: Sequence[Sequence[Hashable]]
@@ -19,4 +21,5 @@ def pair_counts(
     want_lsum: bool,
     target_whole: Sequence[str] | None = None,
     prediction_whole: Sequence[str] | None = None,
+    threads: int = 1,
 ) -> tuple[tuple[int, ...], int, int, int, int, int, int]: ...

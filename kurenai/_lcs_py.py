@@ -30,8 +30,11 @@ def lcs_table(ref: IDs, can: IDs) -> list[list[int]]:
     return table
 
 
-def lcs_length(a: IDs, b: IDs) -> int:
-    """Length of a longest common subsequence, in O(min(len(a), len(b))) memory."""
+def lcs_length(a: IDs, b: IDs, threads: int = 1) -> int:
+    """Length of a longest common subsequence, in O(min(len(a), len(b))) memory.
+
+    ``threads`` is accepted for the compiled twin's sake and ignored.
+    """
     if len(a) < len(b):
         a, b = b, a
     previous = [0] * (len(b) + 1)
@@ -114,6 +117,7 @@ def pair_counts(
     want_lsum: bool,
     target_whole: Sequence[str] | None = None,
     prediction_whole: Sequence[str] | None = None,
+    threads: int = 1,
 ) -> tuple[tuple[int, ...], int, int, int, int, int, int]:
     """All the integer counts that the ROUGE scores of one pair need.
 
@@ -122,7 +126,8 @@ def pair_counts(
     sentences' tokens concatenated.  Returns ``(ngram_overlaps, lcs_length,
     lsum_hits, target_len, prediction_len, target_sum_len, prediction_sum_len)``
     where ``ngram_overlaps`` follows ``orders`` and the ``_sum_len`` are the
-    token totals over the sentences.
+    token totals over the sentences.  ``threads``: how many threads the
+    compiled twin's LCS of a long pair may use; the same numbers, ignored here.
     """
     vocab: dict[str, int] = {}
     t_sents = intern_sentences(target_sents, vocab)

@@ -190,6 +190,12 @@ class Plan(Protocol):
     @property
     def spec(self) -> TypeSpec: ...
 
+    @property
+    def threads(self) -> int:
+        """How many threads one long pair's LCS may use (>= 1; the pure
+        twin computes the same numbers on one)."""
+        ...
+
     def score(self, target: str, prediction: str) -> ScoreDict:
         """The scores of one pair."""
         ...

@@ -34,6 +34,7 @@ class PythonPlan:
     ``splitter`` finds the sentences of ROUGE-Lsum and ROUGE-W; None: one
     sentence per line.  ``variants`` holds the ROUGE-W/S/SU kernels
     (``_variants`` or ``_variants_py``), needed when ``spec`` has those types.
+    ``threads`` goes to the kernels (the compiled ones split a long pair's LCS).
     """
 
     def __init__(
@@ -43,10 +44,12 @@ class PythonPlan:
         kernels: ModuleType,
         splitter: Splitter | None,
         variants: ModuleType | None = None,
+        threads: int = 1,
     ) -> None:
         if variants is None and {WLCS, SKIP} & set(spec.kinds):
             raise ValueError("ROUGE-W/S/SU types need the variants kernels")
         self.spec = spec
+        self.threads = threads
         self._tokenize: Callable[[str], Any] = tokenizer.tokenize
         self._tokenizer_name = type(tokenizer).__name__
         self._kernels = kernels
@@ -152,6 +155,7 @@ class PythonPlan:
                 spec.want_lsum,
                 target[1],
                 prediction[1],
+                self.threads,
             )
             return counts, self._variant_counts(target, prediction)
         except TypeError as error:

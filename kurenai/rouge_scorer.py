@@ -58,6 +58,12 @@ class RougeScorer(BaseScorer):
             :func:`kurenai.sentences.split_sentences` (offline, multilingual).
             ``nltk.sent_tokenize`` reproduces rouge-score's splitting.
         rouge_w_weight: the weight ``w`` of ``rougeW`` (ROUGE-1.5.5's ``-w``).
+        threads: how many threads the LCS of one long pair (``rougeL`` of
+            two texts of tens of thousands of tokens) may use; -1: every
+            core.  The numbers are the same whatever it is.  Shorter pairs,
+            the other types and the pure-Python implementation use one.  In
+            ``score_batch(n_jobs=...)`` the workers share it: each uses
+            ``threads // n_jobs`` (at least 1).
 
     Beyond rouge-score's types, ROUGE-1.5.5's ``rougeW``, ``rougeS{k}``,
     ``rougeSU{k}``, ``rougeS`` and ``rougeSU`` are accepted (see
@@ -68,8 +74,8 @@ class RougeScorer(BaseScorer):
 
     Raises:
         TypeError: ``rouge_types`` is a bare string or not an iterable of str;
-            ``sentence_splitter`` is not callable.
-        ValueError: an unknown ROUGE type.
+            ``sentence_splitter`` is not callable; ``threads`` is not an int.
+        ValueError: an unknown ROUGE type; ``threads`` below 1 (but not -1).
     """
 
     def __init__(
@@ -80,6 +86,7 @@ class RougeScorer(BaseScorer):
         tokenizer: TokenizerLike = None,
         sentence_splitter: Callable[[str], list[str]] | None = None,
         rouge_w_weight: float = 1.2,
+        threads: int = 1,
     ) -> None:
         if sentence_splitter is not None and not callable(sentence_splitter):
             raise TypeError(
@@ -90,6 +97,8 @@ class RougeScorer(BaseScorer):
         self._split_summaries = bool(split_summaries)
         self._sentence_splitter = sentence_splitter
         self._w_weight = _plan.checked_weight(rouge_w_weight)
+        _batch.resolve_threads(threads)
+        self._threads = threads  # -1 stays -1: "every core" of where it is unpickled
         self._plan: Plan = self._make_plan(rouge_types)
 
     @property
@@ -195,11 +204,12 @@ class RougeScorer(BaseScorer):
         jobs = _batch.resolve_jobs(n_jobs)
         limit = _batch.resolve_limit(max_tokens)
         size, rows, chosen_t, chosen_p = _batch.checked_pairs(targets, predictions, allow_none)
+        plan = self._batch_plan(jobs)
         if columnar:
             scored = np.full((len(self.rouge_types), 3, len(rows)), np.nan)
-            _batch.score_pairs(self._plan, chosen_t, chosen_p, jobs, limit, scored)
+            _batch.score_pairs(plan, chosen_t, chosen_p, jobs, limit, scored)
             return _batch.columns(self.rouge_types, size, rows, scored)
-        scores = _batch.score_pairs(self._plan, chosen_t, chosen_p, jobs, limit)
+        scores = _batch.score_pairs(plan, chosen_t, chosen_p, jobs, limit)
         return _batch.placed(size, rows, scores)
 
     @overload
@@ -272,7 +282,11 @@ class RougeScorer(BaseScorer):
         size, rows, groups, flat_t, flat_p = _batch.checked_groups(targets, predictions, allow_none)
         # -f A pools counts, not scores: without a size limit there is nothing to score first.
         skip_scores = mode == "average" and limit < 0
-        flat = None if skip_scores else _batch.score_pairs(self._plan, flat_t, flat_p, jobs, limit)
+        flat = (
+            None
+            if skip_scores
+            else _batch.score_pairs(self._batch_plan(jobs), flat_t, flat_p, jobs, limit)
+        )
         if flat is not None and mode == "best":
             best = _batch.best_of_groups(self.rouge_types, groups, flat)
         else:
@@ -303,6 +317,7 @@ class RougeScorer(BaseScorer):
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        self.__dict__.setdefault("_threads", 1)  # pickled before the option existed
         self._plan = self._make_plan(state["_plan"])
 
     def _splitter(self) -> Callable[[str], list[str]] | None:
@@ -310,9 +325,19 @@ class RougeScorer(BaseScorer):
             return None
         return self._sentence_splitter or split_sentences
 
-    def _make_plan(self, rouge_types: Any) -> Plan:
+    def _make_plan(self, rouge_types: Any, threads: int | None = None) -> Plan:
+        if threads is None:
+            threads = _batch.resolve_threads(self._threads)
         spec = _plan.parse_types(rouge_types, self._w_weight)
-        return _backend.make_plan(spec, self._tokenizer, self._splitter())
+        return _backend.make_plan(spec, self._tokenizer, self._splitter(), threads)
+
+    def _batch_plan(self, jobs: int) -> Plan:
+        """The plan of a batch on ``jobs`` workers, which share the threads:
+        never more than max(jobs, threads) busy at once."""
+        threads = max(1, self._plan.threads // jobs)
+        if threads == self._plan.threads:
+            return self._plan
+        return self._make_plan(self.rouge_types, threads)
 
     def __repr__(self) -> str:
         return (
