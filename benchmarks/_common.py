@@ -159,14 +159,22 @@ def _lines(words: list[str], rng: random.Random) -> str:
     return "".join(out).strip()
 
 
-def interleaved(contenders: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
-    """Median seconds of each contender, run round-robin so load drifts hit all."""
+def interleaved(
+    contenders: dict[str, Callable[[], object]],
+    repeats: int,
+    clock: Callable[[], float] = time.perf_counter,
+) -> dict[str, float]:
+    """Median seconds of each contender, run round-robin so load drifts hit all.
+
+    ``clock`` is wall-clock by default; ``time.process_time`` counts only this
+    process's CPU time, steadier on a machine shared with other work.
+    """
     times: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(repeats):
         for name, run in contenders.items():
-            start = time.perf_counter()
+            start = clock()
             run()
-            times[name].append(time.perf_counter() - start)
+            times[name].append(clock() - start)
     return {name: statistics.median(values) for name, values in times.items()}
 
 

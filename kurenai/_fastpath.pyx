@@ -31,6 +31,7 @@ from kurenai import _plan, _rules
 
 
 cdef extern from "Python.h":
+    bint is_ascii "PyUnicode_IS_ASCII"(object text)
     # Pure macros over a str's buffer: safe without the GIL while it is alive.
     uint32_t read_code_point "PyUnicode_READ"(int kind, const void *data, Py_ssize_t index) nogil
     bint is_space "Py_UNICODE_ISSPACE"(uint32_t ch) nogil
@@ -114,17 +115,28 @@ def _degrade_fast_hash(bint on):
     DEGENERATE_FAST_HASH = on
 
 
+cdef inline uint64_t _mix(uint64_t h, uint32_t ch) noexcept nogil:
+    # A rotate-xor step per code point: a short dependency chain.  Its
+    # collisions can be crafted; the switch to SipHash bounds their cost.
+    # Code points, not code units: equal tokens hash equally in any kind.
+    return ((h << 5) | (h >> 59)) ^ ch
+
+
+cdef inline uint64_t _finish(uint64_t h) noexcept nogil:
+    """The fast hash of a token whose code points were _mix-ed into ``h``
+    (starting from HASH_KEY[0])."""
+    if DEGENERATE_FAST_HASH:
+        return 0
+    h *= 0x100000001B3ULL
+    return h ^ (h >> 29)
+
+
 cdef inline uint64_t _fast_hash(const char *data, int kind, Py_ssize_t length) noexcept nogil:
     cdef uint64_t h = HASH_KEY[0]
     cdef Py_ssize_t i
-    if DEGENERATE_FAST_HASH:
-        return 0
     for i in range(length):
-        # A rotate-xor step per code point: a short dependency chain.  Its
-        # collisions can be crafted; the switch to SipHash bounds their cost.
-        h = ((h << 5) | (h >> 59)) ^ read_code_point(kind, data, i)
-    h *= 0x100000001B3ULL
-    return h ^ (h >> 29)
+        h = _mix(h, read_code_point(kind, data, i))
+    return _finish(h)
 
 
 # The rules come from kurenai._rules, copied here into C values once.
@@ -306,16 +318,13 @@ cdef int _table_grow(Table *t) noexcept nogil:
     return 0
 
 
-cdef inline uint64_t _table_hash(const Table *t, const char *data, int kind,
-                                 Py_ssize_t length) noexcept nogil:
-    if t.strong:
-        return _hash(data, kind, length)
-    return _fast_hash(data, kind, length)
+cdef int32_t _intern(Table *t, const char *data, int kind, Py_ssize_t length,
+                     uint64_t fast) noexcept nogil:
+    """The ID of the token content ``data[:length]``, added if new; -1: no memory.
 
-
-cdef int32_t _intern(Table *t, const char *data, int kind, Py_ssize_t length) noexcept nogil:
-    """The ID of the token content ``data[:length]``, added if new; -1: no memory."""
-    cdef uint64_t h = _table_hash(t, data, kind, length)
+    ``fast`` is its _fast_hash, which the scan computes as it reads the token.
+    """
+    cdef uint64_t h = _hash(data, kind, length) if t.strong else fast
     cdef Py_ssize_t s = h & t.slot_mask, probes = 0
     cdef int32_t index
     while t.slots[s] >= 0:
@@ -326,11 +335,11 @@ cdef int32_t _intern(Table *t, const char *data, int kind, Py_ssize_t length) no
         probes += 1
         if probes > PROBE_LIMIT and not t.strong:
             _strengthen(t)
-            return _intern(t, data, kind, length)
+            return _intern(t, data, kind, length, fast)
     if t.n == t.capacity:
         if _table_grow(t) < 0:
             return -1
-        return _intern(t, data, kind, length)
+        return _intern(t, data, kind, length, fast)
     t.entries[t.n] = Entry(data, kind, length, h)
     t.slots[s] = <int32_t> t.n
     t.n += 1
@@ -367,13 +376,14 @@ cdef inline bint _in_token(uint32_t ch, int mode) noexcept nogil:
 
 
 cdef inline int _emit(Table *t, Doc *doc, const char *data, int kind,
-                      Py_ssize_t length, Py_ssize_t limit) noexcept nogil:
-    """Append the ID of the token ``data[:length]``.
+                      Py_ssize_t length, uint64_t mixed, Py_ssize_t limit) noexcept nogil:
+    """Append the ID of the token ``data[:length]``, whose code points the
+    scan _mix-ed into ``mixed``.
 
     Returns -1 if out of memory, 1 once the text has more than ``limit``
     tokens (the scan stops there), else 0.
     """
-    cdef int32_t token_id = _intern(t, data, kind, length)
+    cdef int32_t token_id = _intern(t, data, kind, length, _finish(mixed))
     if token_id < 0:
         return -1
     doc.ids[doc.n_tokens] = token_id
@@ -393,6 +403,7 @@ cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mo
                      Doc *doc, Py_ssize_t limit) noexcept nogil:
     cdef Py_ssize_t i = 0, start, sentence_start = 0
     cdef int kind = sizeof(code_unit), status
+    cdef uint64_t mixed
     while True:
         # Separators; a newline ends a sentence.
         while i < length and not _in_token(units[i], mode):
@@ -402,9 +413,11 @@ cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mo
         if i >= length:
             break
         start = i
+        mixed = HASH_KEY[0]  # the token is hashed as it is read
         while i < length and _in_token(units[i], mode):
+            mixed = _mix(mixed, units[i])
             i += 1
-        status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
+        status = _emit(t, doc, <const char *> (units + start), kind, i - start, mixed, limit)
         if status != 0:
             return status
     _end_sentence(doc, &sentence_start)
@@ -419,6 +432,7 @@ cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int 
     cdef uint8_t flags, follow
     cdef uint8_t starts_word = WORD if mode == CHAR else WORD | ALONE
     cdef int kind = sizeof(code_unit), status
+    cdef uint64_t mixed
     while i < length:
         flags = _flags(units[i])
         if mode == CHAR and flags & ALONE:
@@ -431,10 +445,12 @@ cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int 
             i += 1
             continue
         start = i
+        mixed = _mix(HASH_KEY[0], units[i])
         i += 1
         while i < length and _flags(units[i]) & follow:
+            mixed = _mix(mixed, units[i])
             i += 1
-        status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
+        status = _emit(t, doc, <const char *> (units + start), kind, i - start, mixed, limit)
         if status != 0:
             return status
     _end_sentence(doc, &sentence_start)
@@ -521,7 +537,7 @@ cdef int _stem_all(Table *t, object stem, list keep_alive, int32_t **final_ids) 
         data = <const char *> PyUnicode_DATA(stemmed)
         kind = PyUnicode_KIND(stemmed)
         length = PyUnicode_GET_LENGTH(stemmed)
-        final[e] = _intern(t, data, kind, length)
+        final[e] = _intern(t, data, kind, length, _fast_hash(data, kind, length))
         if final[e] < 0:
             raise MemoryError()
     return 0
@@ -619,7 +635,7 @@ cdef class Plan:
     def score(self, str target, str prediction):
         """``RougeScorer.score`` for this plan: dict of rouge type -> Score."""
         cdef PairWork work
-        cdef list keep_alive = [target.lower(), prediction.lower()]
+        cdef list keep_alive = None if self.stem is None else []  # the stems
         cdef Py_ssize_t small[16]
         _work_init(&work)
         work.counts.overlaps = small
@@ -628,7 +644,7 @@ cdef class Plan:
             if work.counts.overlaps == NULL:
                 raise MemoryError()
         try:
-            _work_run(self, &work, keep_alive[0], keep_alive[1], -1, keep_alive)
+            _work_run(self, &work, _prepared(target), _prepared(prediction), -1, keep_alive)
             return self._scores(&work)
         finally:
             if work.counts.overlaps != small:
@@ -688,8 +704,8 @@ cdef class Plan:
         if len(predictions) != n:
             raise ValueError(f"{n} targets but {len(predictions)} predictions")
         if max_tokens < 0:
-            lowered = [text.lower() for text in targets]
-            lowered += [text.lower() for text in predictions]
+            lowered = [_prepared(text) for text in targets]
+            lowered += [_prepared(text) for text in predictions]
         else:
             lowered, over = _lowered_within(self.mode, targets + predictions, n, max_tokens)
         works = <PairWork *> calloc(n + 1, sizeof(PairWork))
@@ -774,7 +790,7 @@ cdef Py_ssize_t PIECE = 1 << 16
 
 
 cdef tuple _lowered_within(int mode, list texts, Py_ssize_t n, Py_ssize_t limit):
-    """The lowercased texts (n targets, then n predictions), and the pairs
+    """The _prepared texts (n targets, then n predictions), and the pairs
     found to be over ``limit`` tokens without lowering them whole (their
     texts are replaced by empty ones)."""
     cdef list lowered = [], over = []
@@ -783,7 +799,7 @@ cdef tuple _lowered_within(int mode, list texts, Py_ssize_t n, Py_ssize_t limit)
         if len(text) > PIECE and len(text) > 8 * limit and _surely_over(mode, text, limit):
             lowered.append(None)
         else:
-            lowered.append(text.lower())
+            lowered.append(_prepared(text))
     for k in range(n):
         if lowered[k] is None or lowered[n + k] is None:
             lowered[k] = lowered[n + k] = ""
@@ -866,6 +882,7 @@ cdef struct PairWork:
     Doc p
     Counts counts
     int32_t *final_ids
+    uint8_t *lowered      # the lowercased copies of 1-byte texts
     int status            # 0: scored; 1: over the size limit; -1: out of memory
 
 
@@ -880,8 +897,10 @@ cdef void _work_release(PairWork *w) noexcept nogil:
     free(w.p.ids)
     free(w.p.bounds)
     free(w.final_ids)
+    free(w.lowered)
     _table_free(&w.table)
     w.t.ids = w.p.ids = w.final_ids = NULL
+    w.lowered = NULL
     w.t.bounds = w.p.bounds = NULL
 
 
@@ -913,9 +932,52 @@ cdef void _work_scan_nogil(PairWork *w, const char *t_data, int t_kind,
         expected = 2 * max_tokens + 2
     w.status = _table_init(&w.table, expected)
     if w.status == 0:
+        w.status = _lower_ascii(w, &t_data, t_kind, t_length, &p_data, p_kind, p_length)
+    if w.status == 0:
         w.status = _scan(&w.table, t_data, t_kind, t_length, mode, &w.t, max_tokens)
     if w.status == 0:
         w.status = _scan(&w.table, p_data, p_kind, p_length, mode, &w.p, max_tokens)
+
+
+cdef inline object _prepared(object text):
+    """``text`` ready for _work_scan: an ASCII str as it is (the scan
+    lowercases it in C, without a new str), any other text lowercased."""
+    if type(text) is str and is_ascii(text):
+        return text
+    return text.lower()
+
+
+cdef inline void _ascii_lower(const uint8_t *text, uint8_t *out,
+                              Py_ssize_t length) noexcept nogil:
+    """str.lower() of ASCII (A-Z only); a loop the compiler vectorizes."""
+    cdef Py_ssize_t i
+    for i in range(length):
+        out[i] = text[i] + ((<uint8_t> (text[i] - 65) < 26) << 5)
+
+
+cdef int _lower_ascii(PairWork *w, const char **t_data, int t_kind, Py_ssize_t t_length,
+                      const char **p_data, int p_kind, Py_ssize_t p_length) noexcept nogil:
+    """Point each 1-byte text at a copy with A-Z lowercased (owned by ``w``).
+
+    The texts are _prepared: a 1-byte one is either ASCII, so this is its
+    str.lower(), or already lowercased, so this copies it unchanged.
+    Returns -1 if out of memory.
+    """
+    cdef Py_ssize_t size = (t_length if t_kind == 1 else 0) + (p_length if p_kind == 1 else 0)
+    cdef uint8_t *out
+    if size == 0:
+        return 0
+    out = w.lowered = <uint8_t *> malloc(size)
+    if out == NULL:
+        return -1
+    if t_kind == 1:
+        _ascii_lower(<const uint8_t *> t_data[0], out, t_length)
+        t_data[0] = <const char *> out
+        out += t_length
+    if p_kind == 1:
+        _ascii_lower(<const uint8_t *> p_data[0], out, p_length)
+        p_data[0] = <const char *> out
+    return 0
 
 
 cdef int _work_stem(Plan plan, PairWork *w, list keep_alive) except -1:
@@ -935,7 +997,7 @@ cdef void _work_count(Plan plan, PairWork *w) noexcept nogil:
 
 cdef int _work_run(Plan plan, PairWork *w, str target, str prediction,
                    Py_ssize_t max_tokens, list keep_alive) except -1:
-    """Scan, intern, stem and count one pair of lowercased texts."""
+    """Scan, intern, stem and count one pair of _prepared texts."""
     _work_scan(w, target, prediction, plan.mode, max_tokens)
     _work_stem(plan, w, keep_alive)
     with nogil:
@@ -948,7 +1010,8 @@ cdef int _work_run(Plan plan, PairWork *w, str target, str prediction,
 cdef int _run_all(Plan plan, PairWork *works, list lowered, Py_ssize_t n,
                   Py_ssize_t max_tokens, list keep_alive) except -1:
     """_work_run over many pairs, in three phases so the GIL is released twice
-    per batch rather than per pair (``lowered``: n targets, then n predictions)."""
+    per batch rather than per pair (``lowered``: n targets, then n predictions,
+    _prepared)."""
     cdef Py_ssize_t k
     cdef const char **data = <const char **> malloc(2 * n * sizeof(char *) + 1)
     cdef int *kinds = <int *> malloc(2 * n * sizeof(int) + 1)

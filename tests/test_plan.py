@@ -10,12 +10,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import on_compiled_plan
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rouge_score import rouge_scorer as rs
 
 from kurenai import _backend, _rules
 from kurenai._plan import LCS, LSUM, NGRAM, parse_types
 from kurenai._plan_py import PythonPlan
 from kurenai.rouge_scorer import ROUGE_TYPES, RougeScorer
+from kurenai.scoring import Score
 from kurenai.tokenizers import (
     AllCharacterSupportTokenizer,
     UnicodeTokenizer,
@@ -83,6 +86,36 @@ def test_the_twins_agree_on_every_method(
     compiled.score_many(targets, predictions, 12, outs[0])
     pure.score_many(targets, predictions, 12, outs[1])
     np.testing.assert_array_equal(outs[0], outs[1])
+
+
+# Words of every case around the ASCII letters, and texts of 1-, 2- and
+# 4-byte code points: the compiled scan lowercases ASCII texts itself, and
+# str.lower() the others (Latin-1 ones too: "É" is 1-byte but not ASCII).
+PIECES = ["a", "A", "Z", "z", "@", "[", "`", "{", "Run", "RUNS", "É", "ÿ", "ß", "İ", "ΣΑΣ"]
+CASED = st.lists(st.sampled_from([*PIECES, "猫", "𠮷", " ", "\n", "\t"]), max_size=24).map("".join)
+
+
+@pytest.mark.compiled_only
+@pytest.mark.parametrize("name", ["whitespace", "rouge-score", "unicode"])
+@pytest.mark.parametrize("stem", [False, True], ids=["plain", "stemmer"])
+@settings(max_examples=60, deadline=None)
+@given(pairs=st.lists(st.tuples(CASED, CASED), min_size=1, max_size=5), limit=st.integers(-1, 8))
+def test_the_twins_lowercase_alike(
+    name: str, stem: bool, pairs: list[tuple[str, str]], limit: int
+) -> None:
+    from kurenai import _fastpath, _lcs
+
+    tokenizer = get_tokenizer(name, use_stemmer=stem)
+    spec = parse_types(["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    mode = _fastpath.MODES[tokenizer.scan_mode]  # type: ignore[attr-defined]
+    compiled = _fastpath.Plan(spec, mode, getattr(tokenizer, "stemmer", None), Score)
+    pure = PythonPlan(spec, tokenizer, _lcs, None)
+    targets, predictions = [t for t, _ in pairs], [p for _, p in pairs]
+    for target, prediction in pairs:
+        assert compiled.score(target, prediction) == pure.score(target, prediction)
+    assert compiled.score_many(targets, predictions, limit) == pure.score_many(
+        targets, predictions, limit
+    )
 
 
 def test_plan_choice_reads_the_declared_scan_mode(backend: str) -> None:
