@@ -9,12 +9,14 @@ words split beforehand, plus building the ``Score`` objects and their dict:
 what a scorer would cost if tokenizing and n-gram counting were free.  It is
 measured in the same run as kurenai's ``score`` (one call per pair) and
 ``score_batch`` (one call for all pairs), each a pass over the same pairs,
-round-robin; a row is the median of the passes' **process CPU time**
-(``time.process_time``: other processes' load does not count) divided by the
-pairs, and its ratio to the floor.  Cases: the four types of rouge-score's
-README (floor: one LCS + four Scores), ``rougeL`` alone (one LCS + one
-Score), and the four types with ``use_stemmer=True`` (against the unstemmed
-floor).
+round-robin.  A row gives the median **CPU time of this thread** per pass
+(``time.thread_time``: neither other processes' load nor the threads NumPy's
+BLAS spins after import count; ``score_batch`` with ``n_jobs=1`` runs in this
+thread) divided by the pairs, and the median over rounds of its pass / the
+floor's pass in the same round (steadier than a ratio of medians when the
+load drifts).  Cases: the four types of rouge-score's README (floor: one LCS
++ four Scores), ``rougeL`` alone (one LCS + one Score), and the four types
+with ``use_stemmer=True`` (against the unstemmed floor).
 
 RapidFuzz is a benchmark-only peer: ``pip install 'kurenai[bench]'``.
 ``--tiny`` runs a few generated pairs once, and without RapidFuzz leaves the
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import time
 from typing import Any, Callable
 
@@ -32,7 +35,7 @@ from _common import (
     add_common_options,
     find_data_dir,
     header,
-    interleaved,
+    interleaved_times,
     read_jsonl,
     synthetic_pairs,
 )
@@ -95,14 +98,20 @@ def contenders(
     return runs
 
 
-def report(case: str, n_pairs: int, medians: dict[str, float]) -> dict[str, float]:
-    floor = next((s for name, s in medians.items() if name.startswith("floor")), None)
-    print(f"\n{case}  ({n_pairs} pairs, median CPU time of interleaved passes)")
-    per_pair = {name: seconds / n_pairs * 1e6 for name, seconds in medians.items()}
-    for name, micros in per_pair.items():
-        ratio = f"{medians[name] / floor:>7.2f}x floor" if floor else ""
-        print(f"  {name:<34}{micros:>9.2f} us/pair {ratio}")
-    return per_pair
+def report(case: str, n_pairs: int, times: dict[str, list[float]]) -> dict[str, Any]:
+    """Per contender: the median CPU time per pair, and the median over
+    rounds of its time / the floor's time in the same round."""
+    floor = next((runs for name, runs in times.items() if name.startswith("floor")), None)
+    print(f"\n{case}  ({n_pairs} pairs; median thread CPU time of interleaved passes, and")
+    print("  the median over rounds of each pass / the floor's pass in its round)")
+    figures: dict[str, Any] = {}
+    for name, runs in times.items():
+        micros = statistics.median(runs) / n_pairs * 1e6
+        ratio = statistics.median(r / f for r, f in zip(runs, floor)) if floor else None
+        shown = f"{ratio:>7.2f}x floor" if ratio else ""
+        print(f"  {name:<34}{micros:>9.2f} us/pair {shown}")
+        figures[name] = {"us_per_pair": micros, "ratio_to_floor": ratio}
+    return figures
 
 
 def main() -> None:
@@ -133,8 +142,8 @@ def main() -> None:
     figures = {}
     for case, types, stem, floor in cases:
         runs = contenders(types, stem, pairs, words, floor)
-        medians = interleaved(runs, args.repeats, clock=time.process_time)
-        figures[case] = report(case, len(pairs), medians)
+        times = interleaved_times(runs, args.repeats, clock=time.thread_time)
+        figures[case] = report(case, len(pairs), times)
     if args.json:
         print(json.dumps(figures))
 
