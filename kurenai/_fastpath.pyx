@@ -12,6 +12,8 @@ feeds ``kurenai._lcs``'s kernels, and the ``Score``s are computed with
 rouge-score's float operations, in the same order.
 """
 
+from cpython.dict cimport PyDict_GetItem
+from cpython.ref cimport PyObject
 from cpython.unicode cimport (
     PyUnicode_DATA,
     PyUnicode_FromKindAndData,
@@ -538,11 +540,28 @@ cdef inline bint _stemmable(const Entry *e) noexcept nogil:
     return True
 
 
-cdef int _stem_all(Table *t, object stem, list keep_alive, int32_t **final_ids) except -1:
+cdef dict _memo_of(object stem):
+    """The memo of ``stem`` if it is ``CachedPorterStemmer.stem_or_drop``
+    (token -> stem or None, which the method fills and only ever clears), else None.
+
+    The scan reads its hits directly: a dict lookup instead of a Python call
+    per distinct token of every pair.
+    """
+    from kurenai._stemming import CachedPorterStemmer
+
+    if getattr(stem, "__func__", None) is CachedPorterStemmer.stem_or_drop:
+        return stem.__self__._kept
+    return None
+
+
+cdef int _stem_all(Table *t, object stem, dict memo, list keep_alive,
+                   int32_t **final_ids) except -1:
     """final_ids[raw ID] = ID of its stem (-1: the tokenizer drops the token).
 
-    ``stem`` is the tokenizer's ``stemmer``: token -> stem, or None to drop it.
+    ``stem`` is the tokenizer's ``stemmer``: token -> stem, or None to drop
+    it; ``memo`` (or None) holds results it gave before (see _memo_of).
     """
+    cdef PyObject *known
     cdef Py_ssize_t raw_count = t.n, e
     cdef int32_t *final = <int32_t *> malloc((raw_count + 1) * sizeof(int32_t))
     cdef Entry entry
@@ -558,7 +577,9 @@ cdef int _stem_all(Table *t, object stem, list keep_alive, int32_t **final_ids) 
         if not _stemmable(&entry):
             final[e] = <int32_t> e
             continue
-        stemmed = stem(PyUnicode_FromKindAndData(entry.kind, entry.data, entry.length))
+        token = PyUnicode_FromKindAndData(entry.kind, entry.data, entry.length)
+        known = NULL if memo is None else PyDict_GetItem(memo, token)
+        stemmed = <object> known if known != NULL else stem(token)
         if stemmed is None:
             final[e] = -1
             continue
@@ -607,6 +628,7 @@ cdef class Plan:
     cdef readonly tuple rouge_types
     cdef readonly int mode
     cdef readonly object stem
+    cdef dict stem_memo             # stem's own memo, read without calling it
     cdef readonly object score_class
     cdef Py_ssize_t n_types
     cdef int *kinds                 # per type: NGRAM, LCS or LSUM
@@ -640,6 +662,7 @@ cdef class Plan:
         self.rouge_types = tuple(spec.rouge_types)
         self.mode = mode
         self.stem = stem
+        self.stem_memo = _memo_of(stem)
         self.score_class = score_class
         self.n_types = len(self.rouge_types)
         self.n_orders = len(spec.orders)
@@ -1012,7 +1035,7 @@ cdef int _lower_ascii(PairWork *w, const char **t_data, int t_kind, Py_ssize_t t
 cdef int _work_stem(Plan plan, PairWork *w, list keep_alive) except -1:
     if w.status != 0 or plan.stem is None:
         return 0
-    _stem_all(&w.table, plan.stem, keep_alive, &w.final_ids)
+    _stem_all(&w.table, plan.stem, plan.stem_memo, keep_alive, &w.final_ids)
     _remap(&w.t, w.final_ids)
     _remap(&w.p, w.final_ids)
     return 0

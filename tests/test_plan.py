@@ -229,3 +229,28 @@ def test_no_import_cycle_between_modules() -> None:
     for module in graph:
         visit(module, ())
     assert "kurenai.rouge_scorer" not in graph["kurenai._batch"]
+
+
+@pytest.mark.compiled_only
+def test_the_compiled_scan_reads_the_stemmers_memo_and_calls_other_stemmers() -> None:
+    from kurenai import _fastpath
+
+    spec = parse_types(["rouge1"])
+    tokenizer = get_tokenizer("whitespace", use_stemmer=True)
+    stemmer = tokenizer.stemmer  # type: ignore[attr-defined]
+    plan = _fastpath.Plan(spec, _fastpath.MODES["whitespace"], stemmer, Score)
+    assert plan.score("running dogs", "runs")["rouge1"].precision == 1.0
+    # A hit is read from the memo without calling the stemmer; a miss calls it.
+    stemmer.__self__._kept["walking"] = "run"
+    assert plan.score("running", "walking")["rouge1"].precision == 1.0
+    stemmer.__self__._kept.clear()
+    assert plan.score("running", "walking")["rouge1"].precision == 0.0
+    calls: list[str] = []
+
+    def shout(token: str) -> str:
+        calls.append(token)
+        return token.upper()
+
+    other = _fastpath.Plan(spec, _fastpath.MODES["whitespace"], shout, Score)
+    assert other.score("abcd efgh", "ABCD")["rouge1"].recall == 0.5
+    assert sorted(calls) == ["abcd", "efgh"]
