@@ -161,13 +161,28 @@ def _lines(words: list[str], rng: random.Random) -> str:
 
 def interleaved(contenders: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
     """Median seconds of each contender, run round-robin so load drifts hit all."""
+    times = interleaved_times(contenders, repeats)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def interleaved_times(
+    contenders: dict[str, Callable[[], object]],
+    repeats: int,
+    clock: Callable[[], float] = time.perf_counter,
+) -> dict[str, list[float]]:
+    """Seconds of each run of each contender, round-robin: entry k of every
+    list comes from round k, so rounds can be compared pair by pair.
+
+    ``clock`` is wall-clock by default; ``time.thread_time`` counts only this
+    thread's CPU time, steadier on a machine shared with other work.
+    """
     times: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(repeats):
         for name, run in contenders.items():
-            start = time.perf_counter()
+            start = clock()
             run()
-            times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(values) for name, values in times.items()}
+            times[name].append(clock() - start)
+    return times
 
 
 def chunks(items: list[Any], size: int) -> Iterator[list[Any]]:

@@ -13,6 +13,8 @@ and the ``Score``s are computed with rouge-score's float operations, in the
 same order.
 """
 
+from cpython.dict cimport PyDict_GetItem
+from cpython.ref cimport PyObject
 from cpython.unicode cimport (
     PyUnicode_DATA,
     PyUnicode_FromKindAndData,
@@ -33,6 +35,7 @@ from kurenai import _plan, _rules
 
 
 cdef extern from "Python.h":
+    bint is_ascii "PyUnicode_IS_ASCII"(object text)
     # Pure macros over a str's buffer: safe without the GIL while it is alive.
     uint32_t read_code_point "PyUnicode_READ"(int kind, const void *data, Py_ssize_t index) nogil
     bint is_space "Py_UNICODE_ISSPACE"(uint32_t ch) nogil
@@ -116,17 +119,28 @@ def _degrade_fast_hash(bint on):
     DEGENERATE_FAST_HASH = on
 
 
+cdef inline uint64_t _mix(uint64_t h, uint32_t ch) noexcept nogil:
+    # A rotate-xor step per code point: a short dependency chain.  Its
+    # collisions can be crafted; the switch to SipHash bounds their cost.
+    # Code points, not code units: equal tokens hash equally in any kind.
+    return ((h << 5) | (h >> 59)) ^ ch
+
+
+cdef inline uint64_t _finish(uint64_t h) noexcept nogil:
+    """The fast hash of a token whose code points were _mix-ed into ``h``
+    (starting from HASH_KEY[0])."""
+    if DEGENERATE_FAST_HASH:
+        return 0
+    h *= 0x100000001B3ULL
+    return h ^ (h >> 29)
+
+
 cdef inline uint64_t _fast_hash(const char *data, int kind, Py_ssize_t length) noexcept nogil:
     cdef uint64_t h = HASH_KEY[0]
     cdef Py_ssize_t i
-    if DEGENERATE_FAST_HASH:
-        return 0
     for i in range(length):
-        # A rotate-xor step per code point: a short dependency chain.  Its
-        # collisions can be crafted; the switch to SipHash bounds their cost.
-        h = ((h << 5) | (h >> 59)) ^ read_code_point(kind, data, i)
-    h *= 0x100000001B3ULL
-    return h ^ (h >> 29)
+        h = _mix(h, read_code_point(kind, data, i))
+    return _finish(h)
 
 
 # The rules come from kurenai._rules, copied here into C values once.
@@ -248,16 +262,45 @@ ctypedef fused code_unit:
     uint32_t
 
 
+cdef extern from *:
+    """
+    /* Unaligned loads of 2, 4 or 8 bytes (memcpy compiles to one mov). */
+    static inline uint64_t kurenai_load8(const char *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+    static inline uint32_t kurenai_load4(const char *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+    static inline uint16_t kurenai_load2(const char *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+    """
+    uint64_t load8 "kurenai_load8"(const char *p) noexcept nogil
+    uint32_t load4 "kurenai_load4"(const char *p) noexcept nogil
+    uint16_t load2 "kurenai_load2"(const char *p) noexcept nogil
+
+
+cdef inline bint _same_bytes(const char *a, const char *b, Py_ssize_t length) noexcept nogil:
+    """a[:length] == b[:length] for length >= 1, a few loads wide.
+
+    A byte loop's exit branch depends on the token's length, which the CPU
+    mispredicts about once a token; here a short token takes two loads from
+    each side, its first and last bytes of a power-of-two width (overlapping).
+    """
+    cdef Py_ssize_t i
+    if length >= 8:
+        for i in range(0, length - 8, 8):
+            if load8(a + i) != load8(b + i):
+                return False
+        return load8(a + length - 8) == load8(b + length - 8)
+    if length >= 4:
+        return (load4(a) == load4(b)) & (load4(a + length - 4) == load4(b + length - 4))
+    if length >= 2:
+        return (load2(a) == load2(b)) & (load2(a + length - 2) == load2(b + length - 2))
+    return a[0] == b[0]
+
+
 cdef inline bint _same(const Entry *e, const char *data, int kind,
                        Py_ssize_t length) noexcept nogil:
     cdef Py_ssize_t i
     if e.length != length:
         return False
     if e.kind == kind and kind == 1:
-        for i in range(length):
-            if e.data[i] != data[i]:
-                return False
-        return True
+        return _same_bytes(e.data, data, length)
     if e.kind == kind:
         return memcmp(e.data, data, length * kind) == 0
     for i in range(length):
@@ -310,16 +353,13 @@ cdef int _table_grow(Table *t) noexcept nogil:
     return 0
 
 
-cdef inline uint64_t _table_hash(const Table *t, const char *data, int kind,
-                                 Py_ssize_t length) noexcept nogil:
-    if t.strong:
-        return _hash(data, kind, length)
-    return _fast_hash(data, kind, length)
+cdef int32_t _intern(Table *t, const char *data, int kind, Py_ssize_t length,
+                     uint64_t fast) noexcept nogil:
+    """The ID of the token content ``data[:length]``, added if new; -1: no memory.
 
-
-cdef int32_t _intern(Table *t, const char *data, int kind, Py_ssize_t length) noexcept nogil:
-    """The ID of the token content ``data[:length]``, added if new; -1: no memory."""
-    cdef uint64_t h = _table_hash(t, data, kind, length)
+    ``fast`` is its _fast_hash, which the scan computes as it reads the token.
+    """
+    cdef uint64_t h = _hash(data, kind, length) if t.strong else fast
     cdef Py_ssize_t s = h & t.slot_mask, probes = 0
     cdef int32_t index
     while t.slots[s] >= 0:
@@ -330,11 +370,11 @@ cdef int32_t _intern(Table *t, const char *data, int kind, Py_ssize_t length) no
         probes += 1
         if probes > PROBE_LIMIT and not t.strong:
             _strengthen(t)
-            return _intern(t, data, kind, length)
+            return _intern(t, data, kind, length, fast)
     if t.n == t.capacity:
         if _table_grow(t) < 0:
             return -1
-        return _intern(t, data, kind, length)
+        return _intern(t, data, kind, length, fast)
     t.entries[t.n] = Entry(data, kind, length, h)
     t.slots[s] = <int32_t> t.n
     t.n += 1
@@ -371,13 +411,14 @@ cdef inline bint _in_token(uint32_t ch, int mode) noexcept nogil:
 
 
 cdef inline int _emit(Table *t, Doc *doc, const char *data, int kind,
-                      Py_ssize_t length, Py_ssize_t limit) noexcept nogil:
-    """Append the ID of the token ``data[:length]``.
+                      Py_ssize_t length, uint64_t mixed, Py_ssize_t limit) noexcept nogil:
+    """Append the ID of the token ``data[:length]``, whose code points the
+    scan _mix-ed into ``mixed``.
 
     Returns -1 if out of memory, 1 once the text has more than ``limit``
     tokens (the scan stops there), else 0.
     """
-    cdef int32_t token_id = _intern(t, data, kind, length)
+    cdef int32_t token_id = _intern(t, data, kind, length, _finish(mixed))
     if token_id < 0:
         return -1
     doc.ids[doc.n_tokens] = token_id
@@ -397,6 +438,7 @@ cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mo
                      Doc *doc, Py_ssize_t limit) noexcept nogil:
     cdef Py_ssize_t i = 0, start, sentence_start = 0
     cdef int kind = sizeof(code_unit), status
+    cdef uint64_t mixed
     while True:
         # Separators; a newline ends a sentence.
         while i < length and not _in_token(units[i], mode):
@@ -406,9 +448,11 @@ cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mo
         if i >= length:
             break
         start = i
+        mixed = HASH_KEY[0]  # the token is hashed as it is read
         while i < length and _in_token(units[i], mode):
+            mixed = _mix(mixed, units[i])
             i += 1
-        status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
+        status = _emit(t, doc, <const char *> (units + start), kind, i - start, mixed, limit)
         if status != 0:
             return status
     _end_sentence(doc, &sentence_start)
@@ -423,6 +467,7 @@ cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int 
     cdef uint8_t flags, follow
     cdef uint8_t starts_word = WORD if mode == CHAR else WORD | ALONE
     cdef int kind = sizeof(code_unit), status
+    cdef uint64_t mixed
     while i < length:
         flags = _flags(units[i])
         if mode == CHAR and flags & ALONE:
@@ -435,10 +480,12 @@ cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int 
             i += 1
             continue
         start = i
+        mixed = _mix(HASH_KEY[0], units[i])
         i += 1
         while i < length and _flags(units[i]) & follow:
+            mixed = _mix(mixed, units[i])
             i += 1
-        status = _emit(t, doc, <const char *> (units + start), kind, i - start, limit)
+        status = _emit(t, doc, <const char *> (units + start), kind, i - start, mixed, limit)
         if status != 0:
             return status
     _end_sentence(doc, &sentence_start)
@@ -497,11 +544,28 @@ cdef inline bint _stemmable(const Entry *e) noexcept nogil:
     return True
 
 
-cdef int _stem_all(Table *t, object stem, list keep_alive, int32_t **final_ids) except -1:
+cdef dict _memo_of(object stem):
+    """The memo of ``stem`` if it is ``CachedPorterStemmer.stem_or_drop``
+    (token -> stem or None, which the method fills and only ever clears), else None.
+
+    The scan reads its hits directly: a dict lookup instead of a Python call
+    per distinct token of every pair.
+    """
+    from kurenai._stemming import CachedPorterStemmer
+
+    if getattr(stem, "__func__", None) is CachedPorterStemmer.stem_or_drop:
+        return stem.__self__._kept
+    return None
+
+
+cdef int _stem_all(Table *t, object stem, dict memo, list keep_alive,
+                   int32_t **final_ids) except -1:
     """final_ids[raw ID] = ID of its stem (-1: the tokenizer drops the token).
 
-    ``stem`` is the tokenizer's ``stemmer``: token -> stem, or None to drop it.
+    ``stem`` is the tokenizer's ``stemmer``: token -> stem, or None to drop
+    it; ``memo`` (or None) holds results it gave before (see _memo_of).
     """
+    cdef PyObject *known
     cdef Py_ssize_t raw_count = t.n, e
     cdef int32_t *final = <int32_t *> malloc((raw_count + 1) * sizeof(int32_t))
     cdef Entry entry
@@ -517,7 +581,9 @@ cdef int _stem_all(Table *t, object stem, list keep_alive, int32_t **final_ids) 
         if not _stemmable(&entry):
             final[e] = <int32_t> e
             continue
-        stemmed = stem(PyUnicode_FromKindAndData(entry.kind, entry.data, entry.length))
+        token = PyUnicode_FromKindAndData(entry.kind, entry.data, entry.length)
+        known = NULL if memo is None else PyDict_GetItem(memo, token)
+        stemmed = <object> known if known != NULL else stem(token)
         if stemmed is None:
             final[e] = -1
             continue
@@ -525,7 +591,7 @@ cdef int _stem_all(Table *t, object stem, list keep_alive, int32_t **final_ids) 
         data = <const char *> PyUnicode_DATA(stemmed)
         kind = PyUnicode_KIND(stemmed)
         length = PyUnicode_GET_LENGTH(stemmed)
-        final[e] = _intern(t, data, kind, length)
+        final[e] = _intern(t, data, kind, length, _fast_hash(data, kind, length))
         if final[e] < 0:
             raise MemoryError()
     return 0
@@ -567,6 +633,7 @@ cdef class Plan:
     cdef readonly tuple rouge_types
     cdef readonly int mode
     cdef readonly object stem
+    cdef dict stem_memo             # stem's own memo, read without calling it
     cdef readonly object score_class
     cdef readonly int threads
     cdef Py_ssize_t n_types
@@ -607,6 +674,7 @@ cdef class Plan:
         self.rouge_types = tuple(spec.rouge_types)
         self.mode = mode
         self.stem = stem
+        self.stem_memo = _memo_of(stem)
         self.score_class = score_class
         self.threads = max(threads, 1)
         self.n_types = len(self.rouge_types)
@@ -678,7 +746,7 @@ cdef class Plan:
     def score(self, str target, str prediction):
         """``RougeScorer.score`` for this plan: dict of rouge type -> Score."""
         cdef PairWork work
-        cdef list keep_alive = [target.lower(), prediction.lower()]
+        cdef list keep_alive = None if self.stem is None else []  # the stems
         cdef Py_ssize_t small[16]
         _work_init(&work)
         work.counts.overlaps = small
@@ -687,7 +755,7 @@ cdef class Plan:
             if work.counts.overlaps == NULL:
                 raise MemoryError()
         try:
-            _work_run(self, &work, keep_alive[0], keep_alive[1], -1, keep_alive)
+            _work_run(self, &work, _prepared(target), _prepared(prediction), -1, keep_alive)
             return self._scores(&work)
         finally:
             if work.counts.overlaps != small:
@@ -747,8 +815,8 @@ cdef class Plan:
         if len(predictions) != n:
             raise ValueError(f"{n} targets but {len(predictions)} predictions")
         if max_tokens < 0:
-            lowered = [text.lower() for text in targets]
-            lowered += [text.lower() for text in predictions]
+            lowered = [_prepared(text) for text in targets]
+            lowered += [_prepared(text) for text in predictions]
         else:
             lowered, over = _lowered_within(self.mode, targets + predictions, n, max_tokens)
         works = <PairWork *> calloc(n + 1, sizeof(PairWork))
@@ -836,7 +904,7 @@ cdef Py_ssize_t PIECE = 1 << 16
 
 
 cdef tuple _lowered_within(int mode, list texts, Py_ssize_t n, Py_ssize_t limit):
-    """The lowercased texts (n targets, then n predictions), and the pairs
+    """The _prepared texts (n targets, then n predictions), and the pairs
     found to be over ``limit`` tokens without lowering them whole (their
     texts are replaced by empty ones)."""
     cdef list lowered = [], over = []
@@ -845,7 +913,7 @@ cdef tuple _lowered_within(int mode, list texts, Py_ssize_t n, Py_ssize_t limit)
         if len(text) > PIECE and len(text) > 8 * limit and _surely_over(mode, text, limit):
             lowered.append(None)
         else:
-            lowered.append(text.lower())
+            lowered.append(_prepared(text))
     for k in range(n):
         if lowered[k] is None or lowered[n + k] is None:
             lowered[k] = lowered[n + k] = ""
@@ -929,6 +997,7 @@ cdef struct PairWork:
     Counts counts
     double *variant_counts  # ROUGE-W/S/SU: 3 per type (see _count_variants)
     int32_t *final_ids
+    uint8_t *lowered      # the lowercased copies of 1-byte texts
     int status            # 0: scored; 1: over the size limit; -1: out of memory
 
 
@@ -943,8 +1012,10 @@ cdef void _work_release(PairWork *w) noexcept nogil:
     free(w.p.ids)
     free(w.p.bounds)
     free(w.final_ids)
+    free(w.lowered)
     _table_free(&w.table)
     w.t.ids = w.p.ids = w.final_ids = NULL
+    w.lowered = NULL
     w.t.bounds = w.p.bounds = NULL
 
 
@@ -978,15 +1049,58 @@ cdef void _work_scan_nogil(PairWork *w, const char *t_data, int t_kind,
         expected = 2 * max_tokens + 2
     w.status = _table_init(&w.table, expected)
     if w.status == 0:
+        w.status = _lower_ascii(w, &t_data, t_kind, t_length, &p_data, p_kind, p_length)
+    if w.status == 0:
         w.status = _scan(&w.table, t_data, t_kind, t_length, mode, &w.t, max_tokens)
     if w.status == 0:
         w.status = _scan(&w.table, p_data, p_kind, p_length, mode, &w.p, max_tokens)
 
 
+cdef inline object _prepared(object text):
+    """``text`` ready for _work_scan: an ASCII str as it is (the scan
+    lowercases it in C, without a new str), any other text lowercased."""
+    if type(text) is str and is_ascii(text):
+        return text
+    return text.lower()
+
+
+cdef inline void _ascii_lower(const uint8_t *text, uint8_t *out,
+                              Py_ssize_t length) noexcept nogil:
+    """str.lower() of ASCII (A-Z only); a loop the compiler vectorizes."""
+    cdef Py_ssize_t i
+    for i in range(length):
+        out[i] = text[i] + ((<uint8_t> (text[i] - 65) < 26) << 5)
+
+
+cdef int _lower_ascii(PairWork *w, const char **t_data, int t_kind, Py_ssize_t t_length,
+                      const char **p_data, int p_kind, Py_ssize_t p_length) noexcept nogil:
+    """Point each 1-byte text at a copy with A-Z lowercased (owned by ``w``).
+
+    The texts are _prepared: a 1-byte one is either ASCII, so this is its
+    str.lower(), or already lowercased, so this copies it unchanged.
+    Returns -1 if out of memory.
+    """
+    cdef Py_ssize_t size = (t_length if t_kind == 1 else 0) + (p_length if p_kind == 1 else 0)
+    cdef uint8_t *out
+    if size == 0:
+        return 0
+    out = w.lowered = <uint8_t *> malloc(size)
+    if out == NULL:
+        return -1
+    if t_kind == 1:
+        _ascii_lower(<const uint8_t *> t_data[0], out, t_length)
+        t_data[0] = <const char *> out
+        out += t_length
+    if p_kind == 1:
+        _ascii_lower(<const uint8_t *> p_data[0], out, p_length)
+        p_data[0] = <const char *> out
+    return 0
+
+
 cdef int _work_stem(Plan plan, PairWork *w, list keep_alive) except -1:
     if w.status != 0 or plan.stem is None:
         return 0
-    _stem_all(&w.table, plan.stem, keep_alive, &w.final_ids)
+    _stem_all(&w.table, plan.stem, plan.stem_memo, keep_alive, &w.final_ids)
     _remap(&w.t, w.final_ids)
     _remap(&w.p, w.final_ids)
     return 0
@@ -1044,7 +1158,7 @@ cdef void _variant_values(const double *counts, int kind, double weight,
 
 cdef int _work_run(Plan plan, PairWork *w, str target, str prediction,
                    Py_ssize_t max_tokens, list keep_alive) except -1:
-    """Scan, intern, stem and count one pair of lowercased texts."""
+    """Scan, intern, stem and count one pair of _prepared texts."""
     _work_scan(w, target, prediction, plan.mode, max_tokens)
     _work_stem(plan, w, keep_alive)
     with nogil:
@@ -1057,7 +1171,8 @@ cdef int _work_run(Plan plan, PairWork *w, str target, str prediction,
 cdef int _run_all(Plan plan, PairWork *works, list lowered, Py_ssize_t n,
                   Py_ssize_t max_tokens, list keep_alive) except -1:
     """_work_run over many pairs, in three phases so the GIL is released twice
-    per batch rather than per pair (``lowered``: n targets, then n predictions)."""
+    per batch rather than per pair (``lowered``: n targets, then n predictions,
+    _prepared)."""
     cdef Py_ssize_t k
     cdef const char **data = <const char **> malloc(2 * n * sizeof(char *) + 1)
     cdef int *kinds = <int *> malloc(2 * n * sizeof(int) + 1)

@@ -10,12 +10,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import on_compiled_plan
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rouge_score import rouge_scorer as rs
 
 from kurenai import _backend, _lcs_py, _rules, _variants_py
 from kurenai._plan import LCS, LSUM, NGRAM, SKIP, WLCS, parse_types
 from kurenai._plan_py import PythonPlan
 from kurenai.rouge_scorer import ROUGE_TYPES, RougeScorer
+from kurenai.scoring import Score
 from kurenai.tokenizers import (
     AllCharacterSupportTokenizer,
     UnicodeTokenizer,
@@ -103,6 +106,36 @@ def test_the_twins_agree_on_every_method(
     compiled.score_many(targets, predictions, 12, outs[0])
     pure.score_many(targets, predictions, 12, outs[1])
     np.testing.assert_array_equal(outs[0], outs[1])
+
+
+# Words of every case around the ASCII letters, and texts of 1-, 2- and
+# 4-byte code points: the compiled scan lowercases ASCII texts itself, and
+# str.lower() the others (Latin-1 ones too: "É" is 1-byte but not ASCII).
+PIECES = ["a", "A", "Z", "z", "@", "[", "`", "{", "Run", "RUNS", "É", "ÿ", "ß", "İ", "ΣΑΣ"]
+CASED = st.lists(st.sampled_from([*PIECES, "猫", "𠮷", " ", "\n", "\t"]), max_size=24).map("".join)
+
+
+@pytest.mark.compiled_only
+@pytest.mark.parametrize("name", ["whitespace", "rouge-score", "unicode"])
+@pytest.mark.parametrize("stem", [False, True], ids=["plain", "stemmer"])
+@settings(max_examples=60, deadline=None)
+@given(pairs=st.lists(st.tuples(CASED, CASED), min_size=1, max_size=5), limit=st.integers(-1, 8))
+def test_the_twins_lowercase_alike(
+    name: str, stem: bool, pairs: list[tuple[str, str]], limit: int
+) -> None:
+    from kurenai import _fastpath, _lcs
+
+    tokenizer = get_tokenizer(name, use_stemmer=stem)
+    spec = parse_types(["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    mode = _fastpath.MODES[tokenizer.scan_mode]  # type: ignore[attr-defined]
+    compiled = _fastpath.Plan(spec, mode, getattr(tokenizer, "stemmer", None), Score)
+    pure = PythonPlan(spec, tokenizer, _lcs, None)
+    targets, predictions = [t for t, _ in pairs], [p for _, p in pairs]
+    for target, prediction in pairs:
+        assert compiled.score(target, prediction) == pure.score(target, prediction)
+    assert compiled.score_many(targets, predictions, limit) == pure.score_many(
+        targets, predictions, limit
+    )
 
 
 def test_plan_choice_reads_the_declared_scan_mode(backend: str) -> None:
@@ -216,3 +249,28 @@ def test_no_import_cycle_between_modules() -> None:
     for module in graph:
         visit(module, ())
     assert "kurenai.rouge_scorer" not in graph["kurenai._batch"]
+
+
+@pytest.mark.compiled_only
+def test_the_compiled_scan_reads_the_stemmers_memo_and_calls_other_stemmers() -> None:
+    from kurenai import _fastpath
+
+    spec = parse_types(["rouge1"])
+    tokenizer = get_tokenizer("whitespace", use_stemmer=True)
+    stemmer = tokenizer.stemmer  # type: ignore[attr-defined]
+    plan = _fastpath.Plan(spec, _fastpath.MODES["whitespace"], stemmer, Score)
+    assert plan.score("running dogs", "runs")["rouge1"].precision == 1.0
+    # A hit is read from the memo without calling the stemmer; a miss calls it.
+    stemmer.__self__._kept["walking"] = "run"
+    assert plan.score("running", "walking")["rouge1"].precision == 1.0
+    stemmer.__self__._kept.clear()
+    assert plan.score("running", "walking")["rouge1"].precision == 0.0
+    calls: list[str] = []
+
+    def shout(token: str) -> str:
+        calls.append(token)
+        return token.upper()
+
+    other = _fastpath.Plan(spec, _fastpath.MODES["whitespace"], shout, Score)
+    assert other.score("abcd efgh", "ABCD")["rouge1"].recall == 0.5
+    assert sorted(calls) == ["abcd", "efgh"]

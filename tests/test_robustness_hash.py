@@ -137,3 +137,18 @@ def test_scores_do_not_depend_on_which_hash_a_table_uses() -> None:
         assert scorer.score(target, prediction) == expected
     finally:
         _fastpath._degrade_fast_hash(False)
+
+
+@pytest.mark.parametrize("length", range(1, 26))
+def test_tokens_that_share_a_hash_are_told_apart(plan: object, length: int) -> None:
+    # Every token hashes to 0, so the table tells them apart by content alone
+    # (compared several bytes at a time): tokens of one length that differ in
+    # one position, each position in turn (fewer than the chain length that
+    # would switch the table to SipHash).
+    words = ["a" * length] + ["a" * k + "b" + "a" * (length - k - 1) for k in range(length)]
+    _fastpath._degrade_fast_hash(True)
+    try:
+        tokens = plan.tokens(" ".join(words + words[::-1]))  # type: ignore[attr-defined]
+    finally:
+        _fastpath._degrade_fast_hash(False)
+    assert tokens == words + words[::-1]

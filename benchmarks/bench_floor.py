@@ -1,0 +1,152 @@
+"""Short pairs against a floor: how far kurenai is from the least any scorer must do.
+
+    python benchmarks/bench_floor.py [--data-dir DIR] [--pairs 618] [--repeats 21]
+                                     [--implementation python] [--tiny] [--json]
+
+The floor of one ~70-token English pair (SciTLDR: TLDRs vs lead-3) is
+RapidFuzz's bit-parallel LCS (``rapidfuzz.distance.LCSseq``, C++) on the
+words split beforehand, plus building the ``Score`` objects and their dict:
+what a scorer would cost if tokenizing and n-gram counting were free.  It is
+measured in the same run as kurenai's ``score`` (one call per pair) and
+``score_batch`` (one call for all pairs), each a pass over the same pairs,
+round-robin.  A row gives the median **CPU time of this thread** per pass
+(``time.thread_time``: neither other processes' load nor the threads NumPy's
+BLAS spins after import count; ``score_batch`` with ``n_jobs=1`` runs in this
+thread) divided by the pairs, and the median over rounds of its pass / the
+floor's pass in the same round (steadier than a ratio of medians when the
+load drifts).  Cases: the four types of rouge-score's README (floor: one LCS
++ four Scores), ``rougeL`` alone (one LCS + one Score), and the four types
+with ``use_stemmer=True`` (against the unstemmed floor).
+
+RapidFuzz is a benchmark-only peer: ``pip install 'kurenai[bench]'``.
+``--tiny`` runs a few generated pairs once, and without RapidFuzz leaves the
+floor out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from typing import Any, Callable
+
+from _common import (
+    add_common_options,
+    find_data_dir,
+    header,
+    interleaved_times,
+    read_jsonl,
+    synthetic_pairs,
+)
+
+from kurenai.rouge_scorer import RougeScorer
+from kurenai.scoring import Score
+
+try:
+    from rapidfuzz.distance import LCSseq
+except ImportError:
+    LCSseq = None
+
+FOUR = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+MISSING = "RapidFuzz is not installed: pip install 'kurenai[bench]' (or rapidfuzz)"
+Pairs = list[tuple[str, str]]
+Words = list[tuple[list[str], list[str]]]
+
+
+def english_pairs(data_dir: str | None, limit: int) -> Pairs:
+    rows = read_jsonl(find_data_dir(data_dir) / "en_scitldr_test.jsonl")
+    return [(row["target"], row["prediction"]) for row in rows[:limit]]
+
+
+def _prf(lcs: int, target: list[str], prediction: list[str]) -> tuple[float, float, float]:
+    precision = lcs / max(len(prediction), 1)
+    recall = lcs / max(len(target), 1)
+    total = precision + recall
+    return precision, recall, 2 * precision * recall / total if total > 0 else 0.0
+
+
+def floor_four(target: list[str], prediction: list[str]) -> dict[str, Score]:
+    """One bit-parallel LCS, then four Scores in a dict (as a scorer returns them)."""
+    p, r, f = _prf(LCSseq.similarity(target, prediction), target, prediction)
+    return {
+        "rouge1": Score(p, r, f),
+        "rouge2": Score(p, r, f),
+        "rougeL": Score(p, r, f),
+        "rougeLsum": Score(p, r, f),
+    }
+
+
+def floor_one(target: list[str], prediction: list[str]) -> dict[str, Score]:
+    """One bit-parallel LCS, then one Score in a dict."""
+    p, r, f = _prf(LCSseq.similarity(target, prediction), target, prediction)
+    return {"rougeL": Score(p, r, f)}
+
+
+def contenders(
+    types: list[str], stem: bool, pairs: Pairs, words: Words, floor: Callable[..., Any] | None
+) -> dict[str, Callable[[], object]]:
+    scorer = RougeScorer(types, use_stemmer=stem)
+    targets, predictions = [t for t, _ in pairs], [p for _, p in pairs]
+    runs: dict[str, Callable[[], object]] = {}
+    if floor is not None and LCSseq is not None:
+        runs["floor (RapidFuzz LCS + Scores)"] = lambda: [floor(t, p) for t, p in words]
+    runs["kurenai score"] = lambda: [scorer.score(t, p) for t, p in pairs]
+    runs["kurenai score_batch"] = lambda: scorer.score_batch(targets, predictions)
+    for run in runs.values():  # warm-up: stem caches, lazy imports, page faults
+        run()
+    return runs
+
+
+def report(case: str, n_pairs: int, times: dict[str, list[float]]) -> dict[str, Any]:
+    """Per contender: the median CPU time per pair, and the median over
+    rounds of its time / the floor's time in the same round."""
+    floor = next((runs for name, runs in times.items() if name.startswith("floor")), None)
+    print(f"\n{case}  ({n_pairs} pairs; median thread CPU time of interleaved passes, and")
+    print("  the median over rounds of each pass / the floor's pass in its round)")
+    figures: dict[str, Any] = {}
+    for name, runs in times.items():
+        micros = statistics.median(runs) / n_pairs * 1e6
+        ratio = statistics.median(r / f for r, f in zip(runs, floor)) if floor else None
+        shown = f"{ratio:>7.2f}x floor" if ratio else ""
+        print(f"  {name:<34}{micros:>9.2f} us/pair {shown}")
+        figures[name] = {"us_per_pair": micros, "ratio_to_floor": ratio}
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir")
+    parser.add_argument("--pairs", type=int, default=618, help="~70-token pairs per pass")
+    parser.add_argument("--repeats", type=int, default=21, help="passes per contender")
+    parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
+    add_common_options(parser)
+    args = parser.parse_args()
+    header(args)
+    if LCSseq is None and not args.tiny:
+        raise SystemExit(MISSING)
+    if args.tiny:
+        args.repeats = 1
+        pairs = synthetic_pairs(8, 70)
+        if LCSseq is None:
+            print(f"floor left out: {MISSING}")
+    else:
+        pairs = english_pairs(args.data_dir, args.pairs)
+    # The floor's words are split beforehand, as kurenai's default tokenizer splits.
+    words = [(t.lower().split(), p.lower().split()) for t, p in pairs]
+    cases = [
+        ("4 types (rouge1, rouge2, rougeL, rougeLsum)", FOUR, False, floor_four),
+        ("rougeL alone", ["rougeL"], False, floor_one),
+        ("4 types, use_stemmer=True (floor unstemmed)", FOUR, True, floor_four),
+    ]
+    figures = {}
+    for case, types, stem, floor in cases:
+        runs = contenders(types, stem, pairs, words, floor)
+        times = interleaved_times(runs, args.repeats, clock=time.thread_time)
+        figures[case] = report(case, len(pairs), times)
+    if args.json:
+        print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()
