@@ -620,6 +620,10 @@ cdef inline double _fmeasure(double precision, double recall) noexcept nogil:
     return 0.0
 
 
+cdef enum:
+    SMALL_ORDERS = 16  # n-gram orders whose overlaps a pair keeps on the stack
+
+
 cdef class Plan:
     """What to compute for a scorer's ROUGE types, fixed at construction.
 
@@ -711,18 +715,13 @@ cdef class Plan:
     def tallies(self, str target, str prediction):
         """See ``kurenai._plan.Plan.tallies``."""
         cdef PairWork work
-        cdef list keep_alive = [target.lower(), prediction.lower()]
+        cdef Py_ssize_t small[SMALL_ORDERS]
         cdef Py_ssize_t i
-        _work_init(&work)
-        work.counts.overlaps = <Py_ssize_t *> malloc((self.n_orders + 1) * sizeof(Py_ssize_t))
-        if work.counts.overlaps == NULL:
-            raise MemoryError()
+        self._count_pair(&work, small, target, prediction)
         try:
-            _work_run(self, &work, keep_alive[0], keep_alive[1], -1, keep_alive)
             return [self._tally(&work, i) for i in range(self.n_types)]
         finally:
-            free(work.counts.overlaps)
-            _work_free(&work)
+            _pair_free(&work, small)
 
     cdef tuple _tally(self, const PairWork *work, Py_ssize_t i):
         cdef Py_ssize_t t_len = work.t.n_tokens, p_len = work.p.n_tokens, n
@@ -746,21 +745,30 @@ cdef class Plan:
     def score(self, str target, str prediction):
         """``RougeScorer.score`` for this plan: dict of rouge type -> Score."""
         cdef PairWork work
+        cdef Py_ssize_t small[SMALL_ORDERS]
+        self._count_pair(&work, small, target, prediction)
+        try:
+            return self._scores(&work)
+        finally:
+            _pair_free(&work, small)
+
+    cdef int _count_pair(self, PairWork *work, Py_ssize_t *small, str target,
+                         str prediction) except -1:
+        """Every count of one pair into ``work`` (released by _pair_free;
+        ``small`` holds the n-gram overlaps of up to SMALL_ORDERS orders)."""
         cdef list keep_alive = None if self.stem is None else []  # the stems
-        cdef Py_ssize_t small[16]
-        _work_init(&work)
+        _work_init(work)
         work.counts.overlaps = small
-        if self.n_orders > 16:
+        if self.n_orders > SMALL_ORDERS:
             work.counts.overlaps = <Py_ssize_t *> malloc(self.n_orders * sizeof(Py_ssize_t))
             if work.counts.overlaps == NULL:
                 raise MemoryError()
         try:
-            _work_run(self, &work, _prepared(target), _prepared(prediction), -1, keep_alive)
-            return self._scores(&work)
-        finally:
-            if work.counts.overlaps != small:
-                free(work.counts.overlaps)
-            _work_free(&work)
+            _work_run(self, work, _prepared(target), _prepared(prediction), -1, keep_alive)
+        except BaseException:
+            _pair_free(work, small)
+            raise
+        return 0
 
     def tokens(self, str text):
         """The tokens this plan's scan finds in ``text``, before stemming.
@@ -1036,6 +1044,12 @@ cdef void _work_scan(PairWork *w, str target, str prediction, int mode,
     with nogil:
         _work_scan_nogil(w, t_data, t_kind, t_length, p_data, p_kind, p_length, mode,
                          max_tokens)
+
+
+cdef void _pair_free(PairWork *work, Py_ssize_t *small) noexcept:
+    if work.counts.overlaps != small:
+        free(work.counts.overlaps)
+    _work_free(work)
 
 
 cdef void _work_scan_nogil(PairWork *w, const char *t_data, int t_kind,
