@@ -33,6 +33,14 @@ cdef extern from "_lcs_threads.h":
         const int32_t *a, Py_ssize_t la, const int32_t *b, Py_ssize_t lb,
         Py_ssize_t vocab_size, int threads) nogil
     const int _THREADS_BUILT "KURENAI_THREADS"
+    # The update step and a strip's match masks, written once, in C, for
+    # these kernels and the threaded one alike.
+    uint64_t _advance "kurenai_advance"(uint64_t state, uint64_t match,
+                                        uint8_t *carry) noexcept nogil
+    void _set_strip "kurenai_set_strip"(uint64_t *mask, const int32_t *ref,
+                                        Py_ssize_t start, Py_ssize_t end) noexcept nogil
+    void _clear_strip "kurenai_clear_strip"(uint64_t *mask, const int32_t *ref,
+                                            Py_ssize_t start, Py_ssize_t end) noexcept nogil
 
 #: Whether this build can split one pair's LCS across threads (POSIX
 #: threads); without them a ``threads`` setting runs the same kernel serially.
@@ -58,20 +66,6 @@ cdef inline void *_scratch(void *small, size_t size, bint zeroed) noexcept nogil
 cdef inline void _release(void *buffer, void *small) noexcept nogil:
     if buffer != small:
         free(buffer)
-
-
-# ------------------------------------------------------------ the update step
-
-cdef inline uint64_t _advance(uint64_t state, uint64_t match, uint8_t *carry) noexcept nogil:
-    """One bit-parallel update of a 64-bit strip: ``state`` after reading one
-    token whose positions in this strip are ``match``.  ``carry`` holds the
-    carry in from the strip below and receives the carry out."""
-    cdef uint64_t u = state & match
-    cdef uint64_t s1 = state + u
-    cdef uint64_t s2 = s1 + carry[0]
-    carry[0] = (s1 < state) | (s2 < s1)
-    # Bits past the end of the sequence stay 1: they are never in ``u``.
-    return s2 | (state & ~u)
 
 
 # ---------------------------------------------------------------- interning
@@ -125,7 +119,7 @@ cdef Py_ssize_t _lcs_length(const int32_t *a, Py_ssize_t la, const int32_t *b,
     cdef uint64_t *mask
     cdef uint8_t *carry
     cdef uint64_t state
-    cdef Py_ssize_t i, j, start, end, total = 0
+    cdef Py_ssize_t j, start, end, total = 0
     cdef char small_mask[SMALL]
     cdef char small_carry[SMALL]
     if la == 0 or lb == 0:
@@ -138,14 +132,12 @@ cdef Py_ssize_t _lcs_length(const int32_t *a, Py_ssize_t la, const int32_t *b,
         return -1
     for start in range(0, la, 64):
         end = min(start + 64, la)
-        for i in range(start, end):
-            mask[a[i]] |= (<uint64_t> 1) << (i - start)
+        _set_strip(mask, a, start, end)
         state = ~(<uint64_t> 0)
         for j in range(lb):
             state = _advance(state, mask[b[j]], &carry[j])
         total += popcount64(~state)
-        for i in range(start, end):
-            mask[a[i]] = 0
+        _clear_strip(mask, a, start, end)
     _release(mask, small_mask)
     _release(carry, small_carry)
     return total
@@ -198,18 +190,16 @@ cdef struct PathScratch:
 cdef int _lcs_rows_1(const int32_t *ref, Py_ssize_t m, const int32_t *can,
                      Py_ssize_t n, uint64_t *mask, uint64_t *rows) noexcept nogil:
     """_lcs_rows for a ref of at most 64 tokens: one word, no carries."""
-    cdef Py_ssize_t i, j
+    cdef Py_ssize_t j
     cdef uint64_t state = ~(<uint64_t> 0)
     cdef uint8_t no_carry
-    for i in range(m):
-        mask[ref[i]] |= (<uint64_t> 1) << i
+    _set_strip(mask, ref, 0, m)
     rows[0] = state
     for j in range(n):
         no_carry = 0  # a single strip: nothing carries in, the carry out is dropped
         state = _advance(state, mask[can[j]], &no_carry)
         rows[j + 1] = state
-    for i in range(m):
-        mask[ref[i]] = 0
+    _clear_strip(mask, ref, 0, m)
     return popcount64(~state)
 
 
@@ -225,7 +215,7 @@ cdef int _rows_from(const int32_t *ref, Py_ssize_t m, const int32_t *can,
     bytes.  Returns the zeros of row n over those words (the LCS length when
     row 0 is the all-ones start and ``words`` covers ``ref``).
     """
-    cdef Py_ssize_t w, i, j, start, end
+    cdef Py_ssize_t w, j, start, end
     cdef uint64_t state
     cdef uint64_t *strip
     cdef int zeros = 0
@@ -233,16 +223,14 @@ cdef int _rows_from(const int32_t *ref, Py_ssize_t m, const int32_t *can,
     for w in range(words):
         start = w << 6
         end = min(start + 64, m)
-        for i in range(start, end):
-            mask[ref[i]] |= (<uint64_t> 1) << (i - start)
+        _set_strip(mask, ref, start, end)
         strip = rows + w * stride
         state = strip[0]
         for j in range(n):
             state = _advance(state, mask[can[j]], &carry[j])
             strip[j + 1] = state
         zeros += popcount64(~state)
-        for i in range(start, end):
-            mask[ref[i]] = 0
+        _clear_strip(mask, ref, start, end)
     return zeros
 
 
@@ -321,23 +309,21 @@ cdef int _checkpoints(const int32_t *ref, Py_ssize_t m, const int32_t *can,
     Keeps nothing else, so it costs what the LCS length costs.  Returns the
     LCS length."""
     cdef Py_ssize_t words = (m + 63) >> 6
-    cdef Py_ssize_t w, i, j, start, end, b
+    cdef Py_ssize_t w, j, start, end, b
     cdef uint64_t state
     cdef int zeros = 0
     memset(carry, 0, n)
     for w in range(words):
         start = w << 6
         end = min(start + 64, m)
-        for i in range(start, end):
-            mask[ref[i]] |= (<uint64_t> 1) << (i - start)
+        _set_strip(mask, ref, start, end)
         state = ~(<uint64_t> 0)
         for b in range((n + span - 1) // span):
             saved[b * words + w] = state
             for j in range(b * span, min(b * span + span, n)):
                 state = _advance(state, mask[can[j]], &carry[j])
         zeros += popcount64(~state)
-        for i in range(start, end):
-            mask[ref[i]] = 0
+        _clear_strip(mask, ref, start, end)
     return zeros
 
 

@@ -79,13 +79,35 @@ static inline void kurenai_store_release(ptrdiff_t *p, ptrdiff_t value) { *p = v
 static inline void kurenai_pause(unsigned spins) { (void) spins; }
 #endif
 
-/* The serial kernel's update of one strip by one token (see _advance). */
+/* The bit-parallel update step, the one copy every LCS kernel uses
+ * (_lcs.pyx declares it as _advance): ``state`` of a 64-bit strip after
+ * reading one token whose positions in the strip are ``match``.  ``carry``
+ * holds the carry in from the strip below and receives the carry out.  Bits
+ * past the end of the sequence stay 1: they are never in ``u``. */
 static inline uint64_t kurenai_advance(uint64_t state, uint64_t match, uint8_t *carry) {
     uint64_t u = state & match;
     uint64_t s1 = state + u;
     uint64_t s2 = s1 + *carry;
     *carry = (uint8_t) ((s1 < state) | (s2 < s1));
     return s2 | (state & ~u);
+}
+
+/* The match masks of the strip ref[start:end) (at most 64 positions) into
+ * the vocabulary-sized ``mask``, and their removal, which leaves it all zero. */
+static inline void kurenai_set_strip(uint64_t *mask, const int32_t *ref, ptrdiff_t start,
+                                     ptrdiff_t end) {
+    ptrdiff_t i;
+    for (i = start; i < end; i++) {
+        mask[ref[i]] |= (uint64_t) 1 << (i - start);
+    }
+}
+
+static inline void kurenai_clear_strip(uint64_t *mask, const int32_t *ref, ptrdiff_t start,
+                                       ptrdiff_t end) {
+    ptrdiff_t i;
+    for (i = start; i < end; i++) {
+        mask[ref[i]] = 0;
+    }
 }
 
 /* Strip ``w`` over tokens [c0, c1), its carries in and out in carry[c0:c1].
@@ -99,17 +121,13 @@ static inline void kurenai_strip(kurenai_lane *lane, ptrdiff_t w, ptrdiff_t c0, 
     const ptrdiff_t start = w << 6;
     const ptrdiff_t end = start + 64 < lane->la ? start + 64 : lane->la;
     uint64_t state = lane->states[w - lane->first_word];
-    ptrdiff_t i, j;
-    for (i = start; i < end; i++) {
-        mask[a[i]] |= (uint64_t) 1 << (i - start);
-    }
+    ptrdiff_t j;
+    kurenai_set_strip(mask, a, start, end);
     for (j = c0; j < c1; j++) {
         state = kurenai_advance(state, mask[b[j]], &carry[j]);
     }
     lane->states[w - lane->first_word] = state;
-    for (i = start; i < end; i++) {
-        mask[a[i]] = 0;
-    }
+    kurenai_clear_strip(mask, a, start, end);
 }
 
 static void kurenai_lane_run(kurenai_lane *lane) {
