@@ -21,6 +21,8 @@ cdef int doc_counts(const Doc *t_all, const Doc *p_all, const Doc *t_sents,
                     int threads, Counts *out) noexcept nogil
 
 
-# Python token sequences -> a Doc of dense IDs (``vocab`` grows), and its release.
-cdef int _intern(object sentences, dict vocab, Doc *doc) except -1
-cdef void _free_doc(Doc *doc) noexcept
+# Two Python sentence lists as Docs of dense IDs over one vocabulary of
+# ``size`` IDs, freed with the object.
+cdef class Interned:
+    cdef Doc a, b
+    cdef Py_ssize_t size

@@ -107,6 +107,21 @@ cdef void _free_doc(Doc *doc) noexcept:
     doc.bounds = NULL
 
 
+cdef class Interned:
+    """Two sentence lists as Docs of dense IDs over one vocabulary (``size``
+    IDs), freed with the object: the Python surfaces need no cleanup code."""
+
+    def __cinit__(self, a_sents, b_sents):
+        cdef dict vocab = {}
+        _intern(a_sents, vocab, &self.a)
+        _intern(b_sents, vocab, &self.b)
+        self.size = len(vocab)
+
+    def __dealloc__(self):
+        _free_doc(&self.a)
+        _free_doc(&self.b)
+
+
 # ------------------------------------------------------------ LCS length
 
 cdef Py_ssize_t _lcs_length(const int32_t *a, Py_ssize_t la, const int32_t *b,
@@ -710,39 +725,23 @@ cdef inline Py_ssize_t _checked(Py_ssize_t value) except -1:
 def lcs_length(a, b, int threads=1):
     """Length of a longest common subsequence of two token sequences, on up
     to ``threads`` threads when both are long."""
-    cdef dict vocab = {}
-    cdef Doc da, db
-    cdef Py_ssize_t result, vocab_size
-    da.ids = db.ids = NULL
-    da.bounds = db.bounds = NULL
-    try:
-        _intern([a], vocab, &da)
-        _intern([b], vocab, &db)
-        vocab_size = len(vocab)
-        with nogil:
-            result = _lcs_length_on(da.ids, da.n_tokens, db.ids, db.n_tokens, vocab_size,
-                                    threads)
-        return _checked(result)
-    finally:
-        _free_doc(&da)
-        _free_doc(&db)
+    cdef Interned docs = Interned([a], [b])
+    cdef Py_ssize_t result
+    with nogil:
+        result = _lcs_length_on(docs.a.ids, docs.a.n_tokens, docs.b.ids, docs.b.n_tokens,
+                                docs.size, threads)
+    return _checked(result)
 
 
 def lcs_indices(ref, can):
     """Indices into ``ref`` of one LCS, chosen with rouge-score's tie-break."""
-    cdef dict vocab = {}
-    cdef Doc dr, dc
+    cdef Interned docs = Interned([ref], [can])
+    cdef Py_ssize_t m = docs.a.n_tokens, n = docs.b.n_tokens, i
     cdef PathScratch scratch
-    cdef Py_ssize_t m, n, i
     cdef int status
     memset(&scratch, 0, sizeof(scratch))
-    dr.ids = dc.ids = NULL
-    dr.bounds = dc.bounds = NULL
     try:
-        _intern([ref], vocab, &dr)
-        _intern([can], vocab, &dc)
-        m, n = dr.n_tokens, dc.n_tokens
-        scratch.mask = <uint64_t *> calloc(len(vocab) + 1, sizeof(uint64_t))
+        scratch.mask = <uint64_t *> calloc(docs.size + 1, sizeof(uint64_t))
         scratch.rows = <uint64_t *> malloc(
             min((n + 1) * ((m + 63) // 64), ROWS_LIMIT) * sizeof(uint64_t) + 8
         )
@@ -751,13 +750,11 @@ def lcs_indices(ref, can):
         if not (scratch.mask and scratch.rows and scratch.carry and scratch.on_path):
             raise MemoryError()
         with nogil:
-            status = _mark_path(dr.ids, m, dc.ids, n, &scratch)
+            status = _mark_path(docs.a.ids, m, docs.b.ids, n, &scratch)
         if status < 0:
             raise MemoryError()
         return [i for i in range(m) if scratch.on_path[i]]
     finally:
-        _free_doc(&dr)
-        _free_doc(&dc)
         free(scratch.mask)
         free(scratch.rows)
         free(scratch.carry)
@@ -766,42 +763,23 @@ def lcs_indices(ref, can):
 
 def summary_lcs_hits(ref_sents, can_sents):
     """ROUGE-Lsum's union-LCS hit count over sentence lists."""
-    cdef dict vocab = {}
-    cdef Doc dr, dc
-    cdef Py_ssize_t result, vocab_size
-    dr.ids = dc.ids = NULL
-    dr.bounds = dc.bounds = NULL
-    try:
-        _intern(ref_sents, vocab, &dr)
-        _intern(can_sents, vocab, &dc)
-        vocab_size = len(vocab)
-        with nogil:
-            result = _summary_hits(&dr, &dc, vocab_size)
-        return _checked(result)
-    finally:
-        _free_doc(&dr)
-        _free_doc(&dc)
+    cdef Interned docs = Interned(ref_sents, can_sents)
+    cdef Py_ssize_t result
+    with nogil:
+        result = _summary_hits(&docs.a, &docs.b, docs.size)
+    return _checked(result)
 
 
 def ngram_overlap(a, b, Py_ssize_t n):
     """Size of the multiset intersection of the n-grams of ``a`` and ``b``."""
-    cdef dict vocab = {}
-    cdef Doc da, db
-    cdef Py_ssize_t result, vocab_size
+    cdef Interned docs
+    cdef Py_ssize_t result
     if n < 1:
         raise ValueError(f"n must be positive, got {n}")
-    da.ids = db.ids = NULL
-    da.bounds = db.bounds = NULL
-    try:
-        _intern([a], vocab, &da)
-        _intern([b], vocab, &db)
-        vocab_size = len(vocab)
-        with nogil:
-            result = _overlap(&da, &db, n, vocab_size)
-        return _checked(result)
-    finally:
-        _free_doc(&da)
-        _free_doc(&db)
+    docs = Interned([a], [b])
+    with nogil:
+        result = _overlap(&docs.a, &docs.b, n, docs.size)
+    return _checked(result)
 
 
 def intern_sentences(sentences, dict vocab):

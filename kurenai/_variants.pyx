@@ -15,7 +15,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
-from kurenai._lcs cimport Doc, _free_doc, _intern
+from kurenai._lcs cimport Doc, Interned
 
 
 # Kernels take their scratch from the stack up to this many bytes: a short
@@ -38,48 +38,26 @@ cdef inline void _release(void *buffer, void *small) noexcept nogil:
 
 def skip_bigram_counts(t, p, int gap, bint unigrams):
     """ROUGE-S/SU ``(hits, t_count, p_count)``; ``gap < 0``: no limit."""
-    cdef dict vocab = {}
-    cdef Doc dt, dp
+    cdef Interned docs = Interned([t], [p])
     cdef int64_t out[3]
-    cdef Py_ssize_t size
     cdef int status
-    dt.ids = dp.ids = NULL
-    dt.bounds = dp.bounds = NULL
-    try:
-        _intern([t], vocab, &dt)
-        _intern([p], vocab, &dp)
-        size = len(vocab)
-        with nogil:
-            status = skip_bigram_doc_counts(&dt, &dp, gap, unigrams, size, out)
-        if status < 0:
-            raise MemoryError()
-        return out[0], out[1], out[2]
-    finally:
-        _free_doc(&dt)
-        _free_doc(&dp)
+    with nogil:
+        status = skip_bigram_doc_counts(&docs.a, &docs.b, gap, unigrams, docs.size, out)
+    if status < 0:
+        raise MemoryError()
+    return out[0], out[1], out[2]
 
 
 def weighted_lcs(t_sents, p_sents, double weight):
     """ROUGE-W ``(hit, base)`` as ROUGE-1.5.5 computes them (see the twin)."""
-    cdef dict vocab = {}
-    cdef Doc dt, dp
+    cdef Interned docs = Interned(t_sents, p_sents)
     cdef double out[2]
-    cdef Py_ssize_t size
     cdef int status
-    dt.ids = dp.ids = NULL
-    dt.bounds = dp.bounds = NULL
-    try:
-        _intern(t_sents, vocab, &dt)
-        _intern(p_sents, vocab, &dp)
-        size = len(vocab)
-        with nogil:
-            status = weighted_lcs_doc(&dt, &dp, weight, size, out)
-        if status < 0:
-            raise MemoryError("not enough memory for ROUGE-W's table")
-        return out[0], out[1]
-    finally:
-        _free_doc(&dt)
-        _free_doc(&dp)
+    with nogil:
+        status = weighted_lcs_doc(&docs.a, &docs.b, weight, docs.size, out)
+    if status < 0:
+        raise MemoryError("not enough memory for ROUGE-W's table")
+    return out[0], out[1]
 
 
 # ---------------------------------------------------------------- ROUGE-S / SU
