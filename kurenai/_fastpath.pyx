@@ -554,7 +554,7 @@ cdef dict _memo_of(object stem):
     from kurenai._stemming import CachedPorterStemmer
 
     if getattr(stem, "__func__", None) is CachedPorterStemmer.stem_or_drop:
-        return stem.__self__._kept
+        return stem.__self__.memo
     return None
 
 

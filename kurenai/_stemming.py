@@ -51,6 +51,12 @@ class CachedPorterStemmer:
         self._cache[token] = result
         return result
 
+    @property
+    def memo(self) -> dict[str, str | None]:
+        """What ``stem_or_drop`` returned for each token it has seen: the
+        compiled scan reads a hit here instead of calling the method."""
+        return self._kept
+
     def stem_or_drop(self, token: str) -> str | None:
         # The compiled scan calls this once per distinct stemmable token of a
         # pair: a hit is one dict lookup.
