@@ -80,8 +80,8 @@ def rouge_score_udf(use_arrow: bool, kurenai: bool) -> Any:
     """The per-row UDF of today: one ``score`` call per row, a dict of tuples."""
     from pyspark.sql import functions as F
 
-    from kurenai._spark_udfs import return_ddl
     from kurenai.spark import _spec
+    from kurenai.spark._udfs import return_ddl
 
     ddl = return_ddl(_spec(TYPES, False, None, False, None, True))
     if kurenai:
@@ -180,9 +180,9 @@ def main(argv: list[str] | None = None) -> int:
 
     import pyspark
 
-    from kurenai import _spark_udfs
     from kurenai.rouge_scorer import RougeScorer
     from kurenai.spark import _spec, rouge_scores
+    from kurenai.spark import _udfs as _spark_udfs
 
     data = find_data_dir(args.data_dir)
     pairs = [(r["target"], r["prediction"]) for r in read_jsonl(data / "en_scitldr_test.jsonl")]

@@ -5,9 +5,12 @@
 {'rouge1': Score(precision=1.0, recall=1.0, fmeasure=1.0)}
 """
 
+from kurenai import _moved
 from kurenai._backend import IMPLEMENTATION
 from kurenai.rouge_scorer import ROUGE_TYPES, RougeScorer
 
 __version__ = "0.2.0"
+
+_moved.install()
 
 __all__ = ["IMPLEMENTATION", "ROUGE_TYPES", "RougeScorer", "__version__"]

@@ -20,8 +20,8 @@ import warnings
 from types import ModuleType
 from typing import Any
 
-from kurenai._plan import Plan, TypeSpec
-from kurenai._plan_py import PythonPlan, Splitter
+from kurenai._core.plan import Plan, TypeSpec
+from kurenai._core.python_plan import PythonPlan, Splitter
 from kurenai.scoring import Score
 
 __all__ = ["CHOICES", "ENV_VAR", "IMPLEMENTATION", "fastpath", "kernels", "make_plan", "scan_mode"]
@@ -96,7 +96,7 @@ def make_plan(spec: TypeSpec, tokenizer: Any, splitter: Splitter | None, threads
     mode = scan_mode(tokenizer) if splitter is None else None
     if fastpath is not None and mode in fastpath.MODES and set(spec.kinds) <= fastpath.KINDS:
         if mode in ("char", "unicode"):
-            from kurenai._unicode_tokenizers import char_classes
+            from kurenai.tokenizers._unicode import char_classes
 
             fastpath.set_char_classes(char_classes())  # built once, ~0.25 s
         stemmer = getattr(tokenizer, "stemmer", None)
@@ -112,5 +112,5 @@ fastpath = _compiled(
 variants: ModuleType = _compiled(
     "_variants", "ROUGE-W/S/SU kernels", "those types use the pure-Python twin (slower)."
 ) or importlib.import_module("kurenai._variants_py")
-# The bootstrap's summing kernel; None: kurenai._bootstrap sums with NumPy.
+# The bootstrap's summing kernel; None: kurenai._core.bootstrap sums with NumPy.
 resample = _compiled("_resample", "bootstrap kernel", "the bootstrap sums with NumPy.")

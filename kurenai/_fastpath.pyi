@@ -1,7 +1,7 @@
 from collections.abc import Callable
 from typing import Any
 
-from kurenai._plan import ScoreDict, Tallies, TypeSpec
+from kurenai._core.plan import ScoreDict, Tallies, TypeSpec
 from kurenai.scoring import Score
 
 MODES: dict[str, int]

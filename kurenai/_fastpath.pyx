@@ -31,7 +31,9 @@ from kurenai._variants cimport skip_bigram_doc_counts, weighted_lcs_doc
 
 import os
 
-from kurenai import _plan, _rules
+from kurenai._core import plan as _plan
+
+from kurenai._core import rules as _rules
 
 
 cdef extern from "Python.h":
@@ -143,13 +145,13 @@ cdef inline uint64_t _fast_hash(const char *data, int kind, Py_ssize_t length) n
     return _finish(h)
 
 
-# The rules come from kurenai._rules, copied here into C values once.
+# The rules come from kurenai._core.rules, copied here into C values once.
 
 # The tokenizations this module reproduces, by the ``scan_mode`` tokenizers
 # declare (see kurenai.tokenizers).
 cdef enum Mode:
     # Compile-time codes (the scan branches on them per code point); they are
-    # the numbers of kurenai._rules.SCAN_MODES, checked below.
+    # the numbers of kurenai._core.rules.SCAN_MODES, checked below.
     WHITESPACE = 0     # maximal runs of non-space
     ROUGE_SCORE = 1    # maximal runs of ASCII [a-z0-9]
     CHAR = 2           # unspaced-script letters alone, words of others
@@ -158,9 +160,9 @@ cdef enum Mode:
 MODES = {"whitespace": WHITESPACE, "rouge-score": ROUGE_SCORE, "char": CHAR,
          "unicode": UNICODE_WORDS}
 if MODES != _rules.SCAN_MODES:
-    raise ImportError("kurenai._fastpath's scan modes differ from kurenai._rules.SCAN_MODES")
+    raise ImportError("kurenai._fastpath's scan modes differ from kurenai._core.rules.SCAN_MODES")
 
-# The ROUGE type kinds this plan computes (kurenai._plan parses the types).
+# The ROUGE type kinds this plan computes (kurenai._core.plan parses the types).
 cdef int NGRAM = _plan.NGRAM
 cdef int LCS = _plan.LCS
 cdef int LSUM = _plan.LSUM
@@ -171,10 +173,10 @@ KINDS = frozenset({NGRAM, LCS, LSUM, WLCS, SKIP})
 cdef Py_ssize_t STEM_MIN_LENGTH = _rules.STEM_MIN_LENGTH
 
 # Code point flags for CHAR and UNICODE_WORDS, from
-# kurenai._unicode_tokenizers.char_classes() (see set_char_classes), and the
+# kurenai.tokenizers._unicode.char_classes() (see set_char_classes), and the
 # table's layout.  Compile-time constants, because the scan tests them per
 # code point (read from memory they cost the scan a third more instructions);
-# they are kurenai._rules's values, checked below when the module loads.
+# they are kurenai._core.rules's values, checked below when the module loads.
 cdef enum:
     ALONE = 1
     WORD = 2
@@ -188,7 +190,7 @@ if (ALONE, WORD, MARK, DIRECT_PLANES_END, PLANE_14, PLANE_14_SIZE, NEWLINE) != (
     _rules.ALONE, _rules.WORD, _rules.MARK, _rules.DIRECT_PLANES_END, _rules.PLANE_14,
     _rules.PLANE_14_SIZE, ord(_rules.SENTENCE_SEPARATOR)
 ):
-    raise ImportError("kurenai._fastpath's code point classes differ from kurenai._rules")
+    raise ImportError("kurenai._fastpath's code point classes differ from kurenai._core.rules")
 
 cdef const uint8_t *CLASSES = NULL
 cdef bytes _classes_owner = None
@@ -198,7 +200,7 @@ def set_char_classes(bytes classes):
     """Install the code point flags the CHAR and UNICODE_WORDS scans read."""
     global CLASSES, _classes_owner
     if len(classes) != _rules.CLASS_TABLE_SIZE:
-        raise ValueError("char classes must have kurenai._rules.CLASS_TABLE_SIZE bytes")
+        raise ValueError("char classes must have kurenai._core.rules.CLASS_TABLE_SIZE bytes")
     _classes_owner = classes
     CLASSES = <const uint8_t *> classes
 
@@ -207,7 +209,7 @@ cdef int _need_char_classes() except -1:
     # A plan may be made in a process that never built a scorer: one
     # unpickled in a spawned worker, say.  Install the table then.
     if CLASSES == NULL:
-        from kurenai._unicode_tokenizers import char_classes
+        from kurenai.tokenizers._unicode import char_classes
         set_char_classes(char_classes())
     return 0
 
@@ -461,7 +463,7 @@ cdef int _scan_units(Table *t, const code_unit *units, Py_ssize_t length, int mo
 
 cdef int _scan_classes(Table *t, const code_unit *units, Py_ssize_t length, int mode,
                        Doc *doc, Py_ssize_t limit) noexcept nogil:
-    """CHAR and UNICODE_WORDS: the regex findall of kurenai._unicode_tokenizers,
+    """CHAR and UNICODE_WORDS: the regex findall of kurenai.tokenizers._unicode,
     ``letter mark*  |  word (word | mark)*``, read off the flags table."""
     cdef Py_ssize_t i = 0, start, sentence_start = 0
     cdef uint8_t flags, follow
@@ -531,7 +533,7 @@ cdef int _scan(Table *t, const char *data, int kind, Py_ssize_t length, int mode
 
 
 cdef inline bint _stemmable(const Entry *e) noexcept nogil:
-    """kurenai._rules.is_stemmable, without making a str: long enough, and
+    """kurenai._core.rules.is_stemmable, without making a str: long enough, and
     only ROUGE word characters."""
     cdef Py_ssize_t i
     cdef uint32_t ch
@@ -551,7 +553,7 @@ cdef dict _memo_of(object stem):
     The scan reads its hits directly: a dict lookup instead of a Python call
     per distinct token of every pair.
     """
-    from kurenai._stemming import CachedPorterStemmer
+    from kurenai.tokenizers._stemming import CachedPorterStemmer
 
     if getattr(stem, "__func__", None) is CachedPorterStemmer.stem_or_drop:
         return stem.__self__.memo
@@ -627,7 +629,7 @@ cdef enum:
 cdef class Plan:
     """What to compute for a scorer's ROUGE types, fixed at construction.
 
-    ``spec`` is the types as ``kurenai._plan.parse_types`` parsed them,
+    ``spec`` is the types as ``kurenai._core.plan.parse_types`` parsed them,
     ``mode`` a code of ``MODES``, ``stem`` the tokenizer's ``stemmer`` (None:
     no stemming) and ``score_class`` the tuple subclass of the scores;
     ``threads`` (>= 1) how many threads one long pair's LCS may use.
@@ -713,7 +715,7 @@ cdef class Plan:
         return 0
 
     def tallies(self, str target, str prediction):
-        """See ``kurenai._plan.Plan.tallies``."""
+        """See ``kurenai._core.plan.Plan.tallies``."""
         cdef PairWork work
         cdef Py_ssize_t small[SMALL_ORDERS]
         cdef Py_ssize_t i
@@ -1160,7 +1162,7 @@ cdef inline double _ratio(double hits, double count) noexcept nogil:
 
 cdef void _variant_values(const double *counts, int kind, double weight,
                           double *values) noexcept nogil:
-    """kurenai._plan_py.variant_score, operation for operation."""
+    """kurenai._core.python_plan.variant_score, operation for operation."""
     if kind == WLCS:
         values[0] = pow(_ratio(counts[0], pow(counts[2], weight)), 1 / weight)
         values[1] = pow(_ratio(counts[0], pow(counts[1], weight)), 1 / weight)

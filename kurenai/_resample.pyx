@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """Compiled kernel of the bootstrap: sums of resampled scores, in record order.
 
-``kurenai._bootstrap`` computes the same sums with NumPy (the readable spec,
+``kurenai._core.bootstrap`` computes the same sums with NumPy (the readable spec,
 and the fallback without a compiler).  Each sum adds the chosen records one
 after another, as rouge-score's ``np.mean(axis=0)`` does, so the floats are
 bit for bit the same; doing it in one pass here saves NumPy's temporary

@@ -12,8 +12,13 @@ from typing import Any, Callable, Literal, Union, overload
 
 import numpy as np
 
-from kurenai import _arrow, _backend, _batch, _inputs, _multiref, _plan
-from kurenai._plan import ROUGE_TYPES, Plan
+from kurenai import _backend
+from kurenai._core import arrow as _arrow
+from kurenai._core import batch as _batch
+from kurenai._core import inputs as _inputs
+from kurenai._core import multiref as _multiref
+from kurenai._core import plan as _plan
+from kurenai._core.plan import ROUGE_TYPES, Plan
 from kurenai.scoring import BaseScorer, Score
 from kurenai.sentences import split_sentences
 from kurenai.tokenizers import Tokenizer, resolve_tokenizer
@@ -67,7 +72,7 @@ class RougeScorer(BaseScorer):
 
     Beyond rouge-score's types, ROUGE-1.5.5's ``rougeW``, ``rougeS{k}``,
     ``rougeSU{k}``, ``rougeS`` and ``rougeSU`` are accepted (see
-    ``kurenai._plan``).
+    ``kurenai._core.plan``).
 
     Any ``str`` instance (a subclass, ``numpy.str_``) is scored as its plain
     ``str`` value.
@@ -113,8 +118,8 @@ class RougeScorer(BaseScorer):
 
     @property
     def plan(self) -> Plan:
-        """What this scorer runs (``kurenai._plan.Plan``): the compiled
-        ``kurenai._fastpath.Plan`` or the pure ``kurenai._plan_py.PythonPlan``."""
+        """What this scorer runs (``kurenai._core.plan.Plan``): the compiled
+        ``kurenai._fastpath.Plan`` or the pure ``kurenai._core.python_plan.PythonPlan``."""
         return self._plan
 
     def score(self, target: str, prediction: str) -> dict[str, Score]:
@@ -139,7 +144,7 @@ class RougeScorer(BaseScorer):
         ``best`` (rouge-score's rule): the reference with the highest F-measure
         wins (the first one on ties).  ``best-recall`` and ``average`` are
         ROUGE-1.5.5's ``-f B`` and ``-f A``; ``mean`` averages P, R and F (see
-        ``kurenai._multiref``).  Raises ValueError if ``targets`` is empty or
+        ``kurenai._core.multiref``).  Raises ValueError if ``targets`` is empty or
         ``mode`` unknown, and TypeError if ``targets`` is a bare string or
         holds a non-str.
         """
@@ -305,7 +310,7 @@ class RougeScorer(BaseScorer):
         """``score_batch`` as a ``pyarrow.StructArray``: per ROUGE type a field
         ``struct<precision, recall, fmeasure: double>``, a null row where a
         side is null (None, NaN, ``pd.NA``) or over ``max_tokens``.  Needs
-        ``pip install 'kurenai[arrow]'``; see :mod:`kurenai._arrow`."""
+        ``pip install 'kurenai[arrow]'``; see :mod:`kurenai._core.arrow`."""
         _arrow.require_pyarrow()  # before scoring: fail fast without the extra
         columns = self.score_batch(
             targets, predictions, n_jobs, columnar=True, allow_none=True, max_tokens=max_tokens

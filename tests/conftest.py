@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from kurenai import _backend, _lcs_py, _variants_py
-from kurenai._plan_py import PythonPlan
+from kurenai._core.python_plan import PythonPlan
 from kurenai.tokenizers import register_tokenizer
 
 try:

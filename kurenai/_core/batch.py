@@ -1,0 +1,267 @@
+"""Scoring many pairs: order kept, chunks spread over threads, nulls and limits.
+
+The compiled path releases the GIL while it scans and counts a whole chunk,
+so threads run those parts on separate cores; the Python-level parts of a
+chunk (lowercasing, building ``Score``s) still take turns.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import threading
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable
+
+import numpy as np
+
+from kurenai._core.plan import Plan
+from kurenai.scoring import Score
+
+ScoreDict = dict[str, Score]
+# Pairs per task: enough to amortise the GIL hand-overs, few enough to stay in
+# cache and to give every thread several tasks (an even finish).
+MIN_CHUNK, MAX_CHUNK = 16, 64
+
+
+def text(name: str, value: Any) -> str:
+    """``value`` as a plain ``str``, or a TypeError naming it.
+
+    A ``str`` subclass (``numpy.str_``...) becomes its plain value, read with
+    ``str.__str__``: none of the subclass's own methods runs while scoring.
+    """
+    if type(value) is str:
+        return value
+    if isinstance(value, str):
+        return str.__str__(value)
+    raise TypeError(f"{name} must be a str, got {type(value).__name__}")
+
+
+def references(targets: Any, name: str) -> list[str]:
+    """``targets`` as a non-empty list of str, or a TypeError/ValueError naming it."""
+    if isinstance(targets, (str, bytes)):
+        raise TypeError(f"{name} must be a list of str, not a single string")
+    try:
+        found = list(targets)
+    except TypeError:
+        raise TypeError(f"{name} must be a list of str, got {type(targets).__name__}") from None
+    if not found:
+        raise ValueError(f"{name} must be a non-empty list: score_multi needs at least one target")
+    return [text(f"{name}[{index}]", reference) for index, reference in enumerate(found)]
+
+
+def resolve_jobs(n_jobs: int) -> int:
+    """``n_jobs`` as a thread count: -1 or 0 mean every core."""
+    if not isinstance(n_jobs, int) or isinstance(n_jobs, bool):
+        raise TypeError(f"n_jobs must be an int, got {type(n_jobs).__name__}")
+    if n_jobs < -1:
+        raise ValueError(f"n_jobs must be a positive count, 0 or -1, got {n_jobs}")
+    return n_jobs if n_jobs > 0 else (os.cpu_count() or 1)
+
+
+def resolve_threads(threads: int) -> int:
+    """``threads`` (one long pair's LCS) as a count: -1 means every core."""
+    if not isinstance(threads, int) or isinstance(threads, bool):
+        raise TypeError(f"threads must be an int, got {type(threads).__name__}")
+    if threads < 1 and threads != -1:
+        raise ValueError(f"threads must be a positive count or -1 (every core), got {threads}")
+    return threads if threads > 0 else (os.cpu_count() or 1)
+
+
+def resolve_limit(max_tokens: int | None) -> int:
+    """``max_tokens`` as the plans take it: -1 for no limit.
+
+    >>> resolve_limit(None), resolve_limit(0), resolve_limit(10**30) == sys.maxsize
+    (-1, 0, True)
+    """
+    if max_tokens is None:
+        return -1
+    if not isinstance(max_tokens, int) or isinstance(max_tokens, bool):
+        raise TypeError(f"max_tokens must be None or an int >= 0, got {type(max_tokens).__name__}")
+    if max_tokens < 0:
+        raise ValueError(f"max_tokens must be None or an int >= 0, got {max_tokens}")
+    # No text has more tokens than this: larger limits are no limit.
+    return min(max_tokens, sys.maxsize)
+
+
+def _listed(values: Any, name: str) -> list[Any]:
+    try:
+        return list(values)
+    except TypeError:
+        raise TypeError(f"{name} must be a sequence of str, got {type(values).__name__}") from None
+
+
+def checked_pairs(
+    targets: Sequence[Any], predictions: Sequence[Any], allow_none: bool
+) -> tuple[int, list[int], list[str], list[str]]:
+    """The number of pairs, the indices of those to score (None pairs
+    excluded), and their targets and predictions as plain str."""
+    if isinstance(targets, (str, bytes)) or isinstance(predictions, (str, bytes)):
+        raise TypeError("targets and predictions must be sequences of str, not strings")
+    targets, predictions = _listed(targets, "targets"), _listed(predictions, "predictions")
+    if len(targets) != len(predictions):
+        raise ValueError(f"{len(targets)} targets but {len(predictions)} predictions")
+    scored = []
+    for index, pair in enumerate(zip(targets, predictions)):
+        if allow_none and (pair[0] is None or pair[1] is None):
+            continue
+        if type(pair[0]) is not str or type(pair[1]) is not str:
+            targets[index] = _item("targets", index, pair[0])
+            predictions[index] = _item("predictions", index, pair[1])
+        scored.append(index)
+    if len(scored) == len(targets):
+        return len(targets), scored, targets, predictions
+    chosen_t, chosen_p = [targets[i] for i in scored], [predictions[i] for i in scored]
+    return len(targets), scored, chosen_t, chosen_p
+
+
+def _item(name: str, index: int, value: Any) -> str:
+    if value is None:
+        hint = " (pass allow_none=True for null in, null out)"
+        raise TypeError(f"{name}[{index}] must be a str, got NoneType{hint}")
+    return text(f"{name}[{index}]", value)
+
+
+def checked_groups(
+    targets: Sequence[Any], predictions: Sequence[Any], allow_none: bool
+) -> tuple[int, list[int], list[int], list[str], list[str]]:
+    """score_multi_batch's input flattened: the number of rows, the indices of
+    those to score, each one's number of references, and every (reference,
+    prediction) pair of them as plain str."""
+    if isinstance(predictions, (str, bytes)):
+        raise TypeError("predictions must be a sequence of str, not a string")
+    targets, predictions = list(targets), list(predictions)
+    if len(targets) != len(predictions):
+        raise ValueError(f"{len(targets)} target lists but {len(predictions)} predictions")
+    rows: list[int] = []
+    groups: list[int] = []
+    flat_t: list[str] = []
+    flat_p: list[str] = []
+    for index, (group, prediction) in enumerate(zip(targets, predictions)):
+        if allow_none and (group is None or prediction is None):
+            continue
+        if group is None:
+            raise TypeError(
+                f"targets[{index}] must be a list of str, got NoneType"
+                " (pass allow_none=True for null in, null out)"
+            )
+        found = references(group, f"targets[{index}]")
+        prediction = _item("predictions", index, prediction)
+        rows.append(index)
+        groups.append(len(found))
+        flat_t.extend(found)
+        flat_p.extend([prediction] * len(found))
+    return len(targets), rows, groups, flat_t, flat_p
+
+
+def best_of_groups(
+    rouge_types: Sequence[str], groups: Iterable[int], flat: list[ScoreDict | None]
+) -> list[ScoreDict | None]:
+    """score_multi's choice for each group of consecutive scores; None for a
+    group with a None (a text over the size limit)."""
+    best: list[ScoreDict | None] = []
+    start = 0
+    for count in groups:
+        candidates = flat[start : start + count]
+        start += count
+        if None in candidates:
+            best.append(None)
+        else:
+            best.append(best_per_type(rouge_types, candidates))  # type: ignore[arg-type]
+    return best
+
+
+def placed(size: int, rows: list[int], results: list[Any]) -> list[Any]:
+    """``results`` put at ``rows`` of a list of ``size`` Nones."""
+    if len(rows) == size:
+        return results
+    full: list[Any] = [None] * size
+    for row, result in zip(rows, results):
+        full[row] = result
+    return full
+
+
+def score_pairs(
+    plan: Plan,
+    targets: list[str],
+    predictions: list[str],
+    n_jobs: int,
+    limit: int,
+    out: np.ndarray | None = None,
+) -> list[ScoreDict | None]:
+    """Scores of the pairs in order; None where a side has more than ``limit``
+    tokens (if >= 0).
+
+    With ``out`` (float64, types x 3 x pairs), writes precision, recall and
+    F-measure there (NaN for None) and returns an empty list.
+    """
+
+    def run(start: int) -> list[ScoreDict | None]:
+        stop = start + chunk
+        view = None if out is None else out[:, :, start:stop]
+        return plan.score_many(targets[start:stop], predictions[start:stop], limit, view) or []
+
+    results: list[ScoreDict | None] = []
+    chunk = min(MAX_CHUNK, max(MIN_CHUNK, -(-len(targets) // (8 * n_jobs))))
+    for scores in _map(run, range(0, len(targets), chunk), n_jobs):
+        results.extend(scores)
+    return results
+
+
+def columns(
+    rouge_types: Sequence[str], size: int, rows: list[int], scored: np.ndarray
+) -> dict[str, Score]:
+    """Per type, a ``Score`` of float64 arrays over all ``size`` pairs: the
+    scored pairs' values at ``rows``, NaN elsewhere."""
+    if len(rows) == size:
+        table = scored
+    else:
+        table = np.full((len(rouge_types), 3, size), math.nan)
+        table[:, :, rows] = scored
+    return {t: Score(*table[i]) for i, t in enumerate(rouge_types)}
+
+
+def columns_of(
+    rouge_types: Sequence[str], size: int, rows: list[int], scores: list[ScoreDict | None]
+) -> dict[str, Score]:
+    """``columns`` of score dicts (None: NaN)."""
+    table = np.full((len(rouge_types), 3, len(rows)), math.nan)
+    for row, pair in enumerate(scores):
+        if pair is not None:
+            table[:, :, row] = [pair[rouge_type] for rouge_type in rouge_types]
+    return columns(rouge_types, size, rows, table)
+
+
+def best_per_type(rouge_types: Sequence[str], candidates: list[ScoreDict]) -> ScoreDict:
+    """score_multi's choice: per type the highest F-measure, first on ties."""
+    best: ScoreDict = {}
+    for rouge_type in rouge_types:
+        winner = candidates[0][rouge_type]
+        for scores in candidates[1:]:
+            if scores[rouge_type].fmeasure > winner.fmeasure:
+                winner = scores[rouge_type]
+        best[rouge_type] = winner
+    return best
+
+
+def _map(run: Callable[[int], Any], starts: range, n_jobs: int) -> Any:
+    if n_jobs == 1 or len(starts) < 2:
+        return map(run, starts)
+    return _pool(n_jobs).map(run, starts)
+
+
+_POOLS: dict[tuple[int, int], ThreadPoolExecutor] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+def _pool(n_jobs: int) -> ThreadPoolExecutor:
+    # Kept for the process: starting threads on every call cost more than a
+    # small batch, and idle workers cost nothing.  Keyed by process too: a
+    # forked child inherits the pool but not its threads.
+    key = (os.getpid(), n_jobs)
+    with _POOLS_LOCK:
+        if key not in _POOLS:
+            _POOLS[key] = ThreadPoolExecutor(n_jobs, thread_name_prefix="kurenai")
+        return _POOLS[key]

@@ -1,0 +1,91 @@
+"""Tokenization rules as data: the one place both twins read them from.
+
+The Python tokenizers (``kurenai.tokenizers``, ``kurenai.tokenizers._unicode``,
+``kurenai.tokenizers._stemming``) and the compiled scan (``kurenai._fastpath``, which
+copies these values into C tables when it is imported) both follow the rules
+below, so a rule changed here changes both.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+__all__ = [
+    "ALONE",
+    "CLASS_TABLE_SIZE",
+    "DIRECT_PLANES_END",
+    "MARK",
+    "PLANE_14",
+    "PLANE_14_SIZE",
+    "ROUGE_WORD",
+    "ROUGE_WORD_CHARS",
+    "SCAN_MODES",
+    "SENTENCE_SEPARATOR",
+    "STEM_MIN_LENGTH",
+    "WORD",
+    "is_rouge_word",
+    "is_stemmable",
+    "keeps_stem",
+]
+
+# rouge-score's tokenizer keeps runs of these (after lowercasing), and its
+# stemmer only touches tokens made of them.
+ROUGE_WORD_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789"
+ROUGE_WORD = re.compile(f"[{ROUGE_WORD_CHARS}]+")
+# rouge-score stems only tokens longer than 3 characters.
+STEM_MIN_LENGTH = 4
+
+# Without split_summaries, ROUGE-Lsum's sentences are the text's lines.
+SENTENCE_SEPARATOR = "\n"
+
+# The tokenizations the compiled scan reproduces, by the ``scan_mode`` a
+# tokenizer declares; the number is the scan's mode code.
+SCAN_MODES = {"whitespace": 0, "rouge-score": 1, "char": 2, "unicode": 3}
+
+# Bit flags of the code point table (``_unicode_tokenizers.char_classes``)
+# that the ``char`` and ``unicode`` scans read.
+ALONE = 1  # a letter of an unspaced script: a token of its own (``char``)
+WORD = 2  # another letter or number: runs of them are words
+MARK = 4  # a combining mark: continues the token before it
+
+# The table's layout: one byte per code point of planes 0-3, then the first
+# PLANE_14_SIZE code points of plane 14 (tags, variation selectors); every
+# other code point has no flag.
+DIRECT_PLANES_END = 0x40000
+PLANE_14 = 0xE0000
+PLANE_14_SIZE = 0x1000
+CLASS_TABLE_SIZE = DIRECT_PLANES_END + PLANE_14_SIZE
+
+
+def is_rouge_word(token: str) -> bool:
+    """Whether ``token`` is one of rouge-score's words: ASCII ``[a-z0-9]+``."""
+    return ROUGE_WORD.fullmatch(token) is not None
+
+
+def is_stemmable(token: str) -> bool:
+    """rouge-score stems only tokens of ASCII [a-z0-9] longer than 3 characters."""
+    return len(token) >= STEM_MIN_LENGTH and is_rouge_word(token)
+
+
+def _keeps_any(stemmed: str) -> bool:
+    return True
+
+
+def _keeps_alphanumeric(stemmed: str) -> bool:
+    # As rouge-score: drop an ASCII token its stemmer made empty or non-alphanumeric.
+    return bool(stemmed) and (not stemmed.isascii() or stemmed.isalnum())
+
+
+# Which stems a tokenizer keeps, by scan mode (the post-stem filter).
+_KEEPS = {
+    "whitespace": _keeps_any,
+    "rouge-score": is_rouge_word,
+    "char": _keeps_alphanumeric,
+    "unicode": _keeps_alphanumeric,
+}
+
+
+def keeps_stem(scan_mode: str) -> Callable[[str], bool]:
+    """The post-stem filter ``str -> bool`` of the tokenizers of ``scan_mode``."""
+    return _KEEPS[scan_mode]

@@ -1,0 +1,193 @@
+"""``python -m kurenai`` / ``kurenai``: score a file of predictions against references.
+
+A thin layer over :class:`kurenai.rouge_scorer.RougeScorer`: records stream in
+chunks from plain-text, JSONL or CSV files (:mod:`kurenai.cli._io`), each
+chunk is scored with ``score_batch(columnar=True)`` (``score_multi_batch``
+for records with several references), and the scores stream out per record
+(:mod:`kurenai.cli._output`) or are aggregated at the end: mean, bootstrap
+intervals, or a paired comparison with a baseline
+(:mod:`kurenai.cli._aggregate`).  ``main`` returns the exit code: 0 on
+success, 1 when an input or output file is at fault, 2 for a usage error, 3
+when a score is below ``--fail-under``, 128+N when killed by signal N (130 on
+Ctrl-C); every failure is one line on stderr.
+
+>>> main(["--rouge-types", "rouge9x", "--target-file", "t", "--prediction-file", "p"])
+2
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import sys
+from collections.abc import Sequence
+from typing import IO
+
+from kurenai import __version__
+from kurenai.cli._aggregate import Resampling, aggregate_report, with_mean
+from kurenai.cli._args import ExitRequest, parse_args
+from kurenai.cli._files import Terminated, atomic_output, check_output, signals_raise
+from kurenai.cli._io import Sides, count_records, read_records
+from kurenai.cli._notes import note_lsum
+from kurenai.cli._output import Report, record_report
+from kurenai.cli._progress import Progress
+from kurenai.cli._scoring import scored_blocks
+from kurenai.cli._sources import CliError, Source, detect_format
+from kurenai.rouge_scorer import RougeScorer
+
+__all__ = ["main", "signature"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line on ``argv`` (default ``sys.argv[1:]``); return the exit code."""
+    try:
+        with signals_raise():
+            return _run(parse_args(argv))
+    except ExitRequest as done:
+        return done.code
+    except CliError as error:
+        hint = " (see --help)" if error.exit_code == 2 else ""
+        print(f"kurenai: error: {error}{hint}", file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        print("kurenai: interrupted", file=sys.stderr)
+        return 130
+    except Terminated as killed:
+        print(f"kurenai: terminated by signal {killed.signum}", file=sys.stderr)
+        return 128 + killed.signum
+    except BrokenPipeError:
+        # The reader went away (``kurenai ... | head``): stop quietly, and keep
+        # Python from complaining again when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except OSError as error:
+        print(f"kurenai: error: {error}", file=sys.stderr)
+        return 1
+
+
+def signature(args: argparse.Namespace) -> str:
+    """The reproducibility signature of a run, in the style of sacrebleu.
+
+    >>> args = parse_args(["--target-file", "t", "--prediction-file", "p", "--use-stemmer"])
+    >>> signature(args).replace(__version__, "X.Y.Z")
+    'rouge:rouge1,rouge2,rougeL|tok:whitespace|stem:yes|split:newline|version:X.Y.Z'
+    """
+    parts = [
+        f"rouge:{','.join(args.rouge_types)}",
+        f"tok:{args.tokenizer}",
+        f"stem:{'yes' if args.use_stemmer else 'no'}",
+        f"split:{'sentences' if args.split_summaries else 'newline'}",
+    ]
+    if args.multi_ref_mode != "best":
+        parts.append(f"refs:{args.multi_ref_mode}")
+    if args.aggregate == "bootstrap" or args.baseline_file is not None:
+        seed = "none" if args.seed is None else args.seed
+        kind = "paired" if args.baseline_file is not None else "boot"
+        parts.append(f"{kind}:{args.bootstrap_samples},{args.confidence_interval},seed:{seed}")
+    return "|".join([*parts, f"version:{__version__}"])
+
+
+# ------------------------------------------------------------ running
+
+
+def _run(args: argparse.Namespace) -> int:
+    sides = _sides(args)
+    check_output(args.output, [source.path for source in sides.all])
+    scorer = _scorer(args)
+    shown = _show_progress(args)
+    total = count_records(sides, for_progress=shown)
+    note_lsum(args, [source.fmt for source in sides.all])
+    records = read_records(sides)
+    first = next(records, None)  # before the output is opened or written
+    if first is None:
+        raise CliError(f"no records in {sides.describe()}")
+    progress = Progress(total, shown)
+    with atomic_output(args.output) as stream:
+        report = _report(args, stream, scorer, progress)
+        for block in scored_blocks(scorer, itertools.chain([first], records), args):
+            report.add(block)
+            progress.update(len(block.ids))
+        if args.aggregate == "bootstrap":  # each type draws its own samples
+            progress.phase("bootstrap", args.bootstrap_samples * len(args.rouge_types), "samples")
+        elif args.baseline_file is not None:  # the types share the samples
+            progress.phase("comparison", args.bootstrap_samples, "samples")
+        report.close()
+    progress.close(summary=not args.quiet)
+    if args.signature:
+        print(signature(args), file=sys.stderr)
+    return _threshold_status(args, report)
+
+
+def _report(
+    args: argparse.Namespace, stream: IO[str], scorer: RougeScorer, progress: Progress
+) -> Report:
+    sign = signature(args)
+    if args.baseline_file is None and args.aggregate == "none" and not args.fail_under:
+        return record_report(stream, args.output_format, scorer.rouge_types, sign)
+    resampling = Resampling(
+        args.bootstrap_samples, args.confidence_interval, args.seed, progress.step
+    )
+    kind = "paired" if args.baseline_file is not None else args.aggregate
+    if kind == "none":
+        records = record_report(stream, args.output_format, scorer.rouge_types, sign)
+        return with_mean(records, scorer.rouge_types)
+    return aggregate_report(kind, stream, args.output_format, scorer.rouge_types, sign, resampling)
+
+
+def _threshold_status(args: argparse.Namespace, report: Report) -> int:
+    """3 (and one line per type) if a corpus F-measure is below ``--fail-under``."""
+    corpus_f: dict[str, float] = getattr(report, "corpus_f", {})
+    failed = 0
+    for rouge_type, threshold in (args.fail_under or {}).items():
+        if corpus_f[rouge_type] < threshold:
+            score = corpus_f[rouge_type]
+            # Four decimals, unless rounding would hide that it is below.
+            shown = f"{score:.4f}" if round(score, 4) < threshold else repr(score)
+            print(f"kurenai: {rouge_type}-F {shown} < {threshold}", file=sys.stderr)
+            failed = 3
+    return failed
+
+
+def _scorer(args: argparse.Namespace) -> RougeScorer:
+    try:
+        return RougeScorer(
+            args.rouge_types,
+            use_stemmer=args.use_stemmer,
+            split_summaries=args.split_summaries,
+            tokenizer=args.tokenizer,
+        )
+    except (ImportError, ValueError) as error:  # e.g. an optional tokenizer not installed
+        raise CliError(f"cannot use tokenizer {args.tokenizer!r}: {error}") from None
+
+
+def _sides(args: argparse.Namespace) -> Sides:
+    def source(path: str, field: str) -> Source:
+        fmt = detect_format(path, args.format)
+        return Source(
+            path, fmt, field, args.newline_escape, args.id_field if fmt != "text" else None
+        )
+
+    baseline = args.baseline_file
+    sides = Sides(
+        source(args.target_file, args.target_field),
+        source(args.prediction_file, args.prediction_field),
+        None if baseline is None else source(baseline, args.prediction_field),
+    )
+    on_stdin = [s for s in sides.all if s.path == "-"]
+    if len(on_stdin) > 1 and any(s.fmt == "text" for s in on_stdin):
+        raise CliError("only JSONL or CSV input can give several sides on stdin", 2)
+    if args.id_field is not None and not any(s.structured for s in sides.all):
+        raise CliError("--id-field needs JSONL, CSV or TSV input", 2)
+    return sides
+
+
+def _show_progress(args: argparse.Namespace) -> bool:
+    # Not while per-record rows scroll past on the same terminal.
+    per_record = args.aggregate == "none" and args.baseline_file is None
+    to_terminal = args.output == "-" and per_record and _isatty(sys.stdout)
+    return not args.quiet and _isatty(sys.stderr) and not to_terminal
+
+
+def _isatty(stream: IO[str]) -> bool:
+    return bool(getattr(stream, "isatty", lambda: False)())

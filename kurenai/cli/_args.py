@@ -1,0 +1,307 @@
+"""The command line's arguments: the parser, its value checks, and usage errors.
+
+``parse_args`` never calls ``sys.exit``: a usage error raises ``CliError``
+(exit code 2) and ``--help``/``--version`` raise ``ExitRequest``, so
+``kurenai.cli.main`` can return every exit code itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Callable, NoReturn
+
+from kurenai import __version__
+from kurenai._core.multiref import MODES
+from kurenai.cli._output import FORMATS as OUTPUT_FORMATS
+from kurenai.cli._sources import FORMATS, CliError
+from kurenai.rouge_scorer import ROUGE_TYPES, is_rouge_type
+from kurenai.tokenizers import available_tokenizers
+
+__all__ = ["DEFAULT_TYPES", "ExitRequest", "parse_args"]
+
+DEFAULT_TYPES = "rouge1,rouge2,rougeL"
+# Bootstrap resamples at most: their means take 24 bytes per sample and type.
+MAX_SAMPLES = 1_000_000
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The checked options of ``argv`` (default ``sys.argv[1:]``).
+
+    >>> parse_args(["--target-file", "t", "--prediction-file", "p"]).rouge_types
+    ['rouge1', 'rouge2', 'rougeL']
+    """
+    args = _parser().parse_args(argv)
+    _check(args)
+    return args
+
+
+class ExitRequest(Exception):
+    """``--help`` or ``--version`` is done: return ``code`` from main."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser that raises instead of calling ``sys.exit``."""
+
+    def error(self, message: str) -> NoReturn:
+        raise CliError(message, 2)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            sys.stderr.write(message)
+        raise ExitRequest(status)
+
+
+def _check(args: argparse.Namespace) -> None:
+    """Checks across options, before any file is read."""
+    if args.use_aggregator:
+        if args.aggregate not in (None, "bootstrap"):
+            raise CliError(f"--use-aggregator means --aggregate bootstrap, not {args.aggregate}", 2)
+        args.aggregate = "bootstrap"
+    args.aggregate = args.aggregate or "none"
+    if args.baseline_file is not None and args.aggregate != "none":
+        raise CliError("--baseline-file reports a comparison; leave out --aggregate", 2)
+    resampling = args.aggregate == "bootstrap" or args.baseline_file is not None
+    given = [
+        option
+        for option, value, default in (
+            ("--seed", args.seed, None),
+            ("--bootstrap-samples", args.bootstrap_samples, 1000),
+            ("--confidence-interval", args.confidence_interval, 0.95),
+        )
+        if value != default
+    ]
+    if given and not resampling:
+        verb = "applies" if len(given) == 1 else "apply"
+        raise CliError(
+            f"{' and '.join(given)} only {verb} with --aggregate bootstrap "
+            "(--use-aggregator) or --baseline-file",
+            2,
+        )
+    unknown = [t for t in args.fail_under or {} if t not in args.rouge_types]
+    if unknown:
+        raise CliError(
+            f"--fail-under: {', '.join(unknown)} is not scored (--rouge-types "
+            f"{','.join(args.rouge_types)})",
+            2,
+        )
+
+
+def _rouge_types(text: str) -> list[str]:
+    types = [t.strip() for t in text.split(",") if t.strip()]
+    for rouge_type in types:
+        if not is_rouge_type(rouge_type):
+            raise argparse.ArgumentTypeError(
+                f"unknown ROUGE type {rouge_type!r}; choose from {', '.join(ROUGE_TYPES)}"
+            )
+    if not types or len(set(types)) != len(types):
+        raise argparse.ArgumentTypeError(f"expected distinct ROUGE types, got {text!r}")
+    return types
+
+
+def _int_in(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer from ``minimum`` to ``maximum``."""
+    wanted = f">= {minimum}" if maximum is None else f"from {minimum} to {maximum}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text) if len(text) < 100 else minimum - 1
+        except ValueError:
+            value = minimum - 1
+        if value < minimum or (maximum is not None and value > maximum):
+            raise argparse.ArgumentTypeError(f"expected an integer {wanted}, got {text[:40]!r}")
+        return value
+
+    return parse
+
+
+def _thresholds(text: str) -> dict[str, float]:
+    """``rougeL=0.35,rouge1=0.4`` as ``{"rougeL": 0.35, "rouge1": 0.4}``."""
+    thresholds = {}
+    for item in text.split(","):
+        rouge_type, equals, value = item.strip().partition("=")
+        if not equals or rouge_type not in ROUGE_TYPES:
+            raise argparse.ArgumentTypeError(
+                f"expected TYPE=VALUE[,TYPE=VALUE...] with a ROUGE type, got {item.strip()!r}"
+            )
+        thresholds[rouge_type] = _fraction(value)
+    return thresholds
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text) if len(text) < 100 else -1.0
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text[:40]!r}")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="kurenai",
+        description="Score predictions against references with ROUGE, as rouge-score does, "
+        "for text in any language.",
+        epilog="Exit status: 0 success, 1 bad input or output file, 2 usage error, "
+        "3 a score below --fail-under, 128+N killed by signal N (130: Ctrl-C).",
+    )
+    _add_scoring(parser.add_argument_group("scoring"))
+    _add_corpus(parser.add_argument_group("corpus scores and comparison"))
+    _add_input(parser.add_argument_group("input"))
+    _add_output(parser.add_argument_group("output"))
+    return parser
+
+
+def _add_scoring(group: argparse._ArgumentGroup) -> None:
+    add = group.add_argument
+    add(
+        "--rouge-types",
+        type=_rouge_types,
+        default=_rouge_types(DEFAULT_TYPES),
+        metavar="TYPES",
+        help=f"comma-separated ROUGE types (default: {DEFAULT_TYPES})",
+    )
+    add("--use-stemmer", action="store_true", help="Porter-stem ASCII words")
+    add(
+        "--split-summaries",
+        action="store_true",
+        help="rougeLsum: find sentences with kurenai's splitter, not only at newlines",
+    )
+    add(
+        "--tokenizer",
+        default="whitespace",
+        choices=available_tokenizers(),
+        help="tokenizer name (default: whitespace)",
+    )
+    add(
+        "--multi-ref-mode",
+        default="best",
+        choices=MODES,
+        help="records with several references: best (rouge-score's, by F), best-recall "
+        "(ROUGE-1.5.5's -f B), average (-f A, pooled counts) or mean of P/R/F "
+        "(default: best)",
+    )
+    add(
+        "--jobs",
+        type=_int_in(-1),
+        default=1,
+        metavar="N",
+        help="score on N cores (score_batch's n_jobs); 0 or -1: all of them (default: 1)",
+    )
+    add(
+        "--chunk-size",
+        type=_int_in(1),
+        default=1000,
+        metavar="N",
+        help="records read and scored at a time (default: 1000)",
+    )
+
+
+def _add_corpus(group: argparse._ArgumentGroup) -> None:
+    add = group.add_argument
+    add(
+        "--aggregate",
+        choices=("none", "mean", "bootstrap"),
+        help="report corpus scores instead of per-record scores: the mean, or "
+        "rouge-score's bootstrap confidence intervals (default: none)",
+    )
+    add("--use-aggregator", action="store_true", help="the same as --aggregate bootstrap")
+    add(
+        "--fail-under",
+        type=_thresholds,
+        metavar="TYPE=VALUE[,...]",
+        help="exit with status 3 if a type's corpus F-measure (the mean; the bootstrap mid "
+        "with --aggregate bootstrap; the predictions' mean with --baseline-file) is below "
+        "VALUE; the report is written anyway",
+    )
+    add(
+        "--baseline-file",
+        metavar="FILE",
+        help="compare the predictions with this baseline system's (same format and fields "
+        "as --prediction-file): mean F of each, difference, its paired-bootstrap "
+        "confidence interval and p-value",
+    )
+    add(
+        "--bootstrap-samples",
+        type=_int_in(1, MAX_SAMPLES),
+        default=1000,
+        metavar="N",
+        help=f"bootstrap resamples (default: 1000, at most {MAX_SAMPLES})",
+    )
+    add(
+        "--confidence-interval",
+        type=_fraction,
+        default=0.95,
+        metavar="C",
+        help="bootstrap confidence interval (default: 0.95)",
+    )
+    add(
+        "--seed",
+        type=_int_in(0, 2**32 - 1),
+        metavar="N",
+        help="seed the bootstrap's random generator (as np.random.seed(N) would), "
+        "for reproducible intervals and p-values",
+    )
+
+
+def _add_input(group: argparse._ArgumentGroup) -> None:
+    add = group.add_argument
+    add("--target-file", required=True, metavar="FILE", help="references ('-': stdin)")
+    add("--prediction-file", required=True, metavar="FILE", help="predictions ('-': stdin)")
+    add(
+        "--format",
+        choices=FORMATS,
+        default="auto",
+        help="text: one record per line; jsonl: one JSON object per line; csv/tsv: a header "
+        "row naming the columns (default auto: by extension, .jsonl, .csv, .tsv, else "
+        "text; .gz, .bz2 and .xz files are decompressed)",
+    )
+    add(
+        "--target-field",
+        default="target",
+        metavar="NAME",
+        help="JSONL field of the reference, a string or a list of strings (default: target)",
+    )
+    add(
+        "--prediction-field",
+        default="prediction",
+        metavar="NAME",
+        help="JSONL field of the prediction (default: prediction)",
+    )
+    add(
+        "--id-field",
+        metavar="NAME",
+        help="JSONL/CSV field of each record's id, carried into the report "
+        "(default: records are numbered from 0)",
+    )
+    add(
+        "--newline-escape",
+        action="store_true",
+        help=r"in text records, read \n as a newline (a sentence break for rougeLsum) "
+        r"and \\ as a backslash",
+    )
+
+
+def _add_output(group: argparse._ArgumentGroup) -> None:
+    add = group.add_argument
+    add(
+        "--output",
+        default="-",
+        metavar="FILE",
+        help="write here instead of stdout; replaced only when the run succeeds",
+    )
+    add("--output-format", choices=OUTPUT_FORMATS, default="csv", help="(default: csv)")
+    add("--signature", action="store_true", help="print the reproducibility signature on stderr")
+    add(
+        "--quiet",
+        action="store_true",
+        help="nothing on stderr but errors and missed thresholds: no progress, summary, "
+        "notes or warnings",
+    )
+    add("--version", action="version", version=f"kurenai {__version__}")

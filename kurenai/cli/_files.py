@@ -1,0 +1,170 @@
+"""The command line's output file: checked before reading, replaced atomically.
+
+:func:`check_output` refuses, before any input is read, an output that is a
+directory, that cannot be created, or that is one of the input files (also
+through a symbolic or hard link).  :func:`atomic_output` writes a regular
+file under a temporary name and renames it at the end, so a failed or
+interrupted run leaves an existing file intact; a FIFO or a character device
+(``/dev/null``, ``/dev/stdout``) is written directly.  :func:`signals_raise`
+turns SIGTERM and SIGHUP into an exception, so the temporary file is removed
+on those too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import stat
+import sys
+import tempfile
+from collections.abc import Iterable, Iterator
+from types import FrameType
+from typing import IO
+
+from kurenai.cli._sources import CliError
+
+__all__ = ["Terminated", "atomic_output", "check_output", "signals_raise"]
+
+
+class Terminated(BaseException):
+    """A termination signal arrived; the exit code is 128 + its number.
+
+    A BaseException, like KeyboardInterrupt, so that no ``except Exception``
+    on the way swallows it.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def check_output(path: str, inputs: Iterable[str]) -> None:
+    """Raise CliError if writing ``path`` cannot work or would destroy an input."""
+    if path == "-":
+        return
+    try:
+        info: os.stat_result | None = os.stat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as error:
+        raise CliError(f"cannot write {path}: {error.strerror}") from None
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise CliError(f"cannot write {path}: it is a directory")
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        raise CliError(f"cannot write {path}: No such file or directory")
+    if info is None or not stat.S_ISREG(info.st_mode):
+        return
+    for name in inputs:
+        if name == "-":
+            continue
+        with contextlib.suppress(OSError):
+            other = os.stat(name)
+            if (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino):
+                raise CliError(f"--output {path} is the input file {name}; refusing to replace it")
+
+
+@contextlib.contextmanager
+def atomic_output(path: str) -> Iterator[IO[str]]:
+    """A text stream that becomes ``path`` only if the block succeeds.
+
+    A regular file is written under a temporary name in the same directory
+    and renamed over ``path`` at the end; ``-`` means stdout, and a FIFO or
+    device is opened and written directly.
+    """
+    if path == "-":
+        yield sys.stdout
+        sys.stdout.flush()
+        return
+    if _is_special(path):
+        try:
+            special = open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115
+        except OSError as error:
+            raise CliError(f"cannot write {path}: {error.strerror}") from None
+        with special:
+            yield special
+        return
+    with _temporary(path) as stream:
+        yield stream
+
+
+@contextlib.contextmanager
+def _temporary(path: str) -> Iterator[IO[str]]:
+    directory = os.path.dirname(os.path.abspath(path))
+    temporary = None
+    try:
+        with _signals_held():  # no interrupt between making the file and naming it
+            fd, temporary = tempfile.mkstemp(
+                dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp"
+            )
+        with open(fd, "w", encoding="utf-8", newline="") as stream:
+            yield stream
+        os.chmod(temporary, _mode_for(path))
+        os.replace(temporary, path)
+    except BaseException as error:
+        if temporary is None:
+            if isinstance(error, OSError):
+                raise CliError(f"cannot write {path}: {error.strerror}") from None
+            raise
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Interrupting signals wait until the block ends (where the OS allows)."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+@contextlib.contextmanager
+def signals_raise() -> Iterator[None]:
+    """Inside the block, SIGTERM and SIGHUP raise :class:`Terminated`.
+
+    Only in the main thread (the only one that may set handlers); the
+    previous handlers come back afterwards.
+    """
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    previous = {signum: signal.signal(signum, _raise) for signum in wanted}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def _raise(signum: int, frame: FrameType | None) -> None:
+    raise Terminated(signum)
+
+
+def _is_special(path: str) -> bool:
+    """A FIFO, character or block device: something to write into, not replace."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+
+
+def _mode_for(path: str) -> int:
+    """The existing file's permissions, or what ``open(path, "w")`` would give."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mask = os.umask(0)  # the only way to read the umask
+        os.umask(mask)
+        return 0o666 & ~mask

@@ -1,0 +1,162 @@
+"""kurenai on Spark: ROUGE as a column function, null in -> null out.
+
+``rouge_score`` and ``rouge_scores`` build Spark Columns; ``register`` makes
+the same function callable from Spark SQL.  Executors score whole Arrow
+batches with ``RougeScorer.score_batch(columnar=True)`` (no Python ``Score``
+per row), each Python worker building its scorer once from the parameters
+the UDF carries and reusing it.  Needs ``pip install 'kurenai[spark]'``.
+
+Types take kurenai's names or those of Foundry's ``rougeScoreV1``:
+
+>>> spark_type("ROUGE-Lsum (detected sentences)")
+('rougeLsum', True)
+>>> spark_type("rouge_l")
+('rougeL', False)
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Union
+
+from kurenai.spark._names import DETECTED, DETECTED_FIELD, spark_type
+from kurenai.spark._worker import Spec
+
+if TYPE_CHECKING:
+    from pyspark.sql import Column, SparkSession
+
+    from kurenai.tokenizers import Tokenizer
+
+__all__ = ["register", "rouge_score", "rouge_scores", "spark_type"]
+
+ColumnLike = Union["Column", str]
+
+
+def rouge_score(
+    *,
+    prediction: ColumnLike,
+    target: ColumnLike,
+    rouge_type: str = "rougeL",
+    use_stemmer: bool = False,
+    tokenizer: str | Tokenizer | None = None,
+    split_summaries: bool = False,
+    max_tokens: int | None = None,
+) -> Column:
+    """``struct<precision, recall, fmeasure>`` of ``prediction`` against ``target``.
+
+    ``rouge_type`` is a kurenai or Foundry name (:func:`spark_type`).  The
+    result is NULL when either text is NULL or has more than ``max_tokens``
+    tokens; every other row equals ``RougeScorer.score(target, prediction)``.
+    ``tokenizer`` is a name (``"char"``, ``"mecab"``, ...) or a tokenizer
+    object, which is pickled to the workers unused.  Bad arguments raise
+    here, not on the executors.
+    """
+    spec = _spec([rouge_type], use_stemmer, tokenizer, split_summaries, max_tokens, nested=False)
+    result: Column = _load_udfs().column(spec, prediction, target)
+    return result
+
+
+def rouge_scores(
+    *,
+    prediction: ColumnLike,
+    target: ColumnLike,
+    rouge_types: Iterable[str] = ("rouge1", "rouge2", "rougeL"),
+    use_stemmer: bool = False,
+    tokenizer: str | Tokenizer | None = None,
+    split_summaries: bool = False,
+    max_tokens: int | None = None,
+) -> Column:
+    """A struct with one ``struct<precision, recall, fmeasure>`` field per type.
+
+    Fields take kurenai's names (``rouge1``, ``rougeL``, ``rougeLsum``;
+    ``rougeLsum_sentences`` for Foundry's detected-sentences type), in the
+    order given.  The whole struct is NULL when a text is NULL or over
+    ``max_tokens``.  Other arguments as in :func:`rouge_score`.
+    """
+    spec = _spec(rouge_types, use_stemmer, tokenizer, split_summaries, max_tokens, nested=True)
+    result: Column = _load_udfs().column(spec, prediction, target)
+    return result
+
+
+def register(
+    spark: SparkSession,
+    name: str = "rouge_score",
+    *,
+    tokenizer: str | None = None,
+    split_summaries: bool = False,
+    max_tokens: int | None = None,
+) -> None:
+    """Make ``name(prediction, target[, rouge_type[, use_stemmer]])`` a Spark
+    SQL function, e.g. ``SELECT rouge_score(pred, ref, 'ROUGE-L') FROM t``.
+
+    The type (default ``rougeL``) and the stemmer flag (default false) are SQL
+    values, so an unknown type fails the query, naming the valid ones; the
+    tokenizer name, sentence splitting and size limit are fixed here.
+    """
+    if tokenizer is not None and not isinstance(tokenizer, str):
+        raise TypeError(f"register takes a tokenizer name or None, got {tokenizer!r}")
+    spec = _spec(["rougeL"], False, tokenizer, split_summaries, max_tokens, nested=False)
+    spark.udf.register(name, _load_udfs().sql_function(spec, split_summaries))
+
+
+def _spec(
+    rouge_types: Iterable[str],
+    use_stemmer: Any,
+    tokenizer: Any,
+    split_summaries: Any,
+    max_tokens: Any,
+    nested: bool,
+) -> Spec:
+    """The checked arguments, as the plain values the workers receive."""
+    if isinstance(rouge_types, (str, bytes)):
+        raise TypeError(f"rouge_types must be a list of types, e.g. [{rouge_types!r}]")
+    for flag, value in (("use_stemmer", use_stemmer), ("split_summaries", split_summaries)):
+        if not isinstance(value, bool):
+            raise TypeError(f"{flag} must be a bool, got {type(value).__name__}")
+    if max_tokens is not None and (
+        not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 0
+    ):
+        raise ValueError(f"max_tokens must be None or an int >= 0, got {max_tokens!r}")
+    fields: list[tuple[str, str, bool]] = []
+    for name in rouge_types:
+        rouge_type, split = spark_type(name, split_summaries)
+        field = DETECTED_FIELD if name in DETECTED else rouge_type
+        if field in [f for f, _, _ in fields]:
+            raise ValueError(f"ROUGE type {name!r} asked for twice (as field {field!r})")
+        fields.append((field, rouge_type, split))
+    if not fields:
+        raise ValueError("rouge_types must name at least one ROUGE type")
+    _check_tokenizer(tokenizer, use_stemmer)
+    # Scorers are cached per worker by this key: a name says everything, an
+    # object is told apart by a fresh id (workers receive a copy of it).
+    key = repr(tokenizer) if tokenizer is None or isinstance(tokenizer, str) else uuid.uuid4().hex
+    return Spec(tuple(fields), use_stemmer, tokenizer, max_tokens, nested, key)
+
+
+def _check_tokenizer(tokenizer: Any, use_stemmer: bool) -> None:
+    """Fail on the driver for an unknown name or a non-tokenizer, without
+    building an analyser here (that would load its dictionary)."""
+    from kurenai.tokenizers import available_tokenizers, resolve_tokenizer
+
+    if isinstance(tokenizer, str):
+        if tokenizer not in available_tokenizers():
+            names = ", ".join(available_tokenizers())
+            raise ValueError(f"unknown tokenizer {tokenizer!r}; available: {names}")
+    elif tokenizer is not None:
+        resolve_tokenizer(tokenizer, use_stemmer)
+
+
+def _load_udfs() -> Any:
+    try:
+        import pandas  # noqa: F401
+        import pyarrow  # noqa: F401
+        import pyspark  # noqa: F401
+    except ImportError as error:
+        raise ImportError(
+            f"kurenai.spark needs pyspark, pyarrow and pandas ({error}); "
+            "install them with: pip install 'kurenai[spark]'"
+        ) from error
+    from kurenai.spark import _udfs as _spark_udfs
+
+    return _spark_udfs

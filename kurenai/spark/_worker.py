@@ -1,0 +1,114 @@
+"""The executor side of ``kurenai.spark``: Arrow batch in, Arrow structs out.
+
+A Python worker keeps its scorers in a module-level cache, so each is built
+once, from the plain parameters in a ``Spec``, and reused for every batch
+and every task the worker runs.  Scores come from
+``score_batch(columnar=True)``: NaN marks exactly the NULL rows (a NULL side
+or a side over ``max_tokens``), since a real score is never NaN.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from kurenai.rouge_scorer import RougeScorer
+
+SCORE_FIELDS = ("precision", "recall", "fmeasure")
+
+
+class Spec(NamedTuple):
+    """Everything a worker needs to score: plain, picklable values."""
+
+    fields: tuple[tuple[str, str, bool], ...]  # (struct field, kurenai type, split)
+    use_stemmer: bool
+    tokenizer: Any  # a tokenizer name, None, or an unused tokenizer object
+    max_tokens: int | None
+    nested: bool  # one struct field per type (rouge_scores) or a bare Score struct
+    key: str  # tells tokenizers apart in the scorer cache
+
+
+_SCORERS: dict[tuple[str, bool, bool, tuple[str, ...]], RougeScorer] = {}
+
+
+def scorer(spec: Spec, split: bool) -> RougeScorer:
+    """This worker's scorer for the types of ``spec`` with this ``split``."""
+    types = tuple(dict.fromkeys(t for _, t, s in spec.fields if s == split))
+    key = (spec.key, spec.use_stemmer, split, types)
+    found = _SCORERS.get(key)
+    if found is None:
+        from kurenai.rouge_scorer import RougeScorer
+
+        found = RougeScorer(
+            types, use_stemmer=spec.use_stemmer, split_summaries=split, tokenizer=spec.tokenizer
+        )
+        _SCORERS[key] = found
+    return found
+
+
+def score_tables(
+    spec: Spec, predictions: list[str | None], targets: list[str | None]
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """Per field of ``spec``, a (3, rows) float64 table of precision, recall
+    and F-measure; and the boolean mask of the NULL rows."""
+    tables: dict[tuple[str, bool], np.ndarray] = {}
+    for split in {split for _, _, split in spec.fields}:
+        columns = scorer(spec, split).score_batch(
+            targets, predictions, columnar=True, allow_none=True, max_tokens=spec.max_tokens
+        )
+        for rouge_type, score in columns.items():
+            tables[rouge_type, split] = np.stack(score)
+    out = [tables[rouge_type, split] for _, rouge_type, split in spec.fields]
+    nulls = np.isnan(out[0][0])
+    for table in out[1:]:
+        nulls |= np.isnan(table[0])
+    if len(out) > 1 and nulls.any():
+        for table in out:  # a row is NULL as a whole, whatever type saw it first
+            table[:, nulls] = np.nan
+    return out, nulls
+
+
+def score_arrow(spec: Spec, prediction: pa.Array, target: pa.Array) -> pa.Array:
+    """One Arrow batch's result: a struct per row, NULL where a row is NULL."""
+    import pyarrow as pa
+
+    tables, nulls = score_tables(spec, prediction.to_pylist(), target.to_pylist())
+    mask = pa.array(nulls) if nulls.any() else None
+    structs = [pa.StructArray.from_arrays(list(t), names=list(SCORE_FIELDS)) for t in tables]
+    if not spec.nested:
+        return pa.StructArray.from_arrays(list(tables[0]), names=list(SCORE_FIELDS), mask=mask)
+    names = [field for field, _, _ in spec.fields]
+    return pa.StructArray.from_arrays(structs, names=names, mask=mask)
+
+
+def score_sql(
+    spec: Spec, split_summaries: bool, prediction: pa.Array, target: pa.Array, *options: pa.Array
+) -> pa.Array:
+    """The SQL function's batch: the type and stemmer flag are columns, so
+    rows are scored in groups of equal (type, stemmer); a NULL type gives NULL."""
+    import pyarrow as pa
+
+    from kurenai.spark._names import spark_type
+
+    size = len(prediction)
+    names = options[0].to_pylist() if options else ["rougeL"] * size
+    stems = options[1].to_pylist() if len(options) > 1 else [False] * size
+    predictions, targets = prediction.to_pylist(), target.to_pylist()
+    table = np.full((3, size), np.nan)
+    groups: dict[tuple[Any, bool], list[int]] = {}
+    for row, group in enumerate(zip(names, stems)):
+        groups.setdefault((group[0], bool(group[1])), []).append(row)
+    for (name, stem), rows in groups.items():
+        if name is None:
+            continue
+        rouge_type, split = spark_type(name, split_summaries)
+        group_spec = spec._replace(fields=(("", rouge_type, split),), use_stemmer=stem)
+        picked = ([predictions[r] for r in rows], [targets[r] for r in rows])
+        table[:, rows] = score_tables(group_spec, *picked)[0][0]
+    nulls = np.isnan(table[0])
+    mask = pa.array(nulls) if nulls.any() else None
+    return pa.StructArray.from_arrays(list(table), names=list(SCORE_FIELDS), mask=mask)

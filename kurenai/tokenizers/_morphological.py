@@ -1,0 +1,352 @@
+"""Morphological tokenizers: MeCab, Sudachi (Japanese), jieba (Chinese), Kiwi (Korean).
+
+Each wraps an optional package (``pip install 'kurenai[ja]'``, ``[zh]``,
+``[ko]``).  Constructing one only checks that the package is installed, and
+raises ImportError naming the pip command if not; the package is imported and
+its dictionary or model loaded on the first ``tokenize`` call, once per
+instance, so ``import kurenai`` stays light.
+
+An instance may be shared by threads: the analysers that are not thread-safe
+(MeCab's tagger, Sudachi's tokenizer) get one per thread over the shared
+dictionary.  It pickles at any time: the loaded resources are left out and
+load again on first use after unpickling (in a Spark or multiprocessing worker).
+
+Every adapter lowercases the analyser's words, drops those with no letter,
+number or mark (punctuation, symbols, emoji, spaces) and, with
+``use_stemmer=True``, Porter-stems ASCII words of 4+ characters as rouge-score
+does; the Japanese adapters also replace each word by its dictionary form
+(``走っ`` -> ``走る``).  None of them is line-separable: an analyser's reading
+of a line can depend on its neighbours.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import logging
+import re
+import threading
+import warnings
+from collections.abc import Iterable
+from types import ModuleType
+from typing import Any, Callable, ClassVar
+
+from kurenai.tokenizers._private_cache import private_cache_dir
+from kurenai.tokenizers._stemming import CachedPorterStemmer
+from kurenai.tokenizers._unicode import (
+    is_marks,
+    is_spaced_word,
+    make_normalizer,
+    stem_and_filter,
+)
+
+__all__ = ["JiebaTokenizer", "KiwiTokenizer", "MeCabTokenizer", "SudachiTokenizer"]
+
+_HAS_WORD_CHARACTER = re.compile(r"[^\W_]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# SudachiPy refuses texts over 49,149 bytes of UTF-8: it gets pieces of at
+# most 12,000 code points (48,000 bytes).
+SUDACHI_PIECE = 12_000
+Analyse = Callable[[str], Iterable[str]]
+# Attributes rebuilt on demand, never pickled (locks, loaded analysers).
+_RUNTIME_STATE = ("_lock", "_resource", "_shared", "_local")
+
+
+def _import_quietly(module: str) -> ModuleType:
+    # Old releases of the analysers warn on import (pkg_resources, escapes);
+    # a user's `-W error` must not turn that into a failed tokenizer.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return importlib.import_module(module)
+
+
+class MorphologicalTokenizer:
+    """Base of the adapters: lazy loading, normalisation, filtering, stemming.
+
+    A subclass loads its heavy resource in ``_load`` (once per instance) and
+    makes ``text -> words`` from it in ``_analyser``: once, or once per thread
+    if ``thread_safe`` is false.
+    """
+
+    line_separable = False
+    thread_safe: ClassVar[bool] = True  # may one analyser serve every thread?
+    name: ClassVar[str]
+    extra: ClassVar[str]
+    requirements: tuple[tuple[str, str], ...]  # (module, pip package)
+
+    def __init__(self, use_stemmer: bool = False, normalize: str | None = None) -> None:
+        self._check_installed()
+        self.use_stemmer = use_stemmer
+        self.normalize = normalize.upper() if isinstance(normalize, str) else normalize
+        self._normalizer = make_normalizer(normalize)
+        self._porter = CachedPorterStemmer().stem if use_stemmer else None
+        self._reset()
+
+    def _reset(self) -> None:
+        """Forget what was loaded: it loads again on first use."""
+        self._lock = threading.Lock()
+        self._resource: Any = None
+        self._shared: Analyse | None = None
+        self._local = threading.local()
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in _RUNTIME_STATE}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._reset()
+
+    def _check_installed(self) -> None:
+        missing = [pkg for module, pkg in self.requirements if not _installed(module)]
+        if missing:
+            raise ImportError(
+                f"the {self.name!r} tokenizer needs {' and '.join(missing)}: "
+                f"pip install 'kurenai[{self.extra}]'"
+            )
+
+    def tokenize(self, text: str) -> list[str]:
+        """The analyser's words of ``text``, lowercased, without punctuation."""
+        if self._normalizer is not None:
+            text = self._normalizer(text)
+        if not text or text.isspace():
+            return []
+        if not text.isascii():
+            # The analysers take UTF-8 or UTF-16, where a lone surrogate (no
+            # character, so no word) cannot be encoded: it separates, as a space.
+            text = _SURROGATE.sub(" ", text)
+        analyse = self._shared or getattr(self._local, "analyse", None) or self._new_analyser()
+        words = _kept_words(analyse(text))
+        if self._porter is None:
+            return words
+        return stem_and_filter(words, self._porter)
+
+    def _new_analyser(self) -> Analyse:
+        """This thread's analyser, loading the shared resource if needed."""
+        with self._lock:  # two threads starting together load once
+            if self._shared is not None:
+                return self._shared
+            if self._resource is None:
+                self._resource = self._load()
+            analyse = self._analyser(self._resource)
+            if self.thread_safe:
+                self._shared = analyse
+            else:
+                self._local.analyse = analyse
+            return analyse
+
+    def _load(self) -> Any:
+        """Import the package and load its dictionary or model (not None)."""
+        raise NotImplementedError
+
+    def _analyser(self, resource: Any) -> Analyse:
+        """``text -> words`` (surface or lemma) over the loaded resource."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(use_stemmer={self.use_stemmer}, normalize={self.normalize!r})"
+        )
+
+
+def _kept_words(analysed: Iterable[str]) -> list[str]:
+    """Lowercased words with a letter, number or mark, marks kept on their base."""
+    words: list[str] = []
+    previous_kept = False
+    for word in analysed:
+        if previous_kept and is_marks(word):
+            words[-1] += word  # an analyser that split a combining mark off its letter
+        elif _HAS_WORD_CHARACTER.search(word):
+            words.append(word.lower())
+            previous_kept = True
+        else:
+            previous_kept = False
+    return words
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+class MeCabTokenizer(MorphologicalTokenizer):
+    """Japanese words from MeCab, through fugashi with the UniDic-lite dictionary.
+
+    ``tagger_args`` is passed to ``fugashi.Tagger`` (e.g. ``"-d /path/to/dic"``).
+    With ``use_stemmer``, a word becomes its written base form (UniDic
+    ``orthBase``), or stays as it is when the dictionary has none.
+    """
+
+    name = "mecab"
+    extra = "ja"
+    thread_safe = False  # a tagger keeps its lattice between calls
+    requirements = (("fugashi", "fugashi"), ("unidic_lite", "unidic-lite"))
+
+    def __init__(
+        self, use_stemmer: bool = False, normalize: str | None = None, tagger_args: str = ""
+    ) -> None:
+        super().__init__(use_stemmer=use_stemmer, normalize=normalize)
+        self.tagger_args = tagger_args
+
+    def _load(self) -> Any:
+        return _import_quietly("fugashi")
+
+    def _analyser(self, fugashi: Any) -> Analyse:
+        tagger = fugashi.Tagger(self.tagger_args)  # ~1 ms with the dictionary mapped
+        if not self.use_stemmer:
+            return lambda text: [word.surface for word in tagger(text)]
+        return lambda text: [_mecab_base_form(word) for word in tagger(text)]
+
+
+def _mecab_base_form(word: Any) -> str:
+    base = getattr(word.feature, "orthBase", None)
+    return base if isinstance(base, str) and base not in ("", "*") else str(word.surface)
+
+
+class SudachiTokenizer(MorphologicalTokenizer):
+    """Japanese words from Sudachi (SudachiPy with the ``core`` dictionary).
+
+    ``mode`` is Sudachi's split mode: ``"A"`` (default: short units, like
+    UniDic's), ``"B"`` (middle) or ``"C"`` (named entities and compounds kept
+    whole: ``選挙管理委員会``).  ``dict`` names another installed dictionary
+    package (``"small"``, ``"full"``).  With ``use_stemmer``, a word becomes its
+    dictionary form.
+    """
+
+    name = "sudachi"
+    extra = "ja"
+    thread_safe = False  # "A Tokenizer instance cannot be used concurrently"
+    requirements = (("sudachipy", "sudachipy"), ("sudachidict_core", "sudachidict-core"))
+
+    def __init__(
+        self,
+        use_stemmer: bool = False,
+        normalize: str | None = None,
+        mode: str = "A",
+        dict: str = "core",
+    ) -> None:
+        if mode not in ("A", "B", "C"):
+            raise ValueError(f"Sudachi split mode must be 'A', 'B' or 'C', got {mode!r}")
+        if dict != "core":
+            self.requirements = (
+                ("sudachipy", "sudachipy"),
+                (f"sudachidict_{dict}", f"sudachidict-{dict}"),
+            )
+        super().__init__(use_stemmer=use_stemmer, normalize=normalize)
+        self.mode = mode
+        self.dict = dict
+
+    def _load(self) -> Any:
+        sudachipy = _import_quietly("sudachipy")
+        return sudachipy, sudachipy.Dictionary(dict=self.dict)
+
+    def _analyser(self, loaded: Any) -> Analyse:
+        sudachipy, dictionary = loaded
+        mode = getattr(sudachipy.SplitMode, self.mode)
+        make = getattr(dictionary, "tokenizer", None)  # SudachiPy >= 0.6.8
+        tokenizer = make(mode=mode) if make is not None else dictionary.create(mode)
+        lemma = self.use_stemmer
+
+        def analyse(text: str) -> list[str]:
+            pieces = _pieces(text, SUDACHI_PIECE)
+            morphemes = [m for piece in pieces for m in tokenizer.tokenize(piece)]
+            return [m.dictionary_form() if lemma else m.surface() for m in morphemes]
+
+        return analyse
+
+
+def _pieces(text: str, size: int) -> list[str]:
+    """``text`` cut into pieces of at most ``size`` code points, each after
+    the last newline, space or ideographic full stop it holds (or at ``size``
+    code points if none: a word that long is cut)."""
+    pieces, start = [], 0
+    while len(text) - start > size:
+        stop = start + size
+        cut = max(text.rfind(separator, start, stop) for separator in ("\n", " ", "。"))
+        cut = cut + 1 if cut >= start else stop
+        pieces.append(text[start:cut])
+        start = cut
+    pieces.append(text[start:])
+    return pieces
+
+
+class JiebaTokenizer(MorphologicalTokenizer):
+    """Chinese words from jieba.
+
+    Each instance has its own ``jieba.Tokenizer``; its dictionary is built (or
+    read from jieba's cache in ``cache_dir``) on first use.  The default cache
+    directory is private to the user (``$XDG_CACHE_HOME/kurenai``, mode 0700),
+    never the shared temporary directory, where another user could plant a
+    cache.  ``hmm`` enables jieba's HMM for unknown words.
+    Loading lowers the ``jieba`` logger to WARNING, silencing its progress lines.
+    """
+
+    name = "jieba"
+    extra = "zh"
+    requirements = (("jieba", "jieba"),)
+
+    def __init__(
+        self,
+        use_stemmer: bool = False,
+        normalize: str | None = None,
+        hmm: bool = True,
+        cache_dir: str | None = None,
+    ) -> None:
+        super().__init__(use_stemmer=use_stemmer, normalize=normalize)
+        self.hmm = hmm
+        self.cache_dir = cache_dir
+
+    def _load(self) -> Any:
+        jieba = _import_quietly("jieba")
+        logging.getLogger("jieba").setLevel(logging.WARNING)
+        tokenizer = jieba.Tokenizer()
+        tokenizer.tmp_dir = self.cache_dir or private_cache_dir()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tokenizer.initialize()
+        return tokenizer
+
+    def _analyser(self, tokenizer: Any) -> Analyse:
+        hmm = self.hmm
+        return lambda text: _jieba_words(tokenizer.tokenize(text, HMM=hmm))
+
+
+def _jieba_words(analysed: Iterable[tuple[str, int, int]]) -> list[str]:
+    # jieba cuts non-ASCII letters outside Chinese one by one ("naïve" -> na/ï/ve):
+    # glue touching fragments of spaced scripts back into their word.
+    words: list[str] = []
+    previous_end, previous_spaced = -1, False
+    for word, start, end in analysed:
+        spaced = is_spaced_word(word)
+        if spaced and previous_spaced and start == previous_end:
+            words[-1] += word
+        else:
+            words.append(word)
+        previous_end, previous_spaced = end, spaced
+    return words
+
+
+class KiwiTokenizer(MorphologicalTokenizer):
+    """Korean morphemes from Kiwi (kiwipiepy).
+
+    ``kiwi_options`` are passed to ``kiwipiepy.Kiwi`` (e.g. ``num_workers``,
+    ``model_type``).  The morphemes are already uninflected stems and endings
+    (``했다`` -> ``하``, ``었``, ``다``); the stemmer only Porter-stems ASCII words.
+    """
+
+    name = "kiwi"
+    extra = "ko"
+    requirements = (("kiwipiepy", "kiwipiepy"),)
+
+    def __init__(
+        self, use_stemmer: bool = False, normalize: str | None = None, **kiwi_options: Any
+    ) -> None:
+        super().__init__(use_stemmer=use_stemmer, normalize=normalize)
+        self.kiwi_options = kiwi_options
+
+    def _load(self) -> Any:
+        return _import_quietly("kiwipiepy").Kiwi(**self.kiwi_options)
+
+    def _analyser(self, kiwi: Any) -> Analyse:
+        return lambda text: [token.form for token in kiwi.tokenize(text)]

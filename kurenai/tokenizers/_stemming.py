@@ -1,0 +1,86 @@
+"""Porter stemming as rouge-score does it, memoized.
+
+rouge-score stems with NLTK's ``PorterStemmer()`` in its default
+``NLTK_EXTENSIONS`` mode, at ~12 us a token; real text repeats its words, so
+each distinct token is stemmed once per stemmer.  NLTK is imported on first
+use only: importing it costs about a second.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+from kurenai._core.rules import is_stemmable
+
+__all__ = ["MAX_CACHED", "CachedPorterStemmer", "Stemmer", "is_stemmable"]
+
+# Bounds the memo on endless streams of new tokens; 2**20 short strings is
+# tens of MiB at most.
+MAX_CACHED = 1 << 20
+
+# What a tokenizer declares as its ``stemmer``: token -> stem, or None when
+# the tokenizer drops the stemmed token.
+Stemmer = Callable[[str], Optional[str]]
+
+
+class CachedPorterStemmer:
+    """``stem(token)``: Porter stem of stemmable tokens, other tokens unchanged.
+
+    ``stem_or_drop(token)`` also applies ``keep``, the tokenizer's post-stem
+    filter (``kurenai._core.rules.keeps_stem``): a stem that fails it gives None.
+    Each has its own memo; a tokenizer uses one of them.
+
+    >>> stemmer = CachedPorterStemmer(keep=str.isalpha)
+    >>> stemmer.stem("running"), stemmer.stem_or_drop("running"), stemmer.stem_or_drop("1990s")
+    ('run', 'run', None)
+    """
+
+    def __init__(self, keep: Callable[[str], bool] | None = None) -> None:
+        self._porter_stem: Callable[[str], str] = _load_porter()
+        self._cache: dict[str, str] = {}
+        self._kept: dict[str, str | None] = {}
+        self._keep = keep
+
+    def stem(self, token: str) -> str:
+        cached = self._cache.get(token)
+        if cached is not None:
+            return cached
+        result = self._porter_stem(token) if is_stemmable(token) else token
+        if len(self._cache) >= MAX_CACHED:
+            self._cache.clear()
+        self._cache[token] = result
+        return result
+
+    @property
+    def memo(self) -> dict[str, str | None]:
+        """What ``stem_or_drop`` returned for each token it has seen: the
+        compiled scan reads a hit here instead of calling the method."""
+        return self._kept
+
+    def stem_or_drop(self, token: str) -> str | None:
+        # The compiled scan calls this once per distinct stemmable token of a
+        # pair: a hit is one dict lookup.
+        try:
+            return self._kept[token]
+        except KeyError:
+            pass
+        stemmed = self._porter_stem(token) if is_stemmable(token) else token
+        # Only a token the stemmer changed can fail the filter: the
+        # tokenizers' own tokens all pass it.
+        kept: str | None = stemmed
+        if stemmed is not token and self._keep is not None and not self._keep(stemmed):
+            kept = None
+        if len(self._kept) >= MAX_CACHED:
+            self._kept.clear()
+        self._kept[token] = kept
+        return kept
+
+
+def _load_porter() -> Callable[[str], str]:
+    try:
+        from nltk.stem.porter import PorterStemmer
+    except ImportError as error:  # pragma: no cover - nltk comes with rouge-score
+        raise ImportError(
+            "use_stemmer=True needs NLTK's Porter stemmer: pip install nltk"
+        ) from error
+    return PorterStemmer().stem  # type: ignore[no-any-return]

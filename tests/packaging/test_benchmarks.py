@@ -1,0 +1,62 @@
+"""Every benchmark script still runs, and measures the kurenai it names.
+
+Each ``benchmarks/bench_*.py`` runs in its ``--tiny`` mode (a few generated
+pairs, no rouge-score timing, no corpus) from a working directory holding a
+decoy ``kurenai`` package: the script and its child processes must import the
+kurenai under test and say so in their header.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import kurenai
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+SCRIPTS = sorted(BENCHMARKS.glob("bench_*.py"))
+KURENAI_DIR = Path(kurenai.__file__).resolve().parent
+
+
+def _run(script: Path, cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    decoy = cwd / "kurenai"
+    decoy.mkdir(exist_ok=True)
+    (decoy / "__init__.py").write_text("raise ImportError('the decoy kurenai was imported')\n")
+    path = os.pathsep.join([str(KURENAI_DIR.parent), os.environ.get("PYTHONPATH", "")])
+    return subprocess.run(
+        [sys.executable, str(script), *args],
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": path, "KURENAI_BENCH_DATA": str(cwd / "absent"), **env},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_every_benchmark_script_is_found() -> None:
+    assert {script.name for script in SCRIPTS} >= {"bench_rouge.py", "bench_tokenizers.py"}
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda script: script.stem)
+def test_tiny_run_names_what_it_measures(script: Path, tmp_path: Path) -> None:
+    implementation = kurenai.IMPLEMENTATION
+    out = _run(script, tmp_path, "--tiny", "--implementation", implementation)
+    assert out.returncode == 0, out.stderr
+    first = out.stdout.splitlines()[0]
+    assert f"at {KURENAI_DIR}:" in first
+    assert f"{implementation} implementation" in first
+    assert "popcount " in first
+    assert "failed" not in out.stdout, out.stdout
+
+
+def test_pure_python_figures_are_refused_unless_asked(tmp_path: Path) -> None:
+    script = BENCHMARKS / "bench_rouge.py"
+    out = _run(script, tmp_path, "--tiny", "--skip-long", KURENAI_IMPLEMENTATION="python")
+    assert out.returncode != 0
+    assert "python implementation" in out.stdout
+    assert "refusing to time kurenai's python implementation" in out.stderr
+    assert "us/pair" not in out.stdout
