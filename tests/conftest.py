@@ -9,6 +9,7 @@ and the ``fused``/``compiled`` parameters with them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -37,13 +38,50 @@ VARIANTS = {"fused": _variants, "compiled": _variants, "python": _variants_py}
 COMPILED_ONLY = pytest.mark.compiled_only
 
 
+# Whole modules that start processes, a JVM, Perl, a browser or a build: the
+# everyday loop (`pytest -m "not slow"`) leaves them to CI, which runs all.
+SLOW_MODULES = {
+    "tests/packaging/test_build.py": "objdump and qemu on the built extension",
+    "tests/packaging/test_build_install.py": "builds wheels and sdists into fresh environments",
+    "tests/packaging/test_benchmarks.py": "runs each benchmark script in a process",
+    "tests/spark/test_spark.py": "starts a Spark JVM",
+    "tests/core/test_perl.py": "runs ROUGE-1.5.5.pl",
+    "tests/robustness/test_robustness_fuzz.py": "a hypothesis run in a fresh process",
+    "tests/cli/test_cli_integration.py": "the console script in processes",
+    "tests/cli/test_cli_reliability.py": "signals and kills of CLI processes",
+}
+# Single tests that do (module::function, without parameters).
+SLOW_TESTS = {
+    "tests/robustness/test_robustness.py::test_pickled_scorer_scores_the_same_in_a_spawned_process",
+    "tests/robustness/test_robustness.py::test_threads_sharing_a_fresh_scorer_get_the_serial_scores",
+}
+ROOT = Path(__file__).resolve().parents[1]
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "compiled_only: tests the compiled extension; skipped in the pure-Python run"
     )
+    config.addinivalue_line(
+        "markers",
+        "slow: packaging, spawned processes, Spark JVM, Perl, browser, fuzz; "
+        '`-m "not slow"` leaves them out (CI runs them)',
+    )
+
+
+def _is_slow(item: pytest.Item) -> bool:
+    path = Path(str(item.path)).resolve()
+    if ROOT not in path.parents:
+        return False
+    module = path.relative_to(ROOT).as_posix()
+    function = getattr(item, "originalname", item.name)
+    return module in SLOW_MODULES or f"{module}::{function}" in SLOW_TESTS
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if _is_slow(item):
+            item.add_marker(pytest.mark.slow)
     if not PURE_RUN:
         return
     skip = pytest.mark.skip(reason="pure-Python run: the compiled extension is not built")

@@ -130,3 +130,14 @@ def test_tokenizers_pickled_by_the_flat_layout_load(name: str, options: dict[str
     assert type(old) is type(fresh)
     text = "Running dogs ran; 犬が走っていた。我们在北京。"
     assert old.tokenize(text) == fresh.tokenize(text)  # type: ignore[attr-defined]
+
+
+def test_the_slow_table_names_real_tests() -> None:
+    """A renamed module or test must not silently leave the everyday loop slow."""
+    from conftest import ROOT, SLOW_MODULES, SLOW_TESTS
+
+    for module in SLOW_MODULES:
+        assert (ROOT / module).is_file(), module
+    for test in SLOW_TESTS:
+        module, function = test.split("::")
+        assert f"def {function}(" in (ROOT / module).read_text(encoding="utf-8"), test
