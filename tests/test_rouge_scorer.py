@@ -188,7 +188,7 @@ def test_own_tokenizers_take_the_fused_path(
     scorer.score_multi_batch([["a", "b"]] * 3, ["a"] * 3)
 
 
-# ------------------------------------------------------------ str subclasses (issue 9 item 2)
+# ------------------------------------------------------------ str subclasses
 
 
 class Sneaky(str):
@@ -217,7 +217,7 @@ def test_str_subclasses_score_as_their_plain_value(backend: str, tokenizer: str 
     assert scorer.score_multi_batch([[Sneaky(target)]], [Sneaky(prediction)]) == [expected]
 
 
-# ------------------------------------------------------------ rouge_types (issue 9 item 6)
+# ------------------------------------------------------------ rouge_types
 
 
 def test_rouge_types_are_immutable(backend: str) -> None:
@@ -231,7 +231,7 @@ def test_rouge_types_are_immutable(backend: str) -> None:
     assert list(scorer.score_multi(["a"], "a")) == ["rouge1"]
 
 
-# ------------------------------------------------------------ tokenizers that misbehave (item 8)
+# ------------------------------------------------------------ tokenizers that misbehave
 
 
 class Returns:

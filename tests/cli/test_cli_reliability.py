@@ -1,6 +1,7 @@
 """The command line never destroys a file, cleans up on signals, and fails in one line.
 
-Issue 9 items 11-16 and the CLI items of issue 15, each with its regression test.
+Each failure mode below has its regression test: the output file is an input, FIFOs and
+devices, signals, bad options and input, an output directory, ``--jobs -1``, repeated files.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def no_reading(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cli, "count_records", fail)
 
 
-# ------------------------------------------------------------ item 11: output is an input
+# ------------------------------------------------------------ output is an input
 
 
 @POSIX
@@ -92,7 +93,7 @@ def test_output_naming_the_baseline_is_refused(
     assert pair[0].read_text() == "a b c\nd e\n"
 
 
-# ------------------------------------------------------------ item 12: FIFOs and devices
+# ------------------------------------------------------------ FIFOs and devices
 
 
 @POSIX
@@ -118,7 +119,7 @@ def test_dev_null_output_stays_a_device(run: Run, pair: tuple[Path, Path]) -> No
     assert not [name for name in os.listdir("/dev") if name.startswith(".null.")]
 
 
-# ------------------------------------------------------------ item 13: signals
+# ------------------------------------------------------------ signals
 
 
 @POSIX
@@ -156,7 +157,7 @@ def test_previous_signal_handlers_come_back(run: Run, pair: tuple[Path, Path]) -
     assert signal.getsignal(signal.SIGTERM) is before
 
 
-# ------------------------------------------------------------ item 14: options and input
+# ------------------------------------------------------------ options and input
 
 
 @pytest.mark.parametrize(
@@ -216,7 +217,7 @@ def test_deep_nesting_message_from_the_json_module(
     assert result.err.startswith(f"kurenai: error: {path}: line 1: malformed JSON (Exceeds")
 
 
-# ------------------------------------------------------------ item 15: --output a directory
+# ------------------------------------------------------------ --output a directory
 
 
 @pytest.mark.parametrize("where", ["directory", "missing parent"])
@@ -230,14 +231,14 @@ def test_output_directory_is_checked_up_front(
     assert result.err == f"kurenai: error: cannot write {output}: {reason}\n"
 
 
-# ------------------------------------------------------------ item 16: --jobs -1
+# ------------------------------------------------------------ --jobs -1
 
 
 def test_jobs_minus_one_means_all_cores(run: Run, pair: tuple[Path, Path]) -> None:
     assert run(*files(pair), "--jobs", "-1") == run(*files(pair))
 
 
-# ------------------------------------------------------------ issue 15
+# ------------------------------------------------------------ files named twice, empty files
 
 
 def test_empty_file_given_twice_is_named_once(run: Run, tmp_path: Path) -> None:

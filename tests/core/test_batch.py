@@ -178,7 +178,7 @@ def test_columns_equal_dicts_with_nulls_and_limits(
                 assert values == list(scores[rouge_type])
 
 
-# ------------------------------------------------------------ max_tokens (issue 9 item 9)
+# ------------------------------------------------------------ max_tokens
 
 
 @pytest.mark.parametrize(
@@ -218,7 +218,7 @@ def test_long_texts_at_the_limit_are_scored(backend: str, tokenizer: str | None)
 @pytest.mark.compiled_only
 def test_an_over_limit_pair_stops_early_in_bounded_memory() -> None:
     # 4M CJK characters (8 MB), each a token for "char": neither a lowercased
-    # copy of the whole text nor token buffers sized by it (issue 9 item 9).
+    # copy of the whole text nor token buffers sized by it.
     code = (
         "import resource, sys\n"
         "from kurenai.rouge_scorer import RougeScorer\n"
@@ -239,7 +239,7 @@ def test_an_over_limit_pair_stops_early_in_bounded_memory() -> None:
     assert int(extra_mib) < 4, f"{extra_mib} MiB for one over-limit pair"
 
 
-# ------------------------------------------------------------ score_multi_batch options (issue 15)
+# ------------------------------------------------------------ score_multi_batch options
 
 
 def test_multi_batch_takes_score_batch_options(backend: str) -> None:

@@ -68,7 +68,7 @@ def test_every_kind_has_the_compiled_plan(backend: str) -> None:
     ids=["17-same", "duplicates", "22-types", "none"],
 )
 def test_any_number_of_types_scores_as_rouge_score(backend: str, types: list[str]) -> None:
-    # Issue 9 item 5: the compiled kernels stopped at 16 n-gram orders.
+    # More than 16 distinct n-gram orders (the compiled kernels once stopped at 16).
     theirs = rs.RougeScorer(types)
     scorer = RougeScorer(types, tokenizer="rouge-score")
     for target, prediction in zip(texts(3, 20), texts(4, 20)):
@@ -171,7 +171,7 @@ def test_the_compiled_scan_reads_the_rules_module() -> None:
     from kurenai import _fastpath
     from kurenai.tokenizers._unicode import char_classes
 
-    assert _fastpath.MODES == _rules.SCAN_MODES
+    # (MODES equal to _rules.SCAN_MODES is checked by the module's import itself.)
     assert len(char_classes()) == _rules.CLASS_TABLE_SIZE
     with pytest.raises(ValueError, match="CLASS_TABLE_SIZE"):
         _fastpath.set_char_classes(b"\0" * 10)
@@ -229,9 +229,9 @@ def test_the_compiled_scan_reads_the_stemmers_memo_and_calls_other_stemmers() ->
     plan = _fastpath.Plan(spec, _fastpath.MODES["whitespace"], stemmer, Score)
     assert plan.score("running dogs", "runs")["rouge1"].precision == 1.0
     # A hit is read from the memo without calling the stemmer; a miss calls it.
-    stemmer.__self__._kept["walking"] = "run"
+    stemmer.__self__.memo["walking"] = "run"
     assert plan.score("running", "walking")["rouge1"].precision == 1.0
-    stemmer.__self__._kept.clear()
+    stemmer.__self__.memo.clear()
     assert plan.score("running", "walking")["rouge1"].precision == 0.0
     calls: list[str] = []
 

@@ -29,7 +29,7 @@ from kurenai.tokenizers import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-ISSUE_EXAMPLE = ["今日", "は", "とても", "良い", "天気", "だ"]
+WEATHER_SENTENCE = ["今日", "は", "とても", "良い", "天気", "だ"]
 MODULES = {"mecab": "fugashi", "sudachi": "sudachipy", "jieba": "jieba", "kiwi": "kiwipiepy"}
 
 
@@ -83,8 +83,8 @@ def any_analyser(request: pytest.FixtureRequest) -> Iterator[MorphologicalTokeni
 # ------------------------------------------------------------------ Japanese
 
 
-def test_mecab_segments_the_issue_example(mecab: MorphologicalTokenizer) -> None:
-    assert mecab.tokenize("今日はとても良い天気だ") == ISSUE_EXAMPLE
+def test_mecab_segments_a_plain_sentence(mecab: MorphologicalTokenizer) -> None:
+    assert mecab.tokenize("今日はとても良い天気だ") == WEATHER_SENTENCE
 
 
 def test_mecab_stemmer_uses_the_dictionary_form(mecab_stem: MorphologicalTokenizer) -> None:
@@ -95,10 +95,10 @@ def test_mecab_stemmer_uses_the_dictionary_form(mecab_stem: MorphologicalTokeniz
 
 
 @pytest.mark.parametrize("mode", ["A", "B", "C"])
-def test_sudachi_segments_the_issue_example(mode: str) -> None:
+def test_sudachi_segments_a_plain_sentence(mode: str) -> None:
     require("sudachi")
     tokens = SudachiTokenizer(mode=mode).tokenize("今日はとても良い天気だ")
-    assert tokens == ISSUE_EXAMPLE
+    assert tokens == WEATHER_SENTENCE
 
 
 def test_sudachi_split_modes_differ_on_compounds() -> None:
