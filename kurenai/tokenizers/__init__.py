@@ -103,11 +103,11 @@ class AllCharacterSupportTokenizer:
 
     line_separable = True
     name: ClassVar[str] = "whitespace"
-    scan_mode: ClassVar[str | None] = "whitespace"
+    scan_mode: ClassVar[str | None] = name  # the compiled scan of that name
 
     def __init__(self, use_stemmer: bool = False) -> None:
         self.use_stemmer = use_stemmer
-        self.stemmer: Stemmer | None = porter_stemmer(use_stemmer, "whitespace")
+        self.stemmer: Stemmer | None = porter_stemmer(use_stemmer, self.name)
 
     def tokenize(self, text: str) -> list[str]:
         return stemmed(text.lower().split(), self.stemmer)
@@ -134,12 +134,12 @@ class RougeScoreTokenizer:
 
     line_separable = True
     name: ClassVar[str] = "rouge-score"
-    scan_mode: ClassVar[str | None] = "rouge-score"
+    scan_mode: ClassVar[str | None] = name  # the compiled scan of that name
 
     def __init__(self, use_stemmer: bool = False) -> None:
         self.use_stemmer = use_stemmer
         # rouge-score drops anything its stemmer turns into a non-[a-z0-9]+ token.
-        self.stemmer: Stemmer | None = porter_stemmer(use_stemmer, "rouge-score")
+        self.stemmer: Stemmer | None = porter_stemmer(use_stemmer, self.name)
 
     def tokenize(self, text: str) -> list[str]:
         return stemmed(ROUGE_WORD.findall(text.lower()), self.stemmer)
@@ -168,17 +168,20 @@ _Entry = Union[Factory, str]
 # name -> (factory, one line of help).  The optional tokenizers are named as
 # strings: neither their module nor their analyser is imported until used.
 _BUILTIN: dict[str, tuple[_Entry, str]] = {
-    "whitespace": (
+    AllCharacterSupportTokenizer.name: (
         with_normalization(AllCharacterSupportTokenizer),
         "lowercase and split at whitespace, keeping every character (text already "
         "split into words)",
     ),
-    "rouge-score": (
+    RougeScoreTokenizer.name: (
         with_normalization(RougeScoreTokenizer),
         "rouge-score's own: ASCII [a-z0-9] words only, everything else dropped",
     ),
-    "unicode": (UnicodeTokenizer, "rouge-score's rule with letters and numbers of any script"),
-    "char": (
+    UnicodeTokenizer.name: (
+        UnicodeTokenizer,
+        "rouge-score's rule with letters and numbers of any script",
+    ),
+    CharTokenizer.name: (
         CharTokenizer,
         "each character of Chinese, Japanese, Thai... alone, words of other scripts; "
         "no dictionary (the choice for unspaced text)",

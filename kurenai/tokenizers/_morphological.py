@@ -44,6 +44,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # most 12,000 code points (48,000 bytes).
 SUDACHI_PIECE = 12_000
 Analyse = Callable[[str], Iterable[str]]
+# The post-stem filter of the analysers' words: the Unicode tokenizers'.
+_FILTER = "unicode"
 # Attributes rebuilt on demand, never pickled (locks, loaded analysers).
 _RUNTIME_STATE = ("_lock", "_resource", "_shared", "_local")
 
@@ -76,8 +78,7 @@ class MorphologicalTokenizer:
         self.use_stemmer = use_stemmer
         self.normalize = normalize.upper() if isinstance(normalize, str) else normalize
         self._normalizer = make_normalizer(normalize)
-        # The analysers' words get the Unicode tokenizers' post-stem filter.
-        self.stemmer: Stemmer | None = porter_stemmer(use_stemmer, "unicode")
+        self.stemmer: Stemmer | None = porter_stemmer(use_stemmer, _FILTER)
         self._reset()
 
     def _reset(self) -> None:
@@ -93,7 +94,7 @@ class MorphologicalTokenizer:
     def __setstate__(self, state: dict[str, Any]) -> None:
         if "stemmer" not in state:  # pickled by kurenai 0.2.0, which kept ``_porter``
             state = {k: v for k, v in state.items() if k != "_porter"}
-            state["stemmer"] = porter_stemmer(state.get("use_stemmer", False), "unicode")
+            state["stemmer"] = porter_stemmer(state.get("use_stemmer", False), _FILTER)
         self.__dict__.update(state)
         self._reset()
 

@@ -188,8 +188,7 @@ class _RegexTokenizer:
         self.use_stemmer = use_stemmer
         self.normalize = normalize.upper() if isinstance(normalize, str) else normalize
         self._normalizer = make_normalizer(normalize)
-        # Both scans share the filter: the stem of an ASCII word must stay alphanumeric.
-        self.stemmer: Stemmer | None = porter_stemmer(use_stemmer, "unicode")
+        self.stemmer: Stemmer | None = porter_stemmer(use_stemmer, self.name)
         self._find_words = _word_pattern().findall
         if self._normalizer is not None:
             # The compiled scan does not normalise: stay on the Python path.
@@ -228,7 +227,7 @@ class UnicodeTokenizer(_RegexTokenizer):
     """
 
     name = "unicode"
-    scan_mode: str | None = "unicode"
+    scan_mode: str | None = name  # the compiled scan of that name
 
     def tokenize(self, text: str) -> list[str]:
         """The words of ``text``."""
@@ -248,7 +247,7 @@ class CharTokenizer(_RegexTokenizer):
     """
 
     name = "char"
-    scan_mode: str | None = "char"
+    scan_mode: str | None = name
 
     def __init__(self, use_stemmer: bool = False, normalize: str | None = None) -> None:
         super().__init__(use_stemmer=use_stemmer, normalize=normalize)
