@@ -22,13 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, NamedTuple, Union
 
 from kurenai._core.rules import ROUGE_WORD
 from kurenai.tokenizers._protocol import Tokenizer, own_name
-from kurenai.tokenizers._stemming import (
-    CachedPorterStemmer,
-    Stemmer,
-    porter_stemmer,
-    stem_signature,
-    stemmed,
-)
+from kurenai.tokenizers._stemming import Stemmer, porter_stemmer, stem_signature, stemmed
 from kurenai.tokenizers._unicode import (
     CharTokenizer,
     NormalizingTokenizer,
@@ -48,7 +42,6 @@ if TYPE_CHECKING:  # imported on first use: see __getattr__
 
 __all__ = [
     "AllCharacterSupportTokenizer",
-    "CachedPorterStemmer",
     "CharTokenizer",
     "JiebaTokenizer",
     "KiwiTokenizer",

@@ -34,6 +34,9 @@ class Tokenizer(Protocol):
       ``"name"`` is its name (default: its class's qualified name),
       ``"stem"`` how it stems (``"no"``; default ``"unknown"``); the other
       items are printed after the name, ``tok:jieba(jieba=0.42.1,hmm=yes)``.
+    - ``load()``: load what the first ``tokenize`` would (a dictionary, a
+      model) now; the command line calls it to time loading apart from
+      scoring and to fail before writing anything.
     """
 
     def tokenize(self, text: str) -> list[str]: ...

@@ -285,6 +285,12 @@ class NormalizingTokenizer:
         inner = parts() if callable(parts) else {"name": own_name(self.tokenizer)}
         return {**inner, "normalize": self.form}
 
+    def load(self) -> None:
+        """Load the wrapped tokenizer's resources now, if it has any to load."""
+        load = getattr(self.tokenizer, "load", None)
+        if callable(load):
+            load()
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.tokenizer!r}, {self.form!r})"
 

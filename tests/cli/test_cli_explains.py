@@ -198,3 +198,11 @@ def test_the_tokenizer_loads_before_scoring_and_is_timed_apart(
     err = capsys.readouterr().err
     assert events[0] == "load" and events.count("load") == 1 and "tokenize" in events
     assert SUMMARY.fullmatch(err) and "; loading 0.0" in err, err
+
+
+def test_a_bootstrap_run_times_its_bootstrap_apart(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main([*FILES, "--use-aggregator", "--bootstrap-samples", "50"]) == 0
+    summary = capsys.readouterr().err
+    assert SUMMARY.fullmatch(summary) and "; bootstrap " in summary, summary
+    assert cli.main([*FILES, "--baseline-file", FILES[3], "--bootstrap-samples", "50"]) == 0
+    assert "; comparison " in capsys.readouterr().err
