@@ -37,25 +37,37 @@ def _load(choice: str) -> tuple[ModuleType, str]:
         choice = "python"  # the extension is built for CPython only
     if choice != "python":
         try:
-            from kurenai import _lcs
+            # import_module, not ``from kurenai import _lcs``: while kurenai is
+            # still importing, the latter reports a missing module as "most
+            # likely due to a circular import", which it never is here.
+            return importlib.import_module("kurenai._lcs"), "compiled"
         except ImportError as error:
+            cause = _why(error, "kurenai._lcs")
             if choice == "compiled":
                 raise ImportError(
-                    f"{ENV_VAR}=compiled but kurenai._lcs cannot be imported: {error}"
+                    f"{ENV_VAR}=compiled but kurenai._lcs cannot be imported: {cause}"
                 ) from error
             warnings.warn(
-                f"kurenai's compiled kernels are unavailable ({error}); "
+                f"kurenai's compiled kernels are unavailable: {cause}; "
                 "using the pure-Python fallback, which is much slower. "
                 f"Reinstall kurenai with a C compiler available to fix this, or set "
                 f"{ENV_VAR}=python to choose pure Python without this warning.",
                 RuntimeWarning,
                 stacklevel=3,
             )
-        else:
-            return _lcs, "compiled"
-    from kurenai import _lcs_py
+    return importlib.import_module("kurenai._lcs_py"), "python"
 
-    return _lcs_py, "python"
+
+def _why(error: ImportError, module: str) -> str:
+    """The real cause of the failed import of the compiled ``module``: absent
+    (an install without its extension), or there but refused (its message:
+    built for another Python, a missing symbol...)."""
+    if isinstance(error, ModuleNotFoundError) and (error.name or "").startswith("kurenai."):
+        return (
+            f"{error.name} is missing: kurenai was installed without its compiled "
+            "extension (built without a C compiler?)"
+        )
+    return f"{module} is there but cannot be loaded ({error})"
 
 
 def _compiled(name: str, what: str, fallback: str) -> ModuleType | None:
@@ -69,8 +81,9 @@ def _compiled(name: str, what: str, fallback: str) -> ModuleType | None:
     except ImportError as error:
         if _CHOICE == "compiled":
             raise
+        cause = _why(error, f"kurenai.{name}")
         warnings.warn(
-            f"kurenai's compiled {what} is unavailable ({error}); {fallback}",
+            f"kurenai's compiled {what} is unavailable: {cause}; {fallback}",
             RuntimeWarning,
             stacklevel=3,
         )
@@ -95,10 +108,7 @@ def make_plan(spec: TypeSpec, tokenizer: Any, splitter: Splitter | None, threads
     and ``variants``.  ``threads``: how many threads one long pair's LCS may use."""
     mode = scan_mode(tokenizer) if splitter is None else None
     if fastpath is not None and mode in fastpath.MODES and set(spec.kinds) <= fastpath.KINDS:
-        if mode in ("char", "unicode"):
-            from kurenai.tokenizers._unicode import char_classes
-
-            fastpath.set_char_classes(char_classes())  # built once, ~0.25 s
+        # (The plan installs the code point table its scan mode needs itself.)
         stemmer = getattr(tokenizer, "stemmer", None)
         return fastpath.Plan(spec, fastpath.MODES[mode], stemmer, Score, threads)  # type: ignore[no-any-return]
     return PythonPlan(spec, tokenizer, kernels, splitter, variants, threads)

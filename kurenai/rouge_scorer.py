@@ -21,6 +21,7 @@ from kurenai._core import plan as _plan
 from kurenai._core.plan import ROUGE_TYPES, Plan
 from kurenai.scoring import BaseScorer, Score
 from kurenai.sentences import split_sentences
+from kurenai.signature import Signature, describe
 from kurenai.tokenizers import Tokenizer, resolve_tokenizer
 
 __all__ = ["ROUGE_TYPES", "RougeScorer", "is_rouge_type"]
@@ -121,6 +122,17 @@ class RougeScorer(BaseScorer):
         """What this scorer runs (``kurenai._core.plan.Plan``): the compiled
         ``kurenai._fastpath.Plan`` or the pure ``kurenai._core.python_plan.PythonPlan``."""
         return self._plan
+
+    def signature(self, mode: str | None = None) -> Signature:
+        """What produced this scorer's numbers (see :mod:`kurenai.signature`);
+        ``mode``: the ``score_multi`` mode to record, if it matters.
+
+        >>> str(RougeScorer(["rouge1"], use_stemmer=True).signature()).split("|")[:2]
+        ['rouge:rouge1', 'tok:whitespace']
+        """
+        if mode is not None:
+            mode = _multiref.check_mode(mode)
+        return describe(self.rouge_types, self._tokenizer, self._splitter(), self._w_weight, mode)
 
     def score(self, target: str, prediction: str) -> dict[str, Score]:
         """ROUGE scores of ``prediction`` against the reference ``target``.

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import importlib.machinery
 import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 import kurenai
+
+PACKAGE = Path(kurenai.__file__).resolve().parent
 
 
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
@@ -19,6 +24,64 @@ def run_python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
         env={**os.environ, **env},
         check=False,
     )
+
+
+@pytest.fixture(scope="module")
+def without_extension(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the package with no compiled module: an install made
+    without a C compiler."""
+    root = tmp_path_factory.mktemp("pure")
+    ignored = shutil.ignore_patterns(
+        *(f"*{suffix}" for suffix in importlib.machinery.EXTENSION_SUFFIXES), "__pycache__"
+    )
+    shutil.copytree(PACKAGE, root / "kurenai", ignore=ignored)
+    return root
+
+
+def import_from(root: Path, choice: str) -> subprocess.CompletedProcess[str]:
+    """``import kurenai`` from ``root`` with every warning shown, in a new process."""
+    code = "import kurenai; print(kurenai.IMPLEMENTATION, kurenai.__file__)"
+    env = {**os.environ, "PYTHONPATH": str(root), "KURENAI_IMPLEMENTATION": choice}
+    return subprocess.run(
+        [sys.executable, "-W", "always", "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        cwd=root,
+    )
+
+
+def test_pure_python_by_choice_is_quiet_without_the_extension(without_extension: Path) -> None:
+    result = import_from(without_extension, "python")
+    assert result.stdout.split()[0] == "python", result.stderr
+    assert result.stdout.split()[1].startswith(str(without_extension))
+    assert result.stderr == ""
+
+
+def test_a_missing_extension_warns_once_with_the_real_cause(without_extension: Path) -> None:
+    result = import_from(without_extension, "auto")
+    assert result.stdout.split()[0] == "python"
+    assert result.stderr.count("RuntimeWarning") == 1, result.stderr
+    assert (
+        "kurenai._lcs is missing: kurenai was installed without its compiled extension "
+        "(built without a C compiler?)" in result.stderr
+    )
+    assert "circular import" not in result.stderr
+
+
+def test_a_broken_extension_warns_with_the_loaders_message(
+    without_extension: Path, tmp_path: Path
+) -> None:
+    root = tmp_path / "broken"
+    shutil.copytree(without_extension, root)
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (root / "kurenai" / f"_lcs{suffix}").write_bytes(b"not a shared object")
+    result = import_from(root, "auto")
+    assert result.stdout.split()[0] == "python"
+    assert result.stderr.count("RuntimeWarning") == 1, result.stderr
+    assert "kurenai._lcs is there but cannot be loaded (" in result.stderr
+    assert f"_lcs{suffix}" in result.stderr  # the loader names the file it refused
 
 
 @pytest.mark.compiled_only

@@ -21,6 +21,7 @@ __all__ = [
     "LSUM",
     "NGRAM",
     "ROUGE_TYPES",
+    "ROUGE_TYPE_GRAMMAR",
     "SKIP",
     "WLCS",
     "Plan",
@@ -46,6 +47,14 @@ DEFAULT_W_WEIGHT = 1.2  # ROUGE-1.5.5's -w
 
 # rouge-score's types (the ROUGE-1.5.5 variants are named in the error message).
 ROUGE_TYPES = (*(f"rouge{n}" for n in range(1, 10)), "rougeL", "rougeLsum")
+
+# The type names parse_types accepts, in words (for help texts).
+ROUGE_TYPE_GRAMMAR = (
+    "rouge1 ... rouge9 (n-grams), rougeL (longest common subsequence), rougeLsum "
+    "(union LCS over sentences), rougeW (ROUGE-1.5.5's weighted LCS), rougeS{k} "
+    "(skip-bigrams at most k tokens apart) and rougeSU{k} (with unigrams); rougeS and "
+    "rougeSU: no limit"
+)
 
 ScoreDict = dict[str, Score]
 # Per type, what ROUGE-1.5.5 pools over references for ``-f A``: (hits,

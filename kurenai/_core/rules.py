@@ -9,6 +9,7 @@ below, so a rule changed here changes both.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Callable
 
 __all__ = [
@@ -20,10 +21,12 @@ __all__ = [
     "PLANE_14_SIZE",
     "ROUGE_WORD",
     "ROUGE_WORD_CHARS",
+    "SCANS",
     "SCAN_MODES",
     "SENTENCE_SEPARATOR",
     "STEM_MIN_LENGTH",
     "WORD",
+    "ScanRule",
     "is_rouge_word",
     "is_stemmable",
     "keeps_stem",
@@ -39,12 +42,9 @@ STEM_MIN_LENGTH = 4
 # Without split_summaries, ROUGE-Lsum's sentences are the text's lines.
 SENTENCE_SEPARATOR = "\n"
 
-# The tokenizations the compiled scan reproduces, by the ``scan_mode`` a
-# tokenizer declares; the number is the scan's mode code.
-SCAN_MODES = {"whitespace": 0, "rouge-score": 1, "char": 2, "unicode": 3}
-
-# Bit flags of the code point table (``_unicode_tokenizers.char_classes``)
-# that the ``char`` and ``unicode`` scans read.
+# Bit flags of the code point table (``kurenai.tokenizers._unicode.char_classes``)
+# that the ``char`` and ``unicode`` scans read (the compiled plan installs the
+# table itself when it is made for one of them).
 ALONE = 1  # a letter of an unspaced script: a token of its own (``char``)
 WORD = 2  # another letter or number: runs of them are words
 MARK = 4  # a combining mark: continues the token before it
@@ -77,15 +77,30 @@ def _keeps_alphanumeric(stemmed: str) -> bool:
     return bool(stemmed) and (not stemmed.isascii() or stemmed.isalnum())
 
 
-# Which stems a tokenizer keeps, by scan mode (the post-stem filter).
-_KEEPS = {
-    "whitespace": _keeps_any,
-    "rouge-score": is_rouge_word,
-    "char": _keeps_alphanumeric,
-    "unicode": _keeps_alphanumeric,
+@dataclass(frozen=True)
+class ScanRule:
+    """One tokenization the compiled scan reproduces.
+
+    ``code`` is the scan's mode number (``kurenai._fastpath`` branches on it
+    and checks its own copy against :data:`SCAN_MODES` when it loads);
+    ``keeps`` is the post-stem filter (a stem it rejects drops the token).
+    """
+
+    code: int
+    keeps: Callable[[str], bool]
+
+
+# The one table of scan modes, by the ``scan_mode`` a tokenizer declares.
+SCANS = {
+    "whitespace": ScanRule(0, _keeps_any),
+    "rouge-score": ScanRule(1, is_rouge_word),
+    "char": ScanRule(2, _keeps_alphanumeric),
+    "unicode": ScanRule(3, _keeps_alphanumeric),
 }
+# The mode numbers, which the compiled scan's own enum must equal.
+SCAN_MODES = {name: rule.code for name, rule in SCANS.items()}
 
 
 def keeps_stem(scan_mode: str) -> Callable[[str], bool]:
     """The post-stem filter ``str -> bool`` of the tokenizers of ``scan_mode``."""
-    return _KEEPS[scan_mode]
+    return SCANS[scan_mode].keeps

@@ -21,10 +21,10 @@ import argparse
 import itertools
 import os
 import sys
+import time
 from collections.abc import Sequence
 from typing import IO
 
-from kurenai import __version__
 from kurenai.cli._aggregate import Resampling, aggregate_report, with_mean
 from kurenai.cli._args import ExitRequest, parse_args
 from kurenai.cli._files import Terminated, atomic_output, check_output, signals_raise
@@ -35,6 +35,7 @@ from kurenai.cli._progress import Progress
 from kurenai.cli._scoring import scored_blocks
 from kurenai.cli._sources import CliError, Source, detect_format
 from kurenai.rouge_scorer import RougeScorer
+from kurenai.signature import Bootstrap, Signature
 
 __all__ = ["main", "signature"]
 
@@ -66,26 +67,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-def signature(args: argparse.Namespace) -> str:
-    """The reproducibility signature of a run, in the style of sacrebleu.
+def signature(args: argparse.Namespace, scorer: RougeScorer | None = None) -> Signature:
+    """The reproducibility signature of a run, in the style of sacrebleu: the
+    scorer's (:meth:`RougeScorer.signature`), with the multi-reference mode
+    (unless rouge-score's ``best``) and the bootstrap's settings.
 
-    >>> args = parse_args(["--target-file", "t", "--prediction-file", "p", "--use-stemmer"])
-    >>> signature(args).replace(__version__, "X.Y.Z")
-    'rouge:rouge1,rouge2,rougeL|tok:whitespace|stem:yes|split:newline|version:X.Y.Z'
+    >>> args = parse_args(["--target-file", "t", "--prediction-file", "p"])
+    >>> str(signature(args)).split("|version:")[0]
+    'rouge:rouge1,rouge2,rougeL|tok:whitespace|stem:no|split:newline'
     """
-    parts = [
-        f"rouge:{','.join(args.rouge_types)}",
-        f"tok:{args.tokenizer}",
-        f"stem:{'yes' if args.use_stemmer else 'no'}",
-        f"split:{'sentences' if args.split_summaries else 'newline'}",
-    ]
-    if args.multi_ref_mode != "best":
-        parts.append(f"refs:{args.multi_ref_mode}")
+    scorer = scorer if scorer is not None else _scorer(args)
+    mode = None if args.multi_ref_mode == "best" else args.multi_ref_mode
+    described = scorer.signature(mode)
     if args.aggregate == "bootstrap" or args.baseline_file is not None:
-        seed = "none" if args.seed is None else args.seed
-        kind = "paired" if args.baseline_file is not None else "boot"
-        parts.append(f"{kind}:{args.bootstrap_samples},{args.confidence_interval},seed:{seed}")
-    return "|".join([*parts, f"version:{__version__}"])
+        paired = args.baseline_file is not None
+        settings = Bootstrap(args.bootstrap_samples, args.confidence_interval, args.seed, paired)
+        described = described.with_bootstrap(settings)
+    return described
 
 
 # ------------------------------------------------------------ running
@@ -94,7 +92,9 @@ def signature(args: argparse.Namespace) -> str:
 def _run(args: argparse.Namespace) -> int:
     sides = _sides(args)
     check_output(args.output, [source.path for source in sides.all])
-    scorer = _scorer(args)
+    started = time.monotonic()
+    scorer = _scorer(args, load=True)
+    loading = time.monotonic() - started
     shown = _show_progress(args)
     total = count_records(sides, for_progress=shown)
     note_lsum(args, [source.fmt for source in sides.all])
@@ -102,27 +102,28 @@ def _run(args: argparse.Namespace) -> int:
     first = next(records, None)  # before the output is opened or written
     if first is None:
         raise CliError(f"no records in {sides.describe()}")
-    progress = Progress(total, shown)
+    progress = Progress(total, shown, loading=loading)
+    sign = str(signature(args, scorer))
     with atomic_output(args.output) as stream:
-        report = _report(args, stream, scorer, progress)
+        report = _report(args, stream, scorer, progress, sign)
         for block in scored_blocks(scorer, itertools.chain([first], records), args):
             report.add(block)
             progress.update(len(block.ids))
-        if args.aggregate == "bootstrap":  # each type draws its own samples
-            progress.phase("bootstrap", args.bootstrap_samples * len(args.rouge_types), "samples")
+        if args.aggregate == "bootstrap":  # each type draws its own samples, in turn
+            types = len(scorer.rouge_types)
+            progress.phase("bootstrap", args.bootstrap_samples, "samples", types=types)
         elif args.baseline_file is not None:  # the types share the samples
             progress.phase("comparison", args.bootstrap_samples, "samples")
         report.close()
     progress.close(summary=not args.quiet)
     if args.signature:
-        print(signature(args), file=sys.stderr)
+        print(sign, file=sys.stderr)
     return _threshold_status(args, report)
 
 
 def _report(
-    args: argparse.Namespace, stream: IO[str], scorer: RougeScorer, progress: Progress
+    args: argparse.Namespace, stream: IO[str], scorer: RougeScorer, progress: Progress, sign: str
 ) -> Report:
-    sign = signature(args)
     if args.baseline_file is None and args.aggregate == "none" and not args.fail_under:
         return record_report(stream, args.output_format, scorer.rouge_types, sign)
     resampling = Resampling(
@@ -149,16 +150,23 @@ def _threshold_status(args: argparse.Namespace, report: Report) -> int:
     return failed
 
 
-def _scorer(args: argparse.Namespace) -> RougeScorer:
+def _scorer(args: argparse.Namespace, load: bool = False) -> RougeScorer:
+    """The run's scorer; with ``load``, its tokenizer's dictionary or model
+    loaded now (a tokenizer's optional ``load()``), so that loading is timed
+    apart from scoring and fails before any output."""
     try:
-        return RougeScorer(
+        scorer = RougeScorer(
             args.rouge_types,
             use_stemmer=args.use_stemmer,
             split_summaries=args.split_summaries,
             tokenizer=args.tokenizer,
         )
-    except (ImportError, ValueError) as error:  # e.g. an optional tokenizer not installed
+        loader = getattr(scorer.tokenizer, "load", None)
+        if load and callable(loader):
+            loader()
+    except (ImportError, ValueError, RuntimeError) as error:  # e.g. an extra not installed
         raise CliError(f"cannot use tokenizer {args.tokenizer!r}: {error}") from None
+    return scorer
 
 
 def _sides(args: argparse.Namespace) -> Sides:

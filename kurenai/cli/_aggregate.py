@@ -1,15 +1,15 @@
 """The command line's corpus reports: mean, bootstrap, paired comparison.
 
 Each keeps the blocks of scores (a few floats per record), computes at
-``close`` and writes CSV, JSON or JSONL.  Types appear in sorted order, the
-measures as recall, precision, F (the order of rouge-score's own command
-line).  ``corpus_f`` gives, per type, the F-measure that ``--fail-under``
-compares: the mean, or the bootstrap ``mid``.
+``close`` a :class:`~kurenai.cli._output.Corpus` and writes it with the
+output format's corpus writer.  Types appear in sorted order, the measures
+as precision, recall, F, as in every output.  ``corpus_f`` gives, per type,
+the F-measure that ``--fail-under`` compares: the mean, or the bootstrap
+``mid``.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import IO, Any, Callable
@@ -17,13 +17,12 @@ from typing import IO, Any, Callable
 import numpy as np
 import numpy.typing as npt
 
-from kurenai._core.bootstrap import PairedResult, bootstrap, paired_bootstrap
-from kurenai.cli._output import MEASURES, Block, Report
+from kurenai._core.bootstrap import bootstrap, paired_bootstrap
+from kurenai.cli._output import MEASURES, Block, Corpus, Report, write_corpus
 from kurenai.scoring import AggregateScore
 
 __all__ = ["Resampling", "aggregate_report", "with_mean"]
 
-_ROWS = (("R", 1, "recall"), ("P", 0, "precision"), ("F", 2, "fmeasure"))
 _BOUNDS = ("low", "mid", "high")
 
 
@@ -64,18 +63,17 @@ class _Collected:
         table = np.concatenate(blocks, axis=2)
         return {t: np.ascontiguousarray(table[i].T) for i, t in enumerate(self._types)}
 
-    def _write(self, name: str, per_type: dict[str, dict[str, Any]], csv_lines: list[str]) -> None:
-        stream = self._stream
-        assert stream is not None
-        if self._fmt == "csv":
-            stream.write("".join(line + "\n" for line in csv_lines))
-        elif self._fmt == "jsonl":
-            for rouge_type, value in per_type.items():
-                stream.write(json.dumps({"score_type": rouge_type, **value}) + "\n")
-        else:
-            count = sum(block.shape[2] for block in self._values)
-            document = {"signature": self._signature, "count": count, name: per_type}
-            stream.write(json.dumps(document, indent=2) + "\n")
+    def _write(
+        self,
+        name: str,
+        columns: tuple[str, ...],
+        rows: list[tuple[str, list[float]]],
+        per_type: dict[str, dict[str, Any]],
+    ) -> None:
+        assert self._stream is not None
+        count = sum(block.shape[2] for block in self._values)
+        corpus = Corpus(name, columns, rows, per_type, count)
+        write_corpus(self._stream, self._fmt, corpus, self._signature)
 
     def _means(self) -> dict[str, list[float]]:
         """Per type in sorted order, the mean precision, recall and F."""
@@ -92,10 +90,13 @@ class _MeanReport(_Collected):
     def close(self) -> None:
         means = self._means()
         self.corpus_f = {t: means[t][2] for t in self._types}
-        lines = ["score_type,mean"]
-        lines += [f"{t}-{letter},{means[t][m]:f}" for t in means for letter, m, _ in _ROWS]
+        rows = [
+            (f"{t}-{letter}", [means[t][m]])
+            for t in means
+            for m, (letter, _) in enumerate(MEASURES)
+        ]
         per_type = {t: _score_dict(means[t]) for t in means}
-        self._write("mean", per_type, lines)
+        self._write("mean", ("mean",), rows, per_type)
 
 
 class _BootstrapReport(_Collected):
@@ -109,15 +110,13 @@ class _BootstrapReport(_Collected):
             self._matrices(self._values), r.samples, r.confidence, r.seed, r.progress
         )
         self.corpus_f = {t: float(result[t].mid.fmeasure) for t in self._types}
-        lines = ["score_type,low,mid,high"]
-        for rouge_type in sorted(result):
-            for letter, _, name in _ROWS:
-                cells = (
-                    f"{float(getattr(getattr(result[rouge_type], b), name)):f}" for b in _BOUNDS
-                )
-                lines.append(f"{rouge_type}-{letter}," + ",".join(cells))
+        rows = [
+            (f"{t}-{letter}", [float(getattr(getattr(result[t], b), name)) for b in _BOUNDS])
+            for t in sorted(result)
+            for letter, name in MEASURES
+        ]
         per_type = {t: _aggregate_dict(result[t]) for t in sorted(result)}
-        self._write("aggregate", per_type, lines)
+        self._write("aggregate", _BOUNDS, rows, per_type)
 
 
 class _PairedReport(_BootstrapReport):
@@ -128,10 +127,12 @@ class _PairedReport(_BootstrapReport):
         result = paired_bootstrap(system, baseline, r.samples, r.confidence, r.seed, r.progress)
         self.corpus_f = {t: result[t].system for t in self._types}
         fields = ("system", "baseline", "difference", "low", "high", "p_value")
-        lines = ["score_type," + ",".join(fields)]
-        lines += [f"{t}-F," + _paired_cells(result[t], fields) for t in sorted(result)]
+        rows = [
+            (f"{t}-F", [float(getattr(result[t], field)) for field in fields])
+            for t in sorted(result)
+        ]
         per_type = {t: asdict(result[t]) for t in sorted(result)}
-        self._write("comparison", per_type, lines)
+        self._write("comparison", fields, rows, per_type)
 
 
 class _WithMean(_Collected):
@@ -176,7 +177,3 @@ def _score_dict(values: Sequence[float]) -> dict[str, float]:
 
 def _aggregate_dict(bounds: AggregateScore) -> dict[str, dict[str, float]]:
     return {b: _score_dict(list(getattr(bounds, b))) for b in _BOUNDS}
-
-
-def _paired_cells(result: PairedResult, fields: Sequence[str]) -> str:
-    return ",".join(f"{getattr(result, field):f}" for field in fields)

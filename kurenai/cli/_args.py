@@ -9,19 +9,22 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from collections.abc import Sequence
 from typing import Callable, NoReturn
 
 from kurenai import __version__
 from kurenai._core.multiref import MODES
+from kurenai._core.plan import ROUGE_TYPE_GRAMMAR
 from kurenai.cli._output import FORMATS as OUTPUT_FORMATS
 from kurenai.cli._sources import FORMATS, CliError
 from kurenai.rouge_scorer import ROUGE_TYPES, is_rouge_type
-from kurenai.tokenizers import available_tokenizers
+from kurenai.tokenizers import available_tokenizers, tokenizer_info
 
 __all__ = ["DEFAULT_TYPES", "ExitRequest", "parse_args"]
 
 DEFAULT_TYPES = "rouge1,rouge2,rougeL"
+DEFAULT_TOKENIZER = "whitespace"
 # Bootstrap resamples at most: their means take 24 bytes per sample and type.
 MAX_SAMPLES = 1_000_000
 
@@ -143,19 +146,73 @@ def _fraction(text: str) -> float:
     return value
 
 
+_USAGE = "kurenai --target-file FILE --prediction-file FILE [options]"
+_EXAMPLES = """\
+examples:
+  kurenai --target-file refs.txt --prediction-file predictions.txt
+  kurenai --rouge-types rouge1,rougeL --tokenizer char --use-aggregator --seed 0 \\
+      --target-file refs.txt --prediction-file predictions.txt
+  kurenai --target-file dev.jsonl --prediction-file dev.jsonl \\
+      --target-field references --id-field id --output-format jsonl"""
+_EXIT_STATUS = (
+    "exit status: 0 success, 1 bad input or output file, 2 usage error, 3 a score\n"
+    "below --fail-under, 128+N killed by signal N (130: Ctrl-C)."
+)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="kurenai",
+        usage=_USAGE,
         description="Score predictions against references with ROUGE, as rouge-score does, "
         "for text in any language.",
-        epilog="Exit status: 0 success, 1 bad input or output file, 2 usage error, "
-        "3 a score below --fail-under, 128+N killed by signal N (130: Ctrl-C).",
+        epilog="\n\n".join([_tokenizer_table(), _EXAMPLES, _EXIT_STATUS]),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        add_help=False,  # -h goes last, with --version: the required options come first
     )
+    _add_required(parser.add_argument_group("required"))
     _add_scoring(parser.add_argument_group("scoring"))
     _add_corpus(parser.add_argument_group("corpus scores and comparison"))
     _add_input(parser.add_argument_group("input"))
     _add_output(parser.add_argument_group("output"))
+    other = parser.add_argument_group("other")
+    other.add_argument("-h", "--help", action="help", help="show this help and exit")
+    other.add_argument("--version", action="version", version=f"kurenai {__version__}")
     return parser
+
+
+def _tokenizer_table() -> str:
+    """The registered tokenizers, one per line, with the pip extra each needs."""
+    names = available_tokenizers()
+    width = max(map(len, names)) + 2
+    lines = ["tokenizers (--tokenizer NAME):"]
+    for name in names:
+        info = tokenizer_info(name)
+        text = info.summary + (" (the default)" if name == DEFAULT_TOKENIZER else "")
+        text += f"; needs pip install 'kurenai[{info.extra}]'" if info.extra else ""
+        lines += textwrap.wrap(
+            text or "(registered by the program)",
+            79,
+            initial_indent=f"  {name:<{width}}",
+            subsequent_indent=" " * (width + 2),
+        )
+    return "\n".join(lines)
+
+
+def _add_required(group: argparse._ArgumentGroup) -> None:
+    add = group.add_argument
+    add(
+        "--target-file",
+        required=True,
+        metavar="FILE",
+        help="the references, one record per line ('-': stdin; see --format)",
+    )
+    add(
+        "--prediction-file",
+        required=True,
+        metavar="FILE",
+        help="the predictions, in the same order ('-': stdin)",
+    )
 
 
 def _add_scoring(group: argparse._ArgumentGroup) -> None:
@@ -165,7 +222,7 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
         type=_rouge_types,
         default=_rouge_types(DEFAULT_TYPES),
         metavar="TYPES",
-        help=f"comma-separated ROUGE types (default: {DEFAULT_TYPES})",
+        help=f"comma-separated ROUGE types (default: {DEFAULT_TYPES}): {ROUGE_TYPE_GRAMMAR}",
     )
     add("--use-stemmer", action="store_true", help="Porter-stem ASCII words")
     add(
@@ -175,9 +232,12 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
     )
     add(
         "--tokenizer",
-        default="whitespace",
+        default=DEFAULT_TOKENIZER,
         choices=available_tokenizers(),
-        help="tokenizer name (default: whitespace)",
+        metavar="NAME",
+        help="how texts become tokens, one of the tokenizers listed below (default: "
+        f"{DEFAULT_TOKENIZER}). Japanese, Chinese or Thai without spaces between words needs char "
+        "(or a morphological tokenizer: mecab, sudachi, jieba)",
     )
     add(
         "--multi-ref-mode",
@@ -252,8 +312,6 @@ def _add_corpus(group: argparse._ArgumentGroup) -> None:
 
 def _add_input(group: argparse._ArgumentGroup) -> None:
     add = group.add_argument
-    add("--target-file", required=True, metavar="FILE", help="references ('-': stdin)")
-    add("--prediction-file", required=True, metavar="FILE", help="predictions ('-': stdin)")
     add(
         "--format",
         choices=FORMATS,
@@ -296,7 +354,13 @@ def _add_output(group: argparse._ArgumentGroup) -> None:
         metavar="FILE",
         help="write here instead of stdout; replaced only when the run succeeds",
     )
-    add("--output-format", choices=OUTPUT_FORMATS, default="csv", help="(default: csv)")
+    add(
+        "--output-format",
+        choices=OUTPUT_FORMATS,
+        default=next(iter(OUTPUT_FORMATS)),
+        help=f"(default: {next(iter(OUTPUT_FORMATS))}); every format gives precision, "
+        "recall and F in this order",
+    )
     add("--signature", action="store_true", help="print the reproducibility signature on stderr")
     add(
         "--quiet",
@@ -304,4 +368,3 @@ def _add_output(group: argparse._ArgumentGroup) -> None:
         help="nothing on stderr but errors and missed thresholds: no progress, summary, "
         "notes or warnings",
     )
-    add("--version", action="version", version=f"kurenai {__version__}")

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple, Union, cast
 
-from kurenai.cli._sources import CliError, Row, Source, count, rows
+from kurenai.cli._sources import CliError, Row, Source, count, ends_blank, rows
 
 __all__ = [
     "CliError",
@@ -209,7 +209,10 @@ def _id(source: Source, number: int, row: Row) -> RecordId:
     if not isinstance(row, dict) or source.id_field is None:
         return None
     if source.id_field not in row:
-        raise CliError(f"{source.name}: line {number}: no id field {source.id_field!r}")
+        fields = ", ".join(map(repr, row)) or "none"
+        raise CliError(
+            f"{source.name}: line {number}: no id field {source.id_field!r} (fields: {fields})"
+        )
     value = row[source.id_field]
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise CliError(
@@ -241,6 +244,13 @@ def _identity(path: str) -> object:
 def _count_error(files: list[list[Source]], counts: list[int]) -> CliError:
     first = counts[0]
     other = next(i for i, n in enumerate(counts) if n != first)
-    return CliError(
+    message = (
         f"{files[0][0].name} has {first} records but {files[other][0].name} has {counts[other]}"
     )
+    longer = files[0 if first > counts[other] else other][0]
+    if abs(first - counts[other]) == 1 and ends_blank(longer):
+        message += (
+            f"; {longer.name} ends with a blank line, which is a record of its own: "
+            "most likely the reason"
+        )
+    return CliError(message)

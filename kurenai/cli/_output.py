@@ -1,8 +1,14 @@
-"""The command line's per-record reports: CSV, JSON or JSONL, streamed.
+"""The command line's output formats: one table, ``FORMATS``, name -> writers.
 
-Scores arrive a block of records at a time as a :class:`Block`: one float64
-array (types x precision/recall/F x records) and the records' ids.  Each
-block is written at once, so memory does not grow with the file.
+Each format has a *record* writer, which streams per-record scores as they
+arrive (a :class:`Block` at a time: one float64 array, types x
+precision/recall/F x records, and the records' ids, so memory does not grow
+with the file), and a *corpus* writer, which writes a corpus report (mean,
+bootstrap intervals, comparison: a :class:`Corpus`) at the end.  The
+``--output-format`` choices are the table's names; a new format is one entry.
+
+Every output gives the measures in one order, precision, recall, F (the
+order of rouge-score's ``Score``); JSON names them.
 """
 
 from __future__ import annotations
@@ -10,14 +16,25 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import IO, Protocol, Union
+from typing import IO, Any, Callable, NamedTuple, Protocol, Union
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["FORMATS", "MEASURES", "Block", "Report", "record_report"]
+from kurenai.cli._sources import CliError
 
-FORMATS = ("csv", "json", "jsonl")
+__all__ = [
+    "FORMATS",
+    "MEASURES",
+    "Block",
+    "Corpus",
+    "OutputFormat",
+    "Report",
+    "output_format",
+    "record_report",
+    "write_corpus",
+]
+
 # (column letter, Score field), in the order of the block's second axis.
 MEASURES = (("P", "precision"), ("R", "recall"), ("F", "fmeasure"))
 RecordId = Union[str, int]
@@ -44,17 +61,58 @@ class Report(Protocol):
     def close(self) -> None: ...
 
 
+@dataclass(frozen=True)
+class Corpus:
+    """A corpus report, computed and ready to write.
+
+    ``name`` is its key in JSON (``mean``, ``aggregate``, ``comparison``);
+    ``columns`` are the table's columns after ``score_type`` and ``rows``
+    its (label, values) rows, e.g. ``("rouge1-P", [0.5])``; ``per_type``
+    holds each type's JSON object; ``count`` is the number of records.
+    """
+
+    name: str
+    columns: tuple[str, ...]
+    rows: list[tuple[str, list[float]]]
+    per_type: dict[str, dict[str, Any]]
+    count: int
+
+
+class OutputFormat(NamedTuple):
+    """A format's two writers: per-record ``records(stream, rouge_types,
+    signature) -> Report`` and ``corpus(stream, corpus, signature)``."""
+
+    records: Callable[[IO[str], Sequence[str], str], Report]
+    corpus: Callable[[IO[str], Corpus, str], None]
+
+
+def output_format(name: str) -> OutputFormat:
+    """The writers of format ``name``; a usage error naming the formats if unknown."""
+    try:
+        return FORMATS[name]
+    except KeyError:
+        raise CliError(
+            f"unknown output format {name!r}; choose from {', '.join(FORMATS)}", 2
+        ) from None
+
+
 def record_report(stream: IO[str], fmt: str, rouge_types: Sequence[str], signature: str) -> Report:
-    """The per-record report for output format ``fmt``."""
-    if fmt == "csv":
-        return _CsvRecords(stream, rouge_types)
-    return _JsonRecords(stream, rouge_types, signature, lines=fmt == "jsonl")
+    """The per-record report of output format ``fmt``."""
+    return output_format(fmt).records(stream, rouge_types, signature)
+
+
+def write_corpus(stream: IO[str], fmt: str, corpus: Corpus, signature: str) -> None:
+    """Write ``corpus`` in output format ``fmt``."""
+    output_format(fmt).corpus(stream, corpus, signature)
+
+
+# ------------------------------------------------------------ CSV
 
 
 class _CsvRecords:
     """``id,rouge1-P,rouge1-R,rouge1-F,...``: rouge-score's columns, 6 decimals."""
 
-    def __init__(self, stream: IO[str], rouge_types: Sequence[str]) -> None:
+    def __init__(self, stream: IO[str], rouge_types: Sequence[str], signature: str) -> None:
         self._stream = stream
         # One %-format per row: the CLI's hot loop when the scorer is fast.
         self._row = "%s," + ",".join(["%f"] * (3 * len(rouge_types))) + "\n"
@@ -69,6 +127,25 @@ class _CsvRecords:
 
     def close(self) -> None:
         pass
+
+
+def _csv_corpus(stream: IO[str], corpus: Corpus, signature: str) -> None:
+    """``score_type,<columns>`` then one row per label, 6 decimals."""
+    lines = [",".join(["score_type", *corpus.columns])]
+    lines += [",".join([label, *(f"{v:f}" for v in values)]) for label, values in corpus.rows]
+    stream.write("".join(line + "\n" for line in lines))
+
+
+def _csv_cells(cells: list[str]) -> list[str]:
+    """Quote the cells that need it, as the csv module would."""
+    special = (",", '"', "\n", "\r")
+    return [
+        '"' + cell.replace('"', '""') + '"' if any(c in cell for c in special) else cell
+        for cell in cells
+    ]
+
+
+# ------------------------------------------------------------ JSON and JSONL
 
 
 class _JsonRecords:
@@ -105,10 +182,27 @@ class _JsonRecords:
             self._stream.write("\n]}\n" if self._count else "]}\n")
 
 
-def _csv_cells(cells: list[str]) -> list[str]:
-    """Quote the cells that need it, as the csv module would."""
-    special = (",", '"', "\n", "\r")
-    return [
-        '"' + cell.replace('"', '""') + '"' if any(c in cell for c in special) else cell
-        for cell in cells
-    ]
+def _json_corpus(stream: IO[str], corpus: Corpus, signature: str) -> None:
+    """One document: ``{"signature", "count", <name>: {type: ...}}``."""
+    document = {"signature": signature, "count": corpus.count, corpus.name: corpus.per_type}
+    stream.write(json.dumps(document, indent=2) + "\n")
+
+
+def _jsonl_corpus(stream: IO[str], corpus: Corpus, signature: str) -> None:
+    """One object per type: ``{"score_type": type, ...}``."""
+    for rouge_type, value in corpus.per_type.items():
+        stream.write(json.dumps({"score_type": rouge_type, **value}) + "\n")
+
+
+# The formats, by their --output-format name (the first is the default).
+FORMATS: dict[str, OutputFormat] = {
+    "csv": OutputFormat(_CsvRecords, _csv_corpus),
+    "json": OutputFormat(
+        lambda stream, types, signature: _JsonRecords(stream, types, signature, lines=False),
+        _json_corpus,
+    ),
+    "jsonl": OutputFormat(
+        lambda stream, types, signature: _JsonRecords(stream, types, signature, lines=True),
+        _jsonl_corpus,
+    ),
+}

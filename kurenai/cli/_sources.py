@@ -10,6 +10,7 @@ problem is a :class:`CliError` naming the file and the line.
 from __future__ import annotations
 
 import bz2
+import collections
 import contextlib
 import csv
 import gzip
@@ -21,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Callable, Union, cast
 
-__all__ = ["FORMATS", "CliError", "Row", "Source", "detect_format", "rows"]
+__all__ = ["FORMATS", "CliError", "Row", "Source", "count", "detect_format", "ends_blank", "rows"]
 
 FORMATS = ("auto", "text", "jsonl", "csv", "tsv")
 Row = Union[str, dict[str, object]]
@@ -32,8 +33,6 @@ _OPENERS: dict[str, Callable[[str], IO[bytes]]] = {
     ".xz": lambda path: lzma.open(path, "rb"),  # noqa: SIM115
 }
 _EXTENSIONS = {".jsonl": "jsonl", ".csv": "csv", ".tsv": "tsv"}
-# What bytes.strip() removes, so that counting and reading skip the same lines.
-BLANK = " \t\n\r\x0b\x0c"
 
 
 class CliError(Exception):
@@ -111,6 +110,16 @@ def count(source: Source) -> int | None:
         if source.fmt == "jsonl":
             return sum(1 for line in stream if line.strip())
         return sum(1 for _ in stream)
+
+
+def ends_blank(source: Source) -> bool:
+    """Whether ``source`` is a plain-text file whose last line is blank: a
+    record of its own, which the other side often lacks.  False for stdin."""
+    if source.fmt != "text" or source.path == "-" or not os.path.isfile(source.path):
+        return False
+    with _open(source) as stream:
+        last = collections.deque(stream, maxlen=1)
+    return bool(last) and not last[0].strip()
 
 
 # ------------------------------------------------------------ formats

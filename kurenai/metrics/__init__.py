@@ -24,6 +24,7 @@ from kurenai._core import bootstrap as _bootstrap
 from kurenai.metrics._table import ACCUMULATE, CallableTokenizer, score_table
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.scoring import AggregateScore, Score
+from kurenai.signature import Signature
 
 __all__ = ["DEFAULT_ROUGE_TYPES", "Rouge", "compute"]
 
@@ -158,6 +159,16 @@ class Rouge:
         if self._scorer is None:
             self._scorer = self._make_scorer()
         return self._scorer
+
+    def signature(self) -> Signature:
+        """The reproducibility signature of this metric's scores, as
+        ``RougeScorer.signature``; ``accumulate="avg"`` is recorded as the
+        ``mean`` multi-reference mode.
+
+        >>> str(Rouge(["rouge1"], tokenizer="char").signature()).split("|")[1]
+        'tok:char'
+        """
+        return self.scorer.signature(mode="mean" if self.accumulate == "avg" else None)
 
     def add_batch(self, predictions: Any, references: Any) -> None:
         """Score a batch of predictions against their references; keep the numbers."""

@@ -2,34 +2,27 @@
 
 Every tokenizer here has ``tokenize(text) -> list[str]``, so it can be passed as
 ``RougeScorer(tokenizer=...)`` to kurenai or to rouge-score itself, and can be
-made by name with :func:`get_tokenizer`.
+made by name with :func:`get_tokenizer`.  :class:`Tokenizer` (defined in
+``kurenai.tokenizers._protocol``) documents the optional attributes that make
+one faster (``line_separable``, ``scan_mode`` with ``stemmer``) or
+reproducible (``signature_parts``).
 
-A tokenizer whose class sets ``line_separable = True`` promises that
-``tokenize(a + "\\n" + b) == tokenize(a) + tokenize(b)``; the scorer then
-tokenizes each line once and reuses the lines for the whole text.
-
-A tokenizer whose own class sets ``scan_mode`` (a name of
-``kurenai._core.rules.SCAN_MODES``) promises that it tokenizes exactly as the
-compiled scan of that mode, with its ``stemmer`` (None or ``token -> stem or
-None``) applied to each token; the scorer then runs the compiled text path.
-The attribute is read from the tokenizer's own class, never inherited, so a
-subclass that tokenizes differently stays correct.
+The registry resolves names lazily: the optional morphological tokenizers
+(``mecab``, ``sudachi``, ``jieba``, ``kiwi``) are named by their module
+path, so ``import kurenai.tokenizers`` imports neither their adapters nor
+their analysers' packages; :func:`tokenizer_info` says which pip extra each
+needs.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
-from typing import Any, Callable, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, NamedTuple, Union
 
-from kurenai._core.rules import ROUGE_WORD, keeps_stem
-from kurenai.tokenizers._morphological import (
-    JiebaTokenizer,
-    KiwiTokenizer,
-    MeCabTokenizer,
-    MorphologicalTokenizer,
-    SudachiTokenizer,
-)
-from kurenai.tokenizers._stemming import CachedPorterStemmer, Stemmer
+from kurenai._core.rules import ROUGE_WORD
+from kurenai.tokenizers._protocol import Tokenizer, own_name
+from kurenai.tokenizers._stemming import Stemmer, porter_stemmer, stem_signature, stemmed
 from kurenai.tokenizers._unicode import (
     CharTokenizer,
     NormalizingTokenizer,
@@ -37,6 +30,15 @@ from kurenai.tokenizers._unicode import (
     normalizing,
     with_normalization,
 )
+
+if TYPE_CHECKING:  # imported on first use: see __getattr__
+    from kurenai.tokenizers._morphological import (
+        JiebaTokenizer,
+        KiwiTokenizer,
+        MeCabTokenizer,
+        MorphologicalTokenizer,
+        SudachiTokenizer,
+    )
 
 __all__ = [
     "AllCharacterSupportTokenizer",
@@ -49,20 +51,32 @@ __all__ = [
     "RougeScoreTokenizer",
     "SudachiTokenizer",
     "Tokenizer",
+    "TokenizerInfo",
     "UnicodeTokenizer",
     "available_tokenizers",
     "get_tokenizer",
     "normalizing",
     "register_tokenizer",
     "resolve_tokenizer",
+    "tokenizer_info",
 ]
 
+_MORPHOLOGICAL = "kurenai.tokenizers._morphological"
+_LAZY_CLASSES = (
+    "JiebaTokenizer",
+    "KiwiTokenizer",
+    "MeCabTokenizer",
+    "MorphologicalTokenizer",
+    "SudachiTokenizer",
+)
 
-@runtime_checkable
-class Tokenizer(Protocol):
-    """Anything with rouge-score's ``tokenize(text) -> list[str]``."""
 
-    def tokenize(self, text: str) -> list[str]: ...
+def __getattr__(name: str) -> Any:
+    # The morphological adapters' module is imported when one is first asked
+    # for (their analysers' packages later still: at their first tokenize).
+    if name in _LAZY_CLASSES:
+        return getattr(importlib.import_module(_MORPHOLOGICAL), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class AllCharacterSupportTokenizer:
@@ -81,14 +95,19 @@ class AllCharacterSupportTokenizer:
     """
 
     line_separable = True
-    scan_mode: ClassVar[str | None] = "whitespace"
+    name: ClassVar[str] = "whitespace"
+    scan_mode: ClassVar[str | None] = name  # the compiled scan of that name
 
     def __init__(self, use_stemmer: bool = False) -> None:
         self.use_stemmer = use_stemmer
-        self.stemmer: Stemmer | None = _stemmer(self.scan_mode, use_stemmer)
+        self.stemmer: Stemmer | None = porter_stemmer(use_stemmer, self.name)
 
     def tokenize(self, text: str) -> list[str]:
-        return _stemmed(text.lower().split(), self.stemmer)
+        return stemmed(text.lower().split(), self.stemmer)
+
+    def signature_parts(self) -> dict[str, str]:
+        """Its name and stemming, for the reproducibility signature."""
+        return {"name": own_name(self), "stem": stem_signature(self.use_stemmer)}
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(use_stemmer={self.use_stemmer})"
@@ -107,43 +126,72 @@ class RougeScoreTokenizer:
     """
 
     line_separable = True
-    scan_mode: ClassVar[str | None] = "rouge-score"
+    name: ClassVar[str] = "rouge-score"
+    scan_mode: ClassVar[str | None] = name  # the compiled scan of that name
 
     def __init__(self, use_stemmer: bool = False) -> None:
         self.use_stemmer = use_stemmer
         # rouge-score drops anything its stemmer turns into a non-[a-z0-9]+ token.
-        self.stemmer: Stemmer | None = _stemmer(self.scan_mode, use_stemmer)
+        self.stemmer: Stemmer | None = porter_stemmer(use_stemmer, self.name)
 
     def tokenize(self, text: str) -> list[str]:
-        return _stemmed(ROUGE_WORD.findall(text.lower()), self.stemmer)
+        return stemmed(ROUGE_WORD.findall(text.lower()), self.stemmer)
+
+    def signature_parts(self) -> dict[str, str]:
+        """Its name and stemming, for the reproducibility signature."""
+        return {"name": own_name(self), "stem": stem_signature(self.use_stemmer)}
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(use_stemmer={self.use_stemmer})"
 
 
-def _stemmer(scan_mode: str | None, use_stemmer: bool) -> Stemmer | None:
-    """The Porter stemmer with the post-stem filter of ``scan_mode``, or None."""
-    if not use_stemmer:
-        return None
-    return CachedPorterStemmer(keep=keeps_stem(scan_mode) if scan_mode else None).stem_or_drop
+class TokenizerInfo(NamedTuple):
+    """What ``--help`` and error messages say about a registered tokenizer:
+    one line on what it does, and the pip extra it needs (None: none)."""
+
+    name: str
+    summary: str
+    extra: str | None
 
 
-def _stemmed(tokens: list[str], stemmer: Stemmer | None) -> list[str]:
-    if stemmer is None:
-        return tokens
-    return [s for s in map(stemmer, tokens) if s is not None]
+Factory = Callable[..., Tokenizer]
+# A factory, or "module:attribute" naming one, imported on first use.
+_Entry = Union[Factory, str]
 
-
-_REGISTRY: dict[str, Callable[..., Tokenizer]] = {
-    "whitespace": with_normalization(AllCharacterSupportTokenizer),
-    "rouge-score": with_normalization(RougeScoreTokenizer),
-    "unicode": UnicodeTokenizer,
-    "char": CharTokenizer,
-    "mecab": MeCabTokenizer,
-    "sudachi": SudachiTokenizer,
-    "jieba": JiebaTokenizer,
-    "kiwi": KiwiTokenizer,
+# name -> (factory, one line of help).  The optional tokenizers are named as
+# strings: neither their module nor their analyser is imported until used.
+_BUILTIN: dict[str, tuple[_Entry, str]] = {
+    AllCharacterSupportTokenizer.name: (
+        with_normalization(AllCharacterSupportTokenizer),
+        "lowercase and split at whitespace, keeping every character (text already "
+        "split into words)",
+    ),
+    RougeScoreTokenizer.name: (
+        with_normalization(RougeScoreTokenizer),
+        "rouge-score's own: ASCII [a-z0-9] words only, everything else dropped",
+    ),
+    UnicodeTokenizer.name: (
+        UnicodeTokenizer,
+        "rouge-score's rule with letters and numbers of any script",
+    ),
+    CharTokenizer.name: (
+        CharTokenizer,
+        "each character of Chinese, Japanese, Thai... alone, words of other scripts; "
+        "no dictionary (the choice for unspaced text)",
+    ),
+    "mecab": (f"{_MORPHOLOGICAL}:MeCabTokenizer", "Japanese words (MeCab, UniDic-lite)"),
+    "sudachi": (f"{_MORPHOLOGICAL}:SudachiTokenizer", "Japanese words (Sudachi)"),
+    "jieba": (f"{_MORPHOLOGICAL}:JiebaTokenizer", "Chinese words (jieba)"),
+    "kiwi": (f"{_MORPHOLOGICAL}:KiwiTokenizer", "Korean morphemes (Kiwi)"),
 }
+_REGISTRY: dict[str, _Entry] = {name: entry for name, (entry, _) in _BUILTIN.items()}
+
+
+def _factory(entry: _Entry) -> Factory:
+    if not isinstance(entry, str):
+        return entry
+    module, _, attribute = entry.partition(":")
+    return getattr(importlib.import_module(module), attribute)  # type: ignore[no-any-return]
 
 
 def register_tokenizer(name: str, factory: Callable[..., Tokenizer] | None) -> None:
@@ -172,13 +220,34 @@ def available_tokenizers() -> list[str]:
 
 def get_tokenizer(name: str, **options: Any) -> Tokenizer:
     """Make the tokenizer registered as ``name``, e.g. ``get_tokenizer("whitespace")``."""
+    return _factory(_entry(name))(**options)
+
+
+def tokenizer_info(name: str) -> TokenizerInfo:
+    """What to tell about the tokenizer ``name``: a line of help and its extra.
+
+    >>> tokenizer_info("jieba")
+    TokenizerInfo(name='jieba', summary='Chinese words (jieba)', extra='zh')
+    """
+    entry = _entry(name)
+    builtin = _BUILTIN.get(name)
+    if builtin is not None and builtin[0] is entry:
+        summary = builtin[1]
+    else:
+        summary = ((_factory(entry).__doc__ or "").strip().splitlines() or [""])[0]
+    # The extra is the class's own (its ImportError names it); reading it
+    # imports the adapter's module, never the analyser's package.
+    extra = getattr(_factory(entry), "extra", None)
+    return TokenizerInfo(name, summary, extra if isinstance(extra, str) else None)
+
+
+def _entry(name: str) -> _Entry:
     try:
-        factory = _REGISTRY[name]
-    except KeyError:
+        return _REGISTRY[name]
+    except (KeyError, TypeError):
         raise ValueError(
             f"unknown tokenizer {name!r}; available: {', '.join(available_tokenizers())}"
         ) from None
-    return factory(**options)
 
 
 def resolve_tokenizer(tokenizer: Any, use_stemmer: bool = False) -> Tokenizer:

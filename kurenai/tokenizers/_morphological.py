@@ -32,13 +32,9 @@ from types import ModuleType
 from typing import Any, Callable, ClassVar
 
 from kurenai.tokenizers._private_cache import private_cache_dir
-from kurenai.tokenizers._stemming import CachedPorterStemmer
-from kurenai.tokenizers._unicode import (
-    is_marks,
-    is_spaced_word,
-    make_normalizer,
-    stem_and_filter,
-)
+from kurenai.tokenizers._protocol import distribution_version, own_name, signature_text
+from kurenai.tokenizers._stemming import Stemmer, porter_stemmer, stem_signature, stemmed
+from kurenai.tokenizers._unicode import is_marks, is_spaced_word, make_normalizer
 
 __all__ = ["JiebaTokenizer", "KiwiTokenizer", "MeCabTokenizer", "SudachiTokenizer"]
 
@@ -48,6 +44,8 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # most 12,000 code points (48,000 bytes).
 SUDACHI_PIECE = 12_000
 Analyse = Callable[[str], Iterable[str]]
+# The post-stem filter of the analysers' words: the Unicode tokenizers'.
+_FILTER = "unicode"
 # Attributes rebuilt on demand, never pickled (locks, loaded analysers).
 _RUNTIME_STATE = ("_lock", "_resource", "_shared", "_local")
 
@@ -70,6 +68,7 @@ class MorphologicalTokenizer:
 
     line_separable = False
     thread_safe: ClassVar[bool] = True  # may one analyser serve every thread?
+    lemmatizes: ClassVar[bool] = False  # does use_stemmer also take dictionary forms?
     name: ClassVar[str]
     extra: ClassVar[str]
     requirements: tuple[tuple[str, str], ...]  # (module, pip package)
@@ -79,7 +78,7 @@ class MorphologicalTokenizer:
         self.use_stemmer = use_stemmer
         self.normalize = normalize.upper() if isinstance(normalize, str) else normalize
         self._normalizer = make_normalizer(normalize)
-        self._porter = CachedPorterStemmer().stem if use_stemmer else None
+        self.stemmer: Stemmer | None = porter_stemmer(use_stemmer, _FILTER)
         self._reset()
 
     def _reset(self) -> None:
@@ -93,8 +92,34 @@ class MorphologicalTokenizer:
         return {k: v for k, v in self.__dict__.items() if k not in _RUNTIME_STATE}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        if "stemmer" not in state:  # pickled by kurenai 0.2.0, which kept ``_porter``
+            state = {k: v for k, v in state.items() if k != "_porter"}
+            state["stemmer"] = porter_stemmer(state.get("use_stemmer", False), _FILTER)
         self.__dict__.update(state)
         self._reset()
+
+    def signature_parts(self) -> dict[str, str]:
+        """Its name, stemming, options and the installed version of each
+        package it needs (the analyser and its dictionary or model)."""
+        stem = stem_signature(self.use_stemmer)
+        if self.use_stemmer and self.lemmatizes:
+            stem = f"lemma+{stem}"
+        parts = {"name": own_name(self), "stem": stem}
+        parts.update((pkg, distribution_version(pkg)) for _, pkg in self.requirements)
+        if self.normalize is not None:
+            parts["normalize"] = self.normalize
+        parts.update((key, signature_text(value)) for key, value in self._options().items())
+        return parts
+
+    def _options(self) -> dict[str, object]:
+        """The options that change the analyser's words, for the signature."""
+        return {}
+
+    def load(self) -> None:
+        """Load the analyser now (its package, dictionary or model) instead of
+        at the first ``tokenize``: to time it apart, or to fail early."""
+        if self._shared is None and getattr(self._local, "analyse", None) is None:
+            self._new_analyser()
 
     def _check_installed(self) -> None:
         missing = [pkg for module, pkg in self.requirements if not _installed(module)]
@@ -115,10 +140,7 @@ class MorphologicalTokenizer:
             # character, so no word) cannot be encoded: it separates, as a space.
             text = _SURROGATE.sub(" ", text)
         analyse = self._shared or getattr(self._local, "analyse", None) or self._new_analyser()
-        words = _kept_words(analyse(text))
-        if self._porter is None:
-            return words
-        return stem_and_filter(words, self._porter)
+        return stemmed(_kept_words(analyse(text)), self.stemmer)
 
     def _new_analyser(self) -> Analyse:
         """This thread's analyser, loading the shared resource if needed."""
@@ -181,6 +203,7 @@ class MeCabTokenizer(MorphologicalTokenizer):
     name = "mecab"
     extra = "ja"
     thread_safe = False  # a tagger keeps its lattice between calls
+    lemmatizes = True
     requirements = (("fugashi", "fugashi"), ("unidic_lite", "unidic-lite"))
 
     def __init__(
@@ -188,6 +211,9 @@ class MeCabTokenizer(MorphologicalTokenizer):
     ) -> None:
         super().__init__(use_stemmer=use_stemmer, normalize=normalize)
         self.tagger_args = tagger_args
+
+    def _options(self) -> dict[str, object]:
+        return {"tagger_args": self.tagger_args} if self.tagger_args else {}
 
     def _load(self) -> Any:
         return _import_quietly("fugashi")
@@ -217,6 +243,7 @@ class SudachiTokenizer(MorphologicalTokenizer):
     name = "sudachi"
     extra = "ja"
     thread_safe = False  # "A Tokenizer instance cannot be used concurrently"
+    lemmatizes = True
     requirements = (("sudachipy", "sudachipy"), ("sudachidict_core", "sudachidict-core"))
 
     def __init__(
@@ -236,6 +263,9 @@ class SudachiTokenizer(MorphologicalTokenizer):
         super().__init__(use_stemmer=use_stemmer, normalize=normalize)
         self.mode = mode
         self.dict = dict
+
+    def _options(self) -> dict[str, object]:
+        return {"mode": self.mode}
 
     def _load(self) -> Any:
         sudachipy = _import_quietly("sudachipy")
@@ -297,6 +327,9 @@ class JiebaTokenizer(MorphologicalTokenizer):
         self.hmm = hmm
         self.cache_dir = cache_dir
 
+    def _options(self) -> dict[str, object]:
+        return {"hmm": self.hmm}
+
     def _load(self) -> Any:
         jieba = _import_quietly("jieba")
         logging.getLogger("jieba").setLevel(logging.WARNING)
@@ -344,6 +377,10 @@ class KiwiTokenizer(MorphologicalTokenizer):
     ) -> None:
         super().__init__(use_stemmer=use_stemmer, normalize=normalize)
         self.kiwi_options = kiwi_options
+
+    def _options(self) -> dict[str, object]:
+        # The model ships apart from the analyser, in its own package.
+        return {"kiwipiepy-model": distribution_version("kiwipiepy-model"), **self.kiwi_options}
 
     def _load(self) -> Any:
         return _import_quietly("kiwipiepy").Kiwi(**self.kiwi_options)

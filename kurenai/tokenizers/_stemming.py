@@ -10,9 +10,18 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from kurenai._core.rules import is_stemmable
+from kurenai._core.rules import is_stemmable, keeps_stem
+from kurenai.tokenizers._protocol import distribution_version
 
-__all__ = ["MAX_CACHED", "CachedPorterStemmer", "Stemmer", "is_stemmable"]
+__all__ = [
+    "MAX_CACHED",
+    "CachedPorterStemmer",
+    "Stemmer",
+    "is_stemmable",
+    "porter_stemmer",
+    "stem_signature",
+    "stemmed",
+]
 
 # Bounds the memo on endless streams of new tokens; 2**20 short strings is
 # tens of MiB at most.
@@ -64,16 +73,41 @@ class CachedPorterStemmer:
             return self._kept[token]
         except KeyError:
             pass
-        stemmed = self._porter_stem(token) if is_stemmable(token) else token
-        # Only a token the stemmer changed can fail the filter: the
-        # tokenizers' own tokens all pass it.
-        kept: str | None = stemmed
-        if stemmed is not token and self._keep is not None and not self._keep(stemmed):
-            kept = None
+        stem = self._porter_stem(token) if is_stemmable(token) else token
+        # Every token meets the filter once (then the memo answers): the
+        # scan-mode tokenizers' unchanged tokens all pass it, the
+        # morphological ones' may not (jieba's "c++").
+        kept = stem if self._keep is None or self._keep(stem) else None
         if len(self._kept) >= MAX_CACHED:
             self._kept.clear()
         self._kept[token] = kept
         return kept
+
+
+def porter_stemmer(use_stemmer: bool, scan_mode: str) -> Stemmer | None:
+    """rouge-score's Porter stemming followed by the post-stem filter of
+    ``scan_mode`` (``kurenai._core.rules.SCANS``), or None without stemming."""
+    if not use_stemmer:
+        return None
+    return CachedPorterStemmer(keep=keeps_stem(scan_mode)).stem_or_drop
+
+
+def stemmed(tokens: list[str], stemmer: Stemmer | None) -> list[str]:
+    """``tokens`` through ``stemmer``, less the ones it drops: the one
+    stem-then-filter step of every tokenizer here.
+
+    >>> stemmed(["cats", "dogs"], porter_stemmer(True, "rouge-score"))
+    ['cat', 'dog']
+    """
+    if stemmer is None:
+        return tokens
+    return [s for s in map(stemmer, tokens) if s is not None]
+
+
+def stem_signature(use_stemmer: bool) -> str:
+    """How a tokenizer here stems, for the signature: ``no``, or Porter
+    with the NLTK version (its rules have changed between releases)."""
+    return f"porter(nltk={distribution_version('nltk')})" if use_stemmer else "no"
 
 
 def _load_porter() -> Callable[[str], str]:

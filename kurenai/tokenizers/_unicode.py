@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from typing import Callable, Literal, Protocol, cast
+from typing import Callable, ClassVar, Literal, cast
 
 from kurenai._core.rules import (
     ALONE,
@@ -27,9 +27,9 @@ from kurenai._core.rules import (
     PLANE_14,
     PLANE_14_SIZE,
     WORD,
-    keeps_stem,
 )
-from kurenai.tokenizers._stemming import CachedPorterStemmer, Stemmer
+from kurenai.tokenizers._protocol import Tokenizer, own_name
+from kurenai.tokenizers._stemming import Stemmer, porter_stemmer, stem_signature, stemmed
 
 __all__ = [
     "NORMALIZATION_FORMS",
@@ -40,7 +40,6 @@ __all__ = [
     "is_spaced_word",
     "make_normalizer",
     "normalizing",
-    "stem_and_filter",
     "with_normalization",
 ]
 
@@ -178,26 +177,18 @@ def make_normalizer(form: str | None) -> Callable[[str], str] | None:
     return functools.partial(unicodedata.normalize, cast(_Form, upper))
 
 
-def stem_and_filter(tokens: list[str], stem: Callable[[str], str]) -> list[str]:
-    """Stem ``tokens`` and apply the post-stem filter of the Unicode tokenizers."""
-    keep = keeps_stem("unicode")
-    return [s for s in map(stem, tokens) if keep(s)]
-
-
 class _RegexTokenizer:
     """Shared construction, stemming and repr of the two tokenizers below."""
 
     line_separable = True
+    name: ClassVar[str]
     scan_mode: str | None = None
 
     def __init__(self, use_stemmer: bool = False, normalize: str | None = None) -> None:
         self.use_stemmer = use_stemmer
         self.normalize = normalize.upper() if isinstance(normalize, str) else normalize
         self._normalizer = make_normalizer(normalize)
-        keep = keeps_stem("unicode")
-        self.stemmer: Stemmer | None = (
-            CachedPorterStemmer(keep).stem_or_drop if use_stemmer else None
-        )
+        self.stemmer: Stemmer | None = porter_stemmer(use_stemmer, self.name)
         self._find_words = _word_pattern().findall
         if self._normalizer is not None:
             # The compiled scan does not normalise: stay on the Python path.
@@ -208,10 +199,12 @@ class _RegexTokenizer:
             text = self._normalizer(text)
         return text.lower()
 
-    def _finished(self, tokens: list[str]) -> list[str]:
-        if self.stemmer is None:
-            return tokens
-        return [s for s in map(self.stemmer, tokens) if s is not None]
+    def signature_parts(self) -> dict[str, str]:
+        """Its name, stemming and normalisation, for the reproducibility signature."""
+        parts = {"name": own_name(self), "stem": stem_signature(self.use_stemmer)}
+        if self.normalize is not None:
+            parts["normalize"] = self.normalize
+        return parts
 
     def __repr__(self) -> str:
         return (
@@ -233,11 +226,12 @@ class UnicodeTokenizer(_RegexTokenizer):
     ['run', 'abc123']
     """
 
-    scan_mode: str | None = "unicode"
+    name = "unicode"
+    scan_mode: str | None = name  # the compiled scan of that name
 
     def tokenize(self, text: str) -> list[str]:
         """The words of ``text``."""
-        return self._finished(self._find_words(self._prepared(text)))
+        return stemmed(self._find_words(self._prepared(text)), self.stemmer)
 
 
 class CharTokenizer(_RegexTokenizer):
@@ -252,7 +246,8 @@ class CharTokenizer(_RegexTokenizer):
     ['今', '日', 'は', 'gpt', '4', 'で', '한국어', 'café']
     """
 
-    scan_mode: str | None = "char"
+    name = "char"
+    scan_mode: str | None = name
 
     def __init__(self, use_stemmer: bool = False, normalize: str | None = None) -> None:
         super().__init__(use_stemmer=use_stemmer, normalize=normalize)
@@ -260,11 +255,7 @@ class CharTokenizer(_RegexTokenizer):
 
     def tokenize(self, text: str) -> list[str]:
         """The words and unspaced-script characters of ``text``."""
-        return self._finished(self._find_words(self._prepared(text)))
-
-
-class _Tokenizer(Protocol):
-    def tokenize(self, text: str) -> list[str]: ...
+        return stemmed(self._find_words(self._prepared(text)), self.stemmer)
 
 
 class NormalizingTokenizer:
@@ -277,7 +268,7 @@ class NormalizingTokenizer:
 
     line_separable = False
 
-    def __init__(self, tokenizer: _Tokenizer, form: str) -> None:
+    def __init__(self, tokenizer: Tokenizer, form: str) -> None:
         normalizer = make_normalizer(form)
         assert normalizer is not None
         self.tokenizer = tokenizer
@@ -288,6 +279,18 @@ class NormalizingTokenizer:
         """``tokenizer.tokenize`` of the normalised ``text``."""
         return self.tokenizer.tokenize(self._normalize(text))
 
+    def signature_parts(self) -> dict[str, str]:
+        """The wrapped tokenizer's parts, and the normalisation form."""
+        parts = getattr(self.tokenizer, "signature_parts", None)
+        inner = parts() if callable(parts) else {"name": own_name(self.tokenizer)}
+        return {**inner, "normalize": self.form}
+
+    def load(self) -> None:
+        """Load the wrapped tokenizer's resources now, if it has any to load."""
+        load = getattr(self.tokenizer, "load", None)
+        if callable(load):
+            load()
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.tokenizer!r}, {self.form!r})"
 
@@ -297,19 +300,19 @@ class _LineSeparableNormalizingTokenizer(NormalizingTokenizer):
     line_separable = True
 
 
-def normalizing(tokenizer: _Tokenizer, form: str) -> NormalizingTokenizer:
+def normalizing(tokenizer: Tokenizer, form: str) -> NormalizingTokenizer:
     """``tokenizer`` behind ``form`` normalisation, line-separable if it was."""
     if getattr(type(tokenizer), "line_separable", False) is True:
         return _LineSeparableNormalizingTokenizer(tokenizer, form)
     return NormalizingTokenizer(tokenizer, form)
 
 
-def with_normalization(factory: Callable[..., _Tokenizer]) -> Callable[..., _Tokenizer]:
+def with_normalization(factory: Callable[..., Tokenizer]) -> Callable[..., Tokenizer]:
     """A registry factory that adds a ``normalize=`` option to ``factory``."""
 
     def make(
         use_stemmer: bool = False, normalize: str | None = None, **options: object
-    ) -> _Tokenizer:
+    ) -> Tokenizer:
         tokenizer = factory(use_stemmer=use_stemmer, **options)
         return tokenizer if normalize is None else normalizing(tokenizer, normalize)
 

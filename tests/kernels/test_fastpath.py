@@ -2,23 +2,43 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from conftest import on_compiled_plan
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kurenai._core.rules import SCANS
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import get_tokenizer
 
 pytestmark = pytest.mark.compiled_only
 
-FUSED = ["whitespace", "rouge-score", "char", "unicode"]
+# Every scan mode, each reproducing kurenai's tokenizer of the same name.
+FUSED = list(SCANS)
 
 
 def plan_of(name: str) -> object:
     scorer = RougeScorer(["rouge1"], tokenizer=name)
     assert on_compiled_plan(scorer), f"{name} is not on the compiled path"
     return scorer.plan
+
+
+@pytest.mark.parametrize("name", FUSED)
+def test_a_fresh_process_scans_with_the_table_the_plan_installed(name: str) -> None:
+    # Nothing but the plan itself installs the code point table its mode reads.
+    code = (
+        "from kurenai.rouge_scorer import RougeScorer\n"
+        f"scorer = RougeScorer(['rouge1'], tokenizer={name!r})\n"
+        "print(type(scorer.plan).__module__, scorer.plan.tokens('今日は Café ５'))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    expected = get_tokenizer(name).tokenize("今日は Café ５")
+    assert result.stdout.strip() == f"kurenai._fastpath {expected}"
 
 
 @pytest.mark.parametrize("name", FUSED)

@@ -9,8 +9,13 @@ import pytest
 
 from kurenai import cli
 
-# The line every successful run ends with on stderr (unless --quiet).
-SUMMARY = re.compile(r"kurenai: (\d+) records in \d+\.\d\d s \(\d+ records/s\)\n")
+# The line every successful run ends with on stderr (unless --quiet): the
+# records' time, then the loading's (when it took 10 ms or more) and the
+# bootstrap's or the comparison's (when there was one).
+SUMMARY = re.compile(
+    r"kurenai: (\d+) records in \d+\.\d\d s \(\d+ records/s\)"
+    r"(?:; loading \d+\.\d\d s)?(?:; (?:bootstrap|comparison) \d+\.\d\d s)?\n"
+)
 
 
 class Result(NamedTuple):
