@@ -86,3 +86,11 @@ def test_site_builds_strictly(tmp_path: Path) -> None:
     for page in pages:
         built = site / page.with_suffix("") / "index.html"
         assert built.is_file() or (site / page.parent / "index.html").is_file(), page
+
+
+def test_docstring_doctests_are_fenced_and_fenced_ones_left_alone() -> None:
+    fence = _hook().fence_doctests
+    docstring = ["Text.", "", ">>> f(1)", "2", "", "More."]
+    assert fence(docstring) == ["Text.", "", "```pycon", ">>> f(1)", "2", "```", "", "More."]
+    page = ["```python", ">>> f(1)", "2", "", "```", ">>> g()"]
+    assert fence(page) == [*page[:5], "```pycon", ">>> g()", "```"]
