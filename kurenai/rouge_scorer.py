@@ -321,8 +321,9 @@ class RougeScorer(BaseScorer):
     ) -> Any:
         """``score_batch`` as a ``pyarrow.StructArray``: per ROUGE type a field
         ``struct<precision, recall, fmeasure: double>``, a null row where a
-        side is null (None, NaN, ``pd.NA``) or over ``max_tokens``.  Needs
-        ``pip install 'kurenai[arrow]'``; see :mod:`kurenai._core.arrow`."""
+        side is null (None, NaN, ``pd.NA``) or over ``max_tokens``.  Needs the
+        ``arrow`` extra (``pip install -e '.[arrow]'`` in a checkout); see
+        :mod:`kurenai._core.arrow`."""
         _arrow.require_pyarrow()  # before scoring: fail fast without the extra
         columns = self.score_batch(
             targets, predictions, n_jobs, columnar=True, allow_none=True, max_tokens=max_tokens

@@ -89,7 +89,8 @@ def compute(
             ``AggregateScore`` (bootstrap), ``Score`` (mean) or a list of
             ``Score`` per pair, with precision and recall.
         accumulate: ``"best"`` or ``"avg"``, for several references.
-        n_samples, confidence_interval: the bootstrap's, as rouge-score's.
+        n_samples: the bootstrap's resamples, as rouge-score's.
+        confidence_interval: the bootstrap's interval, as rouge-score's.
 
     Raises:
         ValueError: no predictions, different lengths, an empty reference

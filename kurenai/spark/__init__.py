@@ -4,7 +4,8 @@
 the same function callable from Spark SQL.  Executors score whole Arrow
 batches with ``RougeScorer.score_batch(columnar=True)`` (no Python ``Score``
 per row), each Python worker building its scorer once from the parameters
-the UDF carries and reusing it.  Needs ``pip install 'kurenai[spark]'``.
+the UDF carries and reusing it.  Needs the ``spark`` extra
+(``pip install -e '.[spark]'`` in a checkout).
 
 Types take kurenai's names or those of Foundry's ``rougeScoreV1``:
 

@@ -1,4 +1,4 @@
-"""The command line end to end: entry points, README examples, whole corpora vs the library."""
+"""The command line end to end: entry points, documented examples, whole corpora vs the library."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from cli_support import call_main, without_summary
+from cli_support import call_main, kurenai_command, without_summary
 from corpora import records_or_skip, shared_file
 
 import kurenai
@@ -86,20 +86,10 @@ def test_ctrl_c_in_a_real_process(tmp_path: Path) -> None:
     targets = tmp_path / "t.txt"
     targets.write_text("a\nb\n")
     child = subprocess.Popen(
-        [
-            sys.executable,
-            "-u",
-            "-m",
-            "kurenai",
-            "--target-file",
-            str(targets),
-            "--prediction-file",
-            "-",
-            "--chunk-size",
-            "1",
-            "--output-format",
-            "jsonl",
-        ],
+        kurenai_command(
+            *("--target-file", str(targets), "--prediction-file", "-"),
+            *("--chunk-size", "1", "--output-format", "jsonl"),
+        ),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -116,11 +106,17 @@ def test_ctrl_c_in_a_real_process(tmp_path: Path) -> None:
 # ------------------------------------------------------------ README
 
 
+def documentation() -> str:
+    """README.md, then every page of the documentation site (docs/)."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    return "\n".join(page.read_text(encoding="utf-8") for page in pages)
+
+
 def readme_examples() -> Iterator[tuple[str, str, int]]:
     """(command, expected output, exit status) for each ``$ python -m kurenai``
-    in README.md; a command ending in ``; echo $?`` shows its exit status on
-    the last line of the output, the others exit with 0."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    in README.md and docs/; a command ending in ``; echo $?`` shows its exit
+    status on the last line of the output, the others exit with 0."""
+    text = documentation()
     for block in re.findall(r"^```sh\n(.*?)^```", text, flags=re.M | re.S):
         for command in re.split(r"^(?=\$ )", block, flags=re.M):
             if not command.startswith("$ python -m kurenai "):
@@ -137,8 +133,8 @@ def readme_examples() -> Iterator[tuple[str, str, int]]:
 
 
 def readme_ci_steps() -> list[str]:
-    """The ``run:`` commands of the README's GitHub Actions-style YAML steps."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    """The ``run:`` commands of the documentation's GitHub Actions-style YAML steps."""
+    text = documentation()
     commands = []
     for block in re.findall(r"^```yaml\n(.*?)^```", text, flags=re.M | re.S):
         for body in re.findall(r"run: \|\n((?:(?: {4,}.*)?\n)+)", block):

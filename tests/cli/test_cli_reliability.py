@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from cli_support import Result, Run, call_main
+from cli_support import Result, Run, call_main, kurenai_command
 
 from kurenai import cli
 
@@ -130,8 +130,8 @@ def test_signals_clean_up_and_keep_the_existing_output(tmp_path: Path, signum: i
     output = tmp_path / "scores.csv"
     output.write_text("precious\n")
     child = subprocess.Popen(
-        [sys.executable, "-u", "-m", "kurenai", "--target-file", str(targets),
-         "--prediction-file", "-", "--chunk-size", "1", "--output", str(output)],
+        kurenai_command("--target-file", str(targets), "--prediction-file", "-",
+                        "--chunk-size", "1", "--output", str(output)),
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
     assert child.stdin is not None

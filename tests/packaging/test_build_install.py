@@ -3,8 +3,9 @@
 One module-scoped build in a temporary folder: the sdist of a copy of this
 tree, a wheel compiled from the unpacked sdist (as pip does from the package
 index), then a fresh virtual environment per install (sharing this one's
-packages, so nothing is downloaded).  A user's script must type-check with
-mypy against both installs, with ``Score`` typed rather than ``Any``.
+packages, so nothing is downloaded; from inside a virtual environment too).
+A user's script must type-check with mypy against both installs, with
+``Score`` typed rather than ``Any``.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import site
 import subprocess
 import sys
 import tarfile
@@ -23,9 +25,12 @@ import pytest
 
 import kurenai
 
-pytestmark = pytest.mark.skipif(
-    kurenai.IMPLEMENTATION != "compiled", reason="the compiled run checks the build once"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        kurenai.IMPLEMENTATION != "compiled", reason="the compiled run checks the build once"
+    ),
+    pytest.mark.slow,
+]
 REPO = Path(__file__).resolve().parents[2]
 GENERATED = ("*.so", "*.pyd", "*.o", "*.c", "*.cpp", "*.html", "build", "dist", "*.egg-info")
 CACHES = ("__pycache__", ".*_cache", ".hypothesis", ".git", ".venv")
@@ -100,12 +105,13 @@ def test_sdist_is_a_complete_checkout_without_generated_code(built: Built) -> No
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     tracked = {
         str(path.relative_to(built.source))
-        for folder in ("tests", "examples", "benchmarks", "kurenai")
+        for folder in ("tests", "examples", "benchmarks", "docs", "kurenai")
         for path in (built.source / folder).rglob("*")
         if path.is_file() and path.suffix != ".c"  # .c: cythonized by the sdist build
     }
     assert tracked <= names, f"missing from the sdist: {sorted(tracked - names)}"
-    assert {"LICENSE", "README.md", "pyproject.toml", "setup.py", "kurenai/_popcount.h"} <= names
+    expected = {"LICENSE", "README.md", "mkdocs.yml", "pyproject.toml", "setup.py", ".ci/run"}
+    assert expected | {"kurenai/_popcount.h", ".ci/quick_start.py"} <= names
     assert not [name for name in names if re.search(r"\.(c|cpp|so|o)$", name)]
 
 
@@ -127,10 +133,25 @@ def test_wheel_compiles_without_warnings_and_carries_the_license(built: Built) -
 
 
 def _venv(root: Path, name: str) -> Path:
-    """A fresh environment seeing this one's packages (mypy, numpy, rouge-score...)."""
+    """A fresh environment seeing this one's packages (mypy, numpy, rouge-score...).
+
+    Not ``venv --system-site-packages``: run from inside a virtual environment,
+    that shares the *base* interpreter's packages (an old setuptools, no
+    rouge-score), not this environment's.  A ``.pth`` file lists this
+    interpreter's site directories after the new environment's own, as plain
+    paths: their ``.pth`` files (an editable kurenai among them) stay unread.
+    """
     folder = root / name
-    _run(sys.executable, "-m", "venv", "--without-pip", "--system-site-packages", folder, cwd=root)
-    return folder / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
+    _run(sys.executable, "-m", "venv", "--without-pip", folder, cwd=root)
+    python = folder / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
+    purelib = "import sysconfig; print(sysconfig.get_path('purelib'))"
+    own = Path(_run(python, "-c", purelib, cwd=root).stdout.strip())
+    shared = [
+        *site.getsitepackages(),
+        *([site.getusersitepackages()] if site.ENABLE_USER_SITE else []),
+    ]
+    (own / "_shared_site.pth").write_text("".join(f"{path}\n" for path in shared))
+    return python
 
 
 def _mypy_user_script(python: Path, root: Path, kurenai_dir: Path) -> None:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -27,7 +29,20 @@ CHECKS = {
 }
 
 
+def _tool_environment() -> dict[str, str]:
+    """This environment with the running interpreter's scripts first on PATH.
+
+    cython-lint runs ``pycodestyle`` by name: under ``venv/bin/python -m pytest``
+    without an activated venv, PATH would find another one, or none.
+    """
+    scripts = sysconfig.get_path("scripts")
+    return {**os.environ, "PATH": os.pathsep.join([scripts, os.environ.get("PATH", "")])}
+
+
 @pytest.mark.parametrize("name", sorted(CHECKS))
 def test_clean(name: str) -> None:
-    result = subprocess.run(CHECKS[name], cwd=ROOT, capture_output=True, text=True, check=False)
+    environment = _tool_environment()
+    result = subprocess.run(
+        CHECKS[name], cwd=ROOT, env=environment, capture_output=True, text=True, check=False
+    )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from typing import Callable, NamedTuple
 
 import pytest
@@ -16,6 +17,21 @@ SUMMARY = re.compile(
     r"kurenai: (\d+) records in \d+\.\d\d s \(\d+ records/s\)"
     r"(?:; loading \d+\.\d\d s)?(?:; (?:bootstrap|comparison) \d+\.\d\d s)?\n"
 )
+
+
+# A process started from a background job (``pytest &``, CI runners) inherits
+# SIGINT as ignored, and Python then keeps ignoring it instead of raising
+# KeyboardInterrupt: the launcher puts SIGINT back to its default and execs.
+_DEFAULT_SIGINT = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.executable, [sys.executable, *sys.argv[1:]])"
+)
+
+
+def kurenai_command(*argv: str) -> list[str]:
+    """``python -u -m kurenai *argv`` with SIGINT at its default (POSIX),
+    so that a test's SIGINT interrupts it however pytest was started."""
+    return [sys.executable, "-c", _DEFAULT_SIGINT, "-u", "-m", "kurenai", *argv]
 
 
 class Result(NamedTuple):

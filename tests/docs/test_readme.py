@@ -1,0 +1,42 @@
+"""README.md is a five-minute read whose Quick start is exactly what CI runs."""
+
+from __future__ import annotations
+
+import importlib.util
+import shlex
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _quick_start() -> ModuleType:
+    """``.ci/quick_start.py``, the script .ci/run reads the commands with."""
+    spec = importlib.util.spec_from_file_location("quick_start", ROOT / ".ci" / "quick_start.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_readme_stays_short() -> None:
+    assert len(README.splitlines()) <= 300, "move the details to a page of docs/"
+
+
+def test_quick_start_is_two_commands_ci_can_run() -> None:
+    first, second = _quick_start().commands(README)
+    install, run = (shlex.split(part) for part in first.split(" && "))
+    assert install == ["pip", "install", "-e", "."]
+    assert run[:3] == ["python", "-m", "kurenai"]
+    files = [run[i + 1] for i, word in enumerate(run) if word.endswith("-file")]
+    assert files and all(f.startswith("examples/") and (ROOT / f).is_file() for f in files)
+    assert [shlex.split(part) for part in second.split(" && ")] == [
+        ["pip", "install", "-e", ".[test]"],
+        ["pytest"],
+    ]
+
+
+def test_the_ci_script_runs_the_quick_start() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "quick_start.py" in ci and "-m venv" in ci and "git clone" in ci
