@@ -1,16 +1,20 @@
-"""``score_multi``'s modes: how the scores against several references combine.
+"""The multi-reference modes: how the scores against several references combine.
+
+One :class:`Mode` entry per mode in :data:`MODES`, the one definition each
+surface reads: ``score_multi`` and ``score_multi_batch`` (``mode``),
+``kurenai.metrics`` (``accumulate``) and the command line
+(``--multi-ref-mode``, its choices and its help).  A new mode is one entry
+here.
 
 - ``best``: rouge-score's rule, per type the reference with the highest F
   (the first on ties).
 - ``best-recall``: ROUGE-1.5.5's ``-f B``, per type the reference with the
-  strictly highest score as the Perl script compares it (recall rounded to 5
-  decimals for N, S and SU; exact recall for L and Lsum; f⁻¹(hit / Σ f(sentence
-  length)) for W), the first on ties.
-- ``average``: ROUGE-1.5.5's ``-f A``, which pools the counts: recall is
-  Σ hits / Σ reference counts and precision Σ hits / (references ×
-  prediction count), through f⁻¹ for W.
-- ``mean``: the arithmetic mean of precision, recall and F over the
-  references (torchmetrics' ``accumulate="avg"``).
+  strictly highest score as the Perl script compares it (each kind's
+  ``recall_key`` in :mod:`kurenai._core.kinds`), the first on ties.
+- ``average``: ROUGE-1.5.5's ``-f A``, which pools the counts over the
+  references (each kind's ``pool``).
+- ``mean`` (alias ``avg``, torchmetrics' ``accumulate="avg"``): the
+  arithmetic mean of precision, recall and F over the references.
 
 The counts come from the scorer's plan (``Plan.tallies``), so every type is
 counted by the same twin, tokenizer and sentences as its plain score.
@@ -19,21 +23,167 @@ counted by the same twin, tokenizer and sentences as its plain score.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Callable
 
-from kurenai._core import batch as _batch
-from kurenai._core.plan import LCS, LSUM, WLCS, Plan, Tallies, TypeSpec
-from kurenai._core.python_plan import ratio
-from kurenai.scoring import Score, fmeasure
+from kurenai._core import plan as _plan
+from kurenai._core.kinds import kind_of
+from kurenai._core.plan import Plan, ScoreDict, Tallies, TypeSpec
+from kurenai.scoring import Score
 
-MODES = ("best", "best-recall", "average", "mean")
-ScoreDict = dict[str, Score]
+__all__ = [
+    "MODES",
+    "Mode",
+    "References",
+    "check_mode",
+    "combine",
+    "combine_groups",
+    "first_highest",
+    "help_text",
+    "uses_scores",
+]
+
+
+class References:
+    """One prediction against its references: what a mode combines.
+
+    Each reference's scores and tallies are computed on first use (``scores``
+    may be given, when they are already known).
+    """
+
+    def __init__(
+        self,
+        plan: Plan,
+        targets: Sequence[str],
+        prediction: str,
+        scores: Sequence[ScoreDict | None] | None = None,
+    ) -> None:
+        self.plan, self.targets, self.prediction = plan, targets, prediction
+        self._scores = None if scores is None else list(scores)
+        self._tallies: list[Tallies] | None = None
+
+    @property
+    def spec(self) -> TypeSpec:
+        return self.plan.spec
+
+    @property
+    def scores(self) -> list[ScoreDict]:
+        """Per reference, the prediction's scores."""
+        if self._scores is None:
+            count = len(self.targets)
+            self._scores = self.plan.score_many(list(self.targets), [self.prediction] * count)
+        return self._scores  # type: ignore[return-value]  # no size limit: never None
+
+    @property
+    def tallies(self) -> list[Tallies]:
+        """Per reference, the counts behind each type's score."""
+        if self._tallies is None:
+            self._tallies = [
+                _plan.tallies(self.plan, target, self.prediction) for target in self.targets
+            ]
+        return self._tallies
+
+
+@dataclass(frozen=True)
+class Mode:
+    """One way of combining a prediction's scores against several references."""
+
+    name: str
+    summary: str  # what it does, for --help
+    combine: Callable[[References], ScoreDict]
+    uses_scores: bool = True  # False: it reads only the tallies (nothing to score first)
+    aliases: tuple[str, ...] = ()
+
+
+def first_highest(keys: Sequence[float]) -> int:
+    """The index of the first of the highest ``keys``: every mode that picks a
+    reference picks it so (the first one wins ties)."""
+    winner = 0
+    for index in range(1, len(keys)):
+        if keys[index] > keys[winner]:
+            winner = index
+    return winner
+
+
+def _best(references: References) -> ScoreDict:
+    scores = references.scores
+    return {
+        name: scores[first_highest([found[name].fmeasure for found in scores])][name]
+        for name in references.spec.rouge_types
+    }
+
+
+def _best_recall(references: References) -> ScoreDict:
+    spec, scores, tallies = references.spec, references.scores, references.tallies
+    result: ScoreDict = {}
+    for i, (name, code) in enumerate(zip(spec.rouge_types, spec.kinds)):
+        key = kind_of(code).recall_key
+        winner = first_highest([key(found[i], spec.w_weight) for found in tallies])
+        result[name] = scores[winner][name]
+    return result
+
+
+def _average(references: References) -> ScoreDict:
+    spec, tallies = references.spec, references.tallies
+    return {
+        name: kind_of(code).pool([found[i] for found in tallies], spec.w_weight)
+        for i, (name, code) in enumerate(zip(spec.rouge_types, spec.kinds))
+    }
+
+
+def _mean(references: References) -> ScoreDict:
+    scores, count = references.scores, len(references.targets)
+    return {
+        name: Score(*(sum(field) / count for field in zip(*(found[name] for found in scores))))
+        for name in references.spec.rouge_types
+    }
+
+
+MODES = (
+    Mode("best", "rouge-score's rule: per type the reference with the highest F", _best),
+    Mode(
+        "best-recall",
+        "ROUGE-1.5.5's -f B: per type the reference with the highest recall",
+        _best_recall,
+    ),
+    Mode(
+        "average",
+        "ROUGE-1.5.5's -f A: the counts pooled over the references",
+        _average,
+        uses_scores=False,
+    ),
+    Mode(
+        "mean",
+        "the mean of P, R and F over the references; also named avg, as in torchmetrics",
+        _mean,
+        aliases=("avg",),
+    ),
+)
+_BY_NAME = {name: mode for mode in MODES for name in (mode.name, *mode.aliases)}
 
 
 def check_mode(mode: object) -> str:
-    """``mode`` if it is one of MODES, else a ValueError listing them."""
-    if not isinstance(mode, str) or mode not in MODES:
-        raise ValueError(f"invalid mode {mode!r}; choose from {', '.join(MODES)}")
-    return mode
+    """The mode ``mode`` names (an alias gives its mode's name), else one
+    ValueError listing the choices."""
+    found = _BY_NAME.get(mode) if isinstance(mode, str) else None
+    if found is None:
+        choices = ", ".join(map(_listed, MODES))
+        raise ValueError(f"invalid multi-reference mode {mode!r}; choose from {choices}")
+    return found.name
+
+
+def _listed(mode: Mode) -> str:
+    return f"{mode.name} (or {', '.join(mode.aliases)})" if mode.aliases else mode.name
+
+
+def uses_scores(mode: str) -> bool:
+    """Whether ``mode`` reads the references' scores (else only their tallies)."""
+    return _BY_NAME[mode].uses_scores
+
+
+def help_text() -> str:
+    """The modes, one clause each, for ``--help``."""
+    return "; ".join(f"{mode.name} ({mode.summary})" for mode in MODES)
 
 
 def combine(
@@ -44,20 +194,8 @@ def combine(
     scores: Sequence[ScoreDict | None] | None = None,
 ) -> ScoreDict:
     """The scores of ``prediction`` against all ``targets``, combined by
-    ``mode``; ``scores``: each target's scores, if they are already computed."""
-    types = plan.rouge_types
-    if mode == "average":
-        return _average(plan.spec, [plan.tallies(target, prediction) for target in targets])
-    if scores is None:
-        scores = plan.score_many(list(targets), [prediction] * len(targets))
-    per_reference: list[ScoreDict] = list(scores)  # type: ignore[arg-type]
-    if mode == "best":
-        return _batch.best_per_type(types, per_reference)
-    if mode == "mean":
-        return {t: _mean([scores[t] for scores in per_reference]) for t in types}
-    keys = [_perl_keys(plan.spec, plan.tallies(target, prediction)) for target in targets]
-    winners = [_first_strictly_highest([k[i] for k in keys]) for i in range(len(types))]
-    return {t: per_reference[winner][t] for t, winner in zip(types, winners)}
+    ``mode`` (checked); ``scores``: each target's scores, if already computed."""
+    return _BY_NAME[mode].combine(References(plan, targets, prediction, scores))
 
 
 def combine_groups(
@@ -82,58 +220,3 @@ def combine_groups(
             combined.append(combine(plan, targets[start:stop], predictions[start], mode, scores))
         start = stop
     return combined
-
-
-def _mean(scores: list[Score]) -> Score:
-    count = len(scores)
-    return Score(*(sum(field) / count for field in zip(*scores)))
-
-
-def _first_strictly_highest(keys: list[float]) -> int:
-    best, winner = -1.0, 0
-    for index, key in enumerate(keys):
-        if key > best:
-            best, winner = key, index
-    return winner
-
-
-def perl_rounded(value: float) -> float:
-    """``value`` rounded as ROUGE-1.5.5's ``sprintf("%07.5f")`` before comparing."""
-    return float(f"{value:.5f}")
-
-
-def _perl_keys(spec: TypeSpec, tallies: Tallies) -> list[float]:
-    """Per type, the value ROUGE-1.5.5's ``-f B`` compares for one reference.
-
-    ROUGE-W's is f⁻¹(hit / Σ f(sentence length)): the single weighting, where
-    its printed recall weights the reference twice.
-    """
-    keys = []
-    for kind, (hits, t_count, _) in zip(spec.kinds, tallies):
-        if kind == WLCS:
-            keys.append(ratio(hits, t_count) ** (1 / spec.w_weight))
-        elif kind in (LCS, LSUM):
-            keys.append(ratio(hits, t_count))
-        else:
-            keys.append(perl_rounded(ratio(hits, t_count)))
-    return keys
-
-
-def _average(spec: TypeSpec, per_reference: list[Tallies]) -> ScoreDict:
-    """``-f A``: the counts summed over the references, then one score.  ROUGE-W
-    sums f(count) (f(k) = k ** w) and maps the ratios back with f⁻¹."""
-    result = {}
-    w = spec.w_weight
-    for i, (rouge_type, kind) in enumerate(zip(spec.rouge_types, spec.kinds)):
-        column = [tallies[i] for tallies in per_reference]
-        hits = sum(hit for hit, _, _ in column)
-        if kind == WLCS:
-            reference = sum(base**w for _, base, _ in column)
-            prediction = sum(float(length) ** w for _, _, length in column)
-            precision = ratio(hits, prediction) ** (1 / w)
-            recall = ratio(hits, reference) ** (1 / w)
-        else:
-            precision = ratio(hits, sum(count for _, _, count in column))
-            recall = ratio(hits, sum(count for _, count, _ in column))
-        result[rouge_type] = Score(precision, recall, fmeasure(precision, recall))
-    return result
