@@ -301,19 +301,20 @@ class RougeScorer(BaseScorer):
         )
         # A mode that pools counts reads no scores: without a size limit there
         # is nothing to score first.
-        flat = (
-            None
-            if not _multiref.uses_scores(mode) and limit < 0
-            else _batch.score_pairs(
-                self._batch_plan(jobs), flat_targets, flat_predictions, jobs, limit
-            )
-        )
-        combined = _multiref.combine_groups(
-            self._plan, groups, flat_targets, flat_predictions, flat, mode
-        )
+        score_first = _multiref.uses_scores(mode) or limit >= 0
+        plan, pairs = self._batch_plan(jobs), (flat_targets, flat_predictions)
         if columnar:
-            return _batch.columns_of(self.rouge_types, size, rows, combined)
-        return _batch.placed(size, rows, combined)
+            table = None
+            if score_first:
+                table = np.full(
+                    (len(self.rouge_types), len(SCORE_FIELDS), len(flat_targets)), np.nan
+                )
+                _batch.score_pairs(plan, *pairs, jobs, limit, table)
+            combined = _multiref.combine_table(self._plan, groups, *pairs, table, mode)
+            return _batch.columns(self.rouge_types, size, rows, combined)
+        flat = _batch.score_pairs(plan, *pairs, jobs, limit) if score_first else None
+        found = _multiref.combine_groups(self._plan, groups, *pairs, flat, mode)
+        return _batch.placed(size, rows, found)
 
     def score_arrow(
         self, targets: Any, predictions: Any, n_jobs: int = 1, *, max_tokens: int | None = None

@@ -206,17 +206,6 @@ def columns(
     return {rouge_type: Score(*table[i]) for i, rouge_type in enumerate(rouge_types)}
 
 
-def columns_of(
-    rouge_types: Sequence[str], size: int, rows: list[int], scores: list[ScoreDict | None]
-) -> dict[str, Score]:
-    """``columns`` of score dicts (None: NaN)."""
-    table = np.full((len(rouge_types), 3, len(rows)), math.nan)
-    for row, pair in enumerate(scores):
-        if pair is not None:
-            table[:, :, row] = [pair[rouge_type] for rouge_type in rouge_types]
-    return columns(rouge_types, size, rows, table)
-
-
 def _map(run: Callable[[int], Any], starts: range, n_jobs: int) -> Any:
     if n_jobs == 1 or len(starts) < 2:
         return map(run, starts)

@@ -16,72 +16,114 @@ here.
 - ``mean`` (alias ``avg``, torchmetrics' ``accumulate="avg"``): the
   arithmetic mean of precision, recall and F over the references.
 
-The counts come from the scorer's plan (``Plan.tallies``), so every type is
-counted by the same twin, tokenizer and sentences as its plain score.
+A mode sees a batch of :class:`Groups` (one prediction against its
+references per group; ``score_multi`` is a batch of one) and either *picks*
+one reference's scores per type and group (``best``, ``best-recall``) or
+*computes* new scores.  The counts come from the scorer's plan
+(``Plan.tallies``), so every type is counted by the same twin, tokenizer and
+sentences as its plain score.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Callable
+from itertools import accumulate
+from typing import Any, Callable, NamedTuple, Union
+
+import numpy as np
 
 from kurenai._core import plan as _plan
 from kurenai._core.kinds import kind_of
-from kurenai._core.plan import Plan, ScoreDict, Tallies, TypeSpec
+from kurenai._core.plan import SCORE_FIELDS, Plan, ScoreDict, Tallies, TypeSpec
 from kurenai.scoring import Score
 
 __all__ = [
     "MODES",
+    "Combined",
+    "Groups",
     "Mode",
-    "References",
     "check_mode",
     "combine",
     "combine_groups",
-    "first_highest",
+    "combine_table",
     "help_text",
     "uses_scores",
 ]
 
+FMEASURE = SCORE_FIELDS.index("fmeasure")
+# The pairs' scores: one dict per pair, or a float64 table (types x 3 x pairs).
+PairScores = Union[Sequence[ScoreDict], np.ndarray, None]
 
-class References:
-    """One prediction against its references: what a mode combines.
 
-    Each reference's scores and tallies are computed on first use (``scores``
-    may be given, when they are already known).
+class Groups:
+    """Predictions, each against its group of references: ``counts[g]``
+    consecutive (reference, prediction) pairs per group.
+
+    A mode reads the pairs' scores (``column``: given, or computed on first
+    use) and their tallies (computed on first use).
     """
 
     def __init__(
         self,
         plan: Plan,
+        counts: Sequence[int],
         targets: Sequence[str],
-        prediction: str,
-        scores: Sequence[ScoreDict | None] | None = None,
+        predictions: Sequence[str],
+        scores: PairScores = None,
     ) -> None:
-        self.plan, self.targets, self.prediction = plan, targets, prediction
-        self._scores = None if scores is None else list(scores)
+        self.plan, self.targets, self.predictions = plan, targets, predictions
+        self.bounds = _bounds(counts)
+        self._scores = scores
         self._tallies: list[Tallies] | None = None
 
     @property
     def spec(self) -> TypeSpec:
         return self.plan.spec
 
-    @property
-    def scores(self) -> list[ScoreDict]:
-        """Per reference, the prediction's scores."""
+    def column(self, i: int, field: int) -> list[float]:
+        """Per pair, the ``SCORE_FIELDS[field]`` of type ``i``."""
+        if isinstance(self._scores, np.ndarray):
+            found: list[float] = self._scores[i, field].tolist()
+            return found
+        name = self.spec.rouge_types[i]
+        return [scores[name][field] for scores in self.dicts()]
+
+    def dicts(self) -> Sequence[ScoreDict]:
+        """Per pair, its scores as a dict (not for a table of scores)."""
         if self._scores is None:
-            count = len(self.targets)
-            self._scores = self.plan.score_many(list(self.targets), [self.prediction] * count)
+            targets, predictions = list(self.targets), list(self.predictions)
+            self._scores = self.plan.score_many(targets, predictions)  # type: ignore[assignment]
+        assert not isinstance(self._scores, np.ndarray)
         return self._scores  # type: ignore[return-value]  # no size limit: never None
 
     @property
     def tallies(self) -> list[Tallies]:
-        """Per reference, the counts behind each type's score."""
+        """Per pair, the counts behind each type's score."""
         if self._tallies is None:
-            self._tallies = [
-                _plan.tallies(self.plan, target, self.prediction) for target in self.targets
-            ]
+            pairs = zip(self.targets, self.predictions)
+            self._tallies = [_plan.tallies(self.plan, t, p) for t, p in pairs]
         return self._tallies
+
+    def first_highest(self, keys: Sequence[float]) -> list[int]:
+        """Per group, the pair of its first highest key: the one rule by which
+        every mode picks a reference (the first wins ties)."""
+        picked = []
+        for start, stop in self.bounds:
+            winner = start
+            for index in range(start + 1, stop):
+                if keys[index] > keys[winner]:
+                    winner = index
+            picked.append(winner)
+        return picked
+
+
+class Combined(NamedTuple):
+    """A mode's result: per type and group, the pair it picked, or a new Score."""
+
+    picks: list[list[int]] | None = None
+    scores: list[list[Score]] | None = None
 
 
 @dataclass(frozen=True)
@@ -90,53 +132,50 @@ class Mode:
 
     name: str
     summary: str  # what it does, for --help
-    combine: Callable[[References], ScoreDict]
+    combine: Callable[[Groups], Combined]
     uses_scores: bool = True  # False: it reads only the tallies (nothing to score first)
     aliases: tuple[str, ...] = ()
 
 
-def first_highest(keys: Sequence[float]) -> int:
-    """The index of the first of the highest ``keys``: every mode that picks a
-    reference picks it so (the first one wins ties)."""
-    winner = 0
-    for index in range(1, len(keys)):
-        if keys[index] > keys[winner]:
-            winner = index
-    return winner
+def _best(groups: Groups) -> Combined:
+    types = range(len(groups.spec.rouge_types))
+    return Combined(picks=[groups.first_highest(groups.column(i, FMEASURE)) for i in types])
 
 
-def _best(references: References) -> ScoreDict:
-    scores = references.scores
-    return {
-        name: scores[first_highest([found[name].fmeasure for found in scores])][name]
-        for name in references.spec.rouge_types
-    }
-
-
-def _best_recall(references: References) -> ScoreDict:
-    spec, scores, tallies = references.spec, references.scores, references.tallies
-    result: ScoreDict = {}
-    for i, (name, code) in enumerate(zip(spec.rouge_types, spec.kinds)):
+def _best_recall(groups: Groups) -> Combined:
+    spec, tallies = groups.spec, groups.tallies
+    picks = []
+    for i, code in enumerate(spec.kinds):
         key = kind_of(code).recall_key
-        winner = first_highest([key(found[i], spec.w_weight) for found in tallies])
-        result[name] = scores[winner][name]
-    return result
+        picks.append(groups.first_highest([key(found[i], spec.w_weight) for found in tallies]))
+    return Combined(picks=picks)
 
 
-def _average(references: References) -> ScoreDict:
-    spec, tallies = references.spec, references.tallies
-    return {
-        name: kind_of(code).pool([found[i] for found in tallies], spec.w_weight)
-        for i, (name, code) in enumerate(zip(spec.rouge_types, spec.kinds))
-    }
+def _average(groups: Groups) -> Combined:
+    spec, tallies = groups.spec, groups.tallies
+    scores = []
+    for i, code in enumerate(spec.kinds):
+        pool = kind_of(code).pool
+        column = [found[i] for found in tallies]
+        scores.append([pool(column[start:stop], spec.w_weight) for start, stop in groups.bounds])
+    return Combined(scores=scores)
 
 
-def _mean(references: References) -> ScoreDict:
-    scores, count = references.scores, len(references.targets)
-    return {
-        name: Score(*(sum(field) / count for field in zip(*(found[name] for found in scores))))
-        for name in references.spec.rouge_types
-    }
+def _mean(groups: Groups) -> Combined:
+    scores = []
+    for i in range(len(groups.spec.rouge_types)):
+        precision, recall, fmeasure = (groups.column(i, field) for field in range(3))
+        scores.append(
+            [
+                Score(
+                    sum(precision[start:stop]) / (stop - start),
+                    sum(recall[start:stop]) / (stop - start),
+                    sum(fmeasure[start:stop]) / (stop - start),
+                )
+                for start, stop in groups.bounds
+            ]
+        )
+    return Combined(scores=scores)
 
 
 MODES = (
@@ -186,37 +225,96 @@ def help_text() -> str:
     return "; ".join(f"{mode.name} ({mode.summary})" for mode in MODES)
 
 
-def combine(
-    plan: Plan,
-    targets: Sequence[str],
-    prediction: str,
-    mode: str,
-    scores: Sequence[ScoreDict | None] | None = None,
-) -> ScoreDict:
+def combine(plan: Plan, targets: Sequence[str], prediction: str, mode: str) -> ScoreDict:
     """The scores of ``prediction`` against all ``targets``, combined by
-    ``mode`` (checked); ``scores``: each target's scores, if already computed."""
-    return _BY_NAME[mode].combine(References(plan, targets, prediction, scores))
+    ``mode`` (checked): ``score_multi``."""
+    predictions = [prediction] * len(targets)
+    found = combine_groups(plan, [len(targets)], targets, predictions, None, mode)[0]
+    return found  # type: ignore[return-value]  # no size limit: never None
 
 
 def combine_groups(
     plan: Plan,
-    groups: Sequence[int],
+    counts: Sequence[int],
     targets: Sequence[str],
     predictions: Sequence[str],
     flat: Sequence[ScoreDict | None] | None,
     mode: str,
 ) -> list[ScoreDict | None]:
-    """:func:`combine` for each group of consecutive (reference, prediction)
-    pairs, given their scores ``flat`` (None: not computed, as no pair can be
-    over a size limit); None for a group with a pair over the limit."""
-    combined: list[ScoreDict | None] = []
-    start = 0
-    for count in groups:
-        stop = start + count
-        scores = None if flat is None else flat[start:stop]
-        if scores is not None and any(found is None for found in scores):
-            combined.append(None)
-        else:
-            combined.append(combine(plan, targets[start:stop], predictions[start], mode, scores))
-        start = stop
+    """Per group of ``counts[g]`` consecutive (reference, prediction) pairs,
+    its combined scores, given the pairs' scores ``flat`` (None: none computed,
+    and no pair can be over a size limit); None for a group with a pair over
+    the limit."""
+    kept, pairs = _kept(counts, None if flat is None else [found is not None for found in flat])
+    scores = None if flat is None else _picked(flat, pairs)
+    groups = Groups(
+        plan,
+        [counts[g] for g in kept],
+        _picked(targets, pairs),
+        _picked(predictions, pairs),
+        scores,  # the kept pairs: never None
+    )
+    result = _BY_NAME[mode].combine(groups)
+    names = plan.spec.rouge_types
+    combined: list[ScoreDict | None] = [None] * len(counts)
+    if result.picks is not None:
+        chosen = groups.dicts()
+        for position, g in enumerate(kept):
+            combined[g] = {
+                name: chosen[row[position]][name] for name, row in zip(names, result.picks)
+            }
+    else:
+        for position, g in enumerate(kept):
+            combined[g] = {name: row[position] for name, row in zip(names, result.scores or [])}
     return combined
+
+
+def combine_table(
+    plan: Plan,
+    counts: Sequence[int],
+    targets: Sequence[str],
+    predictions: Sequence[str],
+    table: np.ndarray | None,
+    mode: str,
+) -> np.ndarray:
+    """:func:`combine_groups` on the pairs' scores as a table (types x 3 x
+    pairs, NaN for a pair over the size limit; None: not computed, for a mode
+    that uses no scores when no pair can be over a limit), as a table of
+    groups (NaN for a group with such a pair)."""
+    kept, pairs = _kept(counts, None if table is None else (~np.isnan(table[0, 0])).tolist())
+    scored = table if table is None or pairs is None else table[:, :, pairs]
+    groups = Groups(
+        plan,
+        [counts[g] for g in kept],
+        _picked(targets, pairs),
+        _picked(predictions, pairs),
+        scored,
+    )
+    result = _BY_NAME[mode].combine(groups)
+    types = len(plan.spec.rouge_types)
+    out = np.full((types, len(SCORE_FIELDS), len(counts)), math.nan)
+    if result.picks is not None:
+        assert scored is not None, "a mode that picks a reference uses its scores"
+        out[:, :, kept] = np.take_along_axis(scored, np.array(result.picks)[:, None, :], axis=2)
+    elif kept:
+        out[:, :, kept] = np.array(result.scores).transpose(0, 2, 1)
+    return out
+
+
+def _bounds(counts: Sequence[int]) -> list[tuple[int, int]]:
+    starts = [0, *accumulate(counts)]
+    return list(zip(starts, starts[1:]))
+
+
+def _kept(counts: Sequence[int], scored: list[bool] | None) -> tuple[list[int], list[int] | None]:
+    """The groups whose every pair was scored (all, when ``scored`` is None),
+    and their pairs (None: all of them)."""
+    if scored is None or all(scored):
+        return list(range(len(counts))), None
+    bounds = _bounds(counts)
+    kept = [g for g, (start, stop) in enumerate(bounds) if all(scored[start:stop])]
+    return kept, [k for g in kept for k in range(*bounds[g])]
+
+
+def _picked(items: Sequence[Any], pairs: list[int] | None) -> Sequence[Any]:
+    return items if pairs is None else [items[k] for k in pairs]
