@@ -103,7 +103,9 @@ class Groups:
         """Per pair, the counts behind each type's score."""
         if self._tallies is None:
             pairs = zip(self.targets, self.predictions)
-            self._tallies = [_plan.tallies(self.plan, t, p) for t, p in pairs]
+            self._tallies = [
+                _plan.tallies(self.plan, target, prediction) for target, prediction in pairs
+            ]
         return self._tallies
 
     def first_highest(self, keys: Sequence[float]) -> list[int]:
