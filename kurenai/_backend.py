@@ -18,8 +18,9 @@ import os
 import platform
 import warnings
 from types import ModuleType
-from typing import Any
+from typing import Any, Callable
 
+from kurenai._core.kinds import check_compiled_kinds
 from kurenai._core.plan import Plan, TypeSpec
 from kurenai._core.python_plan import PythonPlan, Splitter
 from kurenai.scoring import Score
@@ -70,14 +71,20 @@ def _why(error: ImportError, module: str) -> str:
     return f"{module} is there but cannot be loaded ({error})"
 
 
-def _compiled(name: str, what: str, fallback: str) -> ModuleType | None:
+def _compiled(
+    name: str, what: str, fallback: str, check: Callable[[ModuleType], None] | None = None
+) -> ModuleType | None:
     """The compiled module ``kurenai.<name>`` when the compiled implementation
-    is live; None otherwise, or if it cannot be imported (one warning under
-    ``auto``, saying what is used instead; an error under ``compiled``)."""
+    is live; None otherwise, or if it cannot be imported or ``check`` rejects
+    it with an ImportError (one warning under ``auto``, saying what is used
+    instead; an error under ``compiled``)."""
     if IMPLEMENTATION != "compiled":
         return None
     try:
-        return importlib.import_module(f"kurenai.{name}")
+        module = importlib.import_module(f"kurenai.{name}")
+        if check is not None:
+            check(module)
+        return module
     except ImportError as error:
         if _CHOICE == "compiled":
             raise
@@ -116,8 +123,13 @@ def make_plan(spec: TypeSpec, tokenizer: Any, splitter: Splitter | None, threads
 
 _CHOICE = os.environ.get(ENV_VAR, "auto").strip().lower() or "auto"
 kernels, IMPLEMENTATION = _load(_CHOICE)
+# The compiled plan switches on kind codes in C (as it checks its scan modes
+# against kurenai._core.rules): the kinds it declares must be the registry's.
 fastpath = _compiled(
-    "_fastpath", "text path", "scoring uses Python tokenization, correctly but more slowly."
+    "_fastpath",
+    "text path",
+    "scoring uses Python tokenization, correctly but more slowly.",
+    lambda module: check_compiled_kinds(getattr(module, "KINDS", None)),
 )
 variants: ModuleType = _compiled(
     "_variants", "ROUGE-W/S/SU kernels", "those types use the pure-Python twin (slower)."

@@ -18,7 +18,7 @@ from kurenai._core import batch as _batch
 from kurenai._core import inputs as _inputs
 from kurenai._core import multiref as _multiref
 from kurenai._core import plan as _plan
-from kurenai._core.plan import ROUGE_TYPES, Plan
+from kurenai._core.plan import ROUGE_TYPES, SCORE_FIELDS, Plan
 from kurenai.scoring import BaseScorer, Score
 from kurenai.sentences import split_sentences
 from kurenai.signature import Signature, describe
@@ -30,11 +30,13 @@ TokenizerLike = Union[Tokenizer, str, None]
 
 
 def is_rouge_type(name: str) -> bool:
-    """Whether RougeScorer accepts ``name``: one of ROUGE_TYPES (rouge-score's)
-    or a ROUGE-1.5.5 variant (``rougeW``, ``rougeS4``, ``rougeSU``, ...).
+    """Whether ``name`` is a ROUGE type name every surface accepts: one of
+    ROUGE_TYPES (rouge-score's), a ROUGE-1.5.5 variant (``rougeW``,
+    ``rougeS4``, ``rougeSU``, ...), or an alias of one (``ROUGE-L``,
+    ``rouge_lsum``; the rule is in :mod:`kurenai._core.names`).
 
-    >>> is_rouge_type("rougeSU4"), is_rouge_type("rougeS0")
-    (True, False)
+    >>> is_rouge_type("rougeSU4"), is_rouge_type("ROUGE-L"), is_rouge_type("rougeS0")
+    (True, True, False)
     """
     return _plan.is_rouge_type(name)
 
@@ -53,8 +55,8 @@ class RougeScorer(BaseScorer):
             immutable tuple: a scorer computes the types it was built with.
         use_stemmer: Porter-stem ASCII words longer than 3 characters, as
             rouge-score does (passed to the default or named tokenizer).
-        split_summaries: for ``rougeLsum``, find sentences with
-            ``sentence_splitter`` instead of taking one sentence per line.
+        split_summaries: for ``rougeLsum`` and ``rougeW``, find sentences
+            with ``sentence_splitter`` instead of taking one sentence per line.
         tokenizer: None (kurenai's ``AllCharacterSupportTokenizer``), a name
             from ``kurenai.tokenizers.available_tokenizers()``, or any object
             with a ``tokenize(text) -> list[str]`` method (rouge-score's
@@ -72,8 +74,11 @@ class RougeScorer(BaseScorer):
             ``threads // n_jobs`` (at least 1).
 
     Beyond rouge-score's types, ROUGE-1.5.5's ``rougeW``, ``rougeS{k}``,
-    ``rougeSU{k}``, ``rougeS`` and ``rougeSU`` are accepted (see
-    ``kurenai._core.plan``).
+    ``rougeSU{k}``, ``rougeS`` and ``rougeSU`` are accepted, and every type
+    has the aliases ``ROUGE-X`` and ``rouge_x`` (``ROUGE-L``, ``rouge_lsum``);
+    the scores are keyed by the names as given.  ``rougeLsum_sentences``
+    (Foundry's ``ROUGE-Lsum (detected sentences)``) needs
+    ``split_summaries=True``.  See :mod:`kurenai._core.names` for the rule.
 
     Any ``str`` instance (a subclass, ``numpy.str_``) is scored as its plain
     ``str`` value.
@@ -81,7 +86,9 @@ class RougeScorer(BaseScorer):
     Raises:
         TypeError: ``rouge_types`` is a bare string or not an iterable of str;
             ``sentence_splitter`` is not callable; ``threads`` is not an int.
-        ValueError: an unknown ROUGE type; ``threads`` below 1 (but not -1).
+        ValueError: an unknown ROUGE type (the message lists the valid
+            names); a detected-sentences name without ``split_summaries``;
+            ``threads`` below 1 (but not -1).
     """
 
     def __init__(
@@ -155,18 +162,15 @@ class RougeScorer(BaseScorer):
 
         ``best`` (rouge-score's rule): the reference with the highest F-measure
         wins (the first one on ties).  ``best-recall`` and ``average`` are
-        ROUGE-1.5.5's ``-f B`` and ``-f A``; ``mean`` averages P, R and F (see
-        ``kurenai._core.multiref``).  Raises ValueError if ``targets`` is empty or
-        ``mode`` unknown, and TypeError if ``targets`` is a bare string or
-        holds a non-str.
+        ROUGE-1.5.5's ``-f B`` and ``-f A``; ``mean`` (or ``avg``) averages P,
+        R and F (see ``kurenai._core.multiref``).  Raises ValueError if
+        ``targets`` is empty or ``mode`` unknown, and TypeError if ``targets``
+        is a bare string or holds a non-str.
         """
         mode = _multiref.check_mode(mode)
         references = _batch.references(targets, "targets")
         prediction = _batch.text("prediction", prediction)
-        if mode != "best":
-            return _multiref.combine(self._plan, references, prediction, mode)
-        all_scores = self._plan.score_many(references, [prediction] * len(references))
-        return _batch.best_per_type(self.rouge_types, all_scores)  # type: ignore[arg-type]
+        return _multiref.combine(self._plan, references, prediction, mode)
 
     @overload
     def score_batch(
@@ -202,7 +206,8 @@ class RougeScorer(BaseScorer):
         allow_none: bool = False,
         max_tokens: int | None = None,
     ) -> list[dict[str, Score] | None] | dict[str, Score]:
-        """Score many pairs: ``[score(t, p) for t, p in zip(targets, predictions)]``.
+        """Score many pairs: ``[score(target, prediction) for target, prediction
+        in zip(targets, predictions)]``.
 
         Results keep the input order whatever ``n_jobs`` (threads; -1 or 0: all
         cores).  With ``allow_none=True`` a pair with a None side gets None
@@ -224,13 +229,15 @@ class RougeScorer(BaseScorer):
         targets, predictions = _inputs.texts(targets), _inputs.texts(predictions)
         jobs = _batch.resolve_jobs(n_jobs)
         limit = _batch.resolve_limit(max_tokens)
-        size, rows, chosen_t, chosen_p = _batch.checked_pairs(targets, predictions, allow_none)
+        size, rows, chosen_targets, chosen_predictions = _batch.checked_pairs(
+            targets, predictions, allow_none
+        )
         plan = self._batch_plan(jobs)
         if columnar:
-            scored = np.full((len(self.rouge_types), 3, len(rows)), np.nan)
-            _batch.score_pairs(plan, chosen_t, chosen_p, jobs, limit, scored)
+            scored = np.full((len(self.rouge_types), len(SCORE_FIELDS), len(rows)), np.nan)
+            _batch.score_pairs(plan, chosen_targets, chosen_predictions, jobs, limit, scored)
             return _batch.columns(self.rouge_types, size, rows, scored)
-        scores = _batch.score_pairs(plan, chosen_t, chosen_p, jobs, limit)
+        scores = _batch.score_pairs(plan, chosen_targets, chosen_predictions, jobs, limit)
         return _batch.placed(size, rows, scores)
 
     @overload
@@ -283,8 +290,9 @@ class RougeScorer(BaseScorer):
         max_tokens: int | None = None,
         mode: str = "best",
     ) -> list[dict[str, Score]] | list[dict[str, Score] | None] | dict[str, Score]:
-        """``[score_multi(refs, p) for refs, p in zip(targets, predictions)]``,
-        computed as one batch over every (reference, prediction) pair.
+        """``[score_multi(references, prediction) for references, prediction in
+        zip(targets, predictions)]``, computed as one batch over every
+        (reference, prediction) pair.
 
         The options are ``score_batch``'s: with ``allow_none=True`` a row whose
         reference list or prediction is None gets None; with ``max_tokens`` a
@@ -300,21 +308,25 @@ class RougeScorer(BaseScorer):
         targets, predictions = _inputs.references(targets), _inputs.texts(predictions)
         jobs = _batch.resolve_jobs(n_jobs)
         limit = _batch.resolve_limit(max_tokens)
-        size, rows, groups, flat_t, flat_p = _batch.checked_groups(targets, predictions, allow_none)
-        # -f A pools counts, not scores: without a size limit there is nothing to score first.
-        skip_scores = mode == "average" and limit < 0
-        flat = (
-            None
-            if skip_scores
-            else _batch.score_pairs(self._batch_plan(jobs), flat_t, flat_p, jobs, limit)
+        size, rows, groups, flat_targets, flat_predictions = _batch.checked_groups(
+            targets, predictions, allow_none
         )
-        if flat is not None and mode == "best":
-            best = _batch.best_of_groups(self.rouge_types, groups, flat)
-        else:
-            best = _multiref.combine_groups(self._plan, groups, flat_t, flat_p, flat, mode)
+        # A mode that pools counts reads no scores: without a size limit there
+        # is nothing to score first.
+        score_first = _multiref.uses_scores(mode) or limit >= 0
+        plan, pairs = self._batch_plan(jobs), (flat_targets, flat_predictions)
         if columnar:
-            return _batch.columns_of(self.rouge_types, size, rows, best)
-        return _batch.placed(size, rows, best)
+            table = None
+            if score_first:
+                table = np.full(
+                    (len(self.rouge_types), len(SCORE_FIELDS), len(flat_targets)), np.nan
+                )
+                _batch.score_pairs(plan, *pairs, jobs, limit, table)
+            combined = _multiref.combine_table(self._plan, groups, *pairs, table, mode)
+            return _batch.columns(self.rouge_types, size, rows, combined)
+        flat = _batch.score_pairs(plan, *pairs, jobs, limit) if score_first else None
+        found = _multiref.combine_groups(self._plan, groups, *pairs, flat, mode)
+        return _batch.placed(size, rows, found)
 
     def score_arrow(
         self, targets: Any, predictions: Any, n_jobs: int = 1, *, max_tokens: int | None = None
@@ -350,7 +362,7 @@ class RougeScorer(BaseScorer):
     def _make_plan(self, rouge_types: Any, threads: int | None = None) -> Plan:
         if threads is None:
             threads = _batch.resolve_threads(self._threads)
-        spec = _plan.parse_types(rouge_types, self._w_weight)
+        spec = _plan.parse_types(rouge_types, self._w_weight, self._split_summaries)
         return _backend.make_plan(spec, self._tokenizer, self._splitter(), threads)
 
     def _batch_plan(self, jobs: int) -> Plan:

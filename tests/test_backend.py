@@ -162,3 +162,31 @@ def test_missing_fast_path_falls_back_to_python_tokenization() -> None:
     )
     result = run_python(code, KURENAI_IMPLEMENTATION="auto")
     assert result.stdout.split() == ["compiled", "None", "1", "0.5"], result.stderr
+
+
+# A compiled plan whose C switch numbers a kind the registry does not know.
+FOREIGN_KINDS = (
+    "import sys, types, warnings\n"
+    "sys.modules['kurenai._fastpath'] = types.SimpleNamespace(KINDS=frozenset({0, 99}), MODES={})\n"
+)
+
+
+@pytest.mark.compiled_only
+def test_a_fast_path_with_foreign_kinds_is_refused() -> None:
+    code = FOREIGN_KINDS + (
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    import kurenai\n"
+        "from kurenai import _backend\n"
+        "from kurenai.rouge_scorer import RougeScorer\n"
+        "score = RougeScorer(['rouge1']).score('a b', 'a')['rouge1'].recall\n"
+        "print(_backend.fastpath, score, caught[0].message)"
+    )
+    result = run_python(code, KURENAI_IMPLEMENTATION="auto")
+    assert result.stdout.startswith("None 0.5 kurenai's compiled text path is unavailable"), (
+        result.stderr
+    )
+    assert "declares the kinds frozenset({0, 99})" in result.stdout
+    strict = run_python(FOREIGN_KINDS + "import kurenai", KURENAI_IMPLEMENTATION="compiled")
+    assert strict.returncode != 0
+    assert "not a subset of kurenai._core.kinds.CODES" in strict.stderr

@@ -11,7 +11,7 @@ import math
 import os
 import sys
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
@@ -113,8 +113,8 @@ def checked_pairs(
         scored.append(index)
     if len(scored) == len(targets):
         return len(targets), scored, targets, predictions
-    chosen_t, chosen_p = [targets[i] for i in scored], [predictions[i] for i in scored]
-    return len(targets), scored, chosen_t, chosen_p
+    chosen_targets = [targets[i] for i in scored]
+    return len(targets), scored, chosen_targets, [predictions[i] for i in scored]
 
 
 def _item(name: str, index: int, value: Any) -> str:
@@ -137,8 +137,8 @@ def checked_groups(
         raise ValueError(f"{len(targets)} target lists but {len(predictions)} predictions")
     rows: list[int] = []
     groups: list[int] = []
-    flat_t: list[str] = []
-    flat_p: list[str] = []
+    flat_targets: list[str] = []
+    flat_predictions: list[str] = []
     for index, (group, prediction) in enumerate(zip(targets, predictions)):
         if allow_none and (group is None or prediction is None):
             continue
@@ -151,26 +151,9 @@ def checked_groups(
         prediction = _item("predictions", index, prediction)
         rows.append(index)
         groups.append(len(found))
-        flat_t.extend(found)
-        flat_p.extend([prediction] * len(found))
-    return len(targets), rows, groups, flat_t, flat_p
-
-
-def best_of_groups(
-    rouge_types: Sequence[str], groups: Iterable[int], flat: list[ScoreDict | None]
-) -> list[ScoreDict | None]:
-    """score_multi's choice for each group of consecutive scores; None for a
-    group with a None (a text over the size limit)."""
-    best: list[ScoreDict | None] = []
-    start = 0
-    for count in groups:
-        candidates = flat[start : start + count]
-        start += count
-        if None in candidates:
-            best.append(None)
-        else:
-            best.append(best_per_type(rouge_types, candidates))  # type: ignore[arg-type]
-    return best
+        flat_targets.extend(found)
+        flat_predictions.extend([prediction] * len(found))
+    return len(targets), rows, groups, flat_targets, flat_predictions
 
 
 def placed(size: int, rows: list[int], results: list[Any]) -> list[Any]:
@@ -220,30 +203,7 @@ def columns(
     else:
         table = np.full((len(rouge_types), 3, size), math.nan)
         table[:, :, rows] = scored
-    return {t: Score(*table[i]) for i, t in enumerate(rouge_types)}
-
-
-def columns_of(
-    rouge_types: Sequence[str], size: int, rows: list[int], scores: list[ScoreDict | None]
-) -> dict[str, Score]:
-    """``columns`` of score dicts (None: NaN)."""
-    table = np.full((len(rouge_types), 3, len(rows)), math.nan)
-    for row, pair in enumerate(scores):
-        if pair is not None:
-            table[:, :, row] = [pair[rouge_type] for rouge_type in rouge_types]
-    return columns(rouge_types, size, rows, table)
-
-
-def best_per_type(rouge_types: Sequence[str], candidates: list[ScoreDict]) -> ScoreDict:
-    """score_multi's choice: per type the highest F-measure, first on ties."""
-    best: ScoreDict = {}
-    for rouge_type in rouge_types:
-        winner = candidates[0][rouge_type]
-        for scores in candidates[1:]:
-            if scores[rouge_type].fmeasure > winner.fmeasure:
-                winner = scores[rouge_type]
-        best[rouge_type] = winner
-    return best
+    return {rouge_type: Score(*table[i]) for i, rouge_type in enumerate(rouge_types)}
 
 
 def _map(run: Callable[[int], Any], starts: range, n_jobs: int) -> Any:

@@ -118,19 +118,22 @@ def paired_bootstrap(
     (0.0, 1.0)
     """
     check_settings(n_samples, confidence)
-    given = [np.asarray(side[t], np.float64) for side in (system, baseline) for t in system]
+    given = [np.asarray(side[name], np.float64) for side in (system, baseline) for name in system]
     if len({c.shape for c in given}) != 1 or given[0].ndim != 1 or not len(given[0]):
         raise ValueError("expected one non-empty column of the same length per type and system")
     size = len(given[0])
-    columns = {t: given[i] - given[len(system) + i] for i, t in enumerate(system)}
+    columns = {name: given[i] - given[len(system) + i] for i, name in enumerate(system)}
     rng = random_state(seed)
-    sums = {t: np.empty(n_samples) for t in columns}
+    sums = {name: np.empty(n_samples) for name in columns}
     for start, indices in _index_blocks(rng, size, n_samples):
         for rouge_type, column in columns.items():
             sums[rouge_type][start : start + len(indices)] = column[indices].sum(axis=1)
         if progress is not None:
             progress(len(indices))
-    return {t: _paired_result(system[t], baseline[t], sums[t] / size, confidence) for t in columns}
+    return {
+        name: _paired_result(system[name], baseline[name], sums[name] / size, confidence)
+        for name in columns
+    }
 
 
 def _paired_result(

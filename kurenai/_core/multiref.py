@@ -1,139 +1,322 @@
-"""``score_multi``'s modes: how the scores against several references combine.
+"""The multi-reference modes: how the scores against several references combine.
+
+One :class:`Mode` entry per mode in :data:`MODES`, the one definition each
+surface reads: ``score_multi`` and ``score_multi_batch`` (``mode``),
+``kurenai.metrics`` (``accumulate``) and the command line
+(``--multi-ref-mode``, its choices and its help).  A new mode is one entry
+here.
 
 - ``best``: rouge-score's rule, per type the reference with the highest F
   (the first on ties).
 - ``best-recall``: ROUGE-1.5.5's ``-f B``, per type the reference with the
-  strictly highest score as the Perl script compares it (recall rounded to 5
-  decimals for N, S and SU; exact recall for L and Lsum; f⁻¹(hit / Σ f(sentence
-  length)) for W), the first on ties.
-- ``average``: ROUGE-1.5.5's ``-f A``, which pools the counts: recall is
-  Σ hits / Σ reference counts and precision Σ hits / (references ×
-  prediction count), through f⁻¹ for W.
-- ``mean``: the arithmetic mean of precision, recall and F over the
-  references (torchmetrics' ``accumulate="avg"``).
+  strictly highest score as the Perl script compares it (each kind's
+  ``recall_key`` in :mod:`kurenai._core.kinds`), the first on ties.
+- ``average``: ROUGE-1.5.5's ``-f A``, which pools the counts over the
+  references (each kind's ``pool``).
+- ``mean`` (alias ``avg``, torchmetrics' ``accumulate="avg"``): the
+  arithmetic mean of precision, recall and F over the references.
 
-The counts come from the scorer's plan (``Plan.tallies``), so every type is
-counted by the same twin, tokenizer and sentences as its plain score.
+A mode sees a batch of :class:`Groups` (one prediction against its
+references per group; ``score_multi`` is a batch of one) and either *picks*
+one reference's scores per type and group (``best``, ``best-recall``) or
+*computes* new scores.  The counts come from the scorer's plan
+(``Plan.tallies``), so every type is counted by the same twin, tokenizer and
+sentences as its plain score.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import accumulate
+from typing import Any, Callable, NamedTuple, Union
 
-from kurenai._core import batch as _batch
-from kurenai._core.plan import LCS, LSUM, WLCS, Plan, Tallies, TypeSpec
-from kurenai._core.python_plan import ratio
-from kurenai.scoring import Score, fmeasure
+import numpy as np
 
-MODES = ("best", "best-recall", "average", "mean")
-ScoreDict = dict[str, Score]
+from kurenai._core import plan as _plan
+from kurenai._core.kinds import kind_of
+from kurenai._core.plan import SCORE_FIELDS, Plan, ScoreDict, Tallies, TypeSpec
+from kurenai.scoring import Score
+
+__all__ = [
+    "MODES",
+    "Combined",
+    "Groups",
+    "Mode",
+    "check_mode",
+    "combine",
+    "combine_groups",
+    "combine_table",
+    "help_text",
+    "uses_scores",
+]
+
+FMEASURE = SCORE_FIELDS.index("fmeasure")
+# The pairs' scores: one dict per pair, or a float64 table (types x 3 x pairs).
+PairScores = Union[Sequence[ScoreDict], np.ndarray, None]
+
+
+class Groups:
+    """Predictions, each against its group of references: ``counts[g]``
+    consecutive (reference, prediction) pairs per group.
+
+    A mode reads the pairs' scores (``column``: given, or computed on first
+    use) and their tallies (computed on first use).
+    """
+
+    def __init__(
+        self,
+        plan: Plan,
+        counts: Sequence[int],
+        targets: Sequence[str],
+        predictions: Sequence[str],
+        scores: PairScores = None,
+    ) -> None:
+        self.plan, self.targets, self.predictions = plan, targets, predictions
+        self.bounds = _bounds(counts)
+        self._scores = scores
+        self._tallies: list[Tallies] | None = None
+
+    @property
+    def spec(self) -> TypeSpec:
+        return self.plan.spec
+
+    def column(self, i: int, field: int) -> list[float]:
+        """Per pair, the ``SCORE_FIELDS[field]`` of type ``i``."""
+        if isinstance(self._scores, np.ndarray):
+            found: list[float] = self._scores[i, field].tolist()
+            return found
+        name = self.spec.rouge_types[i]
+        return [scores[name][field] for scores in self.dicts()]
+
+    def dicts(self) -> Sequence[ScoreDict]:
+        """Per pair, its scores as a dict (not for a table of scores)."""
+        if self._scores is None:
+            targets, predictions = list(self.targets), list(self.predictions)
+            self._scores = self.plan.score_many(targets, predictions)  # type: ignore[assignment]
+        assert not isinstance(self._scores, np.ndarray)
+        return self._scores  # type: ignore[return-value]  # no size limit: never None
+
+    @property
+    def tallies(self) -> list[Tallies]:
+        """Per pair, the counts behind each type's score."""
+        if self._tallies is None:
+            pairs = zip(self.targets, self.predictions)
+            self._tallies = [
+                _plan.tallies(self.plan, target, prediction) for target, prediction in pairs
+            ]
+        return self._tallies
+
+    def first_highest(self, keys: Sequence[float]) -> list[int]:
+        """Per group, the pair of its first highest key: the one rule by which
+        every mode picks a reference (the first wins ties)."""
+        picked = []
+        for start, stop in self.bounds:
+            winner = start
+            for index in range(start + 1, stop):
+                if keys[index] > keys[winner]:
+                    winner = index
+            picked.append(winner)
+        return picked
+
+
+class Combined(NamedTuple):
+    """A mode's result: per type and group, the pair it picked, or a new Score."""
+
+    picks: list[list[int]] | None = None
+    scores: list[list[Score]] | None = None
+
+
+@dataclass(frozen=True)
+class Mode:
+    """One way of combining a prediction's scores against several references."""
+
+    name: str
+    summary: str  # what it does, for --help
+    combine: Callable[[Groups], Combined]
+    uses_scores: bool = True  # False: it reads only the tallies (nothing to score first)
+    aliases: tuple[str, ...] = ()
+
+
+def _best(groups: Groups) -> Combined:
+    types = range(len(groups.spec.rouge_types))
+    return Combined(picks=[groups.first_highest(groups.column(i, FMEASURE)) for i in types])
+
+
+def _best_recall(groups: Groups) -> Combined:
+    spec, tallies = groups.spec, groups.tallies
+    picks = []
+    for i, code in enumerate(spec.kinds):
+        key = kind_of(code).recall_key
+        picks.append(groups.first_highest([key(found[i], spec.w_weight) for found in tallies]))
+    return Combined(picks=picks)
+
+
+def _average(groups: Groups) -> Combined:
+    spec, tallies = groups.spec, groups.tallies
+    scores = []
+    for i, code in enumerate(spec.kinds):
+        pool = kind_of(code).pool
+        column = [found[i] for found in tallies]
+        scores.append([pool(column[start:stop], spec.w_weight) for start, stop in groups.bounds])
+    return Combined(scores=scores)
+
+
+def _mean(groups: Groups) -> Combined:
+    scores = []
+    for i in range(len(groups.spec.rouge_types)):
+        precision, recall, fmeasure = (groups.column(i, field) for field in range(3))
+        scores.append(
+            [
+                Score(
+                    sum(precision[start:stop]) / (stop - start),
+                    sum(recall[start:stop]) / (stop - start),
+                    sum(fmeasure[start:stop]) / (stop - start),
+                )
+                for start, stop in groups.bounds
+            ]
+        )
+    return Combined(scores=scores)
+
+
+MODES = (
+    Mode("best", "rouge-score's rule: per type the reference with the highest F", _best),
+    Mode(
+        "best-recall",
+        "ROUGE-1.5.5's -f B: per type the reference with the highest recall",
+        _best_recall,
+    ),
+    Mode(
+        "average",
+        "ROUGE-1.5.5's -f A: the counts pooled over the references",
+        _average,
+        uses_scores=False,
+    ),
+    Mode(
+        "mean",
+        "the mean of P, R and F over the references; also named avg, as in torchmetrics",
+        _mean,
+        aliases=("avg",),
+    ),
+)
+_BY_NAME = {name: mode for mode in MODES for name in (mode.name, *mode.aliases)}
 
 
 def check_mode(mode: object) -> str:
-    """``mode`` if it is one of MODES, else a ValueError listing them."""
-    if not isinstance(mode, str) or mode not in MODES:
-        raise ValueError(f"invalid mode {mode!r}; choose from {', '.join(MODES)}")
-    return mode
+    """The mode ``mode`` names (an alias gives its mode's name), else one
+    ValueError listing the choices."""
+    found = _BY_NAME.get(mode) if isinstance(mode, str) else None
+    if found is None:
+        choices = ", ".join(map(_listed, MODES))
+        raise ValueError(f"invalid multi-reference mode {mode!r}; choose from {choices}")
+    return found.name
 
 
-def combine(
-    plan: Plan,
-    targets: Sequence[str],
-    prediction: str,
-    mode: str,
-    scores: Sequence[ScoreDict | None] | None = None,
-) -> ScoreDict:
+def _listed(mode: Mode) -> str:
+    return f"{mode.name} (or {', '.join(mode.aliases)})" if mode.aliases else mode.name
+
+
+def uses_scores(mode: str) -> bool:
+    """Whether ``mode`` reads the references' scores (else only their tallies)."""
+    return _BY_NAME[mode].uses_scores
+
+
+def help_text() -> str:
+    """The modes, one clause each, for ``--help``."""
+    return "; ".join(f"{mode.name} ({mode.summary})" for mode in MODES)
+
+
+def combine(plan: Plan, targets: Sequence[str], prediction: str, mode: str) -> ScoreDict:
     """The scores of ``prediction`` against all ``targets``, combined by
-    ``mode``; ``scores``: each target's scores, if they are already computed."""
-    types = plan.rouge_types
-    if mode == "average":
-        return _average(plan.spec, [plan.tallies(target, prediction) for target in targets])
-    if scores is None:
-        scores = plan.score_many(list(targets), [prediction] * len(targets))
-    per_reference: list[ScoreDict] = list(scores)  # type: ignore[arg-type]
-    if mode == "best":
-        return _batch.best_per_type(types, per_reference)
-    if mode == "mean":
-        return {t: _mean([scores[t] for scores in per_reference]) for t in types}
-    keys = [_perl_keys(plan.spec, plan.tallies(target, prediction)) for target in targets]
-    winners = [_first_strictly_highest([k[i] for k in keys]) for i in range(len(types))]
-    return {t: per_reference[winner][t] for t, winner in zip(types, winners)}
+    ``mode`` (checked): ``score_multi``."""
+    predictions = [prediction] * len(targets)
+    found = combine_groups(plan, [len(targets)], targets, predictions, None, mode)[0]
+    return found  # type: ignore[return-value]  # no size limit: never None
 
 
 def combine_groups(
     plan: Plan,
-    groups: Sequence[int],
+    counts: Sequence[int],
     targets: Sequence[str],
     predictions: Sequence[str],
     flat: Sequence[ScoreDict | None] | None,
     mode: str,
 ) -> list[ScoreDict | None]:
-    """:func:`combine` for each group of consecutive (reference, prediction)
-    pairs, given their scores ``flat`` (None: not computed, as no pair can be
-    over a size limit); None for a group with a pair over the limit."""
-    combined: list[ScoreDict | None] = []
-    start = 0
-    for count in groups:
-        stop = start + count
-        scores = None if flat is None else flat[start:stop]
-        if scores is not None and any(found is None for found in scores):
-            combined.append(None)
-        else:
-            combined.append(combine(plan, targets[start:stop], predictions[start], mode, scores))
-        start = stop
+    """Per group of ``counts[g]`` consecutive (reference, prediction) pairs,
+    its combined scores, given the pairs' scores ``flat`` (None: none computed,
+    and no pair can be over a size limit); None for a group with a pair over
+    the limit."""
+    kept, pairs = _kept(counts, None if flat is None else [found is not None for found in flat])
+    scores = None if flat is None else _picked(flat, pairs)
+    groups = Groups(
+        plan,
+        [counts[g] for g in kept],
+        _picked(targets, pairs),
+        _picked(predictions, pairs),
+        scores,  # the kept pairs: never None
+    )
+    result = _BY_NAME[mode].combine(groups)
+    names = plan.spec.rouge_types
+    combined: list[ScoreDict | None] = [None] * len(counts)
+    if result.picks is not None:
+        chosen = groups.dicts()
+        for position, g in enumerate(kept):
+            combined[g] = {
+                name: chosen[row[position]][name] for name, row in zip(names, result.picks)
+            }
+    else:
+        for position, g in enumerate(kept):
+            combined[g] = {name: row[position] for name, row in zip(names, result.scores or [])}
     return combined
 
 
-def _mean(scores: list[Score]) -> Score:
-    count = len(scores)
-    return Score(*(sum(field) / count for field in zip(*scores)))
+def combine_table(
+    plan: Plan,
+    counts: Sequence[int],
+    targets: Sequence[str],
+    predictions: Sequence[str],
+    table: np.ndarray | None,
+    mode: str,
+) -> np.ndarray:
+    """:func:`combine_groups` on the pairs' scores as a table (types x 3 x
+    pairs, NaN for a pair over the size limit; None: not computed, for a mode
+    that uses no scores when no pair can be over a limit), as a table of
+    groups (NaN for a group with such a pair)."""
+    kept, pairs = _kept(counts, None if table is None else (~np.isnan(table[0, 0])).tolist())
+    scored = table if table is None or pairs is None else table[:, :, pairs]
+    groups = Groups(
+        plan,
+        [counts[g] for g in kept],
+        _picked(targets, pairs),
+        _picked(predictions, pairs),
+        scored,
+    )
+    result = _BY_NAME[mode].combine(groups)
+    types = len(plan.spec.rouge_types)
+    out = np.full((types, len(SCORE_FIELDS), len(counts)), math.nan)
+    if result.picks is not None:
+        assert scored is not None, "a mode that picks a reference uses its scores"
+        out[:, :, kept] = np.take_along_axis(scored, np.array(result.picks)[:, None, :], axis=2)
+    elif kept:
+        out[:, :, kept] = np.array(result.scores).transpose(0, 2, 1)
+    return out
 
 
-def _first_strictly_highest(keys: list[float]) -> int:
-    best, winner = -1.0, 0
-    for index, key in enumerate(keys):
-        if key > best:
-            best, winner = key, index
-    return winner
+def _bounds(counts: Sequence[int]) -> list[tuple[int, int]]:
+    starts = [0, *accumulate(counts)]
+    return list(zip(starts, starts[1:]))
 
 
-def perl_rounded(value: float) -> float:
-    """``value`` rounded as ROUGE-1.5.5's ``sprintf("%07.5f")`` before comparing."""
-    return float(f"{value:.5f}")
+def _kept(counts: Sequence[int], scored: list[bool] | None) -> tuple[list[int], list[int] | None]:
+    """The groups whose every pair was scored (all, when ``scored`` is None),
+    and their pairs (None: all of them)."""
+    if scored is None or all(scored):
+        return list(range(len(counts))), None
+    bounds = _bounds(counts)
+    kept = [g for g, (start, stop) in enumerate(bounds) if all(scored[start:stop])]
+    return kept, [k for g in kept for k in range(*bounds[g])]
 
 
-def _perl_keys(spec: TypeSpec, tallies: Tallies) -> list[float]:
-    """Per type, the value ROUGE-1.5.5's ``-f B`` compares for one reference.
-
-    ROUGE-W's is f⁻¹(hit / Σ f(sentence length)): the single weighting, where
-    its printed recall weights the reference twice.
-    """
-    keys = []
-    for kind, (hits, t_count, _) in zip(spec.kinds, tallies):
-        if kind == WLCS:
-            keys.append(ratio(hits, t_count) ** (1 / spec.w_weight))
-        elif kind in (LCS, LSUM):
-            keys.append(ratio(hits, t_count))
-        else:
-            keys.append(perl_rounded(ratio(hits, t_count)))
-    return keys
-
-
-def _average(spec: TypeSpec, per_reference: list[Tallies]) -> ScoreDict:
-    """``-f A``: the counts summed over the references, then one score.  ROUGE-W
-    sums f(count) (f(k) = k ** w) and maps the ratios back with f⁻¹."""
-    result = {}
-    w = spec.w_weight
-    for i, (rouge_type, kind) in enumerate(zip(spec.rouge_types, spec.kinds)):
-        column = [tallies[i] for tallies in per_reference]
-        hits = sum(hit for hit, _, _ in column)
-        if kind == WLCS:
-            reference = sum(base**w for _, base, _ in column)
-            prediction = sum(float(length) ** w for _, _, length in column)
-            precision = ratio(hits, prediction) ** (1 / w)
-            recall = ratio(hits, reference) ** (1 / w)
-        else:
-            precision = ratio(hits, sum(count for _, _, count in column))
-            recall = ratio(hits, sum(count for _, count, _ in column))
-        result[rouge_type] = Score(precision, recall, fmeasure(precision, recall))
-    return result
+def _picked(items: Sequence[Any], pairs: list[int] | None) -> Sequence[Any]:
+    return items if pairs is None else [items[k] for k in pairs]

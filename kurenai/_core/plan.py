@@ -5,15 +5,20 @@ fixed tokenization.  It has two twins, chosen in ``kurenai._backend``:
 ``kurenai._core.python_plan.PythonPlan`` (tokenize -> kernels -> scores; the readable
 specification) and ``kurenai._fastpath.Plan`` (the same in one compiled pass,
 for the tokenizers that declare a ``scan_mode``).  Both read the types as
-parsed here, once, into a :class:`TypeSpec`.
+parsed here, once, into a :class:`TypeSpec`; what each kind of type means
+is defined once, in :mod:`kurenai._core.kinds`, and how names are spelt in
+:mod:`kurenai._core.names`.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from kurenai._core import names as _names
+from kurenai._core.kinds import KINDS, LCS, LSUM, NGRAM, SKIP, WLCS, Tally, kind_of
+from kurenai._core.names import ROUGE_TYPES, is_rouge_type
 from kurenai.scoring import Score
 
 __all__ = [
@@ -22,45 +27,34 @@ __all__ = [
     "NGRAM",
     "ROUGE_TYPES",
     "ROUGE_TYPE_GRAMMAR",
+    "SCORE_FIELDS",
     "SKIP",
     "WLCS",
     "Plan",
     "Tallies",
+    "Tally",
     "TypeSpec",
     "checked_weight",
     "deliver",
     "is_rouge_type",
     "parse_types",
+    "tallies",
 ]
 
-# What each ROUGE type counts.  A twin that meets a kind it does not know
-# declines the plan (see ``_backend.make_plan``), so a new kind needs only
-# the Python twin to work everywhere.  WLCS and SKIP are ROUGE-1.5.5's
-# ROUGE-W and ROUGE-S/SU, which rouge-score lacks.
-NGRAM, LCS, LSUM, WLCS, SKIP = 0, 1, 2, 3, 4
-_NAMED_KINDS = {"rougeL": LCS, "rougeLsum": LSUM, "rougeW": WLCS}
-_NGRAM_TYPE = re.compile(r"rouge([1-9])")
-# rougeS{k} / rougeSU{k}: at most k >= 1 tokens between the two of a
-# skip-bigram; rougeS / rougeSU: no limit.
-_SKIP_TYPE = re.compile(r"rouge(SU?)([1-9][0-9]*)?")
+# The kind codes (NGRAM ... SKIP) are re-exported from kurenai._core.kinds:
+# the compiled plan reads them here.  A twin that meets a kind it does not
+# know declines the plan (see ``_backend.make_plan``).
 DEFAULT_W_WEIGHT = 1.2  # ROUGE-1.5.5's -w
 
-# rouge-score's types (the ROUGE-1.5.5 variants are named in the error message).
-ROUGE_TYPES = (*(f"rouge{n}" for n in range(1, 10)), "rougeL", "rougeLsum")
-
-# The type names parse_types accepts, in words (for help texts).
-ROUGE_TYPE_GRAMMAR = (
-    "rouge1 ... rouge9 (n-grams), rougeL (longest common subsequence), rougeLsum "
-    "(union LCS over sentences), rougeW (ROUGE-1.5.5's weighted LCS), rougeS{k} "
-    "(skip-bigrams at most k tokens apart) and rougeSU{k} (with unigrams); rougeS and "
-    "rougeSU: no limit"
-)
+# The type names parse_types accepts, in words (for help texts), from the registry.
+ROUGE_TYPE_GRAMMAR = "; ".join(f"{kind.grammar}: {kind.counts}" for kind in KINDS)
 
 ScoreDict = dict[str, Score]
-# Per type, what ROUGE-1.5.5 pools over references for ``-f A``: (hits,
-# reference count, prediction count); for ROUGE-W (hit, Σ f(reference
-# sentence length), prediction length), before any weighting.
-Tallies = list[tuple[float, float, float]]
+# The fields of a Score, in order: also the second axis of every score table
+# (types x 3 x pairs), and of the Arrow and Spark structs.
+SCORE_FIELDS: tuple[str, ...] = tuple(Score._fields)
+# Per type, the counts ROUGE-1.5.5 pools over references (see ``Tally``).
+Tallies = list[Tally]
 
 
 @dataclass(frozen=True)
@@ -70,7 +64,8 @@ class TypeSpec:
     ``orders`` holds each distinct n-gram order once (duplicated types share
     their count); ``slots[i]`` is type i's index into it, or -1.  A SKIP
     type's ``gaps[i]`` is its gap limit (-1: none) and ``unigrams[i]`` says
-    whether it adds unigrams (SU); ``w_weight`` is ROUGE-W's weight.
+    whether it adds unigrams (SU); ``w_weight`` is ROUGE-W's weight.  These
+    are the fields the compiled plan reads.
     """
 
     rouge_types: tuple[str, ...]
@@ -87,15 +82,19 @@ class TypeSpec:
     @property
     def want_sentences(self) -> bool:
         """Whether any type reads the sentences (ROUGE-Lsum, ROUGE-W)."""
-        return self.want_lsum or WLCS in self.kinds
+        return any(kind_of(code).reads_sentences for code in self.kinds)
 
 
-def parse_types(rouge_types: Any, w_weight: float = DEFAULT_W_WEIGHT) -> TypeSpec:
-    """``rouge_types`` checked and parsed; any number of them, duplicates too.
+def parse_types(
+    rouge_types: Any, w_weight: float = DEFAULT_W_WEIGHT, split_summaries: bool = False
+) -> TypeSpec:
+    """``rouge_types`` checked and parsed; any number of them, duplicates
+    too, in any spelling of :mod:`kurenai._core.names` (each keeps its name).
 
     Raises:
         TypeError: a bare string, or not an iterable of str.
-        ValueError: an unknown ROUGE type (the message lists the valid ones).
+        ValueError: an unknown ROUGE type (the message lists the valid ones),
+            or a detected-sentences name without ``split_summaries``.
     """
     if isinstance(rouge_types, (str, bytes)):
         raise TypeError(
@@ -108,44 +107,29 @@ def parse_types(rouge_types: Any, w_weight: float = DEFAULT_W_WEIGHT) -> TypeSpe
         raise TypeError(
             f"rouge_types must be a list of str, got {type(rouge_types).__name__}"
         ) from None
-    kinds: list[int] = []
-    slots: list[int] = []
+    parsed = [_names.resolve(name) for name in names]
+    for found in parsed:
+        _names.check_sentences(found, split_summaries)
     orders: list[int] = []
-    gaps: list[int] = []
-    unigrams: list[bool] = []
-    for name in names:
-        kind, number, with_unigrams = _parse_one(name)
-        kinds.append(kind)
-        gaps.append(number if kind == SKIP else 0)
-        unigrams.append(with_unigrams)
-        if kind != NGRAM:
-            slots.append(-1)
-            continue
-        if number not in orders:
-            orders.append(number)
-        slots.append(orders.index(number))
-    whole = any(kind not in (LSUM, WLCS) for kind in kinds)
+    slots: list[int] = []
+    for found in parsed:
+        order = found.params.order
+        if order and order not in orders:
+            orders.append(order)
+        slots.append(orders.index(order) if order else -1)
+    kinds = tuple(found.kind.code for found in parsed)
     return TypeSpec(
         names,
-        tuple(kinds),
+        kinds,
         tuple(slots),
         tuple(orders),
         LCS in kinds,
         LSUM in kinds,
-        whole,
-        tuple(gaps),
-        tuple(unigrams),
+        any(not found.kind.reads_sentences for found in parsed),
+        tuple(found.params.gap for found in parsed),
+        tuple(found.params.unigrams for found in parsed),
         checked_weight(w_weight),
     )
-
-
-def is_rouge_type(name: object) -> bool:
-    """Whether ``name`` is a ROUGE type a scorer accepts."""
-    try:
-        _parse_one(name)
-    except ValueError:
-        return False
-    return True
 
 
 def checked_weight(weight: object) -> float:
@@ -157,20 +141,10 @@ def checked_weight(weight: object) -> float:
     return float(weight)
 
 
-def _parse_one(name: Any) -> tuple[int, int, bool]:
-    """(kind, n-gram order or skip gap, whether SU adds unigrams)."""
-    match = _NGRAM_TYPE.fullmatch(name) if isinstance(name, str) else None
-    if match is not None:
-        return NGRAM, int(match.group(1)), False
-    if isinstance(name, str) and name in _NAMED_KINDS:
-        return _NAMED_KINDS[name], 0, False
-    match = _SKIP_TYPE.fullmatch(name) if isinstance(name, str) else None
-    if match is not None:
-        return SKIP, int(match.group(2) or -1), match.group(1) == "SU"
-    raise ValueError(
-        f"invalid ROUGE type {name!r}; valid types: {', '.join(ROUGE_TYPES)}, "
-        "and ROUGE-1.5.5's rougeW, rougeS{k}, rougeSU{k}, rougeS, rougeSU"
-    )
+def tallies(plan: Plan, target: str, prediction: str) -> Tallies:
+    """``plan.tallies`` as ``Tally`` tuples (the compiled plan returns plain
+    tuples: converted here, once, for the multi-reference modes)."""
+    return [Tally._make(found) for found in plan.tallies(target, prediction)]
 
 
 def deliver(
@@ -222,7 +196,8 @@ class Plan(Protocol):
         for such pairs) and returns None."""
         ...
 
-    def tallies(self, target: str, prediction: str) -> Tallies:
-        """The counts behind each type's score of one pair (see ``Tallies``),
-        for the multi-reference modes that pool them (``kurenai._core.multiref``)."""
+    def tallies(self, target: str, prediction: str) -> Sequence[tuple[float, float, float]]:
+        """The counts behind each type's score of one pair (see ``Tally``; the
+        compiled twin returns plain tuples, :func:`tallies` names them), for
+        the multi-reference modes (``kurenai._core.multiref``)."""
         ...

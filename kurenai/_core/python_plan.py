@@ -10,21 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from types import ModuleType
-from typing import Any, Callable, Optional
+from typing import Any, Callable
 
-from kurenai._core.plan import LCS, NGRAM, SKIP, WLCS, ScoreDict, Tallies, TypeSpec, deliver
+from kurenai._core.kinds import KernelCounts, Kind, Pair, Tally, Tokenized, Tokens, kind_of
+from kurenai._core.plan import ScoreDict, Tallies, TypeSpec, deliver
 from kurenai._core.rules import SENTENCE_SEPARATOR
-from kurenai.scoring import Score, fmeasure
 
 __all__ = ["PythonPlan"]
 
-Tokens = Sequence[Any]
-# A text as the kernels take it: (sentences' tokens, whole-text tokens, or
-# None when those are the sentences' tokens concatenated).
-Tokenized = tuple[list[Tokens], Optional[Tokens]]
-Counts = tuple[tuple[int, ...], int, int, int, int, int, int]
-# Per type, a ROUGE-W or ROUGE-S/SU type's counts (see ``_plan.Tallies``), else None.
-VariantCounts = list[Optional[tuple[float, float, float]]]
 Splitter = Callable[[str], Sequence[str]]
 
 
@@ -35,6 +28,8 @@ class PythonPlan:
     sentence per line.  ``variants`` holds the ROUGE-W/S/SU kernels
     (``_variants`` or ``_variants_py``), needed when ``spec`` has those types.
     ``threads`` goes to the kernels (the compiled ones split a long pair's LCS).
+    What each type counts and how it scores is its kind's
+    (:mod:`kurenai._core.kinds`).
     """
 
     def __init__(
@@ -46,7 +41,8 @@ class PythonPlan:
         variants: ModuleType | None = None,
         threads: int = 1,
     ) -> None:
-        if variants is None and {WLCS, SKIP} & set(spec.kinds):
+        self._kinds: list[Kind] = [kind_of(code) for code in spec.kinds]
+        if variants is None and any(kind.variant for kind in self._kinds):
             raise ValueError("ROUGE-W/S/SU types need the variants kernels")
         self.spec = spec
         self.threads = threads
@@ -60,10 +56,7 @@ class PythonPlan:
         self._by_lines = (
             getattr(type(tokenizer), "line_separable", False) is True and splitter is None
         )
-        self._types = [
-            (name, kind, spec.orders[slot] if kind == NGRAM else 0, slot)
-            for name, kind, slot in zip(spec.rouge_types, spec.kinds, spec.slots)
-        ]
+        self._types = list(enumerate(zip(spec.rouge_types, self._kinds)))
 
     @property
     def rouge_types(self) -> tuple[str, ...]:
@@ -71,23 +64,12 @@ class PythonPlan:
 
     def score(self, target: str, prediction: str) -> ScoreDict:
         """The scores of one pair."""
-        return self._scores(*self._count(self.tokenized(target), self.tokenized(prediction)))
+        return self._scores(self._count(self.tokenized(target), self.tokenized(prediction)))
 
     def tallies(self, target: str, prediction: str) -> Tallies:
         """See ``kurenai._core.plan.Plan.tallies``."""
-        counts, variant_counts = self._count(self.tokenized(target), self.tokenized(prediction))
-        overlaps, lcs, hits, t_len, p_len, t_sum, p_sum = counts
-        found: Tallies = []
-        for (_, kind, n, slot), variant in zip(self._types, variant_counts):
-            if variant is not None:
-                found.append(variant)
-            elif kind == NGRAM:
-                found.append((overlaps[slot], max(t_len - n + 1, 0), max(p_len - n + 1, 0)))
-            elif kind == LCS:
-                found.append((lcs if t_len and p_len else 0, t_len, p_len))
-            else:
-                found.append((hits if t_sum and p_sum else 0, t_sum, p_sum))
-        return found
+        pair = self._count(self.tokenized(target), self.tokenized(prediction))
+        return [Tally._make(kind.count(pair, i)) for i, kind in enumerate(self._kinds)]
 
     def score_many(
         self,
@@ -97,7 +79,10 @@ class PythonPlan:
         out: Any = None,
     ) -> list[ScoreDict | None] | None:
         """See ``kurenai._core.plan.Plan.score_many``."""
-        scores = [self._score_limited(t, p, max_tokens) for t, p in zip(targets, predictions)]
+        scores = [
+            self._score_limited(target, prediction, max_tokens)
+            for target, prediction in zip(targets, predictions)
+        ]
         return deliver(self.spec.rouge_types, scores, out)
 
     def tokenized(self, text: str) -> Tokenized:
@@ -105,16 +90,16 @@ class PythonPlan:
         tokenize = self._tokenize
         if self._by_lines:
             if not self.spec.want_sentences:
-                return [self._checked(tokenize(text))], None
+                return Tokenized([self._checked(tokenize(text))], None)
             lines = [tokenize(line) for line in text.split(SENTENCE_SEPARATOR) if line]
             for tokens in lines:
                 if type(tokens) is not list:
                     self._checked(tokens)
-            return lines, None
+            return Tokenized(lines, None)
         whole = self._checked(tokenize(text)) if self.spec.want_whole else []
         if not self.spec.want_sentences:
-            return [], whole
-        return [self._checked(tokenize(s)) for s in self._sentences(text)], whole
+            return Tokenized([], whole)
+        return Tokenized([self._checked(tokenize(s)) for s in self._sentences(text)], whole)
 
     def _checked(self, tokens: Any) -> Tokens:
         """``tokens`` if the tokenizer returned a list (or tuple), else a TypeError."""
@@ -142,22 +127,22 @@ class PythonPlan:
         tokenized = self.tokenized(target), self.tokenized(prediction)
         if limit >= 0 and any(_token_count(side) > limit for side in tokenized):
             return None
-        return self._scores(*self._count(*tokenized))
+        return self._scores(self._count(*tokenized))
 
-    def _count(self, target: Tokenized, prediction: Tokenized) -> tuple[Counts, VariantCounts]:
+    def _count(self, target: Tokenized, prediction: Tokenized) -> Pair:
+        """The kernels' counts of one pair, for the kinds to read."""
         spec = self.spec
         try:
             counts = self._kernels.pair_counts(
-                target[0],
-                prediction[0],
+                target.sentences,
+                prediction.sentences,
                 spec.orders,
                 spec.want_lcs,
                 spec.want_lsum,
-                target[1],
-                prediction[1],
+                target.whole,
+                prediction.whole,
                 self.threads,
             )
-            return counts, self._variant_counts(target, prediction)
         except TypeError as error:
             bad = _first_unhashable(target, prediction)
             if bad is None:
@@ -166,73 +151,11 @@ class PythonPlan:
                 f"{self._tokenizer_name}.tokenize must return a list of str, "
                 f"it returned a list holding {type(bad).__name__}"
             ) from error
+        return Pair(KernelCounts._make(counts), target, prediction, spec, self._variants)
 
-    def _variant_counts(self, target: Tokenized, prediction: Tokenized) -> VariantCounts:
-        """ROUGE-1.5.5's counts: ROUGE-W on the sentences, ROUGE-S/SU on the whole text."""
-        spec, kernels = self.spec, self._variants
-        found: VariantCounts = []
-        for kind, gap, unigrams in zip(spec.kinds, spec.gaps, spec.unigrams):
-            if kind == WLCS:
-                hit, base = kernels.weighted_lcs(target[0], prediction[0], spec.w_weight)  # type: ignore[union-attr]
-                found.append((hit, base, sum(map(len, prediction[0]))))
-            elif kind == SKIP:
-                t, p = (_whole(side) for side in (target, prediction))
-                found.append(kernels.skip_bigram_counts(t, p, gap, unigrams))  # type: ignore[union-attr]
-            else:
-                found.append(None)
-        return found
-
-    def _scores(self, counts: Counts, variant_counts: VariantCounts) -> ScoreDict:
-        overlaps, lcs, hits, t_len, p_len, t_sum, p_sum = counts
-        result: ScoreDict = {}
-        for (name, kind, n, slot), variant in zip(self._types, variant_counts):
-            if variant is not None:
-                result[name] = variant_score(kind, variant, self.spec.w_weight)
-            elif kind == NGRAM:
-                # rouge-score divides by max(count, 1): always a float, never 0/0.
-                precision = overlaps[slot] / max(p_len - n + 1, 1)
-                recall = overlaps[slot] / max(t_len - n + 1, 1)
-                result[name] = Score(precision, recall, fmeasure(precision, recall))
-            elif kind == LCS:
-                result[name] = _ratio_score(lcs, p_len, t_len)
-            else:
-                result[name] = _ratio_score(hits, p_sum, t_sum)
-        return result
-
-
-def variant_score(kind: int, counts: tuple[float, float, float], w_weight: float) -> Score:
-    """A ROUGE-W or ROUGE-S/SU Score from its counts, as ROUGE-1.5.5 computes it.
-
-    ROUGE-W is f⁻¹(hit / f(count)) with f(k) = k ** w: the reference's count
-    is already Σ f(sentence length), so Perl weights it twice (and both ``-f
-    A`` and ``-f B`` report that).
-    """
-    hits, t_count, p_count = counts
-    if kind == WLCS:
-        precision = ratio(hits, float(p_count) ** w_weight) ** (1 / w_weight)
-        recall = ratio(hits, t_count**w_weight) ** (1 / w_weight)
-    else:
-        precision, recall = ratio(hits, p_count), ratio(hits, t_count)
-    return Score(precision, recall, fmeasure(precision, recall))
-
-
-def ratio(hits: float, count: float) -> float:
-    """``hits / count``, 0.0 when nothing could match (ROUGE-1.5.5's guard)."""
-    return hits / count if count else 0.0
-
-
-def _whole(tokenized: Tokenized) -> Tokens:
-    sentences, whole = tokenized
-    return whole if whole is not None else [token for s in sentences for token in s]
-
-
-def _ratio_score(hits: int, prediction_len: int, target_len: int) -> Score:
-    # rouge-score returns int zeros (not 0.0) when a side has no tokens.
-    if not prediction_len or not target_len:
-        return Score(precision=0, recall=0, fmeasure=0)
-    precision = hits / prediction_len
-    recall = hits / target_len
-    return Score(precision, recall, fmeasure(precision, recall))
+    def _scores(self, pair: Pair) -> ScoreDict:
+        weight = self.spec.w_weight
+        return {name: kind.score(kind.count(pair, i), weight) for i, (name, kind) in self._types}
 
 
 def _token_count(tokenized: Tokenized) -> int:

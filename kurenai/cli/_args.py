@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from typing import Callable, NoReturn
 
 from kurenai import __version__
-from kurenai._core.multiref import MODES
+from kurenai._core import multiref as _multiref
+from kurenai._core import names as _names
 from kurenai._core.plan import ROUGE_TYPE_GRAMMAR
 from kurenai.cli._output import FORMATS as OUTPUT_FORMATS
 from kurenai.cli._sources import FORMATS, CliError
-from kurenai.rouge_scorer import ROUGE_TYPES, is_rouge_type
 from kurenai.tokenizers import available_tokenizers, tokenizer_info
 
 __all__ = ["DEFAULT_TYPES", "ExitRequest", "parse_args"]
@@ -86,7 +86,12 @@ def _check(args: argparse.Namespace) -> None:
             "(--use-aggregator) or --baseline-file",
             2,
         )
-    unknown = [t for t in args.fail_under or {} if t not in args.rouge_types]
+    for rouge_type in args.rouge_types:
+        try:
+            _names.check_sentences(_names.resolve(rouge_type), args.split_summaries)
+        except ValueError as error:
+            raise CliError(f"--rouge-types: {error}", 2) from None
+    unknown = [name for name in args.fail_under or {} if name not in args.rouge_types]
     if unknown:
         raise CliError(
             f"--fail-under: {', '.join(unknown)} is not scored (--rouge-types "
@@ -95,16 +100,27 @@ def _check(args: argparse.Namespace) -> None:
         )
 
 
+def _rouge_type(text: str) -> str:
+    """``text`` if it names a ROUGE type, else the message every surface gives."""
+    try:
+        return _names.resolve(text).name
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _rouge_types(text: str) -> list[str]:
-    types = [t.strip() for t in text.split(",") if t.strip()]
-    for rouge_type in types:
-        if not is_rouge_type(rouge_type):
-            raise argparse.ArgumentTypeError(
-                f"unknown ROUGE type {rouge_type!r}; choose from {', '.join(ROUGE_TYPES)}"
-            )
+    types = [_rouge_type(name.strip()) for name in text.split(",") if name.strip()]
     if not types or len(set(types)) != len(types):
         raise argparse.ArgumentTypeError(f"expected distinct ROUGE types, got {text!r}")
     return types
+
+
+def _mode(text: str) -> str:
+    """The multi-reference mode ``text`` names, or the message every surface gives."""
+    try:
+        return _multiref.check_mode(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _int_in(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
@@ -128,11 +144,11 @@ def _thresholds(text: str) -> dict[str, float]:
     thresholds = {}
     for item in text.split(","):
         rouge_type, equals, value = item.strip().partition("=")
-        if not equals or rouge_type not in ROUGE_TYPES:
+        if not equals:
             raise argparse.ArgumentTypeError(
                 f"expected TYPE=VALUE[,TYPE=VALUE...] with a ROUGE type, got {item.strip()!r}"
             )
-        thresholds[rouge_type] = _fraction(value)
+        thresholds[_rouge_type(rouge_type)] = _fraction(value)
     return thresholds
 
 
@@ -242,10 +258,9 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
     add(
         "--multi-ref-mode",
         default="best",
-        choices=MODES,
-        help="records with several references: best (rouge-score's, by F), best-recall "
-        "(ROUGE-1.5.5's -f B), average (-f A, pooled counts) or mean of P/R/F "
-        "(default: best)",
+        type=_mode,
+        metavar="{" + ",".join(mode.name for mode in _multiref.MODES) + "}",
+        help=f"records with several references: {_multiref.help_text()} (default: best)",
     )
     add(
         "--jobs",

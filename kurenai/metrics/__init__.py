@@ -21,7 +21,8 @@ import numpy as np
 
 from kurenai._core import aggregate as _aggregate
 from kurenai._core import bootstrap as _bootstrap
-from kurenai.metrics._table import ACCUMULATE, CallableTokenizer, score_table
+from kurenai._core import multiref as _multiref
+from kurenai.metrics._table import CallableTokenizer, score_table
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.scoring import AggregateScore, Score
 from kurenai.signature import Signature
@@ -69,7 +70,9 @@ def compute(
         references: per prediction a str, or a list of str (several
             references: per type the best one, as rouge-score's
             ``score_multi``; or their mean with ``accumulate="avg"``).
-        rouge_types: default ``["rouge1", "rouge2", "rougeL", "rougeLsum"]``.
+        rouge_types: default ``["rouge1", "rouge2", "rougeL", "rougeLsum"]``;
+            any ROUGE type name ``RougeScorer`` takes (``rougeW``,
+            ``rougeSU4``, aliases such as ``ROUGE-L``), keyed as given.
         use_aggregator: summarise over pairs (``{type: float}``), or return
             every pair's F-measure (``{type: [float]}``).
         use_stemmer: Porter-stem English words, as rouge-score does (ignored
@@ -88,9 +91,10 @@ def compute(
         details: return rouge-score's objects instead of F-measures:
             ``AggregateScore`` (bootstrap), ``Score`` (mean) or a list of
             ``Score`` per pair, with precision and recall.
-        accumulate: ``"best"`` or ``"avg"``, for several references.
-        n_samples: the bootstrap's resamples, as rouge-score's.
-        confidence_interval: the bootstrap's interval, as rouge-score's.
+        accumulate: how several references combine: a multi-reference
+            mode of ``RougeScorer.score_multi`` (``"best"``; ``"avg"`` or
+            ``"mean"``; ``"best-recall"``, ``"average"``).
+        n_samples, confidence_interval: the bootstrap's, as rouge-score's.
 
     Raises:
         ValueError: no predictions, different lengths, an empty reference
@@ -129,7 +133,8 @@ class Rouge:
 
     Args: as :func:`compute`'s, plus ``accumulate`` (``"best"``:
     rouge-score's best reference per type; ``"avg"``: the mean of precision,
-    recall and F over a record's references, as torchmetrics) and ``n_jobs``.
+    recall and F over a record's references, as torchmetrics; or any other
+    mode of ``score_multi``) and ``n_jobs``.
     """
 
     def __init__(
@@ -141,8 +146,7 @@ class Rouge:
         accumulate: str = "best",
         n_jobs: int = 1,
     ) -> None:
-        if accumulate not in ACCUMULATE:
-            raise ValueError(f"accumulate must be one of {ACCUMULATE}, got {accumulate!r}")
+        _multiref.check_mode(accumulate)
         types = DEFAULT_ROUGE_TYPES if rouge_types is None else rouge_types
         if isinstance(types, (str, bytes)):
             raise TypeError(f"rouge_types must be a list of ROUGE types, e.g. [{types!r}]")
@@ -226,9 +230,15 @@ class Rouge:
             return _per_pair(self.rouge_types, table, details)
         if aggregate == "mean":
             means = _aggregate.mean(table)
-            return {t: _summary(means[i], details) for i, t in enumerate(self.rouge_types)}
+            return {
+                rouge_type: _summary(means[i], details)
+                for i, rouge_type in enumerate(self.rouge_types)
+            }
         bounds = _aggregate.bootstrap(table, n_samples, confidence_interval, seed)
-        return {t: _bootstrap_summary(bounds[i], details) for i, t in enumerate(self.rouge_types)}
+        return {
+            rouge_type: _bootstrap_summary(bounds[i], details)
+            for i, rouge_type in enumerate(self.rouge_types)
+        }
 
     def __len__(self) -> int:
         return sum(chunk.shape[2] for chunk in self._chunks)
@@ -251,7 +261,8 @@ class Rouge:
         return RougeScorer(self.rouge_types, use_stemmer=self.use_stemmer, tokenizer=tokenizer)
 
     def _config(self) -> tuple[Any, ...]:
-        return (self.rouge_types, self.use_stemmer, _tokenizer_key(self.tokenizer), self.accumulate)
+        mode = _multiref.check_mode(self.accumulate)  # "avg" and "mean" merge
+        return (self.rouge_types, self.use_stemmer, _tokenizer_key(self.tokenizer), mode)
 
     def _table(self) -> np.ndarray:
         if len(self._chunks) != 1:
@@ -270,8 +281,11 @@ def _tokenizer_key(tokenizer: Any) -> str:
 
 def _per_pair(rouge_types: list[str], table: np.ndarray, details: bool) -> Result:
     if details:
-        return {t: [Score(*row) for row in table[i].T.tolist()] for i, t in enumerate(rouge_types)}
-    return {t: table[i, 2].tolist() for i, t in enumerate(rouge_types)}
+        return {
+            rouge_type: [Score(*row) for row in table[i].T.tolist()]
+            for i, rouge_type in enumerate(rouge_types)
+        }
+    return {rouge_type: table[i, 2].tolist() for i, rouge_type in enumerate(rouge_types)}
 
 
 def _summary(scores: np.ndarray, details: bool) -> float | Score:

@@ -2,9 +2,11 @@
 
 A table is a float64 array of shape (types, 3, records): precision, recall
 and F-measure per ROUGE type and record.  A record with several references
-gets, per type, the best reference's score (rouge-score's ``score_multi``:
-highest F-measure, first on ties) or, with ``accumulate="avg"``, the mean
-of precision, recall and F over its references (torchmetrics' rule).
+gets its references' scores combined by a multi-reference mode
+(:mod:`kurenai._core.multiref`, through ``score_multi_batch``): by default
+``best``, the best reference's score per type (rouge-score's
+``score_multi``: highest F-measure, first on ties), or ``avg`` (= ``mean``),
+the mean of precision, recall and F over its references (torchmetrics' rule).
 """
 
 from __future__ import annotations
@@ -16,9 +18,7 @@ import numpy as np
 from kurenai._core import inputs as _inputs
 from kurenai.rouge_scorer import RougeScorer
 
-__all__ = ["ACCUMULATE", "CallableTokenizer", "score_table"]
-
-ACCUMULATE = ("best", "avg")
+__all__ = ["CallableTokenizer", "score_table"]
 
 
 class CallableTokenizer:
@@ -43,7 +43,8 @@ def score_table(
     accumulate: str = "best",
     n_jobs: int = 1,
 ) -> np.ndarray:
-    """Scores of each prediction against its reference(s): (types, 3, records)."""
+    """Scores of each prediction against its reference(s): (types, 3, records);
+    ``accumulate`` is the multi-reference mode of the records with several."""
     if isinstance(predictions, (str, bytes)):
         raise TypeError("predictions must be a list of str, not a single string")
     predictions = list(_inputs.texts(predictions))
@@ -56,17 +57,9 @@ def score_table(
         raise ValueError(f"{len(predictions)} predictions but {len(references)} references")
     if all(isinstance(reference, str) for reference in references):
         return _table(scorer, scorer.score_batch(references, predictions, n_jobs, columnar=True))
-    lists = [_reference_list(index, refs) for index, refs in enumerate(references)]
-    counts = np.fromiter(map(len, lists), dtype=np.intp, count=len(lists))
-    flat_t = [reference for refs in lists for reference in refs]
-    flat_p = list(np.repeat(np.asarray(predictions, dtype=object), counts))
-    flat = _table(scorer, scorer.score_batch(flat_t, flat_p, n_jobs, columnar=True))
-    if len(flat_t) == len(lists):
-        return flat
-    starts = np.cumsum(counts) - counts
-    if accumulate == "avg":
-        return np.add.reduceat(flat, starts, axis=2) / counts
-    return _best(flat, starts, counts)
+    lists = [_reference_list(index, group) for index, group in enumerate(references)]
+    combined = scorer.score_multi_batch(lists, predictions, n_jobs, columnar=True, mode=accumulate)
+    return _table(scorer, combined)
 
 
 def _table(scorer: RougeScorer, columns: dict[str, Any]) -> np.ndarray:
@@ -80,24 +73,12 @@ def _reference_list(index: int, references: Any) -> list[str]:
         raise TypeError(
             f"references[{index}] must be a str or a list of str, got {type(references).__name__}"
         )
-    refs = list(references)
-    if not refs:
+    found = list(references)
+    if not found:
         raise ValueError(f"references[{index}] is an empty list: each record needs a reference")
-    for position, reference in enumerate(refs):
+    for position, reference in enumerate(found):
         if not isinstance(reference, str):
             raise TypeError(
                 f"references[{index}][{position}] must be a str, got {type(reference).__name__}"
             )
-    return refs
-
-
-def _best(flat: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Per record and type, the scores of its first reference with the highest F."""
-    group = np.repeat(np.arange(len(counts)), counts)
-    positions = np.arange(flat.shape[2])
-    table = np.empty((flat.shape[0], 3, len(counts)))
-    for index, scores in enumerate(flat):
-        best_f = np.maximum.reduceat(scores[2], starts)
-        winners = np.where(scores[2] == best_f[group], positions, flat.shape[2])
-        table[index] = scores[:, np.minimum.reduceat(winners, starts)]
-    return table
+    return found

@@ -7,7 +7,9 @@ per row), each Python worker building its scorer once from the parameters
 the UDF carries and reusing it.  Needs the ``spark`` extra
 (``pip install -e '.[spark]'`` in a checkout).
 
-Types take kurenai's names or those of Foundry's ``rougeScoreV1``:
+Types take every name :mod:`kurenai._core.names` defines, as the other
+surfaces do: kurenai's (``rouge1``, ``rougeLsum``, ``rougeSU4``, ...) and
+their aliases, Foundry's ``rougeScoreV1`` names among them:
 
 >>> spark_type("ROUGE-Lsum (detected sentences)")
 ('rougeLsum', True)
@@ -21,7 +23,7 @@ import uuid
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Union
 
-from kurenai.spark._names import DETECTED, DETECTED_FIELD, spark_type
+from kurenai.spark._names import field_name, spark_type
 from kurenai.spark._worker import Spec
 
 if TYPE_CHECKING:
@@ -46,7 +48,7 @@ def rouge_score(
 ) -> Column:
     """``struct<precision, recall, fmeasure>`` of ``prediction`` against ``target``.
 
-    ``rouge_type`` is a kurenai or Foundry name (:func:`spark_type`).  The
+    ``rouge_type`` is any ROUGE type name (:func:`spark_type`).  The
     result is NULL when either text is NULL or has more than ``max_tokens``
     tokens; every other row equals ``RougeScorer.score(target, prediction)``.
     ``tokenizer`` is a name (``"char"``, ``"mecab"``, ...) or a tokenizer
@@ -70,10 +72,11 @@ def rouge_scores(
 ) -> Column:
     """A struct with one ``struct<precision, recall, fmeasure>`` field per type.
 
-    Fields take kurenai's names (``rouge1``, ``rougeL``, ``rougeLsum``;
-    ``rougeLsum_sentences`` for Foundry's detected-sentences type), in the
-    order given.  The whole struct is NULL when a text is NULL or over
-    ``max_tokens``.  Other arguments as in :func:`rouge_score`.
+    Fields take kurenai's spelling of each name (``ROUGE-L`` and ``rouge_l``
+    give ``rougeL``; Foundry's ``ROUGE-Lsum (detected sentences)`` gives
+    ``rougeLsum_sentences``), in the order given.  The whole struct is NULL
+    when a text is NULL or over ``max_tokens``.  Other arguments as in
+    :func:`rouge_score`.
     """
     spec = _spec(rouge_types, use_stemmer, tokenizer, split_summaries, max_tokens, nested=True)
     result: Column = _load_udfs().column(spec, prediction, target)
@@ -122,7 +125,7 @@ def _spec(
     fields: list[tuple[str, str, bool]] = []
     for name in rouge_types:
         rouge_type, split = spark_type(name, split_summaries)
-        field = DETECTED_FIELD if name in DETECTED else rouge_type
+        field = field_name(name)
         if field in [f for f, _, _ in fields]:
             raise ValueError(f"ROUGE type {name!r} asked for twice (as field {field!r})")
         fields.append((field, rouge_type, split))

@@ -1,40 +1,35 @@
-"""ROUGE type names as kurenai.spark takes them: kurenai's and Foundry's.
+"""ROUGE type names as kurenai.spark takes them: every name of the one rule.
+
+The names are :mod:`kurenai._core.names`'s, as every surface takes them
+(Foundry's ``rougeScoreV1`` names are aliases there); what Spark adds is
+where a type's sentences come from, and the struct field of each name.
 
 >>> spark_type("ROUGE-Lsum (detected sentences)")
 ('rougeLsum', True)
->>> spark_type("rouge_l")
-('rougeL', False)
+>>> spark_type("rouge_l"), field_name("rouge_lsum_sentences")
+(('rougeL', False), 'rougeLsum_sentences')
 """
 
 from __future__ import annotations
 
-__all__ = ["DETECTED", "DETECTED_FIELD", "spark_type"]
+from kurenai._core import names as _names
 
-# Foundry's names -> kurenai's; "detected sentences" is rougeLsum with
-# split_summaries=True, so it gets a field name of its own in rouge_scores.
-_ALIASES = {
-    **{f"ROUGE-{n}": f"rouge{n}" for n in range(1, 10)},
-    "ROUGE-L": "rougeL",
-    "rouge_l": "rougeL",
-    "ROUGE-Lsum": "rougeLsum",
-    "rouge_lsum": "rougeLsum",
-}
-DETECTED = ("ROUGE-Lsum (detected sentences)", "rouge_lsum_sentences")
-DETECTED_FIELD = "rougeLsum_sentences"
+__all__ = ["field_name", "spark_type"]
 
 
 def spark_type(name: str, split_summaries: bool = False) -> tuple[str, bool]:
-    """kurenai's ROUGE type for a kurenai or Foundry type name, and whether its
-    sentences are detected (``split_summaries``) rather than taken per line.
+    """kurenai's ROUGE type for a type name, and whether its sentences are
+    detected (``split_summaries``, for the types read on sentences, or a
+    detected-sentences name) rather than taken per line.
 
     Raises ValueError for an unknown name, listing the valid ones.
     """
-    from kurenai.rouge_scorer import ROUGE_TYPES
+    parsed = _names.resolve(name)
+    split = parsed.detected or (bool(split_summaries) and parsed.kind.reads_sentences)
+    return parsed.rouge_type, split
 
-    if name in DETECTED:
-        return "rougeLsum", True
-    rouge_type = _ALIASES.get(name, name) if isinstance(name, str) else None
-    if rouge_type not in ROUGE_TYPES:
-        valid = [*ROUGE_TYPES, *_ALIASES, *DETECTED]
-        raise ValueError(f"invalid ROUGE type {name!r}; valid types: {', '.join(valid)}")
-    return rouge_type, bool(split_summaries) and rouge_type == "rougeLsum"
+
+def field_name(name: str) -> str:
+    """The struct field of ``name`` in ``rouge_scores``: kurenai's spelling
+    (``ROUGE-L`` -> ``rougeL``; ``rougeLsum_sentences`` for detected sentences)."""
+    return _names.resolve(name).canonical

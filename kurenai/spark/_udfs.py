@@ -14,8 +14,9 @@ UDFs' type hints, which must then be the classes themselves.
 
 from typing import TYPE_CHECKING, Any
 
+from kurenai._core.plan import SCORE_FIELDS
 from kurenai.spark import _worker as _spark_worker
-from kurenai.spark._worker import SCORE_FIELDS, Spec
+from kurenai.spark._worker import Spec
 
 if TYPE_CHECKING:
     from pyspark.sql import Column

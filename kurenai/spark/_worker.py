@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
+from kurenai._core import arrow as _arrow
+from kurenai.spark._names import spark_type
+
 if TYPE_CHECKING:
     import pyarrow as pa
 
     from kurenai.rouge_scorer import RougeScorer
-
-SCORE_FIELDS = ("precision", "recall", "fmeasure")
 
 
 class Spec(NamedTuple):
@@ -37,7 +38,7 @@ _SCORERS: dict[tuple[str, bool, bool, tuple[str, ...]], RougeScorer] = {}
 
 def scorer(spec: Spec, split: bool) -> RougeScorer:
     """This worker's scorer for the types of ``spec`` with this ``split``."""
-    types = tuple(dict.fromkeys(t for _, t, s in spec.fields if s == split))
+    types = tuple(dict.fromkeys(rouge_type for _, rouge_type, s in spec.fields if s == split))
     key = (spec.key, spec.use_stemmer, split, types)
     found = _SCORERS.get(key)
     if found is None:
@@ -74,15 +75,10 @@ def score_tables(
 
 def score_arrow(spec: Spec, prediction: pa.Array, target: pa.Array) -> pa.Array:
     """One Arrow batch's result: a struct per row, NULL where a row is NULL."""
-    import pyarrow as pa
-
     tables, nulls = score_tables(spec, prediction.to_pylist(), target.to_pylist())
-    mask = pa.array(nulls) if nulls.any() else None
-    structs = [pa.StructArray.from_arrays(list(t), names=list(SCORE_FIELDS)) for t in tables]
     if not spec.nested:
-        return pa.StructArray.from_arrays(list(tables[0]), names=list(SCORE_FIELDS), mask=mask)
-    names = [field for field, _, _ in spec.fields]
-    return pa.StructArray.from_arrays(structs, names=names, mask=mask)
+        return _arrow.score_struct(tables[0], nulls)
+    return _arrow.struct_of([field for field, _, _ in spec.fields], tables, nulls)
 
 
 def score_sql(
@@ -90,15 +86,11 @@ def score_sql(
 ) -> pa.Array:
     """The SQL function's batch: the type and stemmer flag are columns, so
     rows are scored in groups of equal (type, stemmer); a NULL type gives NULL."""
-    import pyarrow as pa
-
-    from kurenai.spark._names import spark_type
-
     size = len(prediction)
     names = options[0].to_pylist() if options else ["rougeL"] * size
     stems = options[1].to_pylist() if len(options) > 1 else [False] * size
     predictions, targets = prediction.to_pylist(), target.to_pylist()
-    table = np.full((3, size), np.nan)
+    table = np.full((len(_arrow.SCORE_FIELDS), size), np.nan)
     groups: dict[tuple[Any, bool], list[int]] = {}
     for row, group in enumerate(zip(names, stems)):
         groups.setdefault((group[0], bool(group[1])), []).append(row)
@@ -109,6 +101,4 @@ def score_sql(
         group_spec = spec._replace(fields=(("", rouge_type, split),), use_stemmer=stem)
         picked = ([predictions[r] for r in rows], [targets[r] for r in rows])
         table[:, rows] = score_tables(group_spec, *picked)[0][0]
-    nulls = np.isnan(table[0])
-    mask = pa.array(nulls) if nulls.any() else None
-    return pa.StructArray.from_arrays(list(table), names=list(SCORE_FIELDS), mask=mask)
+    return _arrow.score_struct(table, np.isnan(table[0]))

@@ -158,7 +158,7 @@ def test_fail_under_shows_the_digits_that_make_it_fail(run: Run, tmp_path: Path)
     [
         ("rouge2=0.3", "--fail-under: rouge2 is not scored (--rouge-types rouge1,rougeL)"),
         ("rougeL", "expected TYPE=VALUE[,TYPE=VALUE...]"),
-        ("rougeX=0.3", "expected TYPE=VALUE"),
+        ("rougeX=0.3", "invalid ROUGE type 'rougeX'; valid types: "),
         ("rougeL=1.5", "expected a number from 0 to 1, got '1.5'"),
         ("rougeL=high", "expected a number from 0 to 1"),
     ],

@@ -56,8 +56,8 @@ Files = Callable[..., list[str]]
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--rouge-types", "rouge1,rouge10"], "unknown ROUGE type 'rouge10'"),
-        (["--rouge-types", "rougel"], "unknown ROUGE type 'rougel'"),
+        (["--rouge-types", "rouge1,rouge10"], "invalid ROUGE type 'rouge10'; valid types: "),
+        (["--rouge-types", "rougel"], "invalid ROUGE type 'rougel'; valid types: "),
         (["--rouge-types", "rouge1,rouge1"], "distinct ROUGE types"),
         (["--rouge-types", ","], "distinct ROUGE types"),
         (["--tokenizer", "nope"], "invalid choice: 'nope'"),

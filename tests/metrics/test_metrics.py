@@ -217,7 +217,7 @@ def test_mixed_single_and_list_references() -> None:
         (["a"], [float("nan")], {}, TypeError, r"references\[0\] must be a str or a list"),
         ("a b", ["a"], {}, TypeError, "not a single string"),
         (["a"], ["a"], {"aggregate": "median"}, ValueError, "aggregate must be one of"),
-        (["a"], ["a"], {"accumulate": "max"}, ValueError, "accumulate must be one of"),
+        (["a"], ["a"], {"accumulate": "max"}, ValueError, "invalid multi-reference mode 'max'"),
         (["a"], ["a"], {"rouge_types": "rouge1"}, TypeError, "list of ROUGE types"),
         (["a"], ["a"], {"rouge_types": ["rouge0"]}, ValueError, "invalid ROUGE type"),
         (["a"], ["a"], {"n_samples": 0}, ValueError, "n_samples must be positive"),

@@ -17,7 +17,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from type_names import ACCEPTED, DETECTED, REJECTED
 
+from kurenai._core.names import valid_types
 from kurenai.rouge_scorer import RougeScorer
 
 # No filter for PySpark's "does not yet fully support pandas >= 3.0.0"
@@ -326,9 +328,67 @@ def test_sql_unknown_type_fails_the_query(spark: SparkSession) -> None:
     query = spark.sql("SELECT rouge_score('a', 'a', 'ROUGE-9L') AS r")
     from pyspark.errors import PythonException
 
-    with pytest.raises(PythonException, match="invalid ROUGE type 'ROUGE-9L'"):
+    with pytest.raises(PythonException) as raised:
         query.collect()
+    assert f"invalid ROUGE type 'ROUGE-9L'; valid types: {valid_types()}" in str(raised.value)
     assert spark.sql("SELECT rouge_score('a b', 'a', NULL) AS r").first().r is None
+
+
+# ------------------------------------------- the names every surface takes
+
+NAME_PAIRS = {"pred": ["the cat sat.\nA dog ran", None], "ref": ["a dog ran.\nThe cat sat", "x"]}
+
+
+def test_every_type_name_scores_as_its_type(spark: SparkSession) -> None:
+    """kurenai.spark takes the names RougeScorer takes (tests/support/type_names),
+    with the same meaning, in the DataFrame API and in SQL; one job each."""
+    names = [*ACCEPTED, *DETECTED]
+    df = frame(spark, NAME_PAIRS, parts=1)
+    columns = {
+        f"c{i}": rouge_score(prediction="pred", target="ref", rouge_type=name)
+        for i, name in enumerate(names)
+    }
+    columns["all"] = rouge_scores(
+        prediction="pred", target="ref", rouge_types=["ROUGE-W", "rougeS4", "rouge_su4",
+        "rougeLsum_sentences", "rougeSU"],
+    )  # fmt: skip
+    got = collected(df, columns)
+    register(spark, "names_rouge")
+    df.createOrReplaceTempView("names")
+    selected = ", ".join(
+        f"names_rouge(pred, ref, '{name}') AS c{i}" for i, name in enumerate(names)
+    )
+    sql = spark.sql(f"SELECT {selected} FROM names ORDER BY id").collect()
+    for i, name in enumerate(names):
+        split = name in DETECTED
+        scorer = RougeScorer([{**ACCEPTED, **DETECTED}[name]], split_summaries=split)
+        want = [None if r is None else next(iter(r.values())) for r in batch_rows(
+            scorer, NAME_PAIRS["pred"], NAME_PAIRS["ref"], None)]  # fmt: skip
+        assert got[f"c{i}"] == want, name
+        assert [None if row[i] is None else row[i].asDict() for row in sql] == want, name
+    fields = ["rougeW", "rougeS4", "rougeSU4", "rougeLsum_sentences", "rougeSU"]
+    assert list(got["all"][0]) == fields
+    assert got["all"][0]["rougeSU4"] == got[f"c{names.index('ROUGE-SU4')}"][0]
+    assert got["all"][1] is None
+
+
+@pytest.mark.parametrize("name", REJECTED)
+def test_every_near_miss_fails_on_the_driver_with_one_message(name: str) -> None:
+    message = f"invalid ROUGE type {name!r}; valid types: {valid_types()}"
+    for build in (
+        lambda: rouge_score(prediction="p", target="t", rouge_type=name),
+        lambda: rouge_scores(prediction="p", target="t", rouge_types=["rouge1", name]),
+        lambda: spark_type(name),
+    ):
+        with pytest.raises(ValueError) as raised:
+            build()
+        assert str(raised.value) == message
+
+
+def test_split_summaries_splits_every_type_read_on_sentences() -> None:
+    assert spark_type("rougeW", split_summaries=True) == ("rougeW", True)
+    assert spark_type("ROUGE-SU4", split_summaries=True) == ("rougeSU4", False)
+    assert spark_type("rougeW_sentences") == ("rougeW", True)
 
 
 def test_missing_pyspark_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,130 @@
+"""ROUGE type names: the one rule for spelling them, read from the kind registry.
+
+Every surface (``RougeScorer``, ``score_multi``, ``kurenai.metrics``,
+``kurenai.spark`` and its SQL function, the command line, ``is_rouge_type``)
+parses names here, so each accepts and rejects the same names, with the
+same meaning and the same message.
+
+The rule.  A type is ``rouge`` + a kind's suffix (kurenai's and rouge-score's
+spelling: ``rouge2``, ``rougeL``, ``rougeLsum``, ``rougeW``, ``rougeSU4``),
+and has two aliases: ``ROUGE-`` + the suffix (ROUGE-1.5.5's and Foundry's:
+``ROUGE-2``, ``ROUGE-L``, ``ROUGE-SU4``) and ``rouge_`` + the suffix in lower
+case (Foundry's: ``rouge_l``, ``rouge_lsum``, ``rouge_su4``).  A type read on
+sentences (rougeLsum, rougeW) also names its detected-sentences variant
+(``split_summaries`` for that type): any spelling + ``_sentences``
+(``rougeLsum_sentences``, ``rouge_lsum_sentences``), or Foundry's
+``ROUGE-Lsum (detected sentences)``.  An alias means exactly its type;
+results are keyed by the name as given (as rouge-score keys by the given
+name), except ``kurenai.spark``'s struct fields, which take kurenai's
+spelling (:attr:`TypeName.canonical`).
+
+>>> resolve("rouge_lsum_sentences").canonical, resolve("ROUGE-SU4").rouge_type
+('rougeLsum_sentences', 'rougeSU4')
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from kurenai._core.kinds import KINDS, Kind, Params
+
+__all__ = [
+    "ROUGE_TYPES",
+    "TypeName",
+    "check_sentences",
+    "invalid_type",
+    "is_rouge_type",
+    "resolve",
+    "valid_types",
+]
+
+# rouge-score's types, in the registry's order.
+ROUGE_TYPES = tuple(name for kind in KINDS for name in kind.rouge_score_names)
+
+_PREFIX, _UPPER, _SNAKE = "rouge", "ROUGE-", "rouge_"
+_DETECTED, _FOUNDRY_DETECTED = "_sentences", " (detected sentences)"
+_PATTERNS = [(kind, re.compile(kind.suffix)) for kind in KINDS]
+_SNAKE_PATTERNS = [(kind, re.compile(kind.suffix, re.IGNORECASE)) for kind in KINDS]
+
+
+class TypeName(NamedTuple):
+    """A ROUGE type name, parsed."""
+
+    name: str  # as given: the key of its scores
+    rouge_type: str  # kurenai's name of its type (``ROUGE-L`` -> ``rougeL``)
+    kind: Kind
+    params: Params
+    detected: bool  # a detected-sentences name: split_summaries for this type
+
+    @property
+    def canonical(self) -> str:
+        """The name in kurenai's spelling, detected sentences included."""
+        return self.rouge_type + (_DETECTED if self.detected else "")
+
+
+def resolve(name: object) -> TypeName:
+    """``name`` parsed, or the ValueError of :func:`invalid_type`."""
+    found = _parse(name) if isinstance(name, str) else None
+    if found is None:
+        raise invalid_type(name)
+    return found
+
+
+def is_rouge_type(name: object) -> bool:
+    """Whether ``name`` is a ROUGE type name (any spelling of the rule above).
+
+    >>> is_rouge_type("rougeSU4"), is_rouge_type("ROUGE-L"), is_rouge_type("rougeS0")
+    (True, True, False)
+    """
+    return isinstance(name, str) and _parse(name) is not None
+
+
+def valid_types() -> str:
+    """The valid names, as every error message lists them."""
+    types = ", ".join(kind.grammar for kind in KINDS)
+    sentences = " and ".join(kind.grammar for kind in KINDS if kind.reads_sentences)
+    return (
+        f"{types}; each also as ROUGE-X or rouge_x (ROUGE-L, rouge_l, ROUGE-SU4, rouge_su4); "
+        f"{sentences} on detected sentences as NAME_sentences or 'ROUGE-X (detected sentences)'"
+    )
+
+
+def invalid_type(name: object) -> ValueError:
+    """The error for a name that is not a ROUGE type."""
+    return ValueError(f"invalid ROUGE type {name!r}; valid types: {valid_types()}")
+
+
+def check_sentences(parsed: TypeName, split_summaries: bool) -> None:
+    """A ValueError if ``parsed`` asks for detected sentences and the scorer
+    reads sentences per line: one scorer splits sentences one way."""
+    if parsed.detected and not split_summaries:
+        raise ValueError(
+            f"ROUGE type {parsed.name!r} is {parsed.rouge_type} on detected sentences: "
+            "it needs split_summaries=True (--split-summaries on the command line)"
+        )
+
+
+def _parse(name: str) -> TypeName | None:
+    base, detected = name, False
+    if name.startswith(_UPPER) and name.endswith(_FOUNDRY_DETECTED):
+        base, detected = name[: -len(_FOUNDRY_DETECTED)], True
+    elif name.endswith(_DETECTED):
+        base, detected = name[: -len(_DETECTED)], True
+    if base.startswith(_SNAKE):
+        suffix = base[len(_SNAKE) :]
+        patterns = _SNAKE_PATTERNS if suffix == suffix.lower() else []
+    elif base.startswith(_UPPER):
+        suffix, patterns = base[len(_UPPER) :], _PATTERNS
+    elif base.startswith(_PREFIX):
+        suffix, patterns = base[len(_PREFIX) :], _PATTERNS
+    else:
+        return None
+    for kind, pattern in patterns:
+        match = pattern.fullmatch(suffix)
+        if match is not None:
+            if detected and not kind.reads_sentences:
+                return None
+            params = kind.params(match.groups())
+            return TypeName(name, kind.name(params), kind, params, detected)
+    return None
