@@ -115,7 +115,7 @@ def test_a_custom_sentence_splitter_is_named() -> None:
 
 
 def test_an_unknown_mode_is_refused() -> None:
-    with pytest.raises(ValueError, match="invalid mode 'worst'; choose from best"):
+    with pytest.raises(ValueError, match="invalid multi-reference mode 'worst'; choose from best"):
         RougeScorer(["rouge1"]).signature(mode="worst")
 
 
