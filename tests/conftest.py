@@ -41,6 +41,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "compiled_only: tests the compiled extension; skipped in the pure-Python run"
     )
+    if not any(line.startswith("slow:") for line in config.getini("markers")):
+        config.addinivalue_line(
+            "markers", "slow: packaging, spawned processes, Spark JVM, Perl, fuzz"
+        )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -22,6 +22,7 @@ import sys
 from typing import Any, Callable, ClassVar, Protocol, runtime_checkable
 
 from kurenai._core.rules import ROUGE_WORD, keeps_stem
+from kurenai.rouge155._tokenizer import Rouge155Tokenizer
 from kurenai.tokenizers._morphological import (
     JiebaTokenizer,
     KiwiTokenizer,
@@ -143,6 +144,7 @@ _REGISTRY: dict[str, Callable[..., Tokenizer]] = {
     "sudachi": SudachiTokenizer,
     "jieba": JiebaTokenizer,
     "kiwi": KiwiTokenizer,
+    "rouge155": Rouge155Tokenizer,
 }
 
 
