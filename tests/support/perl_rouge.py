@@ -41,7 +41,8 @@ def unavailable() -> str | None:
 
 
 def data_dir() -> Path:
-    """A data directory for ``-e``: the SMART list and ``WordNet-2.0.exc.db``.
+    """A data directory for ``-e``: the SMART list, the WordNet exception lists
+    and the script's ``WordNet-2.0.exc.db`` built from them.
 
     Built once per process in a temporary directory (never in site-packages)
     with the release's ``buildExeptionDB.pl``, from the ``.exc`` files in name
@@ -53,6 +54,8 @@ def data_dir() -> Path:
     root = Path(tempfile.mkdtemp(prefix="kurenai-perl-data-"))
     atexit.register(shutil.rmtree, root, True)
     shutil.copy(perl_cmd.ROUGE_SMART_COMMON_WORDS, root / "smart_common_words.txt")
+    # kurenai reads the exception lists themselves, from the same -e directory.
+    shutil.copytree(perl_cmd.ROUGE_WORDNET_DIR, root / "WordNet-2.0-Exceptions")
     exceptions = root / "exc"
     exceptions.mkdir()
     with (exceptions / "all.exc").open("wb") as joined:

@@ -1,0 +1,82 @@
+"""``python -m kurenai.rouge155`` / ``kurenai rouge155``: ROUGE-1.5.5.pl's command line.
+
+Takes the script's own options and configuration and prints what the
+script prints, byte for byte, computed by kurenai.  Exit codes are the
+script's: 0, 2 when a summary or the configuration cannot be found (Perl's
+``die`` exits with the errno), 255 for every other refusal (usage, bad
+options, a bad configuration, the script's own division by zero); each
+failure is one line on stderr and nothing on stdout.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from kurenai.rouge155._config import ConfigError
+from kurenai.rouge155._data import DataError
+from kurenai.rouge155._evaluate import Report, run
+from kurenai.rouge155._options import Options, OptionsError, UsageRequest, parse_command_line
+from kurenai.rouge155._options import usage as usage_text
+
+__all__ = ["evaluate_command_line", "main"]
+
+_PROG = "rouge155"
+
+
+def evaluate_command_line(argv: Sequence[str]) -> Report:
+    """The report of ROUGE-1.5.5.pl's command line ``argv`` (options, config,
+    system ID); raises the errors :func:`main` turns into exit codes."""
+    options = parse_command_line(argv)
+    for warning in options.warnings:
+        print(warning, file=sys.stderr)
+    words_of, header = _extension(options)
+    return run(options, words_of, header)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        report = evaluate_command_line(args)
+    except UsageRequest:
+        sys.stderr.write(usage_text(_PROG))
+        return 255
+    except (OptionsError, DataError) as error:
+        print(f"{_PROG}: {error}", file=sys.stderr)
+        return 255
+    except ConfigError as error:
+        print(f"{_PROG}: {error}", file=sys.stderr)
+        return error.errno
+    except KeyboardInterrupt:
+        print(f"{_PROG}: interrupted", file=sys.stderr)
+        return 130
+    out = sys.stdout
+    try:
+        out.buffer.write(report.text().encode("utf-8"))
+        out.flush()
+    except AttributeError:  # a text stream without a buffer (tests, IDEs)
+        out.write(report.text())
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+        return 1
+    return 0
+
+
+def _extension(options: Options) -> tuple[Callable[[str], list[str]] | None, str]:
+    """``--tokenizer``: kurenai's words instead of the script's, and the
+    header line that says so."""
+    if options.tokenizer is None:
+        return None, ""
+    from kurenai.rouge155._extension import tokenizer_words
+
+    words_of = tokenizer_words(options)
+    header = (
+        f"kurenai extension: words from kurenai's {options.tokenizer!r} tokenizer"
+        f"{' (with its stemmer)' if options.stem else ''}"
+        f"{' without SMART stopwords' if options.remove_stopwords else ''}; "
+        "ROUGE-1.5.5.pl keeps only ASCII [a-z0-9] words (it deletes CJK text); "
+        "everything else is the script's\n"
+    )
+    return words_of, header
