@@ -18,10 +18,11 @@ Ctrl-C); every failure is one line on stderr.
 from __future__ import annotations
 
 import argparse
+import importlib
 import itertools
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import IO
 
 from kurenai import __version__
@@ -39,11 +40,19 @@ from kurenai.rouge_scorer import RougeScorer
 __all__ = ["main", "signature"]
 
 
+# Subcommands with a command line of their own: name -> module whose main(argv) runs it.
+_SUBCOMMANDS = {"rouge155": "kurenai.rouge155.cli"}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line on ``argv`` (default ``sys.argv[1:]``); return the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in _SUBCOMMANDS:
+        run: Callable[[list[str]], int] = importlib.import_module(_SUBCOMMANDS[args[0]]).main
+        return run(args[1:])
     try:
         with signals_raise():
-            return _run(parse_args(argv))
+            return _run(parse_args(args))
     except ExitRequest as done:
         return done.code
     except CliError as error:

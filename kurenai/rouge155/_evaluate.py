@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -21,7 +22,14 @@ from kurenai.rouge155._corpus import Average, corpus_averages
 from kurenai.rouge155._counts import Metric, Perl155ZeroDivision, combine, eval_values, pair_counts
 from kurenai.rouge155._options import Options
 from kurenai.rouge155._report import metric_block
-from kurenai.rouge155._summary import Limits, Summary, SummaryError, exists, read_summary
+from kurenai.rouge155._summary import (
+    Limits,
+    Summary,
+    SummaryError,
+    exists,
+    read_summary,
+    summary_of,
+)
 from kurenai.rouge155._text import FORMATS
 from kurenai.rouge155._tokenizer import Words
 
@@ -46,6 +54,30 @@ class Report:
     systems: dict[str, list[MetricResult]]
     options: Options
     header: str = ""
+
+    def as_dict(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """The printed numbers: ``{system: {tag: {"R"|"P"|"F": (mean, low, high)}}}``,
+        or under ``-t 2`` ``{"M_count"|"P_count"|"H_count": count}``."""
+        found: dict[str, dict[str, dict[str, Any]]] = {}
+        for system, results in self.systems.items():
+            found[system] = {}
+            for result in results:
+                average = result.average
+                if average.recall is None:
+                    names = ("M_count", "P_count", "H_count")
+                    entry: dict[str, Any] = {n: int(c) for n, c in zip(names, average.counts)}
+                else:
+                    entry = {
+                        name: (float(i.mean), float(i.low), float(i.high))
+                        for name, i in (
+                            ("R", average.recall),
+                            ("P", average.precision),
+                            ("F", average.f_measure),
+                        )
+                        if i is not None
+                    }
+                found[system][result.tag] = entry
+        return found
 
     def text(self) -> str:
         """The report exactly as ROUGE-1.5.5.pl prints it."""
@@ -89,14 +121,18 @@ def run(
     words_of: Callable[[str], list[str]] | None = None,
     header: str = "",
     warn: Callable[[str], None] | None = None,
+    config: Config | None = None,
+    reader: Callable[[str], bytes] | None = None,
 ) -> Report:
     """Compute everything the script would print for ``options``.
 
     ``words_of`` turns a unit into words (default: the script's, with ``-m``
-    and ``-s``); ``warn`` receives the script's warnings (default: stderr).
+    and ``-s``); ``warn`` receives the script's warnings (default: stderr);
+    ``config`` replaces the configuration file and ``reader`` the reading of
+    the summary files (path -> bytes), for summaries held in memory.
     """
     warn = warn or (lambda message: print(message, file=sys.stderr))
-    config = _config(options)
+    config = config or _config(options)
     systems = [options.system_id] if not options.all_systems else sorted(config.peer_ids)
     if not config.evaluations:
         raise ConfigError(f"{options.config} holds no evaluation (<EVAL>)")
@@ -112,7 +148,7 @@ def run(
                 )
     metrics = metrics_of(options)
     words_of = words_of or Words.of(options.stem, options.remove_stopwords, options.data_dir)
-    tables = _count(config, systems, metrics, options, words_of)  # type: ignore[arg-type]
+    tables = _count(config, systems, metrics, options, words_of, reader)  # type: ignore[arg-type]
     results: dict[str, list[MetricResult]] = {}
     for system, (names, values) in tables.items():
         order = sorted(range(len(names)), key=names.__getitem__)  # the script's string sort
@@ -151,6 +187,7 @@ def _count(
     metrics: list[Metric],
     options: Options,
     words_of: Callable[[str], list[str]],
+    reader: Callable[[str], bytes] | None,
 ) -> dict[str, tuple[list[str], np.ndarray]]:
     """Per system: its evaluations' names ("evalID.systemID") and values
     (evaluations x metrics x 3)."""
@@ -166,11 +203,12 @@ def _count(
         if not present:
             continue
         fmt = _format(evaluation)
-        models = [_read(path, fmt, limits, words_of) for path in _model_paths(evaluation)]
+        paths = evaluation.model_paths() if reader else _model_paths(evaluation)
+        models = [_read(path, fmt, limits, words_of, reader) for path in paths]
         for system in present:
             name = f"{evaluation.eval_id}.{system}"
             peer_path = evaluation.peer_path(system)
-            peer = _read(peer_path, fmt, limits, words_of)
+            peer = _read(peer_path, fmt, limits, words_of, reader)
             if name in seen:  # the script keeps the first evaluation of a name
                 continue
             seen.add(name)
@@ -210,8 +248,16 @@ def _model_paths(evaluation: Evaluation) -> list[str]:
     return paths
 
 
-def _read(path: str, fmt: str, limits: Limits, words_of: Callable[[str], list[str]]) -> Summary:
+def _read(
+    path: str,
+    fmt: str,
+    limits: Limits,
+    words_of: Callable[[str], list[str]],
+    reader: Callable[[str], bytes] | None,
+) -> Summary:
     try:
+        if reader is not None:
+            return summary_of(reader(path), fmt, limits, words_of)
         return read_summary(path, fmt, limits, words_of)
     except SummaryError as error:
         raise ConfigError(str(error), error.errno) from None

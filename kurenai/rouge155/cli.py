@@ -1,5 +1,7 @@
 """``python -m kurenai.rouge155`` / ``kurenai rouge155``: ROUGE-1.5.5.pl's command line.
 
+(``python -m kurenai.rouge155 files2rouge REFERENCES SUMMARIES`` is files2rouge's.)
+
 Takes the script's own options and configuration and prints what the
 script prints, byte for byte, computed by kurenai.  Exit codes are the
 script's: 0, 2 when a summary or the configuration cannot be found (Perl's
@@ -38,6 +40,10 @@ def evaluate_command_line(argv: Sequence[str]) -> Report:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["files2rouge"]:  # files2rouge's command line
+        from kurenai.rouge155._files2rouge import main as files2rouge_main
+
+        return files2rouge_main(args[1:])
     try:
         report = evaluate_command_line(args)
     except UsageRequest:
