@@ -9,14 +9,15 @@
 from __future__ import annotations
 
 import shlex
-from collections.abc import Sequence
+import sys
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from kurenai.rouge155._config import Config, Evaluation
-from kurenai.rouge155._evaluate import run
-from kurenai.rouge155._options import parse_command_line
+from kurenai.rouge155._evaluate import Report, run
+from kurenai.rouge155._options import Options, parse_command_line
 
-__all__ = ["evaluate", "report", "score_corpus"]
+__all__ = ["evaluate", "evaluate_command_line", "report", "score_corpus"]
 
 
 def _argv(args: str | Sequence[str]) -> list[str]:
@@ -25,16 +26,12 @@ def _argv(args: str | Sequence[str]) -> list[str]:
 
 def report(args: str | Sequence[str]) -> str:
     """What ``ROUGE-1.5.5.pl args`` prints, e.g. ``report("-a -n 2 config.xml")``."""
-    from kurenai.rouge155.cli import evaluate_command_line
-
     return evaluate_command_line(_argv(args)).text()
 
 
 def evaluate(args: str | Sequence[str]) -> dict[str, dict[str, dict[str, Any]]]:
     """The numbers of :func:`report`: ``{system: {"ROUGE-1": {"R": (mean, low,
     high), "P": ..., "F": ...}}}`` (``-t 2``: ``{"M_count": ..., ...}``)."""
-    from kurenai.rouge155.cli import evaluate_command_line
-
     return evaluate_command_line(_argv(args)).as_dict()
 
 
@@ -74,5 +71,34 @@ def score_corpus(
             )
         )
     config = Config(evaluations, {system_id})
-    found = run(options, config=config, reader=files.__getitem__)
+    words_of, header = _extension(options)
+    found = run(options, words_of, header, config=config, reader=files.__getitem__)
     return found.text() if text else found.as_dict()
+
+
+def evaluate_command_line(argv: Sequence[str]) -> Report:
+    """The report of ROUGE-1.5.5.pl's command line ``argv`` (options, config,
+    system ID); raises the errors :func:`main` turns into exit codes."""
+    options = parse_command_line(argv)
+    for warning in options.warnings:
+        print(warning, file=sys.stderr)
+    words_of, header = _extension(options)
+    return run(options, words_of, header)
+
+
+def _extension(options: Options) -> tuple[Callable[[str], list[str]] | None, str]:
+    """``--tokenizer``: kurenai's words instead of the script's, and the
+    header line that says so."""
+    if options.tokenizer is None:
+        return None, ""
+    from kurenai.rouge155._extension import tokenizer_words
+
+    words_of = tokenizer_words(options)
+    header = (
+        f"kurenai extension: words from kurenai's {options.tokenizer!r} tokenizer"
+        f"{' (with its stemmer)' if options.stem else ''}"
+        f"{' without SMART stopwords' if options.remove_stopwords else ''}; "
+        "ROUGE-1.5.5.pl keeps only ASCII [a-z0-9] words (it deletes CJK text); "
+        "everything else is the script's\n"
+    )
+    return words_of, header

@@ -14,27 +14,17 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
+from kurenai.rouge155._api import evaluate_command_line
 from kurenai.rouge155._config import ConfigError
 from kurenai.rouge155._data import DataError
-from kurenai.rouge155._evaluate import Report, run
-from kurenai.rouge155._options import Options, OptionsError, UsageRequest, parse_command_line
+from kurenai.rouge155._options import OptionsError, UsageRequest
 from kurenai.rouge155._options import usage as usage_text
 
-__all__ = ["evaluate_command_line", "main"]
+__all__ = ["main"]
 
 _PROG = "rouge155"
-
-
-def evaluate_command_line(argv: Sequence[str]) -> Report:
-    """The report of ROUGE-1.5.5.pl's command line ``argv`` (options, config,
-    system ID); raises the errors :func:`main` turns into exit codes."""
-    options = parse_command_line(argv)
-    for warning in options.warnings:
-        print(warning, file=sys.stderr)
-    words_of, header = _extension(options)
-    return run(options, words_of, header)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -68,21 +58,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
         return 1
     return 0
-
-
-def _extension(options: Options) -> tuple[Callable[[str], list[str]] | None, str]:
-    """``--tokenizer``: kurenai's words instead of the script's, and the
-    header line that says so."""
-    if options.tokenizer is None:
-        return None, ""
-    from kurenai.rouge155._extension import tokenizer_words
-
-    words_of = tokenizer_words(options)
-    header = (
-        f"kurenai extension: words from kurenai's {options.tokenizer!r} tokenizer"
-        f"{' (with its stemmer)' if options.stem else ''}"
-        f"{' without SMART stopwords' if options.remove_stopwords else ''}; "
-        "ROUGE-1.5.5.pl keeps only ASCII [a-z0-9] words (it deletes CJK text); "
-        "everything else is the script's\n"
-    )
-    return words_of, header

@@ -186,7 +186,7 @@ class Rouge155:
     # ------------------------------------------------------------ evaluation
     def evaluate(self, system_id: Any = 1, rouge_args: str | None = None) -> str:
         """The script's report for the (already SEE-formatted) summaries."""
-        from kurenai.rouge155.cli import evaluate_command_line
+        from kurenai.rouge155._api import evaluate_command_line
 
         self.write_config(system_id=system_id)
         return evaluate_command_line(self._options(rouge_args)).text()

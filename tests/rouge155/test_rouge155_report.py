@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rouge155_corpus import CORNERS, records, write_setup
 
-from kurenai.rouge155.cli import evaluate_command_line
+from kurenai.rouge155._api import evaluate_command_line
 
 PYROUGE = "-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a -m"  # pyrouge 0.1.3 appends -m
 CASES = {
