@@ -13,9 +13,8 @@ model2 ...``, numbered from 1, ``#`` lines and blank lines skipped.
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, field
-from xml.dom import Node, minidom
-from xml.parsers.expat import ExpatError
 
 __all__ = ["Config", "ConfigError", "Evaluation", "read_config", "read_file_list"]
 
@@ -67,44 +66,42 @@ class Config:
 def read_config(path: str) -> Config:
     """The XML configuration at ``path``, read as ``readEvals`` reads it."""
     try:
-        document = minidom.parse(path)
+        root = ElementTree.parse(path).getroot()
     except OSError as error:
         raise ConfigError(f"Couldn't open {path}: {error.strerror}", error.errno or 2) from None
-    except ExpatError as error:
+    except ElementTree.ParseError as error:
         raise ConfigError(f"{path} is not valid XML: {error}") from None
     evaluations: dict[str, Evaluation] = {}
     config = Config([], set())
-    _walk(document, None, evaluations, config, path)
+    _walk([root], None, evaluations, config, path)
     return config
 
 
 def _walk(
-    node: minidom.Node,
+    nodes: list[ElementTree.Element],
     current: Evaluation | None,
     evaluations: dict[str, Evaluation],
     config: Config,
     path: str,
 ) -> None:
-    for child in node.childNodes:
-        if child.nodeType != Node.ELEMENT_NODE:
-            continue
-        name = child.tagName.upper()
+    for child in nodes:
+        name = child.tag.upper() if isinstance(child.tag, str) else ""
         if name == "EVAL":
             eval_id = _attribute(child, "ID", path)
             if eval_id not in evaluations:
                 evaluations[eval_id] = Evaluation(eval_id)
                 config.evaluations.append(evaluations[eval_id])
-            _walk(child, evaluations[eval_id], evaluations, config, path)
+            _walk(list(child), evaluations[eval_id], evaluations, config, path)
         elif name in ("INPUT-FORMAT", "PEER-ROOT", "MODEL-ROOT", "PEERS", "MODELS"):
             if current is None:
-                raise ConfigError(f"{path}: <{child.tagName}> outside an <EVAL>")
+                raise ConfigError(f"{path}: <{child.tag}> outside an <EVAL>")
             _read_part(name, child, current, config, path)
         else:
-            _walk(child, current, evaluations, config, path)
+            _walk(list(child), current, evaluations, config, path)
 
 
 def _read_part(
-    name: str, node: minidom.Element, evaluation: Evaluation, config: Config, path: str
+    name: str, node: ElementTree.Element, evaluation: Evaluation, config: Config, path: str
 ) -> None:
     if name == "INPUT-FORMAT":
         fmt = _attribute(node, "TYPE", path)
@@ -117,8 +114,8 @@ def _read_part(
         evaluation.model_root = _text(node, evaluation.model_root)
     else:
         tag = "P" if name == "PEERS" else "M"
-        for item in node.childNodes:
-            if item.nodeType != Node.ELEMENT_NODE or item.tagName.upper() != tag:
+        for item in node:
+            if not isinstance(item.tag, str) or item.tag.upper() != tag:
                 continue
             item_id = _attribute(item, "ID", path)
             if tag == "P":
@@ -133,19 +130,18 @@ def _read_part(
                     evaluation.models[item_id] = file
 
 
-def _attribute(node: minidom.Element, name: str, path: str) -> str:
-    if not node.hasAttribute(name):
-        raise ConfigError(f"{path}: <{node.tagName}> has no {name} attribute")
-    return node.getAttribute(name)
-
-
-def _text(node: minidom.Element, previous: str | None) -> str | None:
-    """The element's text, stripped (the last text node, as the script keeps it)."""
-    value = previous
-    for child in node.childNodes:
-        if child.nodeType == Node.TEXT_NODE:
-            value = child.data.strip()
+def _attribute(node: ElementTree.Element, name: str, path: str) -> str:
+    value = node.get(name)
+    if value is None:
+        raise ConfigError(f"{path}: <{node.tag}> has no {name} attribute")
     return value
+
+
+def _text(node: ElementTree.Element, previous: str | None) -> str | None:
+    """The element's text, stripped (the last text node, as the script keeps it)."""
+    pieces = [node.text, *(child.tail for child in node)]
+    texts = [piece for piece in pieces if piece is not None]
+    return texts[-1].strip() if texts else previous
 
 
 def read_file_list(path: str, fmt: str, system_id: str) -> Config:

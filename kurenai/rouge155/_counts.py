@@ -77,6 +77,7 @@ def pair_counts(metrics: Sequence[Metric], model: Summary, peer: Summary) -> lis
     if want_lcs and not joined:
         lcs_hits = clipped_lcs_hits(model, peer)
     m_len, p_len = len(model.whole), len(peer.whole)
+    skips: dict[int, tuple[int, int, int]] = {}  # ROUGE-S counts by gap, shared with SU
     found: list[Counts] = []
     for metric in metrics:
         if metric.kind == "N":
@@ -89,9 +90,15 @@ def pair_counts(metrics: Sequence[Metric], model: Summary, peer: Summary) -> lis
         elif metric.kind == "W":
             found.append(_wlcs(metric.weight, model, peer, joined, variants))
         else:
-            hit, m_count, p_count = variants.skip_bigram_counts(
-                model.whole, peer.whole, metric.gap, metric.unigrams
-            )
+            if metric.gap not in skips:
+                skips[metric.gap] = variants.skip_bigram_counts(
+                    model.whole, peer.whole, metric.gap, False
+                )
+            hit, m_count, p_count = skips[metric.gap]
+            if metric.unigrams:  # SU: the skip-bigrams and every unigram but the last
+                hit += kernels.ngram_overlap(model.whole[:-1], peer.whole[:-1], 1)
+                m_count += max(m_len - 1, 0)
+                p_count += max(p_len - 1, 0)
             found.append((hit, m_count, p_count, _rounded_key(hit, m_count)))
     return found
 
