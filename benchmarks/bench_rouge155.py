@@ -71,11 +71,14 @@ def tiny_rows() -> list[tuple[list[str], dict[str, str]]]:
     return [([t, pairs[(i + 1) % len(pairs)][0]], {"A": p}) for i, (t, p) in enumerate(pairs)]
 
 
-def run_timed(command: list[str]) -> tuple[float, float, bytes]:
-    """(child CPU seconds, wall seconds, stdout) of one run."""
+def run_timed(command: list[str], cwd: Path) -> tuple[float, float, bytes]:
+    """(child CPU seconds, wall seconds, stdout) of one run, in the neutral
+    directory ``cwd`` with this process's ``sys.path`` (so a ``kurenai/``
+    folder in the working directory cannot shadow the kurenai measured)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, check=True)
+    done = subprocess.run(command, capture_output=True, check=True, cwd=cwd, env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -133,7 +136,15 @@ def peak_memory(config: Path, extra: list[str]) -> dict[str, float]:
         f"text = report({[*extra, *PYROUGE_ARGS.split(), str(config)]!r})\n"
         "print(time.process_time() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=config.parent,
+        env=env,
+    )
     cpu, peak = done.stdout.split()
     return {"cpu": float(cpu), "peak_mib": int(peak) / 1024}
 
@@ -167,7 +178,7 @@ def main() -> None:
         outputs: dict[str, bytes] = {}
         for _ in range(1 if args.tiny else args.repeats):
             for name, command in contenders.items():
-                cpu, wall, out = run_timed(command)
+                cpu, wall, out = run_timed(command, root)
                 results[name].append((cpu, wall))
                 outputs[name] = out
         print(f"{'':16} {'CPU s':>9} {'wall s':>9}")
