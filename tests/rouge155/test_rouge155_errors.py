@@ -7,6 +7,7 @@ from pathlib import Path
 
 import perl_rouge
 import pytest
+from perl_rouge import perl  # noqa: F401  (the fixture)
 from rouge155_corpus import write_setup
 
 from kurenai.rouge155.cli import main
@@ -98,7 +99,7 @@ def test_a_model_without_words_under_w_fails_as_the_script_dies(
 ) -> None:
     config = write_setup(tmp_path, [(["-- ...", "cat"], {"lead": "the cat"})])[0]
     args = ["-e", str(perl_rouge.data_dir()), "-a", "-n", "1", "-w", "1.2", str(config)]
-    perl = perl_rouge.run_script(args)
-    assert perl.returncode == 255 and b"Illegal division by zero" in perl.stderr
+    script = perl_rouge.run_script(args)
+    assert script.returncode == 255 and b"Illegal division by zero" in script.stderr
     code, out, err = _run(capsys, *args)
     assert (code, out) == (255, "") and "Illegal division by zero in evaluation 1" in err

@@ -16,6 +16,7 @@ import perl_rouge
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from perl_rouge import perl  # noqa: F401  (the fixture)
 from rouge155_corpus import CORNERS, records, write_setup
 
 from kurenai.rouge155._api import evaluate_command_line
@@ -42,9 +43,9 @@ def _ours(args: list[str]) -> bytes:
 
 
 def _compare(args: list[str], cwd: Path | None = None) -> None:
-    perl = perl_rouge.run_script(args, cwd=cwd)
-    assert perl.returncode == 0, perl.stderr.decode()
-    assert _ours(args) == perl.stdout
+    script = perl_rouge.run_script(args, cwd=cwd)
+    assert script.returncode == 0, script.stderr.decode()
+    assert _ours(args) == script.stdout
 
 
 @pytest.fixture(scope="module")

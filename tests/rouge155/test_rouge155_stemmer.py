@@ -19,6 +19,7 @@ import pytest
 from corpora import shared_file
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from perl_rouge import perl  # noqa: F401  (the fixture)
 
 from kurenai.rouge155 import _data
 from kurenai.rouge155._stemmer import PerlStemmer, porter_stem

@@ -14,6 +14,7 @@ import perl_text
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from perl_rouge import perl  # noqa: F401  (the fixture)
 
 from kurenai.rouge155._summary import Limits, summary_of
 from kurenai.rouge155._text import lcs_units, ngram_text, perl_split, units

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import perl_rouge
 import pytest
+from perl_rouge import perl  # noqa: F401  (the fixture)
 from rouge155_corpus import records, write_setup
 
 from kurenai.cli import main as kurenai_main
@@ -41,8 +42,8 @@ def test_pyrouge_convert_and_evaluate_prints_the_scripts_report(tmp_path: Path) 
     with redirect_stderr(io.StringIO()):
         output = rouge.convert_and_evaluate(rouge_args=args)
     assert rouge.config_file is not None
-    perl = perl_rouge.run_script([*args.split(), "-m", rouge.config_file])
-    assert output == perl.stdout.decode()
+    script = perl_rouge.run_script([*args.split(), "-m", rouge.config_file])
+    assert output == script.stdout.decode()
     scores = rouge.output_to_dict(output)
     assert {"rouge_1_recall", "rouge_su*_f_score_ce", "rouge_w_1.2_precision_cb"} <= set(scores)
 
@@ -72,10 +73,10 @@ def test_files2rouge_scores_line_by_line_like_the_script(tmp_path: Path) -> None
     rouge.system_dir, rouge.model_dir = str(split / "S"), str(split / "M")
     rouge.write_config(system_id=1)
     assert rouge.config_file is not None
-    perl = perl_rouge.run_script(
+    script = perl_rouge.run_script(
         ["-e", data, *["-c", "95", "-r", "1000", "-n", "2", "-a", "-m"], rouge.config_file]
     )
-    assert ours == perl.stdout.decode()
+    assert ours == script.stdout.decode()
 
 
 def test_files2rouge_refuses_empty_lines_unless_asked(tmp_path: Path) -> None:
