@@ -18,11 +18,12 @@ Ctrl-C); every failure is one line on stderr.
 from __future__ import annotations
 
 import argparse
+import importlib
 import itertools
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import IO
 
 from kurenai.cli._aggregate import Resampling, aggregate_report, with_mean
@@ -40,11 +41,19 @@ from kurenai.signature import Bootstrap, Signature
 __all__ = ["main", "signature"]
 
 
+# Subcommands with a command line of their own: name -> module whose main(argv) runs it.
+_SUBCOMMANDS = {"rouge155": "kurenai.rouge155.cli"}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line on ``argv`` (default ``sys.argv[1:]``); return the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args and args[0] in _SUBCOMMANDS:
+        run: Callable[[list[str]], int] = importlib.import_module(_SUBCOMMANDS[args[0]]).main
+        return run(args[1:])
     try:
         with signals_raise():
-            return _run(parse_args(argv))
+            return _run(parse_args(args))
     except ExitRequest as done:
         return done.code
     except CliError as error:

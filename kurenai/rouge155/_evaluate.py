@@ -1,0 +1,263 @@
+"""A whole run of the script: read the setup, count every evaluation, average.
+
+The script loops system by system, metric by metric, evaluation by
+evaluation, re-reading every file each time.  Here each evaluation's files
+are read once and every metric of every system counted from them; only the
+evaluations' values are kept (a few floats each), so memory stays small for
+any number of summaries.  Nothing is printed until everything is computed:
+a bad file stops the run with one error and no half-written report.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from kurenai.rouge155._config import Config, ConfigError, Evaluation, read_config, read_file_list
+from kurenai.rouge155._corpus import Average, corpus_averages
+from kurenai.rouge155._counts import Metric, Perl155ZeroDivision, combine, eval_values, pair_counts
+from kurenai.rouge155._options import Options
+from kurenai.rouge155._report import metric_block
+from kurenai.rouge155._summary import (
+    Limits,
+    Summary,
+    SummaryError,
+    exists,
+    read_summary,
+    summary_of,
+)
+from kurenai.rouge155._text import FORMATS
+from kurenai.rouge155._tokenizer import Words
+
+__all__ = ["MetricResult", "Report", "metrics_of", "run"]
+
+Values = tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class MetricResult:
+    """One metric of one system: its corpus average and each evaluation's values."""
+
+    tag: str
+    average: Average
+    per_eval: list[tuple[str, Values]]
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a run prints, per system in order, and how."""
+
+    systems: dict[str, list[MetricResult]]
+    options: Options
+    header: str = ""
+
+    def as_dict(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """The printed numbers: ``{system: {tag: {"R"|"P"|"F": (mean, low, high)}}}``,
+        or under ``-t 2`` ``{"M_count"|"P_count"|"H_count": count}``."""
+        found: dict[str, dict[str, dict[str, Any]]] = {}
+        for system, results in self.systems.items():
+            found[system] = {}
+            for result in results:
+                average = result.average
+                if average.recall is None:
+                    names = ("M_count", "P_count", "H_count")
+                    entry: dict[str, Any] = {n: int(c) for n, c in zip(names, average.counts)}
+                else:
+                    entry = {
+                        name: (float(i.mean), float(i.low), float(i.high))
+                        for name, i in (
+                            ("R", average.recall),
+                            ("P", average.precision),
+                            ("F", average.f_measure),
+                        )
+                        if i is not None
+                    }
+                found[system][result.tag] = entry
+        return found
+
+    def text(self) -> str:
+        """The report exactly as ROUGE-1.5.5.pl prints it."""
+        parts = [self.header]
+        for system, results in self.systems.items():
+            for result in results:
+                parts.append(
+                    metric_block(
+                        system,
+                        result.tag,
+                        result.average,
+                        self.options.confidence,
+                        result.per_eval if self.options.per_eval else None,
+                        self.options.counting,
+                    )
+                )
+        return "".join(parts)
+
+
+def metrics_of(options: Options) -> list[Metric]:
+    """The metrics the options ask for, in the order the script prints them."""
+    metrics = [Metric(f"ROUGE-{n}", "N", n=n) for n in range(1, (options.max_n or 0) + 1)]
+    if not options.no_lcs:
+        metrics.append(Metric("ROUGE-L", "L"))
+    if options.weight is not None:
+        metrics.append(Metric(f"ROUGE-W-{options.weight}", "W", weight=float(options.weight)))
+    if options.gap is not None:
+        gap = int(options.gap)
+        shown = options.gap if gap >= 0 else "*"
+        s = Metric(f"ROUGE-S{shown}", "S", gap=gap)
+        su = Metric(f"ROUGE-SU{shown}", "S", gap=gap, unigrams=True)
+        if options.su_only:
+            metrics.append(su)
+        else:
+            metrics += [s, su] if options.s_and_su else [s]
+    return metrics
+
+
+def run(
+    options: Options,
+    words_of: Callable[[str], list[str]] | None = None,
+    header: str = "",
+    warn: Callable[[str], None] | None = None,
+    config: Config | None = None,
+    reader: Callable[[str], bytes] | None = None,
+) -> Report:
+    """Compute everything the script would print for ``options``.
+
+    ``words_of`` turns a unit into words (default: the script's, with ``-m``
+    and ``-s``); ``warn`` receives the script's warnings (default: stderr);
+    ``config`` replaces the configuration file and ``reader`` the reading of
+    the summary files (path -> bytes), for summaries held in memory.
+    """
+    warn = warn or (lambda message: print(message, file=sys.stderr))
+    config = config or _config(options)
+    systems = [options.system_id] if not options.all_systems else sorted(config.peer_ids)
+    if not config.evaluations:
+        raise ConfigError(f"{options.config} holds no evaluation (<EVAL>)")
+    for system in systems:
+        assert system is not None
+        if not any(system in e.peers for e in config.evaluations):
+            raise ConfigError(f"system {system!r} has no summary in {options.config}")
+        for evaluation in config.evaluations:
+            if system not in evaluation.peers:
+                warn(
+                    f"*ROUGE Warning: test instance for peer {system} does not exist "
+                    f"for evaluation {evaluation.eval_id}"
+                )
+    metrics = metrics_of(options)
+    words_of = words_of or Words.of(options.stem, options.remove_stopwords, options.data_dir)
+    tables = _count(config, systems, metrics, options, words_of, reader)  # type: ignore[arg-type]
+    results: dict[str, list[MetricResult]] = {}
+    for system, (names, values) in tables.items():
+        order = sorted(range(len(names)), key=names.__getitem__)  # the script's string sort
+        ordered = values[order].transpose(1, 0, 2) if order else np.zeros((len(metrics), 0, 3))
+        averages = corpus_averages(
+            np.ascontiguousarray(ordered),
+            options.counting,
+            options.alpha,
+            options.resamples,
+            float(options.confidence),
+        )
+        results[system] = [
+            MetricResult(
+                metric.tag,
+                average,
+                [(names[i], _values(values[i, m])) for i in order] if options.per_eval else [],
+            )
+            for m, (metric, average) in enumerate(zip(metrics, averages))
+        ]
+    return Report(results, options, header)
+
+
+def _values(row: np.ndarray) -> Values:
+    return float(row[0]), float(row[1]), float(row[2])
+
+
+def _config(options: Options) -> Config:
+    if options.file_list is not None:
+        return read_file_list(options.config, options.file_list, options.system_id or "X")
+    return read_config(options.config)
+
+
+def _count(
+    config: Config,
+    systems: list[str],
+    metrics: list[Metric],
+    options: Options,
+    words_of: Callable[[str], list[str]],
+    reader: Callable[[str], bytes] | None,
+) -> dict[str, tuple[list[str], np.ndarray]]:
+    """Per system: its evaluations' names ("evalID.systemID") and values
+    (evaluations x metrics x 3)."""
+    limits = Limits(options.words, options.size)
+    best = options.scoring == "B"
+    size = len(config.evaluations)
+    tables: dict[str, tuple[list[str], np.ndarray]] = {
+        s: ([], np.zeros((size, len(metrics), 3))) for s in systems
+    }
+    seen: set[str] = set()
+    for evaluation in config.evaluations:
+        present = [s for s in systems if s in evaluation.peers]
+        if not present:
+            continue
+        fmt = _format(evaluation)
+        paths = evaluation.model_paths() if reader else _model_paths(evaluation)
+        models = [_read(path, fmt, limits, words_of, reader) for path in paths]
+        for system in present:
+            name = f"{evaluation.eval_id}.{system}"
+            peer_path = evaluation.peer_path(system)
+            peer = _read(peer_path, fmt, limits, words_of, reader)
+            if name in seen:  # the script keeps the first evaluation of a name
+                continue
+            seen.add(name)
+            try:
+                per_model = [pair_counts(metrics, model, peer) for model in models]
+            except Perl155ZeroDivision as error:
+                raise ConfigError(
+                    f"Illegal division by zero in evaluation {evaluation.eval_id}: {error} "
+                    "(ROUGE-1.5.5.pl dies here too)"
+                ) from None
+            totals = combine(per_model, best) or [(0.0, 0.0, 0.0)] * len(metrics)
+            names, values = tables[system]
+            row = len(names)
+            names.append(name)
+            for m, (metric, total) in enumerate(zip(metrics, totals)):
+                values[row, m] = eval_values(metric, total, options.counting, options.alpha)
+    return {s: (names, values[: len(names)]) for s, (names, values) in tables.items()}
+
+
+def _format(evaluation: Evaluation) -> str:
+    fmt = evaluation.fmt or ""
+    if fmt.upper() == "SIMPLE":
+        raise ConfigError(
+            f"evaluation {evaluation.eval_id}: INPUT-FORMAT SIMPLE is Basic Elements (-3), "
+            "which is not supported"
+        )
+    if fmt.upper() not in FORMATS:
+        raise ConfigError(f"Unknown input format: {fmt} (evaluation {evaluation.eval_id})")
+    return fmt
+
+
+def _model_paths(evaluation: Evaluation) -> list[str]:
+    paths = evaluation.model_paths()
+    for path in paths:
+        if not exists(path):
+            raise ConfigError(f"Cannot find model summary: {path}", 2)
+    return paths
+
+
+def _read(
+    path: str,
+    fmt: str,
+    limits: Limits,
+    words_of: Callable[[str], list[str]],
+    reader: Callable[[str], bytes] | None,
+) -> Summary:
+    try:
+        if reader is not None:
+            return summary_of(reader(path), fmt, limits, words_of)
+        return read_summary(path, fmt, limits, words_of)
+    except SummaryError as error:
+        raise ConfigError(str(error), error.errno) from None

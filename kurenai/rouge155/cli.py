@@ -1,0 +1,60 @@
+"""``python -m kurenai.rouge155`` / ``kurenai rouge155``: ROUGE-1.5.5.pl's command line.
+
+(``python -m kurenai.rouge155 files2rouge REFERENCES SUMMARIES`` is files2rouge's.)
+
+Takes the script's own options and configuration and prints what the
+script prints, byte for byte, computed by kurenai.  Exit codes are the
+script's: 0, 2 when a summary or the configuration cannot be found (Perl's
+``die`` exits with the errno), 255 for every other refusal (usage, bad
+options, a bad configuration, the script's own division by zero); each
+failure is one line on stderr and nothing on stdout.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+from kurenai.rouge155._api import evaluate_command_line
+from kurenai.rouge155._config import ConfigError
+from kurenai.rouge155._data import DataError
+from kurenai.rouge155._options import OptionsError, UsageRequest
+from kurenai.rouge155._options import usage as usage_text
+
+__all__ = ["main"]
+
+_PROG = "rouge155"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["files2rouge"]:  # files2rouge's command line
+        from kurenai.rouge155._files2rouge import main as files2rouge_main
+
+        return files2rouge_main(args[1:])
+    try:
+        report = evaluate_command_line(args)
+    except UsageRequest:
+        sys.stderr.write(usage_text(_PROG))
+        return 255
+    except (OptionsError, DataError) as error:
+        print(f"{_PROG}: {error}", file=sys.stderr)
+        return 255
+    except ConfigError as error:
+        print(f"{_PROG}: {error}", file=sys.stderr)
+        return error.errno
+    except KeyboardInterrupt:
+        print(f"{_PROG}: interrupted", file=sys.stderr)
+        return 130
+    out = sys.stdout
+    try:
+        out.buffer.write(report.text().encode("utf-8"))
+        out.flush()
+    except AttributeError:  # a text stream without a buffer (tests, IDEs)
+        out.write(report.text())
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+        return 1
+    return 0
