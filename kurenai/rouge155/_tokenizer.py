@@ -97,6 +97,13 @@ class Rouge155Tokenizer:
         # ASCII-only lower-casing, byte for byte as the script's tr/A-Z/a-z/.
         return self._words(text.encode("utf-8", "surrogatepass").lower().decode("latin-1"))
 
+    def signature_parts(self) -> dict[str, str]:
+        """Its name, stemmer and stopword list, for the reproducibility signature."""
+        parts = {"name": "rouge155", "stem": "rouge155-porter" if self.use_stemmer else "no"}
+        if self.remove_stopwords:
+            parts["stopwords"] = "smart"
+        return parts
+
     def __reduce__(self) -> tuple[Any, ...]:
         # Rebuilt from the options (the data files are read where it lands).
         return type(self), (self.use_stemmer, self.remove_stopwords, self.data_dir)
