@@ -41,6 +41,9 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "compiled_only: tests the compiled extension; skipped in the pure-Python run"
     )
+    config.addinivalue_line(
+        "markers", "slow: packaging, spawned processes, Spark JVM, browser, fuzz"
+    )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -34,6 +34,7 @@ from kurenai.cli._output import Report, record_report
 from kurenai.cli._progress import Progress
 from kurenai.cli._scoring import scored_blocks
 from kurenai.cli._sources import CliError, Source, detect_format
+from kurenai.report import _cli as report_cli
 from kurenai.rouge_scorer import RougeScorer
 
 __all__ = ["main", "signature"]
@@ -93,12 +94,15 @@ def signature(args: argparse.Namespace) -> str:
 
 def _run(args: argparse.Namespace) -> int:
     sides = _sides(args)
+    if args.systems or args.system_fields:  # a leaderboard: kurenai.report._cli
+        return report_cli.run_systems(args, sides, _scorer(args), signature(args))
     check_output(args.output, [source.path for source in sides.all])
     scorer = _scorer(args)
+    report_tap = report_cli.tap(args, scorer, sides)  # None without --report
     shown = _show_progress(args)
     total = count_records(sides, for_progress=shown)
     note_lsum(args, [source.fmt for source in sides.all])
-    records = read_records(sides)
+    records = read_records(sides) if report_tap is None else report_tap.records(read_records(sides))
     first = next(records, None)  # before the output is opened or written
     if first is None:
         raise CliError(f"no records in {sides.describe()}")
@@ -107,12 +111,16 @@ def _run(args: argparse.Namespace) -> int:
         report = _report(args, stream, scorer, progress)
         for block in scored_blocks(scorer, itertools.chain([first], records), args):
             report.add(block)
+            if report_tap is not None:
+                report_tap.add(block)
             progress.update(len(block.ids))
         if args.aggregate == "bootstrap":  # each type draws its own samples
             progress.phase("bootstrap", args.bootstrap_samples * len(args.rouge_types), "samples")
         elif args.baseline_file is not None:  # the types share the samples
             progress.phase("comparison", args.bootstrap_samples, "samples")
         report.close()
+        if report_tap is not None:
+            report_tap.write(signature(args))
     progress.close(summary=not args.quiet)
     if args.signature:
         print(signature(args), file=sys.stderr)

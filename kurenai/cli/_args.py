@@ -16,6 +16,7 @@ from kurenai import __version__
 from kurenai._core.multiref import MODES
 from kurenai.cli._output import FORMATS as OUTPUT_FORMATS
 from kurenai.cli._sources import FORMATS, CliError
+from kurenai.report import _cli as report_options
 from kurenai.rouge_scorer import ROUGE_TYPES, is_rouge_type
 from kurenai.tokenizers import available_tokenizers
 
@@ -33,6 +34,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ['rouge1', 'rouge2', 'rougeL']
     """
     args = _parser().parse_args(argv)
+    report_options.check(args)
     _check(args)
     return args
 
@@ -155,6 +157,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_corpus(parser.add_argument_group("corpus scores and comparison"))
     _add_input(parser.add_argument_group("input"))
     _add_output(parser.add_argument_group("output"))
+    report_options.add_options(parser)  # --report, --systems, ...: kurenai.report._cli
     return parser
 
 
