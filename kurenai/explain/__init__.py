@@ -18,9 +18,10 @@ sentences), so their token positions index the sentences' tokens.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Callable, Literal, NamedTuple
 
 from kurenai._core import batch as _batch
 from kurenai._core import multiref as _multiref
@@ -45,14 +46,16 @@ __all__ = [
 Side = Literal["target", "prediction"]
 
 
-@dataclass(frozen=True)
-class Match:
+class Match(NamedTuple):
     """One matched unit: its token positions in the reference and in the prediction
     (one position each for ROUGE-L/Lsum, n for an n-gram, two for a
     skip-bigram, a run for ROUGE-W)."""
 
     target: tuple[int, ...]
     prediction: tuple[int, ...]
+
+
+_as_match: Callable[[Any], Match] = functools.partial(tuple.__new__, Match)
 
 
 @dataclass(frozen=True)
@@ -130,7 +133,7 @@ def explain(scorer: Any, target: str, prediction: str) -> Explanation:
         sentences = kind in (LSUM, WLCS)
         t_tokens, p_tokens = (t[1], p[1]) if sentences else (t[0], p[0])
         pairs, counts, score = _explained(spec, k, kind, t, p)
-        matches = tuple(Match(a, b) for a, b in pairs)
+        matches = tuple(map(_as_match, pairs))
         types[name] = TypeExplanation(name, t_tokens, p_tokens, matches, counts, score)
     return Explanation(target, prediction, types)
 
@@ -153,8 +156,8 @@ def explain_multi(
 
 
 # A text as explained: (whole-text tokens, sentences' tokens concatenated,
-# the sentences' tokens one list each).
-Viewed = tuple[tuple[Token, ...], tuple[Token, ...], list[list[str]]]
+# the sentences' token strings one list each, the whole text's token strings).
+Viewed = tuple[tuple[Token, ...], tuple[Token, ...], list[list[str]], list[str]]
 
 
 class _Views:
@@ -170,16 +173,21 @@ class _Views:
 
     def of(self, text: str) -> Viewed:
         sentences: list[list[Token]] = []
-        if self.spec.want_sentences or self.by_lines:
+        if self.spec.want_sentences:
             sentences = [token_spans(self.tokenizer, s, at) for s, at in self._sentences(text)]
         flat = tuple(token for sentence in sentences for token in sentence)
-        if self.by_lines:
-            whole = flat
+        if self.by_lines and self.spec.want_sentences:
+            whole = flat  # a line-separable tokenizer: the lines' tokens are the text's
         elif self.spec.want_whole:
             whole = tuple(token_spans(self.tokenizer, text))
         else:
             whole = ()
-        return whole, flat, [[token.text for token in s] for s in sentences]
+        return (
+            whole,
+            flat,
+            [[token.text for token in s] for s in sentences],
+            [x.text for x in whole],
+        )
 
     def _sentences(self, text: str) -> list[tuple[str, int]]:
         """The sentences with their offsets in ``text`` (-1 where not found)."""
@@ -204,7 +212,7 @@ def _explained(
     spec: Any, k: int, kind: int, t: Viewed, p: Viewed
 ) -> tuple[_matches.Pairs, tuple[float, float, float], Score]:
     """One type's matches, counts and score, with ``PythonPlan._scores``'s operations."""
-    t_whole, p_whole = [x.text for x in t[0]], [x.text for x in p[0]]
+    t_whole, p_whole = t[3], p[3]
     if kind == NGRAM:
         n = spec.orders[spec.slots[k]]
         pairs, (hits, t_count, p_count) = _matches.ngrams(t_whole, p_whole, n)

@@ -21,9 +21,8 @@ remain the specification; a test holds the two together.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Hashable, Sequence
-from typing import Any
 
 from kurenai import _backend
 
@@ -37,24 +36,36 @@ Counts = tuple[float, float, float]
 
 def ngrams(t: Tokens, p: Tokens, n: int) -> tuple[Pairs, Counts]:
     """ROUGE-N's clipped n-gram matches and ``(overlap, t n-grams, p n-grams)``."""
-    t_grams = [tuple(t[i : i + n]) for i in range(len(t) - n + 1)]
-    p_grams = [tuple(p[i : i + n]) for i in range(len(p) - n + 1)]
-    pairs = _clipped(t_grams, p_grams, lambda i: tuple(range(i, i + n)))
+    if n == 1:
+        t_grams: Sequence[Hashable] = t
+        p_grams: Sequence[Hashable] = p
+    else:
+        t_grams = [tuple(t[i : i + n]) for i in range(len(t) - n + 1)]
+        p_grams = [tuple(p[i : i + n]) for i in range(len(p) - n + 1)]
+    if n == 1:
+        pairs: Pairs = [((i,), (j,)) for i, j in _clipped(t_grams, p_grams)]
+    else:
+        pairs = [
+            (tuple(range(i, i + n)), tuple(range(j, j + n))) for i, j in _clipped(t_grams, p_grams)
+        ]
     return pairs, (len(pairs), max(len(t) - n + 1, 0), max(len(p) - n + 1, 0))
 
 
-def _clipped(t_units: Sequence[Hashable], p_units: Sequence[Hashable], positions: Any) -> Pairs:
+def _clipped(t_units: Sequence[Hashable], p_units: Sequence[Hashable]) -> list[tuple[int, int]]:
     """The k-th occurrence of a unit in ``t_units`` with its k-th in ``p_units``."""
-    waiting: defaultdict[Hashable, list[int]] = defaultdict(list)
-    for i, unit in enumerate(p_units):
-        waiting[unit].append(i)
-    used: Counter[Hashable] = Counter()
-    pairs: Pairs = []
+    waiting: dict[Hashable, list[int]] = {}
+    for j in range(len(p_units) - 1, -1, -1):  # last first: pop() takes the earliest
+        unit = p_units[j]
+        found = waiting.get(unit)
+        if found is None:
+            waiting[unit] = [j]
+        else:
+            found.append(j)
+    pairs: list[tuple[int, int]] = []
     for i, unit in enumerate(t_units):
-        candidates = waiting.get(unit)
-        if candidates is not None and used[unit] < len(candidates):
-            pairs.append((positions(i), positions(candidates[used[unit]])))
-            used[unit] += 1
+        found = waiting.get(unit)
+        if found:
+            pairs.append((i, found.pop()))
     return pairs
 
 
@@ -174,7 +185,7 @@ def skip_grams(t: Tokens, p: Tokens, gap: int, unigrams: bool) -> tuple[Pairs, C
     ``(hits, reference units, prediction units)``."""
     t_units, t_at = _skip_units(t, gap, unigrams)
     p_units, p_at = _skip_units(p, gap, unigrams)
-    pairs = [(t_at[i], p_at[j]) for (i,), (j,) in _clipped(t_units, p_units, lambda k: (k,))]
+    pairs: Pairs = [(t_at[i], p_at[j]) for i, j in _clipped(t_units, p_units)]
     return pairs, (len(pairs), len(t_units), len(p_units))
 
 

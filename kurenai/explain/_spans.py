@@ -19,11 +19,11 @@ than highlight the wrong text.
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_left
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from kurenai._core.rules import ROUGE_WORD
 from kurenai.explain._morphology import analysed_spans
@@ -43,9 +43,9 @@ __all__ = ["Token", "token_spans"]
 _NOT_SPACE = re.compile(r"\S+")
 
 
-@dataclass(frozen=True)
-class Token:
-    """A token as the scorer counts it and the span of text it came from."""
+class Token(NamedTuple):
+    """A token as the scorer counts it and the span ``[start, end)`` of text it
+    came from (``(-1, -1)``: not found)."""
 
     text: str
     start: int
@@ -53,6 +53,8 @@ class Token:
 
 
 Spans = list[tuple[str, int, int]]  # (token before stemming, start, end)
+# Token._make without its Python-level call: a report makes millions of them.
+_as_token: Callable[[tuple[str, int, int]], Token] = functools.partial(tuple.__new__, Token)
 Finder = Callable[[Any, Prepared], Spans]
 
 
@@ -62,7 +64,10 @@ def token_spans(tokenizer: Any, text: str, offset: int = 0) -> list[Token]:
     found = _find(tokenizer, text)
     if found is None:
         return _searched(expected, text, offset)
-    tokens = [Token(t, offset + s, offset + e) for t, s, e in found]
+    if offset:
+        tokens = [Token(t, offset + s, offset + e) for t, s, e in found]
+    else:
+        tokens = list(map(_as_token, found))
     if [t.text for t in tokens] != list(expected):
         raise RuntimeError(
             f"kurenai.explain cannot locate the tokens of {type(tokenizer).__name__}: "
@@ -84,6 +89,8 @@ def _find(tokenizer: Any, text: str) -> Spans | None:
         pattern = (_char_pattern if kind is CharTokenizer else _word_pattern)()
         spans = _matches(pattern, prepare(text, normalizer, lower=True))
         return _stemmed(spans, inner.stemmer)
+    if kind is AllCharacterSupportTokenizer and normalizer is None:
+        return _stemmed(_split(text), inner.stemmer)
     if kind in (AllCharacterSupportTokenizer, RougeScoreTokenizer):
         pattern = ROUGE_WORD if kind is RougeScoreTokenizer else _NOT_SPACE
         spans = _matches(pattern, prepare(text, normalizer, lower=True))
@@ -97,10 +104,27 @@ def _find(tokenizer: Any, text: str) -> Spans | None:
     return None
 
 
+def _split(text: str) -> Spans:
+    """``text.lower().split()`` with spans: each word is the first occurrence of
+    itself after the previous one, as only whitespace lies between them."""
+    lowered = text.lower()
+    if len(lowered) != len(text):
+        return _matches(_NOT_SPACE, prepare(text, None, lower=True))
+    spans: Spans = []
+    end = 0
+    find = lowered.find
+    for word in lowered.split():
+        start = find(word, end)
+        end = start + len(word)
+        spans.append((word, start, end))
+    return spans
+
+
 def _matches(pattern: re.Pattern[str], prepared: Prepared) -> Spans:
-    return [
-        (m.group(), *prepared.span(m.start(), m.end())) for m in pattern.finditer(prepared.text)
-    ]
+    found = pattern.finditer(prepared.text)
+    if prepared.starts is None:
+        return [(m.group(), *m.span()) for m in found]
+    return [(m.group(), *prepared.span(*m.span())) for m in found]
 
 
 def _stemmed(spans: Spans, stemmer: Callable[[str], str | None] | None) -> Spans:

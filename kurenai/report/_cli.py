@@ -46,16 +46,31 @@ __all__ = ["add_options", "check", "run_systems", "tap"]
 def add_options(parser: argparse.ArgumentParser) -> None:
     """The report and leaderboard options, as their own group of ``--help``."""
     add = parser.add_argument_group("report and several systems").add_argument
-    add("--report", metavar="FILE", help="also write an HTML report of the run to FILE "
-        "(needs pip install 'kurenai[report]')")  # fmt: skip
-    add("--report-explain", type=int, default=20_000, metavar="N",
-        help="highlight the matches of at most N records in the report "
-        "(-1: all; default 20000)")  # fmt: skip
-    add("--systems", nargs="+", metavar="FILE", help="more systems' prediction files (format "
+    add(
+        "--report",
+        metavar="FILE",
+        help="also write an HTML report of the run to FILE (needs pip install 'kurenai[report]')",
+    )
+    add(
+        "--report-explain",
+        type=int,
+        default=10_000,
+        metavar="N",
+        help="highlight the matches of at most N records in the report (-1: all; default 10000)",
+    )
+    add(
+        "--systems",
+        nargs="+",
+        metavar="FILE",
+        help="more systems' prediction files (format "
         "and field as --prediction-file): rank every system with bootstrap intervals and "
-        "paired tests against the best; exit 3 if the first is significantly worse")  # fmt: skip
-    add("--system-fields", metavar="NAMES", help="more systems as comma-separated JSONL/CSV "
-        "fields of --prediction-file")  # fmt: skip
+        "paired tests against the best; exit 3 if the first is significantly worse",
+    )
+    add(
+        "--system-fields",
+        metavar="NAMES",
+        help="more systems as comma-separated JSONL/CSV fields of --prediction-file",
+    )
     add("--all-pairs", action="store_true", help="with several systems, test every pair")
 
 

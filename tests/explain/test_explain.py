@@ -19,10 +19,36 @@ TYPES = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum", "rougeW", "rougeS2
 # Pieces that stress the spans: case changes of length (İ), NFKC (ﬁ, full width),
 # stemmable words, CJK and kana, Hangul, RTL scripts, combining marks, emoji.
 PIECES = [
-    "the", "The", "cat", "cats", "running", "runs", "ran", "a", "A", "İstanbul", "ﬁne",
-    "ＡＢＣ", "naïve", "nai\u0308ve", "Cafe\u0301", "東京", "タワー", "に", "行った", "했다",
-    "좋아요", "שלום", "مرحبا", "😀", "x\ufe0f", "1990s", "don't", "e.g.", "—",
-]  # fmt: skip
+    "the",
+    "The",
+    "cat",
+    "cats",
+    "running",
+    "runs",
+    "ran",
+    "a",
+    "A",
+    "İstanbul",
+    "ﬁne",
+    "ＡＢＣ",
+    "naïve",
+    "nai\u0308ve",
+    "Cafe\u0301",
+    "東京",
+    "タワー",
+    "に",
+    "行った",
+    "했다",
+    "좋아요",
+    "שלום",
+    "مرحبا",
+    "😀",
+    "x\ufe0f",
+    "1990s",
+    "don't",
+    "e.g.",
+    "—",
+]
 SEPARATORS = [" ", " ", " ", "  ", "\n", "", "\t", ". ", "。"]
 
 

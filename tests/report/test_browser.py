@@ -37,8 +37,9 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _report(folder: Path, name: str, rows: list[tuple[str, str, str]], scorer: RougeScorer) -> Path:
     targets, predictions, baseline = (list(x) for x in zip(*rows))
     path = folder / f"{name}.html"
-    write_report(path, scorer, targets, {"system": predictions}, baseline=baseline, seed=0,
-                 n_samples=100)  # fmt: skip
+    write_report(
+        path, scorer, targets, {"system": predictions}, baseline=baseline, seed=0, n_samples=100
+    )
     return path
 
 
@@ -47,8 +48,12 @@ def _errors(logs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _rows(driver: Any) -> list[int]:
-    return [int(i) for i in driver.execute_script(
-        "return [...document.querySelectorAll('#rows tr')].map(r => r.dataset.i)")]  # fmt: skip
+    return [
+        int(i)
+        for i in driver.execute_script(
+            "return [...document.querySelectorAll('#rows tr')].map(r => r.dataset.i)"
+        )
+    ]
 
 
 def _marks(driver: Any, column: str) -> list[str]:
@@ -60,8 +65,9 @@ def _click(driver: Any, selector: str) -> None:
     driver.execute_script(f"document.querySelector({selector!r}).click()")
 
 
-def _expected_marks(scorer: RougeScorer, target: str, prediction: str, rouge_type: str,
-                    side: str) -> list[str]:  # fmt: skip
+def _expected_marks(
+    scorer: RougeScorer, target: str, prediction: str, rouge_type: str, side: str
+) -> list[str]:
     found = explain(scorer, target, prediction)[rouge_type]
     text = target if side == "target" else prediction
     return [text[s:e] for s, e in sorted(set(found.spans(side)))]  # type: ignore[arg-type]
@@ -101,8 +107,10 @@ def test_sorting_filtering_and_paging(driver: Any, tmp_path: Path, shots: Path) 
     box = driver.find_element("id", "filter")
     box.send_keys("GUNMAN")  # case-insensitive, across the texts
     driver.implicitly_wait(0)
-    wanted = sorted((i for i, (t, p, b) in enumerate(MANY) if "gunman" in (t + p + b).lower()),
-                    key=lambda i: (round(f[i], 6), i))  # fmt: skip
+    wanted = sorted(
+        (i for i, (t, p, b) in enumerate(MANY) if "gunman" in (t + p + b).lower()),
+        key=lambda i: (round(f[i], 6), i),
+    )
     _wait_for(driver, lambda: _rows(driver) == wanted[:50])
     assert driver.find_element("id", "shown").text == f"{len(wanted)} of {len(MANY)} records"
     driver.save_screenshot(str(shots / "table-filtered.png"))

@@ -66,8 +66,12 @@ def test_report_of_a_comparison_from_jsonl_on_stdin(
     lines = "".join(json.dumps(r) + "\n" for r in rows)
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(lines.encode())))
     baseline = tmp_path / "b.jsonl"
-    baseline.write_text("".join(json.dumps({"id": f"r{i}", "prediction": b}) + "\n"
-                                for i, (_, _, b) in enumerate(ENGLISH)))  # fmt: skip
+    baseline.write_text(
+        "".join(
+            json.dumps({"id": f"r{i}", "prediction": b}) + "\n"
+            for i, (_, _, b) in enumerate(ENGLISH)
+        )
+    )
     report = tmp_path / "r.html"
     argv = ["--target-file", "-", "--prediction-file", "-", "--format", "jsonl"]
     argv += ["--baseline-file", str(baseline), "--id-field", "id", "--seed", "2"]
@@ -93,9 +97,17 @@ def test_a_leaderboard_in_text_and_json(
     assert [line.split()[1] for line in lines[2:]] == ["t.txt", "p.txt", "b.txt"]
     report = Path(files["dir"]) / "board.html"
     result = call_main(
-        capsys, *base, "--systems", files["b"], "--output-format", "json", "--all-pairs",
-        "--report", str(report), "--newline-escape",
-    )  # fmt: skip
+        capsys,
+        *base,
+        "--systems",
+        files["b"],
+        "--output-format",
+        "json",
+        "--all-pairs",
+        "--report",
+        str(report),
+        "--newline-escape",
+    )
     assert result.code == 0, result.err
     board = json.loads(result.out)
     assert [s["system"] for s in board["standings"]] == ["p.txt", "b.txt"]
@@ -106,8 +118,11 @@ def test_a_leaderboard_in_text_and_json(
 
 def test_systems_as_jsonl_fields(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "d.jsonl"
-    path.write_text("".join(json.dumps({"target": t, "prediction": p, "other": b}) + "\n"
-                            for t, p, b in ENGLISH))  # fmt: skip
+    path.write_text(
+        "".join(
+            json.dumps({"target": t, "prediction": p, "other": b}) + "\n" for t, p, b in ENGLISH
+        )
+    )
     argv = ["--target-file", str(path), "--prediction-file", str(path)]
     result = call_main(capsys, *argv, "--system-fields", "other", "--output-format", "json")
     assert result.code == 0, result.err

@@ -277,5 +277,9 @@
   refilter(false);
   extremes();
   charts();
-  window.kurenaiReport = { data: D, state: state, open: openAligned, sortBy: sortBy, ready: true };
+  window.kurenaiReport = {
+    data: D, state: state, open: openAligned, sortBy: sortBy, refilter: refilter,
+    loadedAt: performance.now(),  // ms from the navigation's start to here
+    ready: true,
+  };
 })();
