@@ -46,7 +46,7 @@ Target = Union[str, Sequence[str]]
 Matrix = npt.NDArray[np.float64]
 # Records explained by default: on 100,000 records of 65 words, what keeps the
 # report within twice the time of scoring with the bootstrap (benchmarks/bench_report.py).
-DEFAULT_EXPLAINED = 10_000
+DEFAULT_EXPLAINED = 5_000
 
 
 def write_report(

@@ -54,9 +54,9 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     add(
         "--report-explain",
         type=int,
-        default=10_000,
+        default=5_000,
         metavar="N",
-        help="highlight the matches of at most N records in the report (-1: all; default 10000)",
+        help="highlight the matches of at most N records in the report (-1: all; default 5000)",
     )
     add(
         "--systems",

@@ -30,6 +30,7 @@ import numpy.typing as npt
 from kurenai import _backend
 from kurenai._core.bootstrap import PairedResult, bootstrap, paired_bootstrap
 from kurenai._core.python_plan import PythonPlan
+from kurenai.tokenizers import AllCharacterSupportTokenizer
 
 __all__ = ["Leaderboard", "Standing", "leaderboard", "score_systems", "token_counts"]
 
@@ -55,14 +56,8 @@ def score_systems(
             for k, rouge_type in enumerate(types):
                 found[name][k][:, single] = list(columns[rouge_type])
         single = []
-    plan = _plan(scorer) if single else None
-    for i in single:
-        assert plan is not None
-        target = targets[i]
-        reference = plan.tokenized(cast(str, target))
-        for name, predictions in systems.items():
-            scores = plan._scores(*plan._count(reference, plan.tokenized(predictions[i])))
-            found[name][:, :, i] = [scores[t] for t in types]
+    if single:
+        _score_shared(_plan(scorer), targets, systems, single, found)
     if multi:
         chosen = [targets[i] for i in multi]
         for name, predictions in systems.items():
@@ -70,6 +65,22 @@ def score_systems(
             for i, scores in zip(multi, rows):
                 found[name][:, :, i] = [list(scores[t]) for t in types]
     return found
+
+
+def _score_shared(
+    plan: PythonPlan,
+    targets: Sequence[Target],
+    systems: Mapping[str, Sequence[str]],
+    rows: list[int],
+    found: dict[str, Matrix],
+) -> None:
+    """Score ``rows`` of every system, each reference tokenized once."""
+    types = plan.rouge_types
+    for i in rows:
+        reference = plan.tokenized(cast(str, targets[i]))
+        for name, predictions in systems.items():
+            scores = plan._scores(*plan._count(reference, plan.tokenized(predictions[i])))
+            found[name][:, :, i] = [scores[t] for t in types]
 
 
 def _plan(scorer: Any) -> PythonPlan:
@@ -85,6 +96,10 @@ def _plan(scorer: Any) -> PythonPlan:
 def token_counts(tokenizer: Any, texts: Sequence[Target]) -> npt.NDArray[np.int64]:
     """The number of tokens of each text (of its first reference, for a list)."""
     tokenize = tokenizer.tokenize
+    if type(tokenizer) is AllCharacterSupportTokenizer:
+        # Its tokens are the whitespace-separated words (lowercasing moves no
+        # space, its stemmer drops no word): counted without making them.
+        tokenize = str.split
     return np.fromiter(
         (len(tokenize(t if isinstance(t, str) else t[0])) for t in texts),
         np.int64,

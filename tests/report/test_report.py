@@ -16,6 +16,7 @@ from kurenai.explain import explain
 from kurenai.report import leaderboard, score_systems, write_report
 from kurenai.report._highlights import chosen_records
 from kurenai.report._render import embedded_json
+from kurenai.report._systems import token_counts
 from kurenai.rouge_scorer import RougeScorer
 
 pytest.importorskip("jinja2")
@@ -183,3 +184,11 @@ def test_import_kurenai_imports_no_report_dependency() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("tokenizer", ["whitespace", "unicode"])
+def test_token_counts_are_the_tokenizers(tokenizer: str) -> None:
+    scorer = RougeScorer(["rouge1"], use_stemmer=True, tokenizer=tokenizer)
+    texts = ["İstanbul  runs\u3000fast\u00a0ok", "", "a\u2028b\tc ing", "Σ ΣΑΣ. x"]
+    expected = [len(scorer.tokenizer.tokenize(t)) for t in texts]
+    assert token_counts(scorer.tokenizer, texts).tolist() == expected

@@ -100,13 +100,7 @@
     const k = Number($("type").value);
     const low = Number($("min").value || 0), high = Number($("max").value === "" ? 1 : $("max").value);
     const f = F(main, k);
-    if (needle && haystack === null) {
-      haystack = new Array(N);
-      for (let i = 0; i < N; i++) {
-        haystack[i] = (D.ids[i] + "\u0000" + D.targets[i] + "\u0000" +
-          D.systems.map((s) => D.predictions[s][i]).join("\u0000")).toLowerCase();
-      }
-    }
+    if (needle && haystack === null) buildHaystack();
     const order = state.order;
     const kept = new Uint32Array(N);
     let n = 0;
@@ -120,6 +114,14 @@
     if (!keepPage) state.page = 0;
     state.page = Math.min(state.page, Math.max(0, Math.ceil(n / state.size) - 1));
     render();
+  }
+
+  function buildHaystack() {
+    haystack = new Array(N);
+    for (let i = 0; i < N; i++) {
+      haystack[i] = (D.ids[i] + "\u0000" + D.targets[i] + "\u0000" +
+        D.systems.map((s) => D.predictions[s][i]).join("\u0000")).toLowerCase();
+    }
   }
 
   function cell(row, text, className) {
@@ -277,6 +279,8 @@
   refilter(false);
   extremes();
   charts();
+  // Lowercase the texts for the filter once the page is drawn, not on the first keystroke.
+  setTimeout(() => { if (haystack === null) buildHaystack(); }, 0);
   window.kurenaiReport = {
     data: D, state: state, open: openAligned, sortBy: sortBy, refilter: refilter,
     loadedAt: performance.now(),  // ms from the navigation's start to here
