@@ -37,6 +37,7 @@ __all__ = [
     "DEFAULT_EXPLAINED",
     "Leaderboard",
     "Standing",
+    "baseline_name",
     "leaderboard",
     "score_systems",
     "write_report",
@@ -81,10 +82,10 @@ def write_report(
     target, and ImportError without the ``report`` extra.
     """
     named = dict(systems) if isinstance(systems, Mapping) else {"prediction": list(systems)}
-    baseline_name = None
+    base = None
     if baseline is not None:
-        baseline_name = _unique("baseline", named)
-        named[baseline_name] = list(baseline)
+        base = baseline_name(named)
+        named[base] = list(baseline)
     if not targets:
         raise ValueError("a report needs at least one record")
     if scores is None:
@@ -92,7 +93,7 @@ def write_report(
     types = tuple(scorer.rouge_types)
     board = leaderboard(scores, types, n_samples, confidence, seed, all_pairs)
     first = next(iter(named))
-    delta = None if baseline_name is None else scores[first][0, 2] - scores[baseline_name][0, 2]
+    delta = None if base is None else scores[first][0, 2] - scores[base][0, 2]
     chosen = _highlights.chosen_records(scores[first][0, 2], delta, explain_limit)
     data = _data.document(
         rouge_types=types,
@@ -104,7 +105,7 @@ def write_report(
         target_lengths=token_counts(scorer.tokenizer, targets),
         prediction_lengths={n: token_counts(scorer.tokenizer, p) for n, p in named.items()},
         board=board,
-        baseline=baseline_name,
+        baseline=base,
         highlights=_highlights.highlights(scorer, targets, named, chosen),
         resampling=(n_samples, confidence, seed),
     )
@@ -116,8 +117,12 @@ def write_report(
     return board
 
 
-def _unique(name: str, taken: Mapping[str, Any]) -> str:
+def baseline_name(systems: Mapping[str, Any]) -> str:
+    """The name the baseline gets beside ``systems``: ``baseline``, or
+    ``baseline-2``... when a system has that name."""
+    name = "baseline"
     candidate, k = name, 2
+    taken = systems
     while candidate in taken:
         candidate, k = f"{name}-{k}", k + 1
     return candidate

@@ -119,8 +119,10 @@ class _Tap:
         scores = {name: np.concatenate(self._values, axis=2)}
         baseline = None
         if self._baseline:
+            from kurenai.report import baseline_name
+
             baseline = [r.baseline or "" for r in self._records]
-            scores["baseline"] = np.concatenate(self._baseline, axis=2)
+            scores[baseline_name(scores)] = np.concatenate(self._baseline, axis=2)
         records = self._records
         _write(
             args,

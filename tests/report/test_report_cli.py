@@ -158,3 +158,18 @@ def test_bad_combinations_are_usage_errors(
     result = call_main(capsys, "--target-file", files["t"], "--prediction-file", files["p"], *argv)
     assert result.code == 2
     assert message in result.err
+
+
+def test_a_system_named_baseline_keeps_its_scores(
+    capsys: pytest.CaptureFixture[str], files: dict[str, str]
+) -> None:
+    folder = Path(files["dir"])
+    system = folder / "baseline"
+    system.write_text(Path(files["p"]).read_text(encoding="utf-8"), encoding="utf-8")
+    report = folder / "r.html"
+    argv = ["--target-file", files["t"], "--prediction-file", str(system)]
+    result = call_main(capsys, *argv, "--baseline-file", files["b"], "--report", str(report))
+    assert result.code == 0, result.err
+    data = page_data(report)
+    assert data["systems"] == ["baseline", "baseline-2"] and data["baseline"] == "baseline-2"
+    assert data["scores"]["baseline"] != data["scores"]["baseline-2"]
