@@ -35,6 +35,7 @@ from kurenai.cli._output import Report, record_report
 from kurenai.cli._progress import Progress
 from kurenai.cli._scoring import scored_blocks
 from kurenai.cli._sources import CliError, Source, detect_format
+from kurenai.report import _cli as report_cli
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.signature import Bootstrap, Signature
 
@@ -100,14 +101,17 @@ def signature(args: argparse.Namespace, scorer: RougeScorer | None = None) -> Si
 
 def _run(args: argparse.Namespace) -> int:
     sides = _sides(args)
+    if args.systems or args.system_fields:  # a leaderboard: kurenai.report._cli
+        return report_cli.run_systems(args, sides, _scorer(args), signature(args))
     check_output(args.output, [source.path for source in sides.all])
     started = time.monotonic()
     scorer = _scorer(args, load=True)
     loading = time.monotonic() - started
+    report_tap = report_cli.tap(args, scorer, sides)  # None without --report
     shown = _show_progress(args)
     total = count_records(sides, for_progress=shown)
     note_lsum(args, [source.fmt for source in sides.all])
-    records = read_records(sides)
+    records = read_records(sides) if report_tap is None else report_tap.records(read_records(sides))
     first = next(records, None)  # before the output is opened or written
     if first is None:
         raise CliError(f"no records in {sides.describe()}")
@@ -117,6 +121,8 @@ def _run(args: argparse.Namespace) -> int:
         report = _report(args, stream, scorer, progress, sign)
         for block in scored_blocks(scorer, itertools.chain([first], records), args):
             report.add(block)
+            if report_tap is not None:
+                report_tap.add(block)
             progress.update(len(block.ids))
         if args.aggregate == "bootstrap":  # each type draws its own samples, in turn
             types = len(scorer.rouge_types)
@@ -124,6 +130,8 @@ def _run(args: argparse.Namespace) -> int:
         elif args.baseline_file is not None:  # the types share the samples
             progress.phase("comparison", args.bootstrap_samples, "samples")
         report.close()
+        if report_tap is not None:
+            report_tap.write(signature(args))
     progress.close(summary=not args.quiet)
     if args.signature:
         print(sign, file=sys.stderr)

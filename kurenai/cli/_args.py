@@ -19,6 +19,7 @@ from kurenai._core import names as _names
 from kurenai._core.plan import ROUGE_TYPE_GRAMMAR
 from kurenai.cli._output import FORMATS as OUTPUT_FORMATS
 from kurenai.cli._sources import FORMATS, CliError
+from kurenai.report import _cli as report_options
 from kurenai.tokenizers import available_tokenizers, tokenizer_info
 
 __all__ = ["DEFAULT_TYPES", "ExitRequest", "parse_args"]
@@ -36,6 +37,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ['rouge1', 'rouge2', 'rougeL']
     """
     args = _parser().parse_args(argv)
+    report_options.check(args)
     _check(args)
     return args
 
@@ -194,6 +196,7 @@ def _parser() -> argparse.ArgumentParser:
     other = parser.add_argument_group("other")
     other.add_argument("-h", "--help", action="help", help="show this help and exit")
     other.add_argument("--version", action="version", version=f"kurenai {__version__}")
+    report_options.add_options(parser)  # --report, --systems, ...: kurenai.report._cli
     return parser
 
 

@@ -1,0 +1,128 @@
+"""An HTML report of a run: see why a score moved (``pip install 'kurenai[report]'``).
+
+>>> import os, tempfile
+>>> from kurenai.rouge_scorer import RougeScorer
+>>> path = os.path.join(tempfile.mkdtemp(), "report.html")
+>>> board = write_report(path, RougeScorer(["rouge1"]), ["a b c", "d e"], {"mine": ["a b", "d"]},
+...                      seed=0, n_samples=50)
+>>> board.standings[0].system, os.path.getsize(path) > 0
+('mine', True)
+
+:func:`write_report` scores one or more systems' predictions against the
+same references (each reference tokenized once, :mod:`kurenai.report._systems`),
+ranks them with bootstrap intervals and paired tests, explains the records'
+matches (:mod:`kurenai.report._highlights`) and writes one self-contained HTML
+file (:mod:`kurenai.report._render`): corpus scores, score distributions,
+scores by reference length and length ratio, a record table that sorts,
+filters and pages, and an aligned view of each pair with its matched tokens
+highlighted per type.  With ``baseline``, the page also compares the first
+system with it: per-record deltas, wins/ties/losses, the paired bootstrap
+and the most improved and regressed records.  ``import kurenai`` never
+imports this package; it needs Jinja2 and Plotly only to render.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import IO, Any, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from kurenai.report import _data, _highlights, _render
+from kurenai.report._systems import Leaderboard, Standing, leaderboard, score_systems, token_counts
+
+__all__ = [
+    "DEFAULT_EXPLAINED",
+    "Leaderboard",
+    "Standing",
+    "baseline_name",
+    "leaderboard",
+    "score_systems",
+    "write_report",
+]
+
+Target = Union[str, Sequence[str]]
+Matrix = npt.NDArray[np.float64]
+# Records explained by default: on 100,000 records of 65 words, what keeps the
+# report within twice the time of scoring with the bootstrap (benchmarks/bench_report.py).
+DEFAULT_EXPLAINED = 5_000
+
+
+def write_report(
+    path: str | os.PathLike[str] | IO[str],
+    scorer: Any,
+    targets: Sequence[Target],
+    systems: Mapping[str, Sequence[str]] | Sequence[str],
+    *,
+    baseline: Sequence[str] | None = None,
+    ids: Sequence[Any] | None = None,
+    scores: Mapping[str, Matrix] | None = None,
+    signature: str = "",
+    n_samples: int = 1000,
+    confidence: float = 0.95,
+    seed: int | None = None,
+    all_pairs: bool = False,
+    explain_limit: int = DEFAULT_EXPLAINED,
+    title: str | None = None,
+) -> Leaderboard:
+    """Write the report of ``systems`` (name -> predictions; a plain list is one
+    system named ``prediction``) against ``targets`` to ``path`` (a file name or
+    a text stream); return the
+    leaderboard.
+
+    ``baseline``: a baseline system's predictions, compared with the first
+    system.  ``scores``: the systems' (types x P/R/F x records) scores when
+    already computed (the command line's), else they are scored here.
+    ``explain_limit``: how many records get highlighted matches (-1: all).
+    ``seed`` makes every bootstrap reproducible.
+
+    Raises ValueError if the systems do not all have one prediction per
+    target, and ImportError without the ``report`` extra.
+    """
+    named = dict(systems) if isinstance(systems, Mapping) else {"prediction": list(systems)}
+    base = None
+    if baseline is not None:
+        base = baseline_name(named)
+        named[base] = list(baseline)
+    if not targets:
+        raise ValueError("a report needs at least one record")
+    if scores is None:
+        scores = score_systems(scorer, targets, named)
+    types = tuple(scorer.rouge_types)
+    board = leaderboard(scores, types, n_samples, confidence, seed, all_pairs)
+    first = next(iter(named))
+    delta = None if base is None else scores[first][0, 2] - scores[base][0, 2]
+    chosen = _highlights.chosen_records(scores[first][0, 2], delta, explain_limit)
+    data = _data.document(
+        rouge_types=types,
+        signature=signature,
+        ids=list(range(len(targets))) if ids is None else ids,
+        targets=targets,
+        systems=named,
+        scores=scores,
+        target_lengths=token_counts(scorer.tokenizer, targets),
+        prediction_lengths={n: token_counts(scorer.tokenizer, p) for n, p in named.items()},
+        board=board,
+        baseline=base,
+        highlights=_highlights.highlights(scorer, targets, named, chosen),
+        resampling=(n_samples, confidence, seed),
+    )
+    if not isinstance(path, (str, os.PathLike)):
+        _render.render(path, data, board, title or "kurenai report")
+        return board
+    with open(path, "w", encoding="utf-8", newline="\n") as stream:
+        _render.render(stream, data, board, title or _render.default_title(path))
+    return board
+
+
+def baseline_name(systems: Mapping[str, Any]) -> str:
+    """The name the baseline gets beside ``systems``: ``baseline``, or
+    ``baseline-2``... when a system has that name."""
+    name = "baseline"
+    candidate, k = name, 2
+    taken = systems
+    while candidate in taken:
+        candidate, k = f"{name}-{k}", k + 1
+    return candidate

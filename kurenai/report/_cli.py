@@ -1,0 +1,289 @@
+"""The command line's report options: ``--report``, and several systems at once.
+
+``kurenai.cli`` calls three things from here: :func:`add_options` (the
+options), :func:`tap` (with ``--report``: keeps the records and scores of
+the usual run, whatever its input and output) and :func:`run_systems` (with
+``--systems`` or ``--system-fields``: the leaderboard run).
+
+A leaderboard run scores every system against the same references, each
+tokenized once, and writes the leaderboard (a text table; JSON with
+``--output-format json``).  Its exit status is a CI gate: 3 when a
+``--fail-under`` threshold is missed by the first system (the
+``--prediction-file`` one) or when the first system is significantly worse
+than the best one (paired bootstrap, p below 1 - ``--confidence-interval``)
+on any type; 0 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import os
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from kurenai.cli._files import atomic_output, check_output
+from kurenai.cli._io import (
+    Record,
+    Sides,
+    _count_error,
+    _files,
+    _id,
+    _target_getter,
+    _text_getter,
+)
+from kurenai.cli._output import Block
+from kurenai.cli._sources import CliError, Source, detect_format, rows
+
+__all__ = ["add_options", "check", "run_systems", "tap"]
+
+
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """The report and leaderboard options, as their own group of ``--help``."""
+    add = parser.add_argument_group("report and several systems").add_argument
+    add(
+        "--report",
+        metavar="FILE",
+        help="also write an HTML report of the run to FILE (needs pip install 'kurenai[report]')",
+    )
+    add(
+        "--report-explain",
+        type=int,
+        default=5_000,
+        metavar="N",
+        help="highlight the matches of at most N records in the report (-1: all; default 5000)",
+    )
+    add(
+        "--systems",
+        nargs="+",
+        metavar="FILE",
+        help="more systems' prediction files (format "
+        "and field as --prediction-file): rank every system with bootstrap intervals and "
+        "paired tests against the best; exit 3 if the first is significantly worse",
+    )
+    add(
+        "--system-fields",
+        metavar="NAMES",
+        help="more systems as comma-separated JSONL/CSV fields of --prediction-file",
+    )
+    add("--all-pairs", action="store_true", help="with several systems, test every pair")
+
+
+def check(args: argparse.Namespace) -> None:
+    """Checks across the report options; CliError (exit 2) on a bad combination."""
+    several = bool(args.systems or args.system_fields)
+    if several and args.baseline_file is not None:
+        raise CliError(
+            "--systems/--system-fields rank systems; give the baseline as one of them", 2
+        )
+    if several and args.aggregate not in (None, "none", "bootstrap"):
+        raise CliError(
+            "--systems/--system-fields report bootstrap intervals; leave out --aggregate", 2
+        )
+    if several and args.aggregate is None:
+        args.aggregate = "bootstrap"  # what the leaderboard reports, and the signature says
+    if args.all_pairs and not several:
+        raise CliError("--all-pairs needs --systems or --system-fields", 2)
+    if args.report_explain < -1:
+        raise CliError("--report-explain: expected -1 (all) or a count >= 0", 2)
+
+
+class _Tap:
+    """Keeps what a usual run reads and scores, then writes its report."""
+
+    def __init__(self, args: argparse.Namespace, scorer: Any, sides: Sides) -> None:
+        self._args, self._scorer, self._sides = args, scorer, sides
+        self._records: list[Record] = []
+        self._values: list[npt.NDArray[np.float64]] = []
+        self._baseline: list[npt.NDArray[np.float64]] = []
+
+    def records(self, records: Iterable[Record]) -> Iterator[Record]:
+        for record in records:
+            self._records.append(record)
+            yield record
+
+    def add(self, block: Block) -> None:
+        self._values.append(block.values)
+        if block.baseline is not None:
+            self._baseline.append(block.baseline)
+
+    def write(self, signature: str) -> None:
+        """Write the report (``--report``) of everything kept."""
+        args = self._args
+        name = _system_name(self._sides.predictions, self._sides)
+        scores = {name: np.concatenate(self._values, axis=2)}
+        baseline = None
+        if self._baseline:
+            from kurenai.report import baseline_name
+
+            baseline = [r.baseline or "" for r in self._records]
+            scores[baseline_name(scores)] = np.concatenate(self._baseline, axis=2)
+        records = self._records
+        _write(
+            args,
+            self._scorer,
+            [r.target for r in records],
+            {name: [r.prediction for r in records]},
+            _ids(records),
+            scores,
+            signature,
+            baseline=baseline,
+        )
+
+
+def tap(args: argparse.Namespace, scorer: Any, sides: Sides) -> _Tap | None:
+    """With ``--report``, what keeps the run's records and scores; else None."""
+    if args.report is None:
+        return None
+    check_output(args.report, [source.path for source in sides.all])
+    return _Tap(args, scorer, sides)
+
+
+def run_systems(args: argparse.Namespace, sides: Sides, scorer: Any, signature: str) -> int:
+    """The leaderboard run; returns the exit status (see the module)."""
+    from kurenai.report import leaderboard, score_systems
+
+    sources = _system_sources(args, sides.predictions)
+    check_output(args.output, [sides.targets.path, *(s.path for s in sources)])
+    targets, predictions, ids = _read(sides.targets, sources)
+    names = _names(sources, sides)
+    systems = dict(zip(names, predictions))
+    scores = score_systems(scorer, targets, systems, args.multi_ref_mode)
+    types = scorer.rouge_types
+    samples, confidence, seed = args.bootstrap_samples, args.confidence_interval, args.seed
+    board = leaderboard(scores, types, samples, confidence, seed, args.all_pairs)
+    with atomic_output(args.output) as stream:
+        if args.output_format == "json":
+            document = {"signature": signature, "count": len(targets), **board.as_dict()}
+            stream.write(json.dumps(document, indent=2) + "\n")
+        else:
+            stream.write(f"{signature}\n{board.text()}\n")
+    if args.report is not None:
+        _write(args, scorer, targets, systems, ids, scores, signature, all_pairs=args.all_pairs)
+    return _gate(args, board, names[0], scores[names[0]], types)
+
+
+def _gate(
+    args: argparse.Namespace, board: Any, first: str, scores: Any, types: Sequence[str]
+) -> int:
+    status = 0
+    for rouge_type, threshold in (args.fail_under or {}).items():
+        mean = float(np.mean(scores[list(types).index(rouge_type), 2]))
+        if mean < threshold:
+            print(f"kurenai: {first} {rouge_type}-F {mean:.4f} < {threshold}", file=sys.stderr)
+            status = 3
+    standing = next(s for s in board.standings if s.system == first)
+    for rouge_type, result in standing.comparison.items():
+        if result.p_value < 1 - board.confidence and result.difference < 0:
+            print(
+                f"kurenai: {first} is significantly worse than {standing.compared_to} on "
+                f"{rouge_type} ({result.difference:+.4f}, p = {result.p_value:.4f})",
+                file=sys.stderr,
+            )
+            status = 3
+    return status
+
+
+def _write(
+    args: argparse.Namespace,
+    scorer: Any,
+    targets: Sequence[Any],
+    systems: dict[str, list[str]],
+    ids: Sequence[Any] | None,
+    scores: dict[str, Any],
+    signature: str,
+    baseline: list[str] | None = None,
+    all_pairs: bool = False,
+) -> None:
+    from kurenai.report import write_report
+
+    try:
+        with atomic_output(args.report) as stream:
+            write_report(
+                stream,
+                scorer,
+                targets,
+                systems,
+                baseline=baseline,
+                ids=ids,
+                scores=scores,
+                signature=signature,
+                n_samples=args.bootstrap_samples,
+                confidence=args.confidence_interval,
+                seed=args.seed,
+                all_pairs=all_pairs,
+                explain_limit=args.report_explain,
+                title=f"kurenai report — {os.path.basename(args.report)}",
+            )
+    except ImportError as error:
+        raise CliError(f"--report: {error}", 2) from None
+
+
+def _system_sources(args: argparse.Namespace, predictions: Source) -> list[Source]:
+    sources = [predictions]
+    for path in args.systems or ():
+        fmt = detect_format(path, args.format)
+        id_field = args.id_field if fmt != "text" else None
+        sources.append(Source(path, fmt, predictions.field, args.newline_escape, id_field))
+    for field in (args.system_fields or "").split(","):
+        if field.strip():
+            if not predictions.structured:
+                raise CliError("--system-fields needs JSONL, CSV or TSV predictions", 2)
+            sources.append(Source(predictions.path, predictions.fmt, field.strip(), False, None))
+    return sources
+
+
+def _names(sources: Sequence[Source], sides: Sides) -> list[str]:
+    """A distinct name per system: its field when systems share a file, else its file."""
+    names: list[str] = []
+    for source in sources:
+        name = _system_name(source, sides, sources)
+        candidate, k = name, 2
+        while candidate in names:
+            candidate, k = f"{name}-{k}", k + 1
+        names.append(candidate)
+    return names
+
+
+def _system_name(source: Source, sides: Sides, sources: Sequence[Source] = ()) -> str:
+    shared = [s for s in (sides.targets, *sources) if s is not source and s.path == source.path]
+    if source.structured and (shared or source.path == "-"):
+        return source.field
+    return os.path.basename(source.path)
+
+
+def _read(
+    targets: Source, systems: Sequence[Source]
+) -> tuple[list[Any], list[list[str]], list[Any] | None]:
+    """Every record's target, each system's prediction, the ids (or None)."""
+    sources = [targets, *systems]
+    files = _files(sources)
+    readers = [rows(group[0]) for group in files]
+    where = {id(source): i for i, group in enumerate(files) for source in group}
+    getters = [_target_getter(targets), *map(_text_getter, systems)]
+    found: list[list[Any]] = [[] for _ in sources]
+    ids: list[Any] = []
+    end = object()
+    for done, current in enumerate(itertools.zip_longest(*readers, fillvalue=end)):
+        if end in current:
+            counts = [done + (r is not end) + sum(1 for _ in it) for r, it in zip(current, readers)]
+            raise _count_error(files, counts)
+        taken: list[tuple[int, Any]] = [current[where[id(s)]] for s in sources]  # type: ignore[misc]
+        for k, (get, (number, row)) in enumerate(zip(getters, taken)):
+            found[k].append(get(number, row))
+        if targets.id_field is not None:
+            ids.append(_id(targets, *taken[0]))
+    if not found[0]:
+        raise CliError(f"no records in {targets.name}")
+    return found[0], found[1:], ids if targets.id_field is not None else None
+
+
+def _ids(records: Sequence[Record]) -> list[Any] | None:
+    if not records or records[0].id is None:
+        return None
+    return [r.id for r in records]

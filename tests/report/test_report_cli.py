@@ -1,0 +1,175 @@
+"""The command line's --report, and its leaderboard of several systems."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from cli_support import call_main
+from report_support import ENGLISH, page_data
+
+from kurenai.rouge_scorer import RougeScorer
+
+pytest.importorskip("jinja2")
+pytest.importorskip("plotly")
+
+
+def _write(path: Path, lines: list[str]) -> str:
+    path.write_text("".join(line.replace("\n", "\\n") + "\n" for line in lines), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, str]:
+    targets, predictions, baseline = (list(x) for x in zip(*ENGLISH))
+    return {
+        "t": _write(tmp_path / "t.txt", targets),
+        "p": _write(tmp_path / "p.txt", predictions),
+        "b": _write(tmp_path / "b.txt", baseline),
+        "dir": str(tmp_path),
+    }
+
+
+def _scores(data: dict[str, object], system: str) -> list[list[list[float]]]:
+    return data["scores"][system]  # type: ignore[index,no-any-return]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [[], ["--aggregate", "bootstrap", "--seed", "1"], ["--output-format", "json"]],
+    ids=["records", "bootstrap", "json"],
+)
+def test_report_with_any_output(
+    capsys: pytest.CaptureFixture[str], files: dict[str, str], extra: list[str]
+) -> None:
+    report = Path(files["dir"]) / "r.html"
+    base = ["--target-file", files["t"], "--prediction-file", files["p"], "--newline-escape"]
+    result = call_main(capsys, *base, "--report", str(report), *extra)
+    assert result.code == 0, result.err
+    data = page_data(report)
+    scorer = RougeScorer(["rouge1", "rouge2", "rougeL"])
+    assert data["count"] == len(ENGLISH)
+    assert data["systems"] == ["p.txt"]
+    assert data["targets"][0] == ENGLISH[0][0]  # the escaped newline, read as one
+    expected = scorer.score(ENGLISH[1][0], ENGLISH[1][1])["rouge2"]
+    assert [_scores(data, "p.txt")[1][m][1] for m in range(3)] == [round(x, 6) for x in expected]
+    assert data["signature"].startswith("rouge:rouge1,rouge2,rougeL|tok:whitespace")
+
+
+def test_report_of_a_comparison_from_jsonl_on_stdin(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    rows = [{"id": f"r{i}", "target": t, "prediction": p} for i, (t, p, _) in enumerate(ENGLISH)]
+    rows[0]["target"] = [ENGLISH[0][0], "a second reference"]  # type: ignore[assignment]
+    lines = "".join(json.dumps(r) + "\n" for r in rows)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(lines.encode())))
+    baseline = tmp_path / "b.jsonl"
+    baseline.write_text(
+        "".join(
+            json.dumps({"id": f"r{i}", "prediction": b}) + "\n"
+            for i, (_, _, b) in enumerate(ENGLISH)
+        )
+    )
+    report = tmp_path / "r.html"
+    argv = ["--target-file", "-", "--prediction-file", "-", "--format", "jsonl"]
+    argv += ["--baseline-file", str(baseline), "--id-field", "id", "--seed", "2"]
+    result = call_main(capsys, *argv, "--report", str(report))
+    assert result.code == 0, result.err
+    data = page_data(report)
+    assert data["ids"] == [f"r{i}" for i in range(len(ENGLISH))]
+    assert data["baseline"] == "baseline" and "comparison" in data
+    assert data["targets"][0] == ENGLISH[0][0] + "\n\na second reference"
+    assert data["resampling"]["seed"] == 2
+
+
+def test_a_leaderboard_in_text_and_json(
+    capsys: pytest.CaptureFixture[str], files: dict[str, str]
+) -> None:
+    base = ["--target-file", files["t"], "--prediction-file", files["p"], "--seed", "0"]
+    result = call_main(capsys, *base, "--systems", files["b"], files["t"], "--newline-escape")
+    # The first system is worse than the references themselves: the gate fails.
+    assert result.code == 3
+    assert "p.txt is significantly worse than t.txt" in result.err
+    lines = result.out.splitlines()
+    assert lines[0].startswith("rouge:") and "boot:1000,0.95,seed:0" in lines[0]
+    assert [line.split()[1] for line in lines[2:]] == ["t.txt", "p.txt", "b.txt"]
+    report = Path(files["dir"]) / "board.html"
+    result = call_main(
+        capsys,
+        *base,
+        "--systems",
+        files["b"],
+        "--output-format",
+        "json",
+        "--all-pairs",
+        "--report",
+        str(report),
+        "--newline-escape",
+    )
+    assert result.code == 0, result.err
+    board = json.loads(result.out)
+    assert [s["system"] for s in board["standings"]] == ["p.txt", "b.txt"]
+    assert board["standings"][1]["comparison"]["rouge1"]["p_value"] <= 1
+    assert len(board["pairs"]) == 1
+    assert page_data(report)["systems"] == ["p.txt", "b.txt"]
+
+
+def test_systems_as_jsonl_fields(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "d.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps({"target": t, "prediction": p, "other": b}) + "\n" for t, p, b in ENGLISH
+        )
+    )
+    argv = ["--target-file", str(path), "--prediction-file", str(path)]
+    result = call_main(capsys, *argv, "--system-fields", "other", "--output-format", "json")
+    assert result.code == 0, result.err
+    assert {s["system"] for s in json.loads(result.out)["standings"]} == {"prediction", "other"}
+
+
+def test_the_gate_reads_fail_under(
+    capsys: pytest.CaptureFixture[str], files: dict[str, str]
+) -> None:
+    argv = ["--target-file", files["t"], "--prediction-file", files["t"], "--systems", files["p"]]
+    argv += ["--newline-escape", "--seed", "0"]
+    assert call_main(capsys, *argv).code == 0  # the first system is the best one
+    result = call_main(capsys, *argv, "--fail-under", "rouge1=0.5")
+    assert result.code == 0, result.err
+    argv[3] = files["b"]
+    result = call_main(capsys, *argv, "--fail-under", "rouge2=0.9")
+    assert result.code == 3
+    assert "b.txt rouge2-F" in result.err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--systems", "x", "--baseline-file", "y"], "give the baseline as one of them"),
+        (["--all-pairs"], "--all-pairs needs --systems"),
+        (["--report-explain", "-2", "--report", "r.html"], "--report-explain"),
+        (["--system-fields", "a"], "--system-fields needs JSONL"),
+    ],
+)
+def test_bad_combinations_are_usage_errors(
+    capsys: pytest.CaptureFixture[str], files: dict[str, str], argv: list[str], message: str
+) -> None:
+    result = call_main(capsys, "--target-file", files["t"], "--prediction-file", files["p"], *argv)
+    assert result.code == 2
+    assert message in result.err
+
+
+def test_a_system_named_baseline_keeps_its_scores(
+    capsys: pytest.CaptureFixture[str], files: dict[str, str]
+) -> None:
+    folder = Path(files["dir"])
+    system = folder / "baseline"
+    system.write_text(Path(files["p"]).read_text(encoding="utf-8"), encoding="utf-8")
+    report = folder / "r.html"
+    argv = ["--target-file", files["t"], "--prediction-file", str(system)]
+    result = call_main(capsys, *argv, "--baseline-file", files["b"], "--report", str(report))
+    assert result.code == 0, result.err
+    data = page_data(report)
+    assert data["systems"] == ["baseline", "baseline-2"] and data["baseline"] == "baseline-2"
+    assert data["scores"]["baseline"] != data["scores"]["baseline-2"]

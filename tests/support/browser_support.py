@@ -1,0 +1,79 @@
+"""Headless Chromium for the report tests: Debian's ``chromium`` and ``chromium-driver``
+(``.ci/browser-setup.sh`` installs them), driven by Selenium.  No browser is
+downloaded: Selenium is pointed at the system's driver and binary.
+
+Without them a test skips, except under ``CI=true``, where it fails: CI must
+have run the setup script.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = ("chromium", "chromium-browser")
+DRIVER = "chromedriver"
+
+
+def _found() -> tuple[str, str] | None:
+    browser = next((p for p in map(shutil.which, CHROMIUM) if p), None)
+    driver = shutil.which(DRIVER)
+    return (browser, driver) if browser and driver else None
+
+
+def chromium() -> Iterator[Any]:
+    """A headless Chromium session (for a module-scoped fixture)."""
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        _missing("selenium is not installed (pip install -e '.[test]')")
+    found = _found()
+    if found is None:
+        _missing("Chromium is not installed (bash .ci/browser-setup.sh)")
+    browser, driver_path = found
+    options = webdriver.ChromeOptions()
+    options.binary_location = browser
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1400,1800",
+    ):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _missing(reason: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI needs the browser tests: {reason}")
+    pytest.skip(reason)
+
+
+def open_report(driver: Any, path: Path) -> list[dict[str, Any]]:
+    """Load the page and wait for its script; return what it logged on the console."""
+    driver.get_log("browser")  # drop what earlier pages logged
+    driver.get(path.resolve().as_uri())
+    ready = "return Boolean(window.kurenaiReport && window.kurenaiReport.ready)"
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, 30).until(lambda d: d.execute_script(ready))
+    return list(driver.get_log("browser"))
+
+
+def artifacts_dir(base: Path) -> Path:
+    """Where screenshots go: ``$KURENAI_TEST_ARTIFACTS`` or a temporary folder."""
+    folder = Path(os.environ.get("KURENAI_TEST_ARTIFACTS") or base / "artifacts")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
