@@ -19,18 +19,18 @@ sentences), so their token positions index the sentences' tokens.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Callable, Literal, NamedTuple
 
 from kurenai._core import batch as _batch
 from kurenai._core import multiref as _multiref
+from kurenai._core.kinds import Tally, kind_of
 from kurenai._core.plan import LCS, LSUM, NGRAM, SKIP, WLCS
-from kurenai._core.python_plan import _ratio_score, variant_score
 from kurenai._core.rules import SENTENCE_SEPARATOR
 from kurenai.explain import _matches
 from kurenai.explain._spans import Token, token_spans
-from kurenai.scoring import Score, fmeasure
+from kurenai.scoring import Score
 
 __all__ = [
     "Explanation",
@@ -211,33 +211,19 @@ class _Views:
 def _explained(
     spec: Any, k: int, kind: int, t: Viewed, p: Viewed
 ) -> tuple[_matches.Pairs, tuple[float, float, float], Score]:
-    """One type's matches, counts and score, with ``PythonPlan._scores``'s operations."""
+    """One type's matches, counts and score; the score from the counts by the
+    kind's own formula in the registry, as the plans compute it."""
     t_whole, p_whole = t[3], p[3]
     if kind == NGRAM:
         n = spec.orders[spec.slots[k]]
-        pairs, (hits, t_count, p_count) = _matches.ngrams(t_whole, p_whole, n)
-        precision = hits / max(p_count, 1)
-        recall = hits / max(t_count, 1)
-        return (
-            pairs,
-            (hits, t_count, p_count),
-            Score(precision, recall, fmeasure(precision, recall)),
-        )
-    if kind == LCS:
+        pairs, counts = _matches.ngrams(t_whole, p_whole, n)
+    elif kind == LCS:
         pairs, counts = _matches.lcs(t_whole, p_whole)
-        return pairs, counts, _ratio_score(*_ints(counts))
-    if kind == LSUM:
+    elif kind == LSUM:
         pairs, counts = _matches.lsum(t[2], p[2])
-        return pairs, counts, _ratio_score(*_ints(counts))
-    if kind == WLCS:
+    elif kind == WLCS:
         pairs, counts = _matches.wlcs(t[2], p[2], spec.w_weight)
-        return pairs, counts, variant_score(WLCS, counts, spec.w_weight)
-    assert kind == SKIP
-    pairs, counts = _matches.skip_grams(t_whole, p_whole, spec.gaps[k], spec.unigrams[k])
-    return pairs, counts, variant_score(SKIP, counts, spec.w_weight)
-
-
-def _ints(counts: Sequence[float]) -> tuple[int, int, int]:
-    """(hits, prediction count, target count) as ``_ratio_score`` takes them."""
-    hits, t_count, p_count = (int(c) for c in counts)
-    return hits, p_count, t_count
+    else:
+        assert kind == SKIP
+        pairs, counts = _matches.skip_grams(t_whole, p_whole, spec.gaps[k], spec.unigrams[k])
+    return pairs, counts, kind_of(kind).score(Tally(*counts), spec.w_weight)

@@ -94,7 +94,8 @@ def compute(
         accumulate: how several references combine: a multi-reference
             mode of ``RougeScorer.score_multi`` (``"best"``; ``"avg"`` or
             ``"mean"``; ``"best-recall"``, ``"average"``).
-        n_samples, confidence_interval: the bootstrap's, as rouge-score's.
+        n_samples: the bootstrap's resamples, as rouge-score's.
+        confidence_interval: the bootstrap's interval, as rouge-score's.
 
     Raises:
         ValueError: no predictions, different lengths, an empty reference

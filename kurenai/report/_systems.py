@@ -79,7 +79,7 @@ def _score_shared(
     for i in rows:
         reference = plan.tokenized(cast(str, targets[i]))
         for name, predictions in systems.items():
-            scores = plan._scores(*plan._count(reference, plan.tokenized(predictions[i])))
+            scores = plan._scores(plan._count(reference, plan.tokenized(predictions[i])))
             found[name][:, :, i] = [scores[t] for t in types]
 
 
