@@ -102,7 +102,7 @@ def signature(args: argparse.Namespace, scorer: RougeScorer | None = None) -> Si
 def _run(args: argparse.Namespace) -> int:
     sides = _sides(args)
     if args.systems or args.system_fields:  # a leaderboard: kurenai.report._cli
-        return report_cli.run_systems(args, sides, _scorer(args), signature(args))
+        return report_cli.run_systems(args, sides, _scorer(args), str(signature(args)))
     check_output(args.output, [source.path for source in sides.all])
     started = time.monotonic()
     scorer = _scorer(args, load=True)
@@ -131,7 +131,7 @@ def _run(args: argparse.Namespace) -> int:
             progress.phase("comparison", args.bootstrap_samples, "samples")
         report.close()
         if report_tap is not None:
-            report_tap.write(signature(args))
+            report_tap.write(sign)
     progress.close(summary=not args.quiet)
     if args.signature:
         print(sign, file=sys.stderr)

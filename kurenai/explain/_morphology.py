@@ -20,7 +20,6 @@ import threading
 import weakref
 from typing import Any, Callable
 
-from kurenai._core.rules import keeps_stem
 from kurenai.tokenizers._morphological import (
     SUDACHI_PIECE,
     JiebaTokenizer,
@@ -58,11 +57,10 @@ def analysed_spans(tokenizer: MorphologicalTokenizer, text: str) -> Spans | None
                 return None
             analyse = _ANALYSERS[tokenizer] = maker(tokenizer, _resource(tokenizer))
         words = _kept(analyse(text))
-    porter = tokenizer._porter
-    if porter is None:
+    stemmer = tokenizer.stemmer  # the adapter's stem-then-filter step, as it tokenizes
+    if stemmer is None:
         return words
-    keep = keeps_stem("unicode")
-    return [(stem, s, e) for word, s, e in words if keep(stem := porter(word))]
+    return [(stem, s, e) for word, s, e in words if (stem := stemmer(word)) is not None]
 
 
 def _resource(tokenizer: MorphologicalTokenizer) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import doctest
 from pathlib import Path
 
-PAGE = Path(__file__).resolve().parents[2] / "docs" / "guide" / "rouge155.md"
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "guides" / "perl-rouge155.md"
 
 
 def test_the_guide_examples_give_their_outputs() -> None:
