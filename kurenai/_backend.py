@@ -5,7 +5,8 @@ imports, otherwise pure Python with one warning; always pure Python on
 interpreters other than CPython), ``compiled`` (fail loudly if the extension
 is missing) or ``python`` (force the pure twin).  ``IMPLEMENTATION`` tells
 which one is live.  ``kernels`` is ``kurenai._lcs`` or its twin
-``kurenai._lcs_py``; ``fastpath`` is the compiled text-to-scores path, or None.
+``kurenai._lcs_py``; ``fastpath`` is ``kurenai._fused``, the compiled text-to-scores
+plan (``FusedPlan``), or None.
 :func:`make_plan` picks a scorer's plan from them.
 ``variants`` holds the ROUGE-W/S/SU kernels (``_variants`` or its twin) and
 ``resample`` the bootstrap's summing kernel (or None).
@@ -100,14 +101,14 @@ def make_plan(spec: TypeSpec, tokenizer: Any, splitter: Splitter | None, threads
 
             fastpath.set_char_classes(char_classes())  # built once, ~0.25 s
         stemmer = getattr(tokenizer, "stemmer", None)
-        return fastpath.Plan(spec, fastpath.MODES[mode], stemmer, Score, threads)  # type: ignore[no-any-return]
+        return fastpath.FusedPlan(spec, fastpath.MODES[mode], stemmer, Score, threads)  # type: ignore[no-any-return]
     return PythonPlan(spec, tokenizer, kernels, splitter, variants, threads)
 
 
 _CHOICE = os.environ.get(ENV_VAR, "auto").strip().lower() or "auto"
 kernels, IMPLEMENTATION = _load(_CHOICE)
 fastpath = _compiled(
-    "_fastpath", "text path", "scoring uses Python tokenization, correctly but more slowly."
+    "_fused", "text path", "scoring uses Python tokenization, correctly but more slowly."
 )
 variants: ModuleType = _compiled(
     "_variants", "ROUGE-W/S/SU kernels", "those types use the pure-Python twin (slower)."

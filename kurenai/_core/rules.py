@@ -1,7 +1,7 @@
 """Tokenization rules as data: the one place both twins read them from.
 
 The Python tokenizers (``kurenai.tokenizers``, ``kurenai.tokenizers._unicode``,
-``kurenai.tokenizers._stemming``) and the compiled scan (``kurenai._fastpath``, which
+``kurenai.tokenizers._stemming``) and the compiled scan (``kurenai._fused``, which
 copies these values into C tables when it is imported) both follow the rules
 below, so a rule changed here changes both.
 """
