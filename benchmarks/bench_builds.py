@@ -1,7 +1,7 @@
 """Two builds of kurenai side by side: every row of other benchmark scripts, before vs after.
 
     python benchmarks/bench_builds.py --before DIR [--after DIR] [--rounds 5]
-                                      [--script bench_floor.py --script bench_rouge.py]
+                                      [--script "bench_rouge.py --clock cpu" ...]
                                       [--implementation python] [--tiny]
 
 ``DIR`` is a source tree with its extension built in place (``python setup.py
@@ -10,6 +10,8 @@ build_ext --inplace``), e.g. a ``git worktree`` of the commit to compare with;
 script once per tree, the trees in alternating order (so a drift of the load
 hits both), each run in a fresh process with ``PYTHONPATH`` set to its tree and
 a neutral working directory; the header each run prints must name that tree.
+A ``--script`` value is a script of this folder and its own options (default:
+``bench_floor.py`` and ``bench_rouge.py --clock cpu``).
 Every timed row the scripts print (``us/pair`` or ``s``) is collected per tree;
 a row of the report gives the median over rounds before and after, and the
 median over rounds of after / before within the round.  Rows of other
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shlex
 import statistics
 import subprocess
 import sys
@@ -41,8 +44,10 @@ def parse_rows(script: str, output: str) -> Rows:
     rows: Rows = {}
     case = ""
     for line in output.splitlines():
+        if line.startswith("times:"):  # a note of the script, not a case
+            continue
         if line and not line.startswith(" "):
-            case = re.sub(r"\s+\(.*\)$", "", line.strip())
+            case = re.sub(r"\s{2,}\(.*$", "", line.strip())
             continue
         match = ROW.match(line)
         if match:
@@ -51,12 +56,13 @@ def parse_rows(script: str, output: str) -> Rows:
     return rows
 
 
-def run_script(tree: Path, script: str, extra: list[str]) -> Rows:
-    """One run of ``benchmarks/<script>`` importing the kurenai of ``tree``."""
+def run_script(tree: Path, command: str, extra: list[str]) -> Rows:
+    """One run of ``benchmarks/<script> [options]`` importing the kurenai of ``tree``."""
+    script, *options = shlex.split(command)
     env = {**os.environ, "PYTHONPATH": str(tree)}
     with tempfile.TemporaryDirectory() as neutral:
         out = subprocess.run(
-            [sys.executable, str(HERE / script), *extra],
+            [sys.executable, str(HERE / script), *options, *extra],
             capture_output=True,
             text=True,
             cwd=neutral,
@@ -104,13 +110,13 @@ def main() -> None:
     parser.add_argument("--before", type=Path, help="the tree to compare with")
     parser.add_argument("--after", type=Path, help="default: the tree this script imports")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--script", action="append", help="default: bench_floor, bench_rouge")
+    parser.add_argument("--script", action="append", help="a script and its options (repeat)")
     add_common_options(parser)
     args = parser.parse_args()
     identity = header(args)
     here = Path(identity["file"]).parent
     extra = ["--implementation", args.implementation]
-    scripts = args.script or ["bench_floor.py", "bench_rouge.py"]
+    scripts = args.script or ["bench_floor.py", "bench_rouge.py --clock cpu"]
     if args.tiny:
         args.before = args.after = here
         args.rounds, scripts, extra = 1, ["bench_floor.py"], [*extra, "--tiny"]
