@@ -102,7 +102,7 @@ def report(before: list[Rows], after: list[Rows]) -> None:
         old = statistics.median(run[key] for run in before)
         new = statistics.median(run[key] for run in after)
         ratios = [a[key] / b[key] if b[key] else float("nan") for b, a in zip(before, after)]
-        print(f"  {row:<62}{old:>11.3f}{new:>11.3f}{statistics.median(ratios):>8.3f}")
+        print(f"  {row:<62}{old:>11.4g}{new:>11.4g}{statistics.median(ratios):>8.3f}")
 
 
 def main() -> None:
