@@ -159,9 +159,14 @@ def _lines(words: list[str], rng: random.Random) -> str:
     return "".join(out).strip()
 
 
-def interleaved(contenders: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
-    """Median seconds of each contender, run round-robin so load drifts hit all."""
-    times = interleaved_times(contenders, repeats)
+def interleaved(
+    contenders: dict[str, Callable[[], object]],
+    repeats: int,
+    clock: Callable[[], float] = time.perf_counter,
+) -> dict[str, float]:
+    """Median seconds of each contender, run round-robin so load drifts hit all
+    (``clock``: see :func:`interleaved_times`)."""
+    times = interleaved_times(contenders, repeats, clock)
     return {name: statistics.median(values) for name, values in times.items()}
 
 

@@ -1,19 +1,23 @@
 """kurenai vs rouge-score (and rouge-score-rs, when installed), side by side.
 
     python benchmarks/bench_rouge.py [--data-dir DIR] [--repeats 5] [--skip-long] [--slow]
-                                     [--implementation python] [--tiny]
+                                     [--clock cpu] [--implementation python] [--tiny]
 
 Every case runs all contenders on the same inputs, round-robin, and reports
 the median time per pair and the ratio to rouge-score.  rouge-score-rs is a
 benchmark-only peer (``pip install rouge-score-rs``), never a dependency.
 Long-document cases run each contender in a fresh process to read its peak
 memory; they import the same kurenai as this process, which the header names.
+Times are wall-clock; ``--clock cpu`` counts the CPU time of the timing
+process instead (all its threads), which other processes' load moves less:
+for comparing two builds on a busy machine (``bench_builds.py``).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import time
 from typing import Any, Callable
 
 from _common import (
@@ -89,7 +93,8 @@ def run_case(case: str, types: list[str], stem: bool, pairs: Pairs, repeats: int
     scorers = contenders(types, stem)
     for scorer in scorers.values():  # warm-up: stem caches, lazy imports
         loop(scorer, pairs[:5])()
-    report(case, len(pairs), interleaved({n: loop(s, pairs) for n, s in scorers.items()}, repeats))
+    runs = {n: loop(s, pairs) for n, s in scorers.items()}
+    report(case, len(pairs), interleaved(runs, repeats, CLOCK))
 
 
 def run_batch(pairs: Pairs, repeats: int, jobs: int) -> None:
@@ -111,11 +116,12 @@ def run_batch(pairs: Pairs, repeats: int, jobs: int) -> None:
     if "rouge-score-rs" in scorers:
         peer = scorers["rouge-score-rs"]
         runs["rouge-score-rs batch"] = lambda: peer.score_batch(targets, predictions)
-    report(f"batch, 4 types, {jobs} cores", len(pairs), interleaved(runs, repeats))
+    report(f"batch, 4 types, {jobs} cores", len(pairs), interleaved(runs, repeats, CLOCK))
 
 
 LONG_SNIPPET = """
 import json, time
+clock = time.process_time if {cpu!r} else time.perf_counter
 sys.path.insert(0, {bench!r})
 from _common import kurenai_identity, zipf_pair
 target, prediction = zipf_pair({tokens}, seed=1)
@@ -138,9 +144,9 @@ def status(field):
 with open("/proc/self/clear_refs", "w") as reset:
     reset.write("5")  # restart the peak (VmHWM) from the current size
 before = status("VmRSS:")
-start = time.perf_counter()
+start = clock()
 scorer.score(target, prediction)
-seconds = time.perf_counter() - start
+seconds = clock() - start
 result = {{"seconds": seconds, "extra_mib": (status("VmHWM:") - before) / 1024}}
 if lib == "kurenai":
     result["kurenai"] = kurenai_identity()
@@ -154,20 +160,26 @@ def run_long(tokens: int, types: list[str], libs: list[str], one_line: bool = Fa
     bench = os.path.dirname(os.path.abspath(__file__))
     for lib in libs:
         code = LONG_SNIPPET.format(
-            bench=bench, tokens=tokens, lib=lib, types=types, one_line=one_line
+            bench=bench,
+            tokens=tokens,
+            lib=lib,
+            types=types,
+            one_line=one_line,
+            cpu=CLOCK is time.process_time,
         )
         result = run_child(code)
         if "error" in result:
             print(f"  {lib:<40}failed: {result['error']}")
             continue
-        print(f"  {lib:<40}{result['seconds']:>10.3f} s  peak +{result['extra_mib']:.1f} MiB")
+        print(f"  {lib:<40}{result['seconds']:>10.4f} s  peak +{result['extra_mib']:.1f} MiB")
 
 
 TINY = False  # --tiny: generated pairs, kurenai only
+CLOCK: Callable[[], float] = time.perf_counter  # --clock cpu: time.process_time
 
 
 def main() -> None:
-    global TINY
+    global TINY, CLOCK
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir")
     parser.add_argument("--repeats", type=int, default=5)
@@ -175,10 +187,16 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--skip-long", action="store_true")
     parser.add_argument("--slow", action="store_true", help="also rouge-score at 10k tokens")
+    parser.add_argument(
+        "--clock", choices=("wall", "cpu"), default="wall", help="cpu: this process's CPU time"
+    )
     add_common_options(parser)
     args = parser.parse_args()
     header(args)
     TINY = args.tiny
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
+    if args.clock == "cpu":
+        print("times: CPU time of the timing process (--clock cpu)")
     if TINY:
         args.repeats, args.jobs = 1, min(args.jobs, 2)
         short, long = tiny_pairs()

@@ -5,7 +5,8 @@ imports, otherwise pure Python with one warning; always pure Python on
 interpreters other than CPython), ``compiled`` (fail loudly if the extension
 is missing) or ``python`` (force the pure twin).  ``IMPLEMENTATION`` tells
 which one is live.  ``kernels`` is ``kurenai._lcs`` or its twin
-``kurenai._lcs_py``; ``fastpath`` is the compiled text-to-scores path, or None.
+``kurenai._lcs_py``; ``fastpath`` is ``kurenai._fused``, the compiled text-to-scores
+plan (``FusedPlan``), or None.
 :func:`make_plan` picks a scorer's plan from them.
 ``variants`` holds the ROUGE-W/S/SU kernels (``_variants`` or its twin) and
 ``resample`` the bootstrap's summing kernel (or None).
@@ -117,7 +118,7 @@ def make_plan(spec: TypeSpec, tokenizer: Any, splitter: Splitter | None, threads
     if fastpath is not None and mode in fastpath.MODES and set(spec.kinds) <= fastpath.KINDS:
         # (The plan installs the code point table its scan mode needs itself.)
         stemmer = getattr(tokenizer, "stemmer", None)
-        return fastpath.Plan(spec, fastpath.MODES[mode], stemmer, Score, threads)  # type: ignore[no-any-return]
+        return fastpath.FusedPlan(spec, fastpath.MODES[mode], stemmer, Score, threads)  # type: ignore[no-any-return]
     return PythonPlan(spec, tokenizer, kernels, splitter, variants, threads)
 
 
@@ -126,7 +127,7 @@ kernels, IMPLEMENTATION = _load(_CHOICE)
 # The compiled plan switches on kind codes in C (as it checks its scan modes
 # against kurenai._core.rules): the kinds it declares must be the registry's.
 fastpath = _compiled(
-    "_fastpath",
+    "_fused",
     "text path",
     "scoring uses Python tokenization, correctly but more slowly.",
     lambda module: check_compiled_kinds(getattr(module, "KINDS", None)),

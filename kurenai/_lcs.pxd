@@ -1,5 +1,9 @@
-# The C-level surface of kurenai._lcs, for kurenai._fastpath.
+# The C-level surface of kurenai._lcs (for kurenai._fused, kurenai._variants
+# and the inline parts of kurenai._lcs itself: _lcs_intern.pxd,
+# _lcs_ngrams.pxd, _lcs_path.pxd, _lcs_postings.pxd).
 from libc.stdint cimport int32_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset
 
 
 cdef struct Doc:
@@ -26,3 +30,24 @@ cdef int doc_counts(const Doc *t_all, const Doc *p_all, const Doc *t_sents,
 cdef class Interned:
     cdef Doc a, b
     cdef Py_ssize_t size
+
+
+# The kernels take their scratch arrays from the stack when they are this
+# small (in bytes): real pairs rarely need more, and malloc was ~10% of the time.
+cdef enum:
+    SMALL = 4096
+
+
+cdef inline void *scratch_buffer(void *small, size_t size, bint zeroed) noexcept nogil:
+    """``small`` (SMALL bytes on the caller's stack) if ``size`` fits, else
+    the heap; NULL if out of memory.  Release with release_buffer."""
+    if size <= SMALL:
+        if zeroed:
+            memset(small, 0, size)
+        return small
+    return calloc(size, 1) if zeroed else malloc(size)
+
+
+cdef inline void release_buffer(void *buffer, void *small) noexcept nogil:
+    if buffer != small:
+        free(buffer)

@@ -1,4 +1,4 @@
-# The C-level surface of kurenai._variants, for kurenai._fastpath.
+# The C-level surface of kurenai._variants, for kurenai._fused.
 from libc.stdint cimport int64_t
 
 from kurenai._lcs cimport Doc

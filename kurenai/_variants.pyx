@@ -2,7 +2,7 @@
 """Compiled ROUGE-W and ROUGE-S/SU kernels; ``_variants_py`` is their spec.
 
 The kernels read a ``Doc`` of dense int IDs (``kurenai._lcs``'s layout):
-``kurenai._fastpath`` passes the IDs of its scan, the Python surface below
+``kurenai._fused`` passes the IDs of its scan, the Python surface below
 interns token sequences first.  ROUGE-W keeps two DP rows and one bit per
 cell for the walk back (m*n/8 bytes for an m x n sentence pair,
 checkpointed past a budget); skip-bigrams are counted per first token along

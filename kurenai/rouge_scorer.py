@@ -127,7 +127,7 @@ class RougeScorer(BaseScorer):
     @property
     def plan(self) -> Plan:
         """What this scorer runs (``kurenai._core.plan.Plan``): the compiled
-        ``kurenai._fastpath.Plan`` or the pure ``kurenai._core.python_plan.PythonPlan``."""
+        ``kurenai._fused.FusedPlan`` or the pure ``kurenai._core.python_plan.PythonPlan``."""
         return self._plan
 
     def signature(self, mode: str | None = None) -> Signature:

@@ -20,16 +20,16 @@ from kurenai._core.python_plan import PythonPlan
 from kurenai.tokenizers import register_tokenizer
 
 try:
-    from kurenai import _fastpath, _lcs, _variants
+    from kurenai import _fused, _lcs, _variants
 except ImportError:  # the pure-Python run; anywhere else the tests that need them fail
-    _lcs = _fastpath = _variants = None  # type: ignore[assignment]
+    _lcs = _fused = _variants = None  # type: ignore[assignment]
 
 # The pure-Python run: compiled internals are not there to test.
 PURE_RUN = _backend.IMPLEMENTATION == "python" and _lcs is None
 
 # name -> (kernels, fused text path)
 BACKENDS: dict[str, tuple[ModuleType | None, ModuleType | None]] = {
-    "fused": (_lcs, _fastpath),
+    "fused": (_lcs, _fused),
     "compiled": (_lcs, None),
     "python": (_lcs_py, None),
 }

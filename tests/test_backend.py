@@ -96,7 +96,7 @@ def test_ci_runs_the_compiled_kernels() -> None:
 )
 def test_ci_pure_run_has_no_extension_to_import() -> None:
     # Else the pure run would quietly test compiled code again.
-    for name in ("kurenai._lcs", "kurenai._fastpath"):
+    for name in ("kurenai._lcs", "kurenai._fused"):
         with pytest.raises(ImportError):
             __import__(name)
 
@@ -151,7 +151,7 @@ def test_missing_extension_is_fatal_when_compiled_is_required() -> None:
 @pytest.mark.compiled_only
 def test_missing_fast_path_falls_back_to_python_tokenization() -> None:
     code = (
-        "import sys, warnings; sys.modules['kurenai._fastpath'] = None\n"
+        "import sys, warnings; sys.modules['kurenai._fused'] = None\n"
         "with warnings.catch_warnings(record=True) as caught:\n"
         "    warnings.simplefilter('always')\n"
         "    import kurenai\n"
@@ -167,7 +167,7 @@ def test_missing_fast_path_falls_back_to_python_tokenization() -> None:
 # A compiled plan whose C switch numbers a kind the registry does not know.
 FOREIGN_KINDS = (
     "import sys, types, warnings\n"
-    "sys.modules['kurenai._fastpath'] = types.SimpleNamespace(KINDS=frozenset({0, 99}), MODES={})\n"
+    "sys.modules['kurenai._fused'] = types.SimpleNamespace(KINDS=frozenset({0, 99}), MODES={})\n"
 )
 
 

@@ -183,9 +183,9 @@ def test_fused_tokenization_equals_the_python_tokenizers(
 @functools.cache
 def fused_and_generic(tokenizer: str | None, stem: bool) -> tuple[RougeScorer, RougeScorer]:
     """The same scorer twice: on the compiled text path, and on Python tokenizers."""
-    from kurenai import _backend, _fastpath, _lcs
+    from kurenai import _backend, _fused, _lcs
 
-    fastpath = _fastpath
+    fastpath = _fused
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_backend, "kernels", _lcs)
         patch.setattr(_backend, "fastpath", fastpath)

@@ -175,9 +175,9 @@ def test_scorer_survives_pickling(backend: str, options: dict[str, object]) -> N
 def test_own_tokenizers_take_the_fused_path(
     monkeypatch: pytest.MonkeyPatch, tokenizer: str | None
 ) -> None:
-    from kurenai import _backend, _fastpath
+    from kurenai import _backend, _fused
 
-    fastpath = _fastpath
+    fastpath = _fused
 
     class NoGenericKernels:
         def __getattr__(self, name: str) -> object:

@@ -15,7 +15,7 @@ each kind, and every surface reads them:
   (``pool``: the ``average`` mode) and what its ``-f B`` compares to pick one
   (``recall_key``: the ``best-recall`` mode).
 
-The compiled plan (``kurenai._fastpath``) keeps a C switch over the kind
+The compiled plan (``kurenai._fused``) keeps a C switch over the kind
 codes for speed; it reads the codes as ``kurenai._core.plan.NGRAM`` ...
 and declares the kinds it computes in ``KINDS``, which
 :func:`check_compiled_kinds` holds to this registry when it loads.
@@ -361,6 +361,6 @@ def check_compiled_kinds(declared: object) -> None:
     kind under another kind's number."""
     if not isinstance(declared, (set, frozenset)) or not declared <= CODES:
         raise ImportError(
-            f"kurenai._fastpath declares the kinds {declared!r}, "
+            f"kurenai._fused declares the kinds {declared!r}, "
             f"not a subset of kurenai._core.kinds.CODES {sorted(CODES)}"
         )

@@ -3,7 +3,7 @@
 A plan turns pairs of texts into ``Score`` dicts for fixed ROUGE types and a
 fixed tokenization.  It has two twins, chosen in ``kurenai._backend``:
 ``kurenai._core.python_plan.PythonPlan`` (tokenize -> kernels -> scores; the readable
-specification) and ``kurenai._fastpath.Plan`` (the same in one compiled pass,
+specification) and ``kurenai._fused.FusedPlan`` (the same in one compiled pass,
 for the tokenizers that declare a ``scan_mode``).  Both read the types as
 parsed here, once, into a :class:`TypeSpec`; what each kind of type means
 is defined once, in :mod:`kurenai._core.kinds`, and how names are spelt in

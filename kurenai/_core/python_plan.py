@@ -1,6 +1,6 @@
 """The pure-Python plan: text -> tokens -> kernels' integer counts -> Scores.
 
-The readable specification of what ``kurenai._fastpath.Plan`` computes in one
+The readable specification of what ``kurenai._fused.FusedPlan`` computes in one
 compiled pass, and the plan of every tokenizer the compiled scan does not
 reproduce.  The floats come from exactly rouge-score's operations, in its
 order.

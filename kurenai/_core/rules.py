@@ -1,7 +1,7 @@
 """Tokenization rules as data: the one place both twins read them from.
 
 The Python tokenizers (``kurenai.tokenizers``, ``kurenai.tokenizers._unicode``,
-``kurenai.tokenizers._stemming``) and the compiled scan (``kurenai._fastpath``, which
+``kurenai.tokenizers._stemming``) and the compiled scan (``kurenai._fused``, which
 copies these values into C tables when it is imported) both follow the rules
 below, so a rule changed here changes both.
 """
@@ -81,7 +81,7 @@ def _keeps_alphanumeric(stemmed: str) -> bool:
 class ScanRule:
     """One tokenization the compiled scan reproduces.
 
-    ``code`` is the scan's mode number (``kurenai._fastpath`` branches on it
+    ``code`` is the scan's mode number (``kurenai._fused`` branches on it
     and checks its own copy against :data:`SCAN_MODES` when it loads);
     ``keeps`` is the post-stem filter (a stem it rejects drops the token).
     """

@@ -78,13 +78,13 @@ def test_the_compiled_plan_must_declare_the_registry_kinds() -> None:
     _kinds.check_compiled_kinds(_kinds.CODES)
     _kinds.check_compiled_kinds(frozenset({_kinds.NGRAM, _kinds.LCS}))  # it may decline some
     for declared in (frozenset({*_kinds.CODES, 99}), None, [0, 1]):
-        with pytest.raises(ImportError, match=r"kurenai\._fastpath declares the kinds"):
+        with pytest.raises(ImportError, match=r"kurenai\._fused declares the kinds"):
             _kinds.check_compiled_kinds(declared)
 
 
 @pytest.mark.compiled_only
 def test_the_compiled_kind_constants_are_the_registry_codes() -> None:
-    from kurenai import _fastpath
+    from kurenai import _fused as _fastpath
     from kurenai._core import plan as _plan
 
     assert _fastpath.KINDS <= _kinds.CODES

@@ -84,15 +84,15 @@ def test_any_number_of_types_scores_as_rouge_score(backend: str, types: list[str
 def test_the_twins_agree_on_every_method(
     monkeypatch: pytest.MonkeyPatch, name: str, stem: bool
 ) -> None:
-    from kurenai import _fastpath
+    from kurenai import _fused
 
-    monkeypatch.setattr(_backend, "fastpath", _fastpath)
+    monkeypatch.setattr(_backend, "fastpath", _fused)
     tokenizer = get_tokenizer(name, use_stemmer=stem)
     types = ["rouge1", "rouge3", "rougeL", "rougeLsum", "rouge1", "rougeW", "rougeS4"]
     types += ["rougeSU4", "rougeS", "rougeSU", "rougeS1"]
     spec = parse_types(types, w_weight=1.5)
     compiled = _backend.make_plan(spec, tokenizer, None)
-    assert isinstance(compiled, _fastpath.Plan)
+    assert isinstance(compiled, _fused.FusedPlan)
     pure = PythonPlan(spec, tokenizer, _lcs_py, None, _variants_py)
     targets, predictions = texts(5, 60), texts(6, 60)
     for target, prediction in zip(targets, predictions):
@@ -122,12 +122,12 @@ CASED = st.lists(st.sampled_from([*PIECES, "猫", "𠮷", " ", "\n", "\t"]), max
 def test_the_twins_lowercase_alike(
     name: str, stem: bool, pairs: list[tuple[str, str]], limit: int
 ) -> None:
-    from kurenai import _fastpath, _lcs
+    from kurenai import _fused, _lcs
 
     tokenizer = get_tokenizer(name, use_stemmer=stem)
     spec = parse_types(["rouge1", "rouge2", "rougeL", "rougeLsum"])
-    mode = _fastpath.MODES[tokenizer.scan_mode]  # type: ignore[attr-defined]
-    compiled = _fastpath.Plan(spec, mode, getattr(tokenizer, "stemmer", None), Score)
+    mode = _fused.MODES[tokenizer.scan_mode]  # type: ignore[attr-defined]
+    compiled = _fused.FusedPlan(spec, mode, getattr(tokenizer, "stemmer", None), Score)
     pure = PythonPlan(spec, tokenizer, _lcs, None)
     targets, predictions = [t for t, _ in pairs], [p for _, p in pairs]
     for target, prediction in pairs:
@@ -168,13 +168,13 @@ def test_tokenizers_declare_mode_and_stemmer_publicly() -> None:
 
 @pytest.mark.compiled_only
 def test_the_compiled_scan_reads_the_rules_module() -> None:
-    from kurenai import _fastpath
+    from kurenai import _fused
     from kurenai.tokenizers._unicode import char_classes
 
     # (MODES equal to _rules.SCAN_MODES is checked by the module's import itself.)
     assert len(char_classes()) == _rules.CLASS_TABLE_SIZE
     with pytest.raises(ValueError, match="CLASS_TABLE_SIZE"):
-        _fastpath.set_char_classes(b"\0" * 10)
+        _fused.set_char_classes(b"\0" * 10)
 
 
 def test_rules() -> None:
@@ -221,12 +221,12 @@ def test_columns_of_duplicate_types(backend: str) -> None:
 
 @pytest.mark.compiled_only
 def test_the_compiled_scan_reads_the_stemmers_memo_and_calls_other_stemmers() -> None:
-    from kurenai import _fastpath
+    from kurenai import _fused
 
     spec = parse_types(["rouge1"])
     tokenizer = get_tokenizer("whitespace", use_stemmer=True)
     stemmer = tokenizer.stemmer  # type: ignore[attr-defined]
-    plan = _fastpath.Plan(spec, _fastpath.MODES["whitespace"], stemmer, Score)
+    plan = _fused.FusedPlan(spec, _fused.MODES["whitespace"], stemmer, Score)
     assert plan.score("running dogs", "runs")["rouge1"].precision == 1.0
     # A hit is read from the memo without calling the stemmer; a miss calls it.
     stemmer.__self__.memo["walking"] = "run"
@@ -239,6 +239,6 @@ def test_the_compiled_scan_reads_the_stemmers_memo_and_calls_other_stemmers() ->
         calls.append(token)
         return token.upper()
 
-    other = _fastpath.Plan(spec, _fastpath.MODES["whitespace"], shout, Score)
+    other = _fused.FusedPlan(spec, _fused.MODES["whitespace"], shout, Score)
     assert other.score("abcd efgh", "ABCD")["rouge1"].recall == 0.5
     assert sorted(calls) == ["abcd", "efgh"]

@@ -19,7 +19,7 @@ from kurenai._core.plan import parse_types
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.scoring import Score
 
-_fastpath = pytest.importorskip("kurenai._fastpath")
+_fused = pytest.importorskip("kurenai._fused")
 
 MASK = (1 << 64) - 1
 
@@ -57,7 +57,7 @@ def random_tokens(n: int, seed: int = 0) -> list[str]:
 
 @pytest.fixture(scope="module")
 def plan() -> object:
-    return _fastpath.Plan(parse_types(["rouge1"]), _fastpath.MODES["whitespace"], None, Score)
+    return _fused.FusedPlan(parse_types(["rouge1"]), _fused.MODES["whitespace"], None, Score)
 
 
 def test_the_crafted_tokens_all_collide_under_the_old_hash() -> None:
@@ -80,21 +80,21 @@ def test_crafted_tokens_probe_the_table_as_little_as_random_ones(plan: object) -
 def test_the_hash_is_keyed() -> None:
     tokens = ["kurenai", "紅", "a", ""]
     try:
-        _fastpath._set_hash_key(bytes(16))
-        zero_key = [_fastpath._token_hash(t) for t in tokens]
-        _fastpath._set_hash_key(bytes(range(16)))
-        other_key = [_fastpath._token_hash(t) for t in tokens]
-        _fastpath._set_hash_key(bytes(16))
-        assert [_fastpath._token_hash(t) for t in tokens] == zero_key
+        _fused._set_hash_key(bytes(16))
+        zero_key = [_fused._token_hash(t) for t in tokens]
+        _fused._set_hash_key(bytes(range(16)))
+        other_key = [_fused._token_hash(t) for t in tokens]
+        _fused._set_hash_key(bytes(16))
+        assert [_fused._token_hash(t) for t in tokens] == zero_key
         assert all(a != b for a, b in zip(zero_key, other_key))
         with pytest.raises(ValueError, match="16 bytes"):
-            _fastpath._set_hash_key(b"short")
+            _fused._set_hash_key(b"short")
     finally:
-        _fastpath._set_hash_key(bytes(random.Random().getrandbits(8) for _ in range(16)))
+        _fused._set_hash_key(bytes(random.Random().getrandbits(8) for _ in range(16)))
 
 
 def test_each_process_draws_its_own_key() -> None:
-    code = "from kurenai import _fastpath; print(_fastpath._token_hash('kurenai'))"
+    code = "from kurenai import _fused; print(_fused._token_hash('kurenai'))"
     hashes = {
         subprocess.run(
             [sys.executable, "-c", code], capture_output=True, text=True, check=True
@@ -118,11 +118,11 @@ def test_a_table_whose_fast_hash_collides_switches_to_siphash(plan: object) -> N
     # With the fast hash made a constant every token collides: the table must
     # notice the long chain and rehash with SipHash, keeping probes short.
     text = " ".join(random_tokens(5_000))
-    _fastpath._degrade_fast_hash(True)
+    _fused._degrade_fast_hash(True)
     try:
         distinct, probes = plan._probes(text)  # type: ignore[attr-defined]
     finally:
-        _fastpath._degrade_fast_hash(False)
+        _fused._degrade_fast_hash(False)
     assert distinct == 5_000
     assert probes < 3 * distinct
 
@@ -132,11 +132,11 @@ def test_scores_do_not_depend_on_which_hash_a_table_uses() -> None:
     target = " ".join(random_tokens(300, seed=1)) + "\n" + " ".join(random_tokens(300, seed=2))
     prediction = " ".join(random_tokens(300, seed=2)[::-1] + random_tokens(50, seed=3))
     expected = scorer.score(target, prediction)
-    _fastpath._degrade_fast_hash(True)
+    _fused._degrade_fast_hash(True)
     try:
         assert scorer.score(target, prediction) == expected
     finally:
-        _fastpath._degrade_fast_hash(False)
+        _fused._degrade_fast_hash(False)
 
 
 @pytest.mark.parametrize("length", range(1, 26))
@@ -146,9 +146,9 @@ def test_tokens_that_share_a_hash_are_told_apart(plan: object, length: int) -> N
     # one position, each position in turn (fewer than the chain length that
     # would switch the table to SipHash).
     words = ["a" * length] + ["a" * k + "b" + "a" * (length - k - 1) for k in range(length)]
-    _fastpath._degrade_fast_hash(True)
+    _fused._degrade_fast_hash(True)
     try:
         tokens = plan.tokens(" ".join(words + words[::-1]))  # type: ignore[attr-defined]
     finally:
-        _fastpath._degrade_fast_hash(False)
+        _fused._degrade_fast_hash(False)
     assert tokens == words + words[::-1]

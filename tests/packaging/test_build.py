@@ -38,10 +38,10 @@ def _tool(name: str) -> str:
 
 
 def _extensions() -> list[Path]:
-    import kurenai._fastpath
+    import kurenai._fused
     import kurenai._lcs
 
-    return [Path(kurenai._lcs.__file__), Path(kurenai._fastpath.__file__)]
+    return [Path(kurenai._lcs.__file__), Path(kurenai._fused.__file__)]
 
 
 def _popcnt_functions(library: Path) -> dict[str, bool]:
@@ -62,11 +62,11 @@ def _popcnt_functions(library: Path) -> dict[str, bool]:
 
 @pytest.mark.skipif(not X86_64_LINUX, reason="POPCNT is an x86-64 instruction")
 def test_popcnt_runs_only_behind_the_cpu_check() -> None:
-    lcs, fastpath = _extensions()
+    lcs, fused = _extensions()
     in_lcs = _popcnt_functions(lcs)
     assert in_lcs, "the kernels never use POPCNT: current CPUs would run the slow count"
     assert all(in_lcs.values()), f"POPCNT without the CPU check in {in_lcs}"
-    assert _popcnt_functions(fastpath) == {}
+    assert _popcnt_functions(fused) == {}
 
 
 @pytest.mark.skipif(not X86_64_LINUX, reason="reads /proc/cpuinfo")
@@ -100,7 +100,7 @@ import json, random, sys, types
 package = types.ModuleType("kurenai")
 package.__path__ = [sys.argv[1]]
 sys.modules["kurenai"] = package
-from kurenai import _lcs, _lcs_py  # _fastpath reads kurenai._core.plan, which imports NumPy
+from kurenai import _lcs, _lcs_py  # _fused reads kurenai._core.plan, which imports NumPy
 rng = random.Random(7)
 cases = [([rng.randrange(5) for _ in range(rng.randrange(1, 150))],
           [rng.randrange(5) for _ in range(rng.randrange(1, 150))]) for _ in range(12)]

@@ -123,7 +123,7 @@ def test_wheel_compiles_without_warnings_and_carries_the_license(built: Built) -
         metadata = wheel.read(next(n for n in names if n.endswith(".dist-info/METADATA")))
     assert {n.split(".")[0] for n in names if n.endswith((".so", ".pyd"))} == {
         "kurenai/_lcs",
-        "kurenai/_fastpath",
+        "kurenai/_fused",
         "kurenai/_resample",
         "kurenai/_variants",
     }

@@ -11,20 +11,20 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+KURENAI = ROOT / "kurenai"
 
 CHECKS = {
     "ruff": [sys.executable, "-m", "ruff", "check", "."],
     "ruff-format": [sys.executable, "-m", "ruff", "format", "--check", "."],
     "mypy": [sys.executable, "-m", "mypy"],
+    # Every Cython source: the modules and the inline parts they cimport.
     "cython-lint": [
         sys.executable,
         "-m",
         "cython_lint.cython_lint",
-        "kurenai/_lcs.pyx",
-        "kurenai/_lcs.pxd",
-        "kurenai/_fastpath.pyx",
-        "kurenai/_resample.pyx",
-        "kurenai/_variants.pyx",
+        *sorted(
+            str(p.relative_to(ROOT)) for ext in ("pyx", "pxd") for p in KURENAI.glob(f"*.{ext}")
+        ),
     ],
 }
 

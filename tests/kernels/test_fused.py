@@ -1,7 +1,9 @@
-"""The compiled scan against the Python tokenizers it reproduces, token for token."""
+"""The fused compiled plan: its scan against the Python tokenizers it reproduces,
+token for token, and its pickling."""
 
 from __future__ import annotations
 
+import pickle
 import subprocess
 import sys
 
@@ -38,7 +40,7 @@ def test_a_fresh_process_scans_with_the_table_the_plan_installed(name: str) -> N
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     expected = get_tokenizer(name).tokenize("今日は Café ５")
-    assert result.stdout.strip() == f"kurenai._fastpath {expected}"
+    assert result.stdout.strip() == f"kurenai._fused {expected}"
 
 
 @pytest.mark.parametrize("name", FUSED)
@@ -99,3 +101,24 @@ def test_normalising_tokenizers_stay_on_the_python_path() -> None:
     scorer = RougeScorer(["rouge1"], tokenizer=get_tokenizer("char", normalize="NFKC"))
     assert not on_compiled_plan(scorer)
     assert scorer.score("ＡＢＣ", "abc")["rouge1"].fmeasure == 1.0
+
+
+@pytest.mark.parametrize(
+    ("name", "stem"), [("rouge-score", True), ("char", False), ("unicode", True)]
+)
+def test_a_pickled_plan_scores_as_the_original(name: str, stem: bool) -> None:
+    """A plan travels to worker processes by pickle: it must come back whole."""
+    scorer = RougeScorer(
+        ["rouge1", "rouge3", "rougeL", "rougeLsum", "rougeW", "rougeSU4"],
+        tokenizer=name,
+        use_stemmer=stem,
+        threads=2,
+    )
+    plan = scorer.plan
+    copy = pickle.loads(pickle.dumps(plan))
+    assert type(copy).__module__ == "kurenai._fused"
+    assert type(copy).__name__ == "FusedPlan"
+    assert (copy.mode, copy.threads, copy.rouge_types) == (plan.mode, 2, plan.rouge_types)
+    pair = ("Running dogs ran far.\n猫が走る。 The cats", "the dog runs\n猫は走った cats ran")
+    assert copy.score(*pair) == plan.score(*pair)
+    assert copy.tallies(*pair) == plan.tallies(*pair)

@@ -12,13 +12,15 @@ def _set_hash_key(key: bytes) -> None: ...
 def _token_hash(token: str) -> int: ...
 def _degrade_fast_hash(on: bool) -> None: ...
 
-class Plan:
+class FusedPlan:
     spec: TypeSpec
     rouge_types: tuple[str, ...]
-    mode: int
     stem: Callable[[str], str | None] | None
     score_class: type[Score]
-    threads: int
+    @property
+    def mode(self) -> int: ...
+    @property
+    def threads(self) -> int: ...
     def __init__(
         self,
         spec: TypeSpec,

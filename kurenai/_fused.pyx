@@ -1,0 +1,505 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The fused compiled plan for kurenai's own tokenizers: text -> IDs -> Scores.
+
+``FusedPlan`` is the compiled twin of ``kurenai._core.python_plan.PythonPlan``
+for a tokenizer that declares a ``scan_mode``: it scans the lowercased text's
+code points and interns each token's *content* in a C hash table, without
+making a Python string per token (only tokens that need Porter stemming
+become strings, once per distinct token); the IDs feed ``kurenai._lcs``'s
+kernels (``kurenai._variants``' for ROUGE-W/S/SU), and the ``Score``s are
+computed with rouge-score's float operations, in the same order.
+
+The jobs are in the inline code this module cimports, compiled into it:
+``_fused_intern.pxd`` (the flood-resistant interning table; SipHash in
+``_fused_hash.h``), ``_fused_scan.pxd`` (the four tokenizations and the
+stemming of their IDs), ``_fused_pair.pxd`` (one pair's scan and counts,
+without the GIL) and ``_fused_scores.pxd`` (the score formulas).  This
+module holds their one copy of the process state (the hash key, the scan's
+tables), the plan, and the batch driver that releases the GIL.
+"""
+
+from cpython.unicode cimport (
+    PyUnicode_DATA,
+    PyUnicode_FromKindAndData,
+    PyUnicode_GET_LENGTH,
+    PyUnicode_KIND,
+)
+from libc.stdint cimport int64_t, uint8_t
+from libc.math cimport NAN
+from libc.stdlib cimport calloc, free, malloc
+
+from kurenai._fused_intern cimport Entry, HashKey, Table, probe_total, sip13
+from kurenai._fused_pair cimport LCS, LSUM, NGRAM, SKIP, WLCS, Layout, PairWork
+from kurenai._fused_pair cimport lowered_within, prepared
+from kurenai._fused_pair cimport work_count, work_free, work_init, work_release, work_scan
+from kurenai._fused_scan cimport (
+    ALONE, CHAR, DIRECT_PLANES_END, MARK, NEWLINE, PLANE_14, PLANE_14_SIZE, ROUGE_SCORE,
+    UNICODE_WORDS, WHITESPACE, WORD, ScanRules, is_space, remap, scan_alone, scan_alone_free,
+    stem_all,
+)
+from kurenai._fused_scores cimport type_values
+from kurenai._lcs cimport Doc
+
+import os
+
+from kurenai._core import plan as _plan
+
+from kurenai._core import rules as _rules
+
+
+cdef extern from "Python.h":
+    bint is_ascii "PyUnicode_IS_ASCII"(object text)
+
+
+# ---------------------------------------------------------------- the rules
+
+# The compile-time codes of the inline code are kurenai._core's numbers.
+MODES = {"whitespace": WHITESPACE, "rouge-score": ROUGE_SCORE, "char": CHAR,
+         "unicode": UNICODE_WORDS}
+if MODES != _rules.SCAN_MODES:
+    raise ImportError("kurenai._fused's scan modes differ from kurenai._core.rules.SCAN_MODES")
+if (ALONE, WORD, MARK, DIRECT_PLANES_END, PLANE_14, PLANE_14_SIZE, NEWLINE) != (
+    _rules.ALONE, _rules.WORD, _rules.MARK, _rules.DIRECT_PLANES_END, _rules.PLANE_14,
+    _rules.PLANE_14_SIZE, ord(_rules.SENTENCE_SEPARATOR)
+):
+    raise ImportError("kurenai._fused's code point classes differ from kurenai._core.rules")
+if (NGRAM, LCS, LSUM, WLCS, SKIP) != (_plan.NGRAM, _plan.LCS, _plan.LSUM, _plan.WLCS,
+                                      _plan.SKIP):
+    raise ImportError("kurenai._fused's type kinds differ from kurenai._core.plan")
+
+# The ROUGE type kinds this plan computes (kurenai._core.plan parses the types).
+KINDS = frozenset({NGRAM, LCS, LSUM, WLCS, SKIP})
+
+# The scan's tables: the one copy, which every plan's Layout points to.
+cdef ScanRules RULES
+RULES.classes = NULL
+RULES.stem_min_length = _rules.STEM_MIN_LENGTH
+for _c in range(256):
+    RULES.token_char[<int> WHITESPACE][_c] = not is_space(_c)
+    RULES.token_char[<int> ROUGE_SCORE][_c] = chr(_c) in _rules.ROUGE_WORD_CHARS
+del _c
+cdef bytes _classes_owner = None
+
+
+def set_char_classes(bytes classes):
+    """Install the code point flags the CHAR and UNICODE_WORDS scans read."""
+    global _classes_owner
+    if len(classes) != _rules.CLASS_TABLE_SIZE:
+        raise ValueError("char classes must have kurenai._core.rules.CLASS_TABLE_SIZE bytes")
+    _classes_owner = classes
+    RULES.classes = <const uint8_t *> classes
+
+
+cdef int _need_char_classes() except -1:
+    # A plan may be made in a process that never built a scorer: one
+    # unpickled in a spawned worker, say.  Install the table then.
+    if RULES.classes == NULL:
+        from kurenai.tokenizers._unicode import char_classes
+        set_char_classes(char_classes())
+    return 0
+
+
+# ---------------------------------------------------------------- the hash key
+
+# The one copy of the interning key; each table copies it when it is made.
+cdef HashKey HASH_KEY
+HASH_KEY.constant_fast = False
+
+
+def _set_hash_key(bytes key):
+    """Key the token hash (16 bytes; a random one is set at import)."""
+    if len(key) != 16:
+        raise ValueError("the hash key is 16 bytes")
+    HASH_KEY.words[0] = int.from_bytes(key[:8], "little")
+    HASH_KEY.words[1] = int.from_bytes(key[8:], "little")
+
+
+_set_hash_key(os.urandom(16))  # a new key in each process
+
+
+def _token_hash(str token):
+    """The strong interning hash of ``token`` under this process's key (for tests)."""
+    return sip13(HASH_KEY.words, <const char *> PyUnicode_DATA(token), PyUnicode_KIND(token),
+                 PyUnicode_GET_LENGTH(token))
+
+
+def _degrade_fast_hash(bint on):
+    """Make the fast hash a constant (for tests of the switch to SipHash)."""
+    HASH_KEY.constant_fast = on
+
+
+# ---------------------------------------------------------------- the plan
+
+cdef extern from *:
+    """
+    /* A Score (a tuple subclass) filled in place: tuple.__new__ would build a
+       plain tuple first and copy it. */
+    static PyObject *kurenai_new_triple(PyObject *cls, PyObject *a, PyObject *b,
+                                        PyObject *c) {
+        PyTypeObject *type = (PyTypeObject *) cls;
+        PyObject *self = type->tp_alloc(type, 3);
+        if (self == NULL) return NULL;
+        Py_INCREF(a); PyTuple_SET_ITEM(self, 0, a);
+        Py_INCREF(b); PyTuple_SET_ITEM(self, 1, b);
+        Py_INCREF(c); PyTuple_SET_ITEM(self, 2, c);
+        return self;
+    }
+    """
+    object new_triple "kurenai_new_triple"(object cls, object a, object b, object c)
+
+
+cdef dict _memo_of(object stem):
+    """The memo of ``stem`` if it is ``CachedPorterStemmer.stem_or_drop``
+    (token -> stem or None, which the method fills and only ever clears), else None.
+
+    The scan reads its hits directly: a dict lookup instead of a Python call
+    per distinct token of every pair.
+    """
+    from kurenai.tokenizers._stemming import CachedPorterStemmer
+
+    if getattr(stem, "__func__", None) is CachedPorterStemmer.stem_or_drop:
+        return stem.__self__.memo
+    return None
+
+
+cdef enum:
+    SMALL_ORDERS = 16  # n-gram orders whose overlaps a pair keeps on the stack
+
+
+cdef class FusedPlan:
+    """What to compute for a scorer's ROUGE types, fixed at construction.
+
+    ``spec`` is the types as ``kurenai._core.plan.parse_types`` parsed them,
+    ``mode`` a code of ``MODES``, ``stem`` the tokenizer's ``stemmer`` (None:
+    no stemming) and ``score_class`` the tuple subclass of the scores;
+    ``threads`` (>= 1) how many threads one long pair's LCS may use.
+    """
+
+    cdef readonly object spec
+    cdef readonly tuple rouge_types
+    cdef readonly object stem
+    cdef dict stem_memo             # stem's own memo, read without calling it
+    cdef readonly object score_class
+    cdef Layout c                   # the types in C, for the nogil code
+
+    def __cinit__(self):
+        self.c.kinds = self.c.gaps = self.c.unigrams = NULL
+        self.c.orders = self.c.order_slot = self.c.ngram_orders = NULL
+
+    def __dealloc__(self):
+        free(self.c.kinds)
+        free(self.c.orders)
+        free(self.c.order_slot)
+        free(self.c.ngram_orders)
+        free(self.c.gaps)
+        free(self.c.unigrams)
+
+    def __init__(self, spec, int mode, stem, type score_class, int threads=1):
+        if not issubclass(score_class, tuple):
+            raise TypeError("score_class must be a tuple subclass")
+        if mode not in MODES.values():
+            raise ValueError(f"unknown scan mode {mode}")
+        if mode == CHAR or mode == UNICODE_WORDS:
+            _need_char_classes()
+        if not set(spec.kinds) <= KINDS:
+            raise ValueError(f"the compiled plan computes only the kinds {sorted(KINDS)}")
+        self.spec = spec
+        self.rouge_types = tuple(spec.rouge_types)
+        self.stem = stem
+        self.stem_memo = _memo_of(stem)
+        self.score_class = score_class
+        self.c.mode = mode
+        self.c.threads = max(threads, 1)
+        self.c.key = &HASH_KEY
+        self.c.rules = &RULES
+        self._set_types(spec)
+
+    cdef int _set_types(self, spec) except -1:
+        cdef Layout *c = &self.c
+        cdef Py_ssize_t i
+        c.n_types = len(self.rouge_types)
+        c.n_orders = len(spec.orders)
+        c.kinds = <int *> malloc((c.n_types + 1) * sizeof(int))
+        c.orders = <Py_ssize_t *> malloc((c.n_types + 1) * sizeof(Py_ssize_t))
+        c.order_slot = <Py_ssize_t *> malloc((c.n_types + 1) * sizeof(Py_ssize_t))
+        c.ngram_orders = <Py_ssize_t *> malloc((c.n_orders + 1) * sizeof(Py_ssize_t))
+        c.gaps = <int *> malloc((c.n_types + 1) * sizeof(int))
+        c.unigrams = <int *> malloc((c.n_types + 1) * sizeof(int))
+        if not (c.kinds and c.orders and c.order_slot and c.ngram_orders and c.gaps
+                and c.unigrams):
+            raise MemoryError()
+        for i in range(c.n_orders):
+            c.ngram_orders[i] = spec.orders[i]
+        for i in range(c.n_types):
+            c.kinds[i] = spec.kinds[i]
+            c.order_slot[i] = spec.slots[i]
+            c.orders[i] = spec.orders[spec.slots[i]] if c.kinds[i] == NGRAM else 0
+            c.gaps[i] = spec.gaps[i]
+            c.unigrams[i] = spec.unigrams[i]
+        c.want_lcs = LCS in spec.kinds
+        c.want_lsum = LSUM in spec.kinds
+        c.has_variants = WLCS in spec.kinds or SKIP in spec.kinds
+        c.w_weight = spec.w_weight
+        return 0
+
+    @property
+    def mode(self):
+        """The scan mode, a code of ``MODES``."""
+        return self.c.mode
+
+    @property
+    def threads(self):
+        """How many threads one long pair's LCS may use."""
+        return self.c.threads
+
+    def __reduce__(self):
+        return FusedPlan, (self.spec, self.c.mode, self.stem, self.score_class, self.c.threads)
+
+    def score(self, str target, str prediction):
+        """``RougeScorer.score`` for this plan: dict of rouge type -> Score."""
+        cdef PairWork work
+        cdef Py_ssize_t small[SMALL_ORDERS]
+        self._count_pair(&work, small, target, prediction)
+        try:
+            return self._scores(&work)
+        finally:
+            _pair_free(&work, small)
+
+    def tallies(self, str target, str prediction):
+        """See ``kurenai._core.plan.Plan.tallies``."""
+        cdef PairWork work
+        cdef Py_ssize_t small[SMALL_ORDERS]
+        cdef Py_ssize_t i
+        self._count_pair(&work, small, target, prediction)
+        try:
+            return [self._tally(&work, i) for i in range(self.c.n_types)]
+        finally:
+            _pair_free(&work, small)
+
+    cdef tuple _tally(self, const PairWork *work, Py_ssize_t i):
+        cdef Py_ssize_t t_len = work.t.n_tokens, p_len = work.p.n_tokens, n
+        cdef const double *counts = work.variant_counts + 3 * i
+        cdef bint both = t_len > 0 and p_len > 0
+        cdef int kind = self.c.kinds[i]
+        if kind == WLCS:
+            return counts[0], counts[1], <Py_ssize_t> counts[2]
+        if kind == SKIP:
+            return <int64_t> counts[0], <int64_t> counts[1], <int64_t> counts[2]
+        if kind == NGRAM:
+            n = self.c.orders[i]
+            return (work.counts.overlaps[self.c.order_slot[i]], max(t_len - n + 1, 0),
+                    max(p_len - n + 1, 0))
+        if kind == LCS:
+            return work.counts.lcs if both else 0, t_len, p_len
+        return work.counts.hits if both else 0, t_len, p_len
+
+    cdef int _count_pair(self, PairWork *work, Py_ssize_t *small, str target,
+                         str prediction) except -1:
+        """Every count of one pair into ``work`` (released by _pair_free;
+        ``small`` holds the n-gram overlaps of up to SMALL_ORDERS orders)."""
+        cdef list keep_alive = None if self.stem is None else []  # the stems
+        work_init(work)
+        work.counts.overlaps = small
+        if self.c.n_orders > SMALL_ORDERS:
+            work.counts.overlaps = <Py_ssize_t *> malloc(self.c.n_orders * sizeof(Py_ssize_t))
+            if work.counts.overlaps == NULL:
+                raise MemoryError()
+        try:
+            _work_run(self, work, prepared(target), prepared(prediction), -1, keep_alive)
+        except BaseException:
+            _pair_free(work, small)
+            raise
+        return 0
+
+    def tokens(self, str text):
+        """The tokens this plan's scan finds in ``text``, before stemming.
+
+        Not used for scoring: it lets tests hold the compiled scan to the
+        Python tokenizer it reproduces, token for token.
+        """
+        cdef str lowered = text.lower()  # the table points into it
+        cdef Table table
+        cdef Doc doc
+        cdef Entry *entry
+        cdef Py_ssize_t k
+        scan_alone(self.c.key, self.c.rules, lowered, self.c.mode, &table, &doc, 16)
+        try:
+            result = []
+            for k in range(doc.n_tokens):
+                entry = &table.entries[doc.ids[k]]
+                result.append(PyUnicode_FromKindAndData(entry.kind, entry.data, entry.length))
+            return result
+        finally:
+            scan_alone_free(&table, &doc)
+
+    def _probes(self, str text):
+        """(distinct tokens, table slots read to find each once) for ``text``.
+
+        Equal counts mean no collision; with a keyed hash the ratio stays
+        near 1.5 whatever the tokens.  For the hash-flooding tests only.
+        """
+        cdef str lowered = text.lower()
+        cdef Table table
+        cdef Doc doc
+        scan_alone(self.c.key, self.c.rules, lowered, self.c.mode, &table, &doc, 16)
+        try:
+            return table.n, probe_total(&table)
+        finally:
+            scan_alone_free(&table, &doc)
+
+    def score_many(self, list targets, list predictions, Py_ssize_t max_tokens=-1,
+                   double[:, :, :] out=None):
+        """Scores of many pairs of str, in order, releasing the GIL while counting.
+
+        Returns a list of score dicts, with None for a pair where a side has more
+        than ``max_tokens`` tokens (if >= 0).  With ``out`` (shape: types x 3 x
+        pairs), writes precision, recall and F-measure there instead (NaN for
+        such pairs) and returns None.
+        """
+        cdef Py_ssize_t n = len(targets), k
+        cdef Py_ssize_t n_orders = self.c.n_orders
+        cdef PairWork *works
+        cdef Py_ssize_t *overlaps
+        cdef list lowered, over = []
+        cdef list keep_alive = []
+        if len(predictions) != n:
+            raise ValueError(f"{n} targets but {len(predictions)} predictions")
+        if max_tokens < 0:
+            lowered = [prepared(text) for text in targets]
+            lowered += [prepared(text) for text in predictions]
+        else:
+            lowered, over = lowered_within(&self.c, targets + predictions, n, max_tokens)
+        works = <PairWork *> calloc(n + 1, sizeof(PairWork))
+        overlaps = <Py_ssize_t *> malloc((n * n_orders + 1) * sizeof(Py_ssize_t))
+        if works == NULL or overlaps == NULL:
+            free(works)
+            free(overlaps)
+            raise MemoryError()
+        try:
+            for k in range(n):
+                work_init(&works[k])
+                works[k].counts.overlaps = overlaps + k * n_orders
+            _run_all(self, works, lowered, n, max_tokens, keep_alive)
+            for k in over:
+                works[k].status = 1
+            if out is not None:
+                with nogil:
+                    for k in range(n):
+                        self._write_values(&works[k], out, k)
+                return None
+            return [self._scores(&works[k]) if works[k].status == 0 else None
+                    for k in range(n)]
+        finally:
+            for k in range(n):
+                work_free(&works[k])
+            free(works)
+            free(overlaps)
+
+    cdef dict _scores(self, const PairWork *work):
+        cdef dict result = {}
+        cdef Py_ssize_t i
+        cdef double values[3]
+        values[0] = values[1] = values[2] = 0.0  # inlined, GCC cannot see they are set
+        for i in range(self.c.n_types):
+            if type_values(&self.c, work, i, values):
+                result[self.rouge_types[i]] = new_triple(
+                    self.score_class, values[0], values[1], values[2]
+                )
+            else:
+                # rouge-score's empty LCS scores are int zeros.
+                result[self.rouge_types[i]] = new_triple(self.score_class, 0, 0, 0)
+        return result
+
+    cdef void _write_values(self, const PairWork *work, double[:, :, :] out,
+                            Py_ssize_t k) noexcept nogil:
+        cdef Py_ssize_t i, field
+        cdef double values[3]
+        values[0] = values[1] = values[2] = 0.0  # inlined, GCC cannot see they are set
+        for i in range(self.c.n_types):
+            if work.status != 0:
+                values[0] = values[1] = values[2] = NAN
+            elif not type_values(&self.c, work, i, values):
+                values[0] = values[1] = values[2] = 0.0
+            for field in range(3):
+                out[i, field, k] = values[field]
+
+
+# ---------------------------------------------------------------- the GIL driver
+
+cdef void _pair_free(PairWork *work, Py_ssize_t *small) noexcept:
+    if work.counts.overlaps != small:
+        free(work.counts.overlaps)
+    work_free(work)
+
+
+cdef int _work_stem(FusedPlan plan, PairWork *w, list keep_alive) except -1:
+    if w.status != 0 or plan.stem is None:
+        return 0
+    stem_all(&w.table, plan.c.rules, plan.stem, plan.stem_memo, keep_alive, &w.final_ids)
+    remap(&w.t, w.final_ids)
+    remap(&w.p, w.final_ids)
+    return 0
+
+
+cdef int _work_run(FusedPlan plan, PairWork *w, str target, str prediction,
+                   Py_ssize_t max_tokens, list keep_alive) except -1:
+    """Scan, intern, stem and count one pair of prepared texts."""
+    cdef const char *t_data = <const char *> PyUnicode_DATA(target)
+    cdef const char *p_data = <const char *> PyUnicode_DATA(prediction)
+    cdef int t_kind = PyUnicode_KIND(target), p_kind = PyUnicode_KIND(prediction)
+    cdef Py_ssize_t t_length = PyUnicode_GET_LENGTH(target)
+    cdef Py_ssize_t p_length = PyUnicode_GET_LENGTH(prediction)
+    with nogil:
+        work_scan(&plan.c, w, t_data, t_kind, t_length, p_data, p_kind, p_length, max_tokens)
+    _work_stem(plan, w, keep_alive)
+    with nogil:
+        work_count(&plan.c, w)
+    if w.status < 0:
+        raise MemoryError()
+    return 0
+
+
+cdef int _run_all(FusedPlan plan, PairWork *works, list lowered, Py_ssize_t n,
+                  Py_ssize_t max_tokens, list keep_alive) except -1:
+    """_work_run over many pairs, in three phases so the GIL is released twice
+    per batch rather than per pair (``lowered``: n targets, then n predictions,
+    prepared)."""
+    cdef Py_ssize_t k
+    cdef const char **data = <const char **> malloc(2 * n * sizeof(char *) + 1)
+    cdef int *kinds = <int *> malloc(2 * n * sizeof(int) + 1)
+    cdef Py_ssize_t *lengths = <Py_ssize_t *> malloc(2 * n * sizeof(Py_ssize_t) + 1)
+    cdef const Layout *c = &plan.c
+    try:
+        if data == NULL or kinds == NULL or lengths == NULL:
+            raise MemoryError()
+        for k in range(2 * n):
+            data[k] = <const char *> PyUnicode_DATA(lowered[k])
+            kinds[k] = PyUnicode_KIND(lowered[k])
+            lengths[k] = PyUnicode_GET_LENGTH(lowered[k])
+        if plan.stem is None:
+            # One pass, each pair's buffers still in cache when counted.
+            with nogil:
+                for k in range(n):
+                    work_scan(c, &works[k], data[k], kinds[k], lengths[k],
+                              data[n + k], kinds[n + k], lengths[n + k], max_tokens)
+                    work_count(c, &works[k])
+                    work_release(&works[k])
+        else:
+            with nogil:
+                for k in range(n):
+                    work_scan(c, &works[k], data[k], kinds[k], lengths[k],
+                              data[n + k], kinds[n + k], lengths[n + k], max_tokens)
+            for k in range(n):
+                _work_stem(plan, &works[k], keep_alive)
+            with nogil:
+                for k in range(n):
+                    work_count(c, &works[k])
+                    work_release(&works[k])
+        for k in range(n):
+            if works[k].status < 0:
+                raise MemoryError()
+        return 0
+    finally:
+        free(data)
+        free(kinds)
+        free(lengths)

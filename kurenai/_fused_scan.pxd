@@ -1,0 +1,301 @@
+# The scan of kurenai._fused: one lowercased text -> the IDs of its tokens
+# (interned in a kurenai/_fused_intern.pxd table), a sentence per line,
+# exactly as four Python tokenizers of kurenai.tokenizers split it:
+# ``AllCharacterSupportTokenizer`` (runs of non-space), ``RougeScoreTokenizer``
+# (runs of ASCII ``[a-z0-9]``), ``CharTokenizer`` and ``UnicodeTokenizer`` (by
+# Unicode class); and then their stemming, applied to the IDs.
+#
+# Inline code only, compiled into the module that cimports it.  The rules are
+# kurenai._core.rules's: as compile-time constants here (kurenai/_fused.pyx
+# checks them against it when it loads) and as tables in a ScanRules, which
+# the caller fills once and passes in.
+
+from cpython.dict cimport PyDict_GetItem
+from cpython.ref cimport PyObject
+from cpython.unicode cimport PyUnicode_DATA, PyUnicode_FromKindAndData
+from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_KIND
+from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
+
+from kurenai._fused_intern cimport Entry, HashKey, Table, fast_hash, finish, intern_token, mix
+from kurenai._fused_intern cimport table_free, table_init
+from kurenai._fused_intern cimport read_code_point
+from kurenai._lcs cimport Doc
+
+
+cdef extern from "Python.h":
+    bint is_space "Py_UNICODE_ISSPACE"(uint32_t ch) nogil
+    const Py_ssize_t PY_SSIZE_T_MAX
+
+
+# The tokenizations, by the ``scan_mode`` tokenizers declare: compile-time
+# codes (the scan branches on them per code point), the numbers of
+# kurenai._core.rules.SCAN_MODES.
+cdef enum Mode:
+    WHITESPACE = 0     # maximal runs of non-space
+    ROUGE_SCORE = 1    # maximal runs of ASCII [a-z0-9]
+    CHAR = 2           # unspaced-script letters alone, words of others
+    UNICODE_WORDS = 3  # runs of letters, numbers and marks
+
+
+# Code point flags for CHAR and UNICODE_WORDS (see ScanRules.classes) and the
+# table's layout.  Compile-time constants, because the scan tests them per
+# code point (read from memory they cost the scan a third more instructions).
+cdef enum:
+    ALONE = 1
+    WORD = 2
+    MARK = 4
+    DIRECT_PLANES_END = 0x40000
+    PLANE_14 = 0xE0000
+    PLANE_14_SIZE = 0x1000
+    NEWLINE = 10
+
+
+cdef struct ScanRules:
+    # token_char[mode][c]: is code point c (< 256) part of a token in this
+    # mode?  (Only the WHITESPACE and ROUGE_SCORE rows are read.)
+    uint8_t token_char[4][256]
+    # Code point flags, from kurenai.tokenizers._unicode.char_classes();
+    # NULL until installed (CHAR and UNICODE_WORDS never scan without it).
+    const uint8_t *classes
+    Py_ssize_t stem_min_length  # kurenai._core.rules.STEM_MIN_LENGTH
+
+
+ctypedef fused code_unit:
+    uint8_t
+    uint16_t
+    uint32_t
+
+
+cdef inline bint in_token(const uint8_t *token_char, uint32_t ch, int mode) noexcept nogil:
+    if ch < 256:
+        return token_char[ch]
+    return mode == WHITESPACE and not is_space(ch)
+
+
+cdef inline uint8_t flags_of(const uint8_t *classes, uint32_t ch) noexcept nogil:
+    if ch < DIRECT_PLANES_END:
+        return classes[ch]
+    if ch - PLANE_14 < PLANE_14_SIZE:
+        return classes[DIRECT_PLANES_END + ch - PLANE_14]
+    return 0
+
+
+cdef inline int emit(Table *t, Doc *doc, const char *data, int kind,
+                     Py_ssize_t length, uint64_t mixed, Py_ssize_t limit) noexcept nogil:
+    """Append the ID of the token ``data[:length]``, whose code points the
+    scan mix-ed into ``mixed``.
+
+    Returns -1 if out of memory, 1 once the text has more than ``limit``
+    tokens (the scan stops there), else 0.
+    """
+    cdef int32_t token_id = intern_token(t, data, kind, length, finish(t, mixed))
+    if token_id < 0:
+        return -1
+    doc.ids[doc.n_tokens] = token_id
+    doc.n_tokens += 1
+    return doc.n_tokens > limit
+
+
+cdef inline void end_sentence(Doc *doc, Py_ssize_t *sentence_start) noexcept nogil:
+    """Close the current sentence, if it has tokens (empty lines make none)."""
+    if doc.n_tokens > sentence_start[0]:
+        doc.n_sents += 1
+        doc.bounds[doc.n_sents] = doc.n_tokens
+        sentence_start[0] = doc.n_tokens
+
+
+cdef inline int scan_units(Table *t, const uint8_t *token_char, const code_unit *units,
+                           Py_ssize_t length, int mode, Doc *doc,
+                           Py_ssize_t limit) noexcept nogil:
+    """WHITESPACE and ROUGE_SCORE: maximal runs of token code points."""
+    cdef Py_ssize_t i = 0, start, sentence_start = 0
+    cdef int kind = sizeof(code_unit), status
+    cdef uint64_t seed = t.key.words[0], mixed
+    while True:
+        # Separators; a newline ends a sentence.
+        while i < length and not in_token(token_char, units[i], mode):
+            if units[i] == NEWLINE:
+                end_sentence(doc, &sentence_start)
+            i += 1
+        if i >= length:
+            break
+        start = i
+        mixed = seed  # the token is hashed as it is read
+        while i < length and in_token(token_char, units[i], mode):
+            mixed = mix(mixed, units[i])
+            i += 1
+        status = emit(t, doc, <const char *> (units + start), kind, i - start, mixed, limit)
+        if status != 0:
+            return status
+    end_sentence(doc, &sentence_start)
+    return 0
+
+
+cdef inline int scan_classes(Table *t, const uint8_t *classes, const code_unit *units,
+                             Py_ssize_t length, int mode, Doc *doc,
+                             Py_ssize_t limit) noexcept nogil:
+    """CHAR and UNICODE_WORDS: the regex findall of kurenai.tokenizers._unicode,
+    ``letter mark*  |  word (word | mark)*``, read off the flags table."""
+    cdef Py_ssize_t i = 0, start, sentence_start = 0
+    cdef uint8_t flags, follow
+    cdef uint8_t starts_word = WORD if mode == CHAR else WORD | ALONE
+    cdef int kind = sizeof(code_unit), status
+    cdef uint64_t seed = t.key.words[0], mixed
+    while i < length:
+        flags = flags_of(classes, units[i])
+        if mode == CHAR and flags & ALONE:
+            follow = MARK
+        elif flags & starts_word:
+            follow = starts_word | MARK
+        else:
+            if units[i] == NEWLINE:
+                end_sentence(doc, &sentence_start)
+            i += 1
+            continue
+        start = i
+        mixed = mix(seed, units[i])
+        i += 1
+        while i < length and flags_of(classes, units[i]) & follow:
+            mixed = mix(mixed, units[i])
+            i += 1
+        status = emit(t, doc, <const char *> (units + start), kind, i - start, mixed, limit)
+        if status != 0:
+            return status
+    end_sentence(doc, &sentence_start)
+    return 0
+
+
+cdef inline int scan(Table *t, const ScanRules *rules, const char *data, int kind,
+                     Py_ssize_t length, int mode, Doc *doc, Py_ssize_t limit) noexcept nogil:
+    """Tokens of one lowercased text as IDs; a sentence per non-empty line.
+
+    Returns 0, -1 if out of memory, or 1 as soon as there are more than
+    ``limit`` tokens (if ``limit`` >= 0), so memory stays bounded by it.
+    """
+    # Split on separators, a token takes at least one code point and one
+    # separator; CHAR makes a token of every letter of an unspaced script.
+    cdef Py_ssize_t most = length + 1 if mode == CHAR else length // 2 + 1
+    cdef const uint8_t *token_char = rules.token_char[mode]
+    cdef const uint8_t *classes = rules.classes
+    if 0 <= limit < most:
+        most = limit + 1
+    elif limit < 0:
+        limit = PY_SSIZE_T_MAX  # one comparison per token in emit
+    doc.ids = NULL
+    doc.bounds = NULL
+    if (mode == CHAR or mode == UNICODE_WORDS) and classes == NULL:
+        return -1  # never read through a missing table (plans install it first)
+    doc.ids = <int32_t *> malloc(most * sizeof(int32_t))
+    doc.bounds = <Py_ssize_t *> malloc((most + 1) * sizeof(Py_ssize_t))
+    doc.n_tokens = 0
+    doc.n_sents = 0
+    if doc.ids == NULL or doc.bounds == NULL:
+        return -1
+    doc.bounds[0] = 0
+    if mode == CHAR or mode == UNICODE_WORDS:
+        if kind == 1:
+            return scan_classes(t, classes, <const uint8_t *> data, length, mode, doc, limit)
+        if kind == 2:
+            return scan_classes(t, classes, <const uint16_t *> data, length, mode, doc, limit)
+        return scan_classes(t, classes, <const uint32_t *> data, length, mode, doc, limit)
+    if kind == 1:
+        return scan_units(t, token_char, <const uint8_t *> data, length, mode, doc, limit)
+    if kind == 2:
+        return scan_units(t, token_char, <const uint16_t *> data, length, mode, doc, limit)
+    return scan_units(t, token_char, <const uint32_t *> data, length, mode, doc, limit)
+
+
+cdef inline int scan_alone(const HashKey *key, const ScanRules *rules, str prepared, int mode,
+                           Table *table, Doc *doc, Py_ssize_t expected) except -1:
+    """Scan one lowercased text into a fresh table for about ``expected``
+    tokens; release with scan_alone_free (freed already if this raises)."""
+    table.entries = NULL
+    table.slots = NULL
+    doc.ids = NULL
+    doc.bounds = NULL
+    if table_init(table, expected, key) < 0 or scan(
+        table, rules, <const char *> PyUnicode_DATA(prepared), PyUnicode_KIND(prepared),
+        PyUnicode_GET_LENGTH(prepared), mode, doc, -1
+    ) < 0:
+        scan_alone_free(table, doc)
+        raise MemoryError()
+    return 0
+
+
+cdef inline void scan_alone_free(Table *table, Doc *doc) noexcept nogil:
+    free(doc.ids)
+    free(doc.bounds)
+    doc.ids = NULL
+    doc.bounds = NULL
+    table_free(table)
+
+
+# ---------------------------------------------------------------- stemming
+
+cdef inline bint stemmable(const ScanRules *rules, const Entry *e) noexcept nogil:
+    """kurenai._core.rules.is_stemmable, without making a str: long enough, and
+    only ROUGE word characters."""
+    cdef Py_ssize_t i
+    cdef uint32_t ch
+    if e.length < rules.stem_min_length:
+        return False
+    for i in range(e.length):
+        ch = read_code_point(e.kind, e.data, i)
+        if ch >= 256 or not rules.token_char[<int> ROUGE_SCORE][ch]:
+            return False
+    return True
+
+
+cdef inline int stem_all(Table *t, const ScanRules *rules, object stem, dict memo,
+                         list keep_alive, int32_t **final_ids) except -1:
+    """final_ids[raw ID] = ID of its stem (-1: the tokenizer drops the token).
+
+    ``stem`` is the tokenizer's ``stemmer``: token -> stem, or None to drop
+    it; ``memo`` (or None) holds results it gave before, read without calling
+    it; ``keep_alive`` keeps the stems, which the table points into.
+    """
+    cdef PyObject *known
+    cdef Py_ssize_t raw_count = t.n, e
+    cdef int32_t *final = <int32_t *> malloc((raw_count + 1) * sizeof(int32_t))
+    cdef Entry entry
+    cdef str stemmed
+    cdef const char *data
+    cdef int kind
+    cdef Py_ssize_t length
+    final_ids[0] = final
+    if final == NULL:
+        raise MemoryError()
+    for e in range(raw_count):
+        entry = t.entries[e]
+        if not stemmable(rules, &entry):
+            final[e] = <int32_t> e
+            continue
+        token = PyUnicode_FromKindAndData(entry.kind, entry.data, entry.length)
+        known = NULL if memo is None else PyDict_GetItem(memo, token)
+        stemmed = <object> known if known != NULL else stem(token)
+        if stemmed is None:
+            final[e] = -1
+            continue
+        keep_alive.append(stemmed)
+        data = <const char *> PyUnicode_DATA(stemmed)
+        kind = PyUnicode_KIND(stemmed)
+        length = PyUnicode_GET_LENGTH(stemmed)
+        final[e] = intern_token(t, data, kind, length, fast_hash(t, data, kind, length))
+        if final[e] < 0:
+            raise MemoryError()
+    return 0
+
+
+cdef inline void remap(Doc *doc, const int32_t *final) noexcept nogil:
+    """Replace raw IDs by stem IDs, dropping tokens mapped to -1."""
+    cdef Py_ssize_t s, k, kept = 0, start
+    for s in range(doc.n_sents):
+        start = doc.bounds[s]
+        doc.bounds[s] = kept
+        for k in range(start, doc.bounds[s + 1]):
+            if final[doc.ids[k]] >= 0:
+                doc.ids[kept] = final[doc.ids[k]]
+                kept += 1
+    doc.bounds[doc.n_sents] = kept
+    doc.n_tokens = kept
