@@ -1,0 +1,152 @@
+"""The real reference packages, each in a subprocess of its own.
+
+``rouge`` 1.0.0 and 1.0.1 share a module name, so every reference package is
+installed from PyPI into a directory of its own (``pip install --target``,
+cached across sessions under pytest's temporary root) and answers requests
+from a long-lived subprocess (``reference_server.py``).  Where a package
+cannot be installed the tests that need it skip, except under ``CI=true``,
+where they fail: CI reaches PyPI, so a missing reference is a broken setup.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SERVER = Path(__file__).with_name("reference_server.py")
+# fixture name -> (requirement, module)
+REFERENCES = {
+    "rouge_100": ("rouge==1.0.0", "rouge"),
+    "rouge_101": ("rouge==1.0.1", "rouge"),
+    "rouge_chinese_103": ("rouge-chinese==1.0.3", "rouge_chinese"),
+}
+
+
+def missing(reason: str) -> None:
+    """Skip, or fail under CI=true, for a reference that is not there."""
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"{reason} (CI=true: reference packages must be installable)")
+    pytest.skip(reason)
+
+
+def install(root: Path, requirement: str) -> Path:
+    """A directory holding ``requirement`` (and six), installed once."""
+    target = root / requirement.replace("==", "-")
+    done = target / ".installed"
+    if done.exists():
+        return target
+    command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+               "--disable-pip-version-check", "--target", str(target), requirement, "six"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    if result.returncode != 0:
+        missing(f"cannot install {requirement} from PyPI: {result.stderr.strip()[-300:]}")
+    done.write_text(requirement)
+    return target
+
+
+class Reference:
+    """A real package answering ``get_scores`` calls in its own process."""
+
+    def __init__(self, target: Path, module: str, requirement: str) -> None:
+        self.module = module
+        self.version = requirement.split("==")[1]
+        env = {**os.environ, "PYTHONPATH": str(target), "PYTHONNOUSERSITE": "1"}
+        self._process = subprocess.Popen(
+            [sys.executable, "-u", str(SERVER), module],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+        )
+        header = json.loads(self._readline())
+        if not header["file"].startswith(str(target)) or header["version"] != self.version:
+            raise RuntimeError(f"{requirement} was not the package imported: {header}")
+
+    def _readline(self) -> str:
+        assert self._process.stdout is not None
+        line = self._process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the {self.module} reference process died")
+        return line
+
+    def call(
+        self, init: tuple[list[Any], dict[str, Any]], call: tuple[list[Any], dict[str, Any]],
+        cls: str = "Rouge", recursion_limit: int | None = None,
+    ) -> dict[str, Any]:
+        """``{"ok": result}`` or ``{"error": [type name, message]}``."""
+        assert self._process.stdin is not None
+        request = {"module": self.module, "class": cls, "init": init, "call": call,
+                   "recursion_limit": recursion_limit}
+        self._process.stdin.write(json.dumps(request) + "\n")
+        self._process.stdin.flush()
+        return json.loads(self._readline())  # type: ignore[no-any-return]
+
+    def close(self) -> None:
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._process.stdin.close()
+        self._process.wait(timeout=30)
+        self._process.stdout.close()
+
+
+@pytest.fixture(scope="session")
+def reference_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # pytest's temporary root outlives a session (the sessions' own
+    # directories rotate inside it): installs are reused from run to run.
+    chosen = os.environ.get("KURENAI_COMPAT_REFERENCES")
+    root = Path(chosen) if chosen else tmp_path_factory.getbasetemp().parent / "kurenai-compat"
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def _reference(root: Path, name: str) -> Iterator[Reference]:
+    requirement, module = REFERENCES[name]
+    reference = Reference(install(root, requirement), module, requirement)
+    yield reference
+    reference.close()
+
+
+@pytest.fixture(scope="session")
+def rouge_100(reference_root: Path) -> Iterator[Reference]:
+    yield from _reference(reference_root, "rouge_100")
+
+
+@pytest.fixture(scope="session")
+def rouge_101(reference_root: Path) -> Iterator[Reference]:
+    yield from _reference(reference_root, "rouge_101")
+
+
+@pytest.fixture(scope="session")
+def rouge_chinese_103(reference_root: Path) -> Iterator[Reference]:
+    yield from _reference(reference_root, "rouge_chinese_103")
+
+
+@pytest.fixture(scope="session")
+def sdist_tests(reference_root: Path) -> Path:
+    """rouge-chinese 1.0.3's sdist ``tests/`` (data.json, hyp.txt, ref.txt:
+    CNN/DailyMail pairs, the data of pltrdy's own tests)."""
+    import tarfile
+
+    target = reference_root / "rouge-chinese-1.0.3-sdist"
+    done = target / ".extracted"
+    if not done.exists():
+        command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+                   "--no-binary", ":all:", "--disable-pip-version-check", "-d", str(target),
+                   "rouge-chinese==1.0.3"]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        if result.returncode != 0:
+            missing(f"cannot download rouge-chinese's sdist: {result.stderr.strip()[-300:]}")
+        (archive,) = target.glob("*.tar.gz")
+        with tarfile.open(archive) as tar:
+            members = [m for m in tar.getmembers() if "/tests/" in m.name and m.isfile()]
+            for member in members:
+                member.name = Path(member.name).name
+                if hasattr(tarfile, "data_filter"):
+                    tar.extract(member, target, filter="data")
+                else:  # Python before 3.11.4 / 3.10.12: no filters yet
+                    tar.extract(member, target)
+        done.write_text("ok")
+    return target
