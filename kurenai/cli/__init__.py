@@ -41,6 +41,11 @@ __all__ = ["main", "signature"]
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line on ``argv`` (default ``sys.argv[1:]``); return the exit code."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in ("rouge", "rouge-chinese", "rouge_chinese"):
+        from kurenai.compat.cli import main as compat_main  # other packages' command lines
+
+        return compat_main(argv)
     try:
         with signals_raise():
             return _run(parse_args(argv))

@@ -57,6 +57,7 @@ class Reference:
     def __init__(self, target: Path, module: str, requirement: str) -> None:
         self.module = module
         self.version = requirement.split("==")[1]
+        self.target = target
         env = {**os.environ, "PYTHONPATH": str(target), "PYTHONNOUSERSITE": "1"}
         self._process = subprocess.Popen(
             [sys.executable, "-u", str(SERVER), module],
@@ -84,6 +85,13 @@ class Reference:
         self._process.stdin.write(json.dumps(request) + "\n")
         self._process.stdin.flush()
         return json.loads(self._readline())  # type: ignore[no-any-return]
+
+    def cli(self, args: list[str]) -> subprocess.CompletedProcess[str]:
+        """The package's own command line (its ``bin/rouge_cmd.py``) on ``args``."""
+        code = "import sys; from bin.rouge_cmd import main; sys.argv[1:] = sys.argv[2:]; main()"
+        env = {**os.environ, "PYTHONPATH": str(self.target), "PYTHONNOUSERSITE": "1"}
+        return subprocess.run([sys.executable, "-c", code, "--", *args], env=env,
+                              capture_output=True, text=True, timeout=120)
 
     def close(self) -> None:
         assert self._process.stdin is not None and self._process.stdout is not None
