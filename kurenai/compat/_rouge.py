@@ -225,7 +225,7 @@ class RougeChinese(Rouge):
     package expects), and ROUGE-L is the LCS of the whole word sequences.
 
     >>> RougeChinese().get_scores("我 爱 北京 。", "我 爱 上海 。")[0]["rouge-l"]
-    {'r': 0.75, 'p': 0.75, 'f': 0.7499999950000001}
+    {'r': 0.75, 'p': 0.75, 'f': 0.749999995}
 
     With ``mode="rouge-score"`` the default tokenizer is ``"whitespace"``
     (the segmented words as they are); ``"jieba"`` segments raw text.
