@@ -28,9 +28,7 @@ class FilesRouge:
                 raise AssertionError(f"not a file: {path}")
         hyp_lines, ref_lines = _line_count(hyp_path), _line_count(ref_path)
         if hyp_lines != ref_lines:
-            raise AssertionError(
-                f"{hyp_path} has {hyp_lines} lines but {ref_path} has {ref_lines}"
-            )
+            raise AssertionError(f"{hyp_path} has {hyp_lines} lines but {ref_path} has {ref_lines}")
 
     def get_scores(
         self, hyp_path: str, ref_path: str, avg: bool = False, ignore_empty: bool = False

@@ -58,7 +58,7 @@ class Metric:
         """The raw counts, or the floats made from them."""
         if raw_results:
             return {"hyp": counts[0], "ref": counts[1], "overlap": counts[2]}
-        return frp(*counts)  # type: ignore[return-value]
+        return dict(frp(*counts))
 
     def __call__(
         self, hyp: list[str], ref: list[str], raw_results: bool = False, exclusive: bool = True

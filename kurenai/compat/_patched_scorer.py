@@ -35,7 +35,7 @@ def _nltk_sentences(text: str) -> list[str]:
     return list(nltk.sent_tokenize(text))
 
 
-class RougeScorer(ORIGINAL):  # type: ignore[misc]
+class RougeScorer(ORIGINAL):
     """rouge-score's ``RougeScorer``, scoring through kurenai (bit for bit)."""
 
     def __init__(

@@ -9,7 +9,7 @@ same shapes.  Which one, and for which package version, is in ``signature``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Union
+from typing import Any, ClassVar, Union
 
 from kurenai.compat._dialects import Dialect, dialect
 from kurenai.compat._metrics import Metric, Result
@@ -53,9 +53,10 @@ class Rouge:
 
     PACKAGE = "rouge"
     DEFAULT_VERSION = "1.0.1"
-    DEFAULT_METRICS = ["rouge-1", "rouge-2", "rouge-l"]
-    DEFAULT_STATS = ["r", "p", "f"]
-    AVAILABLE_STATS = ["r", "p", "f"]
+    # Lists, as in the package; an instance sets its own version's.
+    DEFAULT_METRICS: ClassVar[list[str]] = ["rouge-1", "rouge-2", "rouge-l"]
+    DEFAULT_STATS: list[str] = ["r", "p", "f"]  # noqa: RUF012
+    AVAILABLE_STATS: list[str] = ["r", "p", "f"]  # noqa: RUF012
 
     def __init__(
         self,
@@ -144,7 +145,10 @@ class Rouge:
         return "|".join(parts)
 
     def get_scores(
-        self, hyps: str | Sequence[str], refs: str | Sequence[str], avg: bool = False,
+        self,
+        hyps: str | Sequence[str],
+        refs: str | Sequence[str],
+        avg: bool = False,
         ignore_empty: bool = False,
     ) -> Any:
         """Scores of each hypothesis against its reference (hypotheses first).
@@ -166,14 +170,19 @@ class Rouge:
             ZeroDivisionError: ``avg=True`` without any pair.
         """
         hyps, refs = _checked_pairs(hyps, refs, ignore_empty)
-        sentences = [(self.dialect.sentences(h), self.dialect.sentences(r)) for h, r in zip(hyps, refs)]
+        sentences = [
+            (self.dialect.sentences(h), self.dialect.sentences(r)) for h, r in zip(hyps, refs)
+        ]
         pairs = self._pair_scores(hyps, refs, sentences, avg)
         if not avg:
             return pairs
         return self._averaged(pairs)
 
     def _pair_scores(
-        self, hyps: Sequence[str], refs: Sequence[str], sentences: list[tuple[Sentences, Sentences]],
+        self,
+        hyps: Sequence[str],
+        refs: Sequence[str],
+        sentences: list[tuple[Sentences, Sentences]],
         avg: bool,
     ) -> list[PairScores]:
         metrics = [self.AVAILABLE_METRICS[m] for m in self.metrics]
@@ -183,10 +192,13 @@ class Rouge:
             if avg and self.raw_results and metrics:
                 raise KeyError("hyp")  # the package averages floats, not raw counts
         if self._standard is not None:
-            values: list[dict[str, Result]] = self._standard.scores(hyps, refs)  # type: ignore[assignment]
+            values: list[dict[str, Any]] = self._standard.scores(hyps, refs)
         else:
             values = [
-                {m.name: m.result(m.counts(hyp, ref, self.exclusive), self.raw_results) for m in metrics}
+                {
+                    m.name: m.result(m.counts(hyp, ref, self.exclusive), self.raw_results)
+                    for m in metrics
+                }
                 for hyp, ref in sentences
             ]
         out: list[PairScores] = []
@@ -200,7 +212,7 @@ class Rouge:
     def _averaged(self, pairs: list[PairScores]) -> dict[str, dict[str, float]]:
         # Summed in the package's order, from an int 0, then divided once.
         totals: dict[str, dict[str, Any]] = {m: dict.fromkeys(self.stats, 0) for m in self.metrics}
-        lengths = {"hyp": 0, "ref": 0}
+        lengths: dict[str, Any] = {"hyp": 0, "ref": 0}
         for pair in pairs:
             for m in self.metrics:
                 totals[m] = {s: totals[m][s] + pair[m][s] for s in self.stats}
@@ -238,13 +250,13 @@ class RougeChinese(Rouge):
         return "whitespace"
 
 
-def _checked_pairs(
-    hyps: Any, refs: Any, ignore_empty: bool
-) -> tuple[Sequence[str], Sequence[str]]:
+def _checked_pairs(hyps: Any, refs: Any, ignore_empty: bool) -> tuple[Sequence[str], Sequence[str]]:
     """The package's pairing rules, with one clear error each."""
     if isinstance(hyps, str):
         if not isinstance(refs, str):
-            raise TypeError(f"hyps is one str, so refs must be one str too, got {type(refs).__name__}")
+            raise TypeError(
+                f"hyps is one str, so refs must be one str too, got {type(refs).__name__}"
+            )
         hyps, refs = [hyps], [refs]
     for name, side in (("hyps", hyps), ("refs", refs)):
         if not hasattr(side, "__len__") or isinstance(side, (bytes, dict, set)):
@@ -258,9 +270,8 @@ def _checked_pairs(
             raise ValueError("ignore_empty=True left no pair: every pair has an empty side")
         hyps, refs = tuple(h for h, _ in kept), tuple(r for _, r in kept)
     if not isinstance(hyps, type(refs)):
-        raise AssertionError(
-            f"hyps and refs must be of one type, got {type(hyps).__name__} and {type(refs).__name__}"
-        )
+        kinds = f"{type(hyps).__name__} and {type(refs).__name__}"
+        raise AssertionError(f"hyps and refs must be of one type, got {kinds}")
     if len(hyps) != len(refs):
         raise AssertionError(f"hyps and refs differ in length: {len(hyps)} and {len(refs)}")
     return hyps, refs

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 __all__ = ["StandardScores"]
 
 _STATS = {"p": 0, "r": 1, "f": 2}  # the Score fields: precision, recall, fmeasure
@@ -38,7 +40,9 @@ class StandardScores:
         if not self._metrics or not hyps:
             return [{} for _ in hyps]
         columns = self.scorer.score_batch(list(refs), list(hyps), self._n_jobs, columnar=True)
-        tables = {m: [a.tolist() for a in columns[rouge_type(m)]] for m in self._metrics}
+        tables = {
+            m: [np.asarray(a).tolist() for a in columns[rouge_type(m)]] for m in self._metrics
+        }
         return [
             {m: {s: table[i][row] for s, i in _STATS.items()} for m, table in tables.items()}
             for row in range(len(hyps))

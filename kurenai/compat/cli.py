@@ -46,19 +46,29 @@ def _parser(command: str, package: str) -> argparse.ArgumentParser:
     parser.add_argument("hypothesis", type=str, help="Text of file path")
     parser.add_argument("reference", type=str, help="Text or file path")
     parser.add_argument(
-        "--metrics", nargs="+", type=str.upper, choices=["1", "2", "3", "4", "5", "L"],
+        "--metrics",
+        nargs="+",
+        type=str.upper,
+        choices=["1", "2", "3", "4", "5", "L"],
         help="Metrics to use (default=all)",
     )
     parser.add_argument(
-        "--stats", nargs="+", type=str.upper, choices=["R", "P", "F"],
+        "--stats",
+        nargs="+",
+        type=str.upper,
+        choices=["R", "P", "F"],
         help="Stats to use (default=all)",
     )
     parser.add_argument(
-        "--rouge-version", choices=versions, default=versions[0],
+        "--rouge-version",
+        choices=versions,
+        default=versions[0],
         help=f"the {package} release whose numbers to give (default: %(default)s)",
     )
     parser.add_argument(
-        "--mode", choices=MODES, default="compat",
+        "--mode",
+        choices=MODES,
+        default="compat",
         help="compat: the package's numbers; rouge-score: rouge-score's (default: %(default)s)",
     )
     parser.add_argument("--tokenizer", help="with --mode rouge-score: a kurenai tokenizer name")
@@ -70,8 +80,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``argv`` (its first item the command name, e.g. ``rouge``)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] not in COMMANDS:
-        print(f"kurenai: error: the first argument must be one of {', '.join(COMMANDS)}",
-              file=sys.stderr)
+        print(
+            f"kurenai: error: the first argument must be one of {', '.join(COMMANDS)}",
+            file=sys.stderr,
+        )
         return 2
     command, args_list = argv[0], argv[1:]
     package, rouge_class, files_class = COMMANDS[command]

@@ -25,7 +25,7 @@ _USAGE = "usage: python -m kurenai.compat.patched [-m module | script.py] [args 
 def main(argv: Sequence[str] | None = None) -> int:
     """Patch, then run the module or script ``argv`` names; its exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] in ("-h", "--help") or args[:1] == ["-m"] and len(args) < 2:
+    if not args or args[0] in ("-h", "--help") or (args[:1] == ["-m"] and len(args) < 2):
         print(_USAGE, file=sys.stderr if not args or args[0] == "-m" else sys.stdout)
         return 2 if not args or args[0] == "-m" else 0
     if ENV_VAR in os.environ:

@@ -48,7 +48,9 @@ class Options:
             if not isinstance(getattr(self, flag), bool):
                 raise TypeError(f"{flag} must be a bool, got {type(getattr(self, flag)).__name__}")
         limit = self.max_tokens
-        if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
+        if limit is not None and (
+            not isinstance(limit, int) or isinstance(limit, bool) or limit < 0
+        ):
             raise ValueError(f"max_tokens must be None or an int >= 0, got {limit!r}")
         resolve_jobs(self.n_jobs)
         # Fails now for an unknown name or a non-tokenizer, not on a batch.
@@ -70,7 +72,11 @@ class Options:
         (a kurenai or Foundry name); NaN in the NULL rows."""
         rouge_type, split = spark_type(name, self.split_summaries)
         columns = self.scorer((rouge_type,), split).score_batch(
-            targets, predictions, self.n_jobs, columnar=True, allow_none=True,
+            targets,
+            predictions,
+            self.n_jobs,
+            columnar=True,
+            allow_none=True,
             max_tokens=self.max_tokens,
         )
         return np.stack(columns[rouge_type])

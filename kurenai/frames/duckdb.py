@@ -67,6 +67,10 @@ def register(
     # itself, as it must for a text over max_tokens (DuckDB's default NULL
     # handling forbids a NULL result).
     con.create_function(
-        name, rouge, ["VARCHAR", "VARCHAR", "VARCHAR"], RETURN_TYPE, type="arrow",
+        name,
+        rouge,
+        ["VARCHAR", "VARCHAR", "VARCHAR"],
+        RETURN_TYPE,
+        type="arrow",
         null_handling="special",
     )

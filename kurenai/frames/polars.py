@@ -114,7 +114,7 @@ class RougeNamespace:
 def _output_name(expr: pl.Expr) -> str:
     try:
         return str(expr.meta.output_name())
-    except Exception:  # noqa: BLE001 - an expression without one name (polars raises ComputeError)
+    except Exception:
         return "rouge"
 
 

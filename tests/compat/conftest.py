@@ -42,8 +42,19 @@ def install(root: Path, requirement: str) -> Path:
     done = target / ".installed"
     if done.exists():
         return target
-    command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-               "--disable-pip-version-check", "--target", str(target), requirement, "six"]
+    command = [
+        sys.executable,
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--no-deps",
+        "--disable-pip-version-check",
+        "--target",
+        str(target),
+        requirement,
+        "six",
+    ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=300)
     if result.returncode != 0:
         missing(f"cannot install {requirement} from PyPI: {result.stderr.strip()[-300:]}")
@@ -61,7 +72,10 @@ class Reference:
         env = {**os.environ, "PYTHONPATH": str(target), "PYTHONNOUSERSITE": "1"}
         self._process = subprocess.Popen(
             [sys.executable, "-u", str(SERVER), module],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
         )
         header = json.loads(self._readline())
         if not header["file"].startswith(str(target)) or header["version"] != self.version:
@@ -75,13 +89,21 @@ class Reference:
         return line
 
     def call(
-        self, init: tuple[list[Any], dict[str, Any]], call: tuple[list[Any], dict[str, Any]],
-        cls: str = "Rouge", recursion_limit: int | None = None,
+        self,
+        init: tuple[list[Any], dict[str, Any]],
+        call: tuple[list[Any], dict[str, Any]],
+        cls: str = "Rouge",
+        recursion_limit: int | None = None,
     ) -> dict[str, Any]:
         """``{"ok": result}`` or ``{"error": [type name, message]}``."""
         assert self._process.stdin is not None
-        request = {"module": self.module, "class": cls, "init": init, "call": call,
-                   "recursion_limit": recursion_limit}
+        request = {
+            "module": self.module,
+            "class": cls,
+            "init": init,
+            "call": call,
+            "recursion_limit": recursion_limit,
+        }
         self._process.stdin.write(json.dumps(request) + "\n")
         self._process.stdin.flush()
         return json.loads(self._readline())  # type: ignore[no-any-return]
@@ -90,8 +112,13 @@ class Reference:
         """The package's own command line (its ``bin/rouge_cmd.py``) on ``args``."""
         code = "import sys; from bin.rouge_cmd import main; sys.argv[1:] = sys.argv[2:]; main()"
         env = {**os.environ, "PYTHONPATH": str(self.target), "PYTHONNOUSERSITE": "1"}
-        return subprocess.run([sys.executable, "-c", code, "--", *args], env=env,
-                              capture_output=True, text=True, timeout=120)
+        return subprocess.run(
+            [sys.executable, "-c", code, "--", *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
 
     def close(self) -> None:
         assert self._process.stdin is not None and self._process.stdout is not None
@@ -141,9 +168,20 @@ def sdist_tests(reference_root: Path) -> Path:
     target = reference_root / "rouge-chinese-1.0.3-sdist"
     done = target / ".extracted"
     if not done.exists():
-        command = [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-                   "--no-binary", ":all:", "--disable-pip-version-check", "-d", str(target),
-                   "rouge-chinese==1.0.3"]
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            "--disable-pip-version-check",
+            "-d",
+            str(target),
+            "rouge-chinese==1.0.3",
+        ]
         result = subprocess.run(command, capture_output=True, text=True, timeout=300)
         if result.returncode != 0:
             missing(f"cannot download rouge-chinese's sdist: {result.stderr.strip()[-300:]}")

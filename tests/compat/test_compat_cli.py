@@ -28,14 +28,21 @@ def _ours(capsys: pytest.CaptureFixture[str], command: str, args: list[str]) -> 
     ],
 )
 def test_the_command_lines_print_what_theirs_print(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, rouge_100: Any, rouge_101: Any,
-    rouge_chinese_103: Any, args: list[str],
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    rouge_100: Any,
+    rouge_101: Any,
+    rouge_chinese_103: Any,
+    args: list[str],
 ) -> None:
     (tmp_path / "h").write_text("我 爱 北京 。 你 好\n\nthe cat sat\n", encoding="utf-8")
     (tmp_path / "r").write_text("我 爱 上海 。\nx\nthe cat\n", encoding="utf-8")
     args = [a.format(hyp=tmp_path / "h", ref=tmp_path / "r") for a in args]
-    for reference, command in ((rouge_100, "rouge"), (rouge_101, "rouge"),
-                               (rouge_chinese_103, "rouge-chinese")):
+    for reference, command in (
+        (rouge_100, "rouge"),
+        (rouge_101, "rouge"),
+        (rouge_chinese_103, "rouge-chinese"),
+    ):
         version = ["--rouge-version", reference.version] if command == "rouge" else []
         theirs = reference.cli(args)
         code, out = _ours(capsys, command, [*args, *version])
@@ -54,8 +61,11 @@ def test_errors_are_one_line_and_an_exit_code(capsys: pytest.CaptureFixture[str]
 
 
 def test_rouge_score_mode_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out = _ours(capsys, "rouge-chinese", ["猫が好き", "猫は好き", "--mode", "rouge-score",
-                                                "--tokenizer", "char", "--metrics", "1"])
+    code, out = _ours(
+        capsys,
+        "rouge-chinese",
+        ["猫が好き", "猫は好き", "--mode", "rouge-score", "--tokenizer", "char", "--metrics", "1"],
+    )
     assert code == 0
     assert json.loads(out) == [{"rouge-1": {"r": 0.75, "p": 0.75, "f": 0.75}}]
 
@@ -64,6 +74,21 @@ def test_python_dash_m_kurenai_compat() -> None:
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-m", "kurenai.compat", "rouge", "a b", "a", "--metrics",
-                          "1", "--stats", "r"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kurenai.compat",
+            "rouge",
+            "a b",
+            "a",
+            "--metrics",
+            "1",
+            "--stats",
+            "r",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert json.loads(out.stdout) == [{"rouge-1": {"r": 1.0}}]

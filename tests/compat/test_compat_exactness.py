@@ -80,8 +80,12 @@ def _data(sdist_tests: Path) -> tuple[list[str], list[str]]:
 @pytest.mark.parametrize("exclusive", [None, True, False])
 @pytest.mark.parametrize("avg", [False, True])
 def test_pltrdy_test_data(
-    sdist_tests: Path, rouge_100: Any, rouge_101: Any, rouge_chinese_103: Any,
-    exclusive: bool | None, avg: bool,
+    sdist_tests: Path,
+    rouge_100: Any,
+    rouge_101: Any,
+    rouge_chinese_103: Any,
+    exclusive: bool | None,
+    avg: bool,
 ) -> None:
     hyps, refs = _data(sdist_tests)
     init: dict[str, Any] = {"return_lengths": True}
@@ -104,8 +108,12 @@ def test_files_rouge_edge_cases(tmp_path: Path, rouge_101: Any, rouge_chinese_10
     (tmp_path / "h").write_bytes("a b.\r\nc 。d\n\nlast".encode())
     (tmp_path / "r").write_bytes(b"a c\nc d\n x\nlast")
     (tmp_path / "short").write_bytes(b"a\n")
-    cases = [("h", "r", {}), ("h", "r", {"ignore_empty": True}), ("h", "short", {}),
-             ("h", "absent", {})]
+    cases = [
+        ("h", "r", {}),
+        ("h", "r", {"ignore_empty": True}),
+        ("h", "short", {}),
+        ("h", "absent", {}),
+    ]
     for reference in (rouge_101, rouge_chinese_103):
         for hyp, ref, kwargs in cases:
             paths = [str(tmp_path / hyp), str(tmp_path / ref)]

@@ -67,14 +67,23 @@ TYPES = ["rouge1", "rouge2", "rouge4", "rougeL", "rougeLsum"]
 @given(
     pairs=st.lists(st.tuples(texts, texts), min_size=1, max_size=3),
     types=st.lists(st.sampled_from(TYPES), min_size=1, max_size=4),
-    stem=st.booleans(), split=st.booleans(),
+    stem=st.booleans(),
+    split=st.booleans(),
     tokenizer=st.sampled_from([None, "default", "default-stem", "custom"]),
 )
 def test_patched_scores_are_rouge_scores_bit_for_bit(
-    pairs: list[tuple[str, str]], types: list[str], stem: bool, split: bool, tokenizer: str | None,
+    pairs: list[tuple[str, str]],
+    types: list[str],
+    stem: bool,
+    split: bool,
+    tokenizer: str | None,
 ) -> None:
-    made = {None: None, "default": tokenizers.DefaultTokenizer(False),
-            "default-stem": tokenizers.DefaultTokenizer(True), "custom": _Splitting()}[tokenizer]
+    made = {
+        None: None,
+        "default": tokenizers.DefaultTokenizer(False),
+        "default-stem": tokenizers.DefaultTokenizer(True),
+        "custom": _Splitting(),
+    }[tokenizer]
     with pytest.MonkeyPatch.context() as mp:
         import nltk
 
@@ -98,7 +107,7 @@ def test_what_kurenai_cannot_reproduce_runs_rouge_scores_code(types: Any, target
         try:
             scorer = cls(chosen)
             return scorer.score(target, "a"), scorer.score(target, "a")
-        except Exception as error:  # noqa: BLE001 - the error is the outcome
+        except Exception as error:
             return type(error), str(error)
 
     assert outcome(_patched_scorer.RougeScorer) == outcome(ORIGINAL)
@@ -109,9 +118,9 @@ def test_changed_attributes_are_followed() -> None:
     scorer.rouge_types = ["rouge2", "rougeL"]
     assert scorer.score("a b c", "a b") == ORIGINAL(["rouge2", "rougeL"]).score("a b c", "a b")
     scorer._tokenizer = _Splitting()
-    assert scorer.score("A-b c", "a-b") == ORIGINAL(["rouge2", "rougeL"], tokenizer=_Splitting()).score(
-        "A-b c", "a-b"
-    )
+    assert scorer.score("A-b c", "a-b") == ORIGINAL(
+        ["rouge2", "rougeL"], tokenizer=_Splitting()
+    ).score("A-b c", "a-b")
 
 
 def _truthfulqa() -> Any:
@@ -156,9 +165,14 @@ print(type(scorer).__module__, sys.argv[1:], scorer.score("The cats ran", "the c
 """
 
 
-@pytest.mark.parametrize(("env", "module"), [("", "kurenai.compat._patched_scorer"),
-                                             ("0", "rouge_score.rouge_scorer"),
-                                             ("1", "kurenai.compat._patched_scorer")])
+@pytest.mark.parametrize(
+    ("env", "module"),
+    [
+        ("", "kurenai.compat._patched_scorer"),
+        ("0", "rouge_score.rouge_scorer"),
+        ("1", "kurenai.compat._patched_scorer"),
+    ],
+)
 def test_the_runner_patches_a_script_it_runs(tmp_path: Path, env: str, module: str) -> None:
     (tmp_path / "score.py").write_text(SCRIPT)
     environ = {k: v for k, v in os.environ.items() if k != compat.ENV_VAR}
@@ -166,9 +180,14 @@ def test_the_runner_patches_a_script_it_runs(tmp_path: Path, env: str, module: s
         environ[compat.ENV_VAR] = env
     out = subprocess.run(
         [sys.executable, "-m", "kurenai.compat.patched", str(tmp_path / "score.py"), "x"],
-        capture_output=True, text=True, env=environ, check=True,
+        capture_output=True,
+        text=True,
+        env=environ,
+        check=True,
     ).stdout
-    expected = ORIGINAL(["rouge1", "rougeL"], use_stemmer=True).score("The cats ran", "the cat runs")
+    expected = ORIGINAL(["rouge1", "rougeL"], use_stemmer=True).score(
+        "The cats ran", "the cat runs"
+    )
     assert out == f"{module} ['x'] {expected}\n"
 
 

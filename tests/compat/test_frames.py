@@ -62,14 +62,17 @@ def test_duckdb_scores_as_rouge_scorer(con: Any, rouge_type: str) -> None:
     assert _sql(con, "rouge_score", rouge_type, PREDICTIONS, TARGETS) == _expected(
         kurenai_type, PREDICTIONS, TARGETS
     )
-    stemmed = _expected(kurenai_type, PREDICTIONS, TARGETS, tokenizer="rouge-score",
-                        use_stemmer=True)
+    stemmed = _expected(
+        kurenai_type, PREDICTIONS, TARGETS, tokenizer="rouge-score", use_stemmer=True
+    )
     assert _sql(con, "rouge_stemmed", rouge_type, PREDICTIONS, TARGETS) == stemmed
 
 
 def test_duckdb_nulls_types_per_row_and_max_tokens(con: Any) -> None:
-    con.execute("CREATE TABLE t AS SELECT * FROM (VALUES ('a b', 'a', 'rouge1'), "
-                "('a b', 'a', NULL), ('a b', 'a', 'rougeL'), ('a b c d', 'a', 'rouge1')) v(p, r, ty)")
+    con.execute(
+        "CREATE TABLE t AS SELECT * FROM (VALUES ('a b', 'a', 'rouge1'), "
+        "('a b', 'a', NULL), ('a b', 'a', 'rougeL'), ('a b c d', 'a', 'rouge1')) v(p, r, ty)"
+    )
     rows = con.execute("SELECT rouge_short(p, r, ty) FROM t").fetchall()
     one = _expected("rouge1", ["a b"], ["a"])[0]
     assert [row[0] for row in rows] == [one, None, _expected("rougeL", ["a b"], ["a"])[0], None]
@@ -97,8 +100,9 @@ def test_a_parquet_file_in_one_query(con: Any, tmp_path: Path) -> None:
     targets = [f"a cat {i % 5} sat on the mat" for i in range(5000)]
     pq.write_table(pa.table({"prediction": preds, "target": targets}), tmp_path / "pairs.parquet")
     path = str(tmp_path / "pairs.parquet").replace("'", "''")
-    rows = con.execute(f"SELECT rouge_score(prediction, target, 'rougeL').fmeasure "
-                       f"FROM '{path}'").fetchall()
+    rows = con.execute(
+        f"SELECT rouge_score(prediction, target, 'rougeL').fmeasure FROM '{path}'"
+    ).fetchall()
     expected = RougeScorer(["rougeL"]).score_batch(targets, preds, columnar=True)["rougeL"]
     assert sorted(r[0] for r in rows) == sorted(expected.fmeasure.tolist())
 
@@ -111,9 +115,16 @@ def _polars() -> Any:
 
 
 @settings(max_examples=40, deadline=None)
-@given(pairs=st.lists(st.tuples(st.none() | st.text("ab c.\n猫", max_size=12),
-                                st.none() | st.text("ab c.\n猫", max_size=12)), max_size=8),
-       rouge_type=st.sampled_from(["rouge1", "rouge3", "rougeL", "rougeLsum"]))
+@given(
+    pairs=st.lists(
+        st.tuples(
+            st.none() | st.text("ab c.\n猫", max_size=12),
+            st.none() | st.text("ab c.\n猫", max_size=12),
+        ),
+        max_size=8,
+    ),
+    rouge_type=st.sampled_from(["rouge1", "rouge3", "rougeL", "rougeLsum"]),
+)
 def test_polars_scores_as_rouge_scorer(pairs: list[tuple[Any, Any]], rouge_type: str) -> None:
     pl = _polars()
     preds, targets = [p for p, _ in pairs], [t for _, t in pairs]
@@ -129,8 +140,9 @@ def test_polars_scores_nested_and_lazy(tmp_path: Path) -> None:
     out = (
         pl.scan_parquet(tmp_path / "pairs.parquet")
         .with_columns(
-            rouge=pl.col("prediction").rouge.scores(pl.col("target"), ["rouge1", "ROUGE-L"],
-                                                    tokenizer="char", max_tokens=12)
+            rouge=pl.col("prediction").rouge.scores(
+                pl.col("target"), ["rouge1", "ROUGE-L"], tokenizer="char", max_tokens=12
+            )
         )
         .collect()
     )
@@ -141,8 +153,10 @@ def test_polars_scores_nested_and_lazy(tmp_path: Path) -> None:
             assert row is None
         else:
             scores = char.score(t, p)
-            assert row == {"rouge1": scores["rouge1"]._asdict(),
-                           "ROUGE-L": scores["rougeL"]._asdict()}
+            assert row == {
+                "rouge1": scores["rouge1"]._asdict(),
+                "ROUGE-L": scores["rougeL"]._asdict(),
+            }
 
 
 def test_polars_errors() -> None:
