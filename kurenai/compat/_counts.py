@@ -1,10 +1,11 @@
 """The integer counts behind pltrdy-style scores, on kurenai's kernels.
 
-Every function takes one pair as sentences of words (``kurenai.compat._text``)
+Every function takes one ``Pair`` (the sentences of words of
+``kurenai.compat._text``, interned to dense int IDs once for every metric)
 and returns ``(hyp, ref, overlap)``: the counts that ``raw_results=True``
-shows and that precision and recall divide.  The words are interned to dense
-int IDs once per pair; the LCS work runs in ``kurenai._backend.kernels``
-(compiled, or its pure twin) instead of the packages' Python tables.
+shows and that precision and recall divide.  The LCS work runs in
+``kurenai._backend.kernels`` (compiled, or its pure twin) instead of the
+packages' Python tables.
 
 What the packages count, and so what is counted here:
 
@@ -23,47 +24,53 @@ What the packages count, and so what is counted here:
 
 from __future__ import annotations
 
+from typing import Any
+
 from kurenai import _backend
 from kurenai.compat._text import Sentences
 
-__all__ = ["Counts", "flat_lcs", "ngrams", "summary_lcs"]
+__all__ = ["Counts", "Pair", "flat_lcs", "ngrams", "summary_lcs"]
 
 Counts = tuple[int, int, int]
 _IDs = list[list[int]]
 
 
-def _interned(hyp: Sentences, ref: Sentences) -> tuple[_IDs, _IDs]:
-    vocab: dict[str, int] = {}
-    intern = _backend.kernels.intern_sentences
-    return intern(hyp, vocab), intern(ref, vocab)
+class Pair:
+    """One pair's sentences as dense int IDs (interned once, for every metric)."""
+
+    __slots__ = ("h", "hyp", "r", "ref")
+
+    def __init__(self, hyp: Sentences, ref: Sentences) -> None:
+        vocab: dict[str, int] = {}
+        intern = _backend.kernels.intern_sentences
+        self.hyp: _IDs = intern(hyp, vocab)
+        self.ref: _IDs = intern(ref, vocab)
+        self.h = [token for sentence in self.hyp for token in sentence]
+        self.r = [token for sentence in self.ref for token in sentence]
 
 
-def _flat(sentences: _IDs) -> list[int]:
-    return [token for sentence in sentences for token in sentence]
+def _grams(ids: list[int], n: int) -> set[Any]:
+    return set(ids) if n == 1 else set(zip(*(ids[i:] for i in range(n))))
 
 
-def ngrams(hyp: Sentences, ref: Sentences, n: int, exclusive: bool) -> Counts:
+def ngrams(pair: Pair, n: int, exclusive: bool) -> Counts:
     """ROUGE-N counts of a pair."""
-    hyp_ids, ref_ids = _interned(hyp, ref)
-    h, r = _flat(hyp_ids), _flat(ref_ids)
+    h, r = pair.h, pair.r
     if not exclusive:
         fits = len(h) >= n and len(r) >= n
         overlap = _backend.kernels.ngram_overlap(h, r, n) if fits else 0
         return max(0, len(h) - n + 1), max(0, len(r) - n + 1), overlap
-    h_grams = set(zip(*(h[i:] for i in range(n))))
-    r_grams = set(zip(*(r[i:] for i in range(n))))
+    h_grams, r_grams = _grams(h, n), _grams(r, n)
     return len(h_grams), len(r_grams), len(h_grams & r_grams)
 
 
-def summary_lcs(hyp: Sentences, ref: Sentences, exclusive: bool) -> Counts:
+def summary_lcs(pair: Pair, exclusive: bool) -> Counts:
     """``rouge``'s summary-level ROUGE-L counts of a pair."""
-    hyp_ids, ref_ids = _interned(hyp, ref)
-    h, r = _flat(hyp_ids), _flat(ref_ids)
     if not exclusive:
         lcs_length = _backend.kernels.lcs_length
-        overlap = sum(lcs_length(r_s, h_s) for r_s in ref_ids for h_s in hyp_ids)
-        return len(h), len(r), overlap
-    return len(set(h)), len(set(r)), len(_lcs_word_union(hyp_ids, ref_ids))
+        overlap = sum(lcs_length(r_s, h_s) for r_s in pair.ref for h_s in pair.hyp)
+        return len(pair.h), len(pair.r), overlap
+    return len(set(pair.h)), len(set(pair.r)), len(_lcs_word_union(pair.hyp, pair.ref))
 
 
 def _lcs_word_union(hyp_ids: _IDs, ref_ids: _IDs) -> set[int]:
@@ -92,8 +99,6 @@ def _lcs_word_union(hyp_ids: _IDs, ref_ids: _IDs) -> set[int]:
     return union
 
 
-def flat_lcs(hyp: Sentences, ref: Sentences) -> Counts:
+def flat_lcs(pair: Pair) -> Counts:
     """``rouge-chinese``'s ROUGE-L counts of a pair."""
-    hyp_ids, ref_ids = _interned(hyp, ref)
-    h, r = _flat(hyp_ids), _flat(ref_ids)
-    return len(h), len(r), _backend.kernels.lcs_length(r, h)
+    return len(pair.h), len(pair.r), _backend.kernels.lcs_length(pair.r, pair.h)

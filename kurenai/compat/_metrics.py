@@ -7,7 +7,6 @@ from typing import Union
 
 from kurenai.compat import _counts
 from kurenai.compat._dialects import Dialect
-from kurenai.compat._text import Sentences
 
 __all__ = ["Metric", "Result", "frp"]
 
@@ -40,13 +39,13 @@ class Metric:
         self._n = 0 if name == "rouge-l" else int(name[len("rouge-") :])
         self._lcs = dialect.lcs
 
-    def counts(self, hyp: Sentences, ref: Sentences, exclusive: bool) -> _counts.Counts:
+    def counts(self, pair: _counts.Pair, exclusive: bool) -> _counts.Counts:
         """``(hyp, ref, overlap)`` of a pair whose sides both have sentences."""
         if self._n:
-            return _counts.ngrams(hyp, ref, self._n, exclusive)
+            return _counts.ngrams(pair, self._n, exclusive)
         if self._lcs == "flat":
-            return _counts.flat_lcs(hyp, ref)
-        return _counts.summary_lcs(hyp, ref, exclusive or self._lcs == "summary-exclusive")
+            return _counts.flat_lcs(pair)
+        return _counts.summary_lcs(pair, exclusive or self._lcs == "summary-exclusive")
 
     def empty_error(self, hyp_empty: bool) -> ValueError:
         """The package's error for a side without sentences."""
@@ -65,8 +64,8 @@ class Metric:
     ) -> Result:
         if len(hyp) == 0 or len(ref) == 0:
             raise self.empty_error(len(hyp) == 0)
-        words = [[s.split(" ") for s in side] for side in (hyp, ref)]
-        return self.result(self.counts(words[0], words[1], exclusive), raw_results)
+        pair = _counts.Pair([s.split(" ") for s in hyp], [s.split(" ") for s in ref])
+        return self.result(self.counts(pair, exclusive), raw_results)
 
     def __repr__(self) -> str:
         return f"<kurenai.compat metric {self.name}>"

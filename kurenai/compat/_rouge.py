@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, Union
 
+from kurenai.compat._counts import Pair
 from kurenai.compat._dialects import Dialect, dialect
 from kurenai.compat._metrics import Metric, Result
 from kurenai.compat._standard import StandardScores
@@ -194,13 +195,7 @@ class Rouge:
         if self._standard is not None:
             values: list[dict[str, Any]] = self._standard.scores(hyps, refs)
         else:
-            values = [
-                {
-                    m.name: m.result(m.counts(hyp, ref, self.exclusive), self.raw_results)
-                    for m in metrics
-                }
-                for hyp, ref in sentences
-            ]
+            values = [self._counted(metrics, hyp, ref) for hyp, ref in sentences]
         out: list[PairScores] = []
         for (hyp, ref), value in zip(sentences, values):
             scores: PairScores = {m: {s: value[m][s] for s in self.stats} for m in self.metrics}
@@ -208,6 +203,12 @@ class Rouge:
                 scores["lengths"] = {"hyp": word_count(hyp), "ref": word_count(ref)}
             out.append(scores)
         return out
+
+    def _counted(self, metrics: list[Metric], hyp: Sentences, ref: Sentences) -> dict[str, Any]:
+        if not metrics:
+            return {}
+        pair = Pair(hyp, ref)
+        return {m.name: m.result(m.counts(pair, self.exclusive), self.raw_results) for m in metrics}
 
     def _averaged(self, pairs: list[PairScores]) -> dict[str, dict[str, float]]:
         # Summed in the package's order, from an int 0, then divided once.

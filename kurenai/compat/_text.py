@@ -37,11 +37,14 @@ Splitter = Callable[[str], Sentences]
 # rouge-chinese's Rouge.cut_sent, rule for rule and in its order: a line
 # break goes after a sentence end unless a closing quote follows it, and
 # after a sentence end with its closing quote unless more punctuation follows.
+# Each rule with the strings one of which a text must hold for it to match
+# (a text holding none skips the regular expression).
+_ENDS = ("。", "！", "？", "?")
 _CHINESE_BREAKS = (
-    (re.compile(r"([。！？?])([^”’])"), r"\1\n\2"),
-    (re.compile(r"(\.{6})([^”’])"), r"\1\n\2"),
-    (re.compile(r"(…{2})([^”’])"), r"\1\n\2"),
-    (re.compile(r"([。！？?][”’])([^，。！？?])"), r"\1\n\2"),
+    (re.compile(r"([。！？?])([^”’])"), _ENDS),
+    (re.compile(r"(\.{6})([^”’])"), ("......",)),
+    (re.compile(r"(…{2})([^”’])"), ("……",)),
+    (re.compile(r"([。！？?][”’])([^，。！？?])"), _ENDS),
 )
 
 
@@ -58,8 +61,9 @@ def dot_sentences(text: str) -> Sentences:
 
 def chinese_pieces(text: str) -> list[str]:
     """``rouge-chinese``'s ``cut_sent``: the raw sentence strings of ``text``."""
-    for pattern, replacement in _CHINESE_BREAKS:
-        text = pattern.sub(replacement, text)
+    for pattern, needs in _CHINESE_BREAKS:
+        if any(need in text for need in needs):
+            text = pattern.sub(r"\1\n\2", text)
     return text.rstrip().split("\n")
 
 
