@@ -90,8 +90,10 @@ def _throughput(name: str, hyps: list[str], refs: list[str], repeats: int) -> No
     for label, (theirs, ours) in runs.items():
         same = json.dumps(theirs(hyps, refs, avg=True)) == json.dumps(ours(hyps, refs, avg=True))
         times = interleaved(
-            {"theirs": lambda t=theirs: t(hyps, refs, avg=True),
-             "ours": lambda o=ours: o(hyps, refs, avg=True)},
+            {
+                "theirs": lambda t=theirs: t(hyps, refs, avg=True),
+                "ours": lambda o=ours: o(hyps, refs, avg=True),
+            },
             repeats,
         )
         ratio = times["theirs"] / times["ours"]
