@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 import pytest
+from compat_references import started
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
@@ -131,7 +132,9 @@ def _long(words: int, seed: int) -> str:
     return " ".join(rng.choice(vocabulary) for _ in range(words))
 
 
-def test_a_long_sentence_that_rouge_cannot_score(rouge_101: Any, rouge_100: Any) -> None:
+def test_a_long_sentence_that_rouge_cannot_score() -> None:
+    rouge_101 = started("rouge_101")
+    rouge_100 = started("rouge_100")
     # One sentence of 800 words a side: rouge's ROUGE-L backtracks by
     # recursion, one Python frame per step, past the default limit of 1000.
     hyp, ref = _long(800, 1), _long(800, 2)
@@ -144,7 +147,8 @@ def test_a_long_sentence_that_rouge_cannot_score(rouge_101: Any, rouge_100: Any)
         assert theirs["ok"] == ours
 
 
-def test_a_long_document_that_rouge_chinese_scores_slowly(rouge_chinese_103: Any) -> None:
+def test_a_long_document_that_rouge_chinese_scores_slowly() -> None:
+    rouge_chinese_103 = started("rouge_chinese_103")
     # rouge-chinese's ROUGE-L fills a dict of (n+1)(m+1) cells: 1000 words a
     # side is a million cells (~0.1 GB); kurenai's LCS needs a few kilobytes.
     hyp, ref = _long(1000, 3), _long(1000, 4)

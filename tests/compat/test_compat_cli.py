@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
+from compat_references import started
 
 from kurenai.cli import main
 
@@ -28,13 +28,11 @@ def _ours(capsys: pytest.CaptureFixture[str], command: str, args: list[str]) -> 
     ],
 )
 def test_the_command_lines_print_what_theirs_print(
-    capsys: pytest.CaptureFixture[str],
-    tmp_path: Path,
-    rouge_100: Any,
-    rouge_101: Any,
-    rouge_chinese_103: Any,
-    args: list[str],
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, args: list[str]
 ) -> None:
+    rouge_100 = started("rouge_100")
+    rouge_101 = started("rouge_101")
+    rouge_chinese_103 = started("rouge_chinese_103")
     (tmp_path / "h").write_text("我 爱 北京 。 你 好\n\nthe cat sat\n", encoding="utf-8")
     (tmp_path / "r").write_text("我 爱 上海 。\nx\nthe cat\n", encoding="utf-8")
     args = [a.format(hyp=tmp_path / "h", ref=tmp_path / "r") for a in args]

@@ -1,7 +1,7 @@
 """kurenai.compat's numbers against the real packages, on generated text,
 pltrdy's own test data (shipped in rouge-chinese's sdist), the seed's
 examples and jieba-segmented Chinese.  Each reference runs in its own process
-(``conftest.py``)."""
+(``compat_references.py``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 from compat_cases import assert_same
-from hypothesis import HealthCheck, given, settings
+from compat_references import sdist_data, started
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 # Words and separators that reach every rule: dots and whitespace (rouge's
@@ -42,9 +43,7 @@ def options(metric_names: list[str]) -> st.SearchStrategy[dict[str, Any]]:
 calls = st.tuples(
     st.lists(st.tuples(text, text), min_size=1, max_size=4), st.booleans(), st.booleans()
 )
-SETTINGS = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+SETTINGS = settings(max_examples=150, deadline=None)
 
 
 def _call(pairs: list[tuple[str, str]], avg: bool, ignore_empty: bool) -> Any:
@@ -54,39 +53,37 @@ def _call(pairs: list[tuple[str, str]], avg: bool, ignore_empty: bool) -> Any:
 
 @SETTINGS
 @given(init=options(METRICS_101), call=calls)
-def test_rouge_101_on_generated_text(rouge_101: Any, init: dict[str, Any], call: Any) -> None:
+def test_rouge_101_on_generated_text(init: dict[str, Any], call: Any) -> None:
+    rouge_101 = started("rouge_101")
     assert_same(rouge_101, ([], init), _call(*call))
 
 
 @SETTINGS
 @given(init=options(METRICS_100), call=calls)
-def test_rouge_100_on_generated_text(rouge_100: Any, init: dict[str, Any], call: Any) -> None:
+def test_rouge_100_on_generated_text(init: dict[str, Any], call: Any) -> None:
+    rouge_100 = started("rouge_100")
     assert_same(rouge_100, ([], init), _call(*call))
 
 
 @SETTINGS
 @given(init=options(METRICS_101), call=calls)
-def test_rouge_chinese_on_generated_text(
-    rouge_chinese_103: Any, init: dict[str, Any], call: Any
-) -> None:
+def test_rouge_chinese_on_generated_text(init: dict[str, Any], call: Any) -> None:
+    rouge_chinese_103 = started("rouge_chinese_103")
     assert_same(rouge_chinese_103, ([], init), _call(*call))
 
 
-def _data(sdist_tests: Path) -> tuple[list[str], list[str]]:
-    data = json.loads((sdist_tests / "data.json").read_text(encoding="utf-8"))
+def _data(tests_dir: Path) -> tuple[list[str], list[str]]:
+    data = json.loads((tests_dir / "data.json").read_text(encoding="utf-8"))
     return [d["hyp"] for d in data], [d["ref"] for d in data]
 
 
 @pytest.mark.parametrize("exclusive", [None, True, False])
 @pytest.mark.parametrize("avg", [False, True])
-def test_pltrdy_test_data(
-    sdist_tests: Path,
-    rouge_100: Any,
-    rouge_101: Any,
-    rouge_chinese_103: Any,
-    exclusive: bool | None,
-    avg: bool,
-) -> None:
+def test_pltrdy_test_data(exclusive: bool | None, avg: bool) -> None:
+    sdist_tests = sdist_data()
+    rouge_100 = started("rouge_100")
+    rouge_101 = started("rouge_101")
+    rouge_chinese_103 = started("rouge_chinese_103")
     hyps, refs = _data(sdist_tests)
     init: dict[str, Any] = {"return_lengths": True}
     if exclusive is not None:
@@ -96,7 +93,11 @@ def test_pltrdy_test_data(
         assert "ok" in theirs
 
 
-def test_files_rouge(sdist_tests: Path, rouge_100: Any, rouge_101: Any, rouge_chinese_103: Any):
+def test_files_rouge():
+    sdist_tests = sdist_data()
+    rouge_100 = started("rouge_100")
+    rouge_101 = started("rouge_101")
+    rouge_chinese_103 = started("rouge_chinese_103")
     paths = [str(sdist_tests / "hyp.txt"), str(sdist_tests / "ref.txt")]
     for reference in (rouge_100, rouge_101, rouge_chinese_103):
         for avg in (False, True):
@@ -104,7 +105,9 @@ def test_files_rouge(sdist_tests: Path, rouge_100: Any, rouge_101: Any, rouge_ch
             assert "ok" in theirs
 
 
-def test_files_rouge_edge_cases(tmp_path: Path, rouge_101: Any, rouge_chinese_103: Any) -> None:
+def test_files_rouge_edge_cases(tmp_path: Path) -> None:
+    rouge_101 = started("rouge_101")
+    rouge_chinese_103 = started("rouge_chinese_103")
     (tmp_path / "h").write_bytes("a b.\r\nc 。d\n\nlast".encode())
     (tmp_path / "r").write_bytes(b"a c\nc d\n x\nlast")
     (tmp_path / "short").write_bytes(b"a\n")
@@ -134,7 +137,9 @@ CHINESE_HYPS = [
 ]
 
 
-def test_jieba_segmented_chinese(rouge_101: Any, rouge_chinese_103: Any) -> None:
+def test_jieba_segmented_chinese() -> None:
+    rouge_101 = started("rouge_101")
+    rouge_chinese_103 = started("rouge_chinese_103")
     jieba = pytest.importorskip("jieba")
     jieba.setLogLevel(60)
     hyps = [" ".join(jieba.cut(t)) for t in CHINESE_HYPS]
@@ -168,9 +173,10 @@ def test_jieba_segmented_chinese(rouge_101: Any, rouge_chinese_103: Any) -> None
         ({"metrics": [], "return_lengths": True}, (["a b. c"], ["b"])),
     ],
 )
-def test_edge_cases_and_errors(
-    rouge_100: Any, rouge_101: Any, rouge_chinese_103: Any, init: Any, call: Any
-) -> None:
+def test_edge_cases_and_errors(init: Any, call: Any) -> None:
+    rouge_100 = started("rouge_100")
+    rouge_101 = started("rouge_101")
+    rouge_chinese_103 = started("rouge_chinese_103")
     names = ("hyps", "refs", "avg", "ignore_empty")
     kwargs = dict(zip(names[2:], call[2:]))
     for reference in (rouge_100, rouge_101, rouge_chinese_103):

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import missing
+from compat_references import missing
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

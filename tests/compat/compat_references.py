@@ -1,8 +1,12 @@
-"""The real reference packages, each in a subprocess of its own.
+"""The real reference packages, each in a subprocess of its own, started
+once per test session by :func:`reference` (plain functions rather than
+fixtures: a ``conftest.py`` here would clash with ``tests/conftest.py``, both
+being imported as the module ``conftest``).
 
 ``rouge`` 1.0.0 and 1.0.1 share a module name, so every reference package is
 installed from PyPI into a directory of its own (``pip install --target``,
-cached across sessions under pytest's temporary root) and answers requests
+cached across sessions in the temporary directory, or
+``$KURENAI_COMPAT_REFERENCES``) and answers requests
 from a long-lived subprocess (``reference_server.py``).  Where a package
 cannot be installed the tests that need it skip, except under ``CI=true``,
 where they fail: CI reaches PyPI, so a missing reference is a broken setup.
@@ -10,18 +14,21 @@ where they fail: CI reaches PyPI, so a missing reference is a broken setup.
 
 from __future__ import annotations
 
+import atexit
+import functools
 import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
+import tarfile
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 SERVER = Path(__file__).with_name("reference_server.py")
-# fixture name -> (requirement, module)
+# name -> (requirement, module)
 REFERENCES = {
     "rouge_100": ("rouge==1.0.0", "rouge"),
     "rouge_101": ("rouge==1.0.1", "rouge"),
@@ -127,45 +134,29 @@ class Reference:
         self._process.stdout.close()
 
 
-@pytest.fixture(scope="session")
-def reference_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    # pytest's temporary root outlives a session (the sessions' own
-    # directories rotate inside it): installs are reused from run to run.
+def _root() -> Path:
+    # Outlives a test session: the installs are reused from run to run.
     chosen = os.environ.get("KURENAI_COMPAT_REFERENCES")
-    root = Path(chosen) if chosen else tmp_path_factory.getbasetemp().parent / "kurenai-compat"
+    root = Path(chosen) if chosen else Path(tempfile.gettempdir()) / "kurenai-compat-references"
     root.mkdir(parents=True, exist_ok=True)
     return root
 
 
-def _reference(root: Path, name: str) -> Iterator[Reference]:
+@functools.cache
+def started(name: str) -> Reference:
+    """The running reference ``name`` (a key of REFERENCES), started once."""
     requirement, module = REFERENCES[name]
-    reference = Reference(install(root, requirement), module, requirement)
-    yield reference
-    reference.close()
+    process = Reference(install(_root(), requirement), module, requirement)
+    atexit.register(process.close)
+    return process
 
 
-@pytest.fixture(scope="session")
-def rouge_100(reference_root: Path) -> Iterator[Reference]:
-    yield from _reference(reference_root, "rouge_100")
-
-
-@pytest.fixture(scope="session")
-def rouge_101(reference_root: Path) -> Iterator[Reference]:
-    yield from _reference(reference_root, "rouge_101")
-
-
-@pytest.fixture(scope="session")
-def rouge_chinese_103(reference_root: Path) -> Iterator[Reference]:
-    yield from _reference(reference_root, "rouge_chinese_103")
-
-
-@pytest.fixture(scope="session")
-def sdist_tests(reference_root: Path) -> Path:
+@functools.cache
+def sdist_data() -> Path:
     """rouge-chinese 1.0.3's sdist ``tests/`` (data.json, hyp.txt, ref.txt:
-    CNN/DailyMail pairs, the data of pltrdy's own tests)."""
-    import tarfile
-
-    target = reference_root / "rouge-chinese-1.0.3-sdist"
+    CNN/DailyMail pairs, the data of pltrdy's own tests; rouge's sdists ship
+    no tests)."""
+    target = _root() / "rouge-chinese-1.0.3-sdist"
     done = target / ".extracted"
     if not done.exists():
         command = [
@@ -187,8 +178,7 @@ def sdist_tests(reference_root: Path) -> Path:
             missing(f"cannot download rouge-chinese's sdist: {result.stderr.strip()[-300:]}")
         (archive,) = target.glob("*.tar.gz")
         with tarfile.open(archive) as tar:
-            members = [m for m in tar.getmembers() if "/tests/" in m.name and m.isfile()]
-            for member in members:
+            for member in [m for m in tar.getmembers() if "/tests/" in m.name and m.isfile()]:
                 member.name = Path(member.name).name
                 if hasattr(tarfile, "data_filter"):
                     tar.extract(member, target, filter="data")
