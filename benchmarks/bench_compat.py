@@ -108,7 +108,7 @@ def _limits(chinese_max: int) -> None:
         cells = []
         for name, (imports, call) in CONTENDERS.items():
             if name.startswith("rouge 1") and n > 2000:
-                cells.append("RecursionError (as below)")
+                cells.append("RecursionError (as above)")
                 continue
             if name.startswith("rouge-chinese") and n > chinese_max:
                 need = f"~{per_cell * n * n / 1024:.0f} GB" if per_cell else "?"
