@@ -171,3 +171,18 @@ def test_metric_functions_are_callable_like_the_packages() -> None:
     with pytest.raises(ValueError, match="Collections must contain at least 1 sentence"):
         metric([], ["a"])
     assert Rouge(version="1.0.0").DEFAULT_STATS == ["f", "p", "r"]
+
+
+def test_importing_the_compat_modules_loads_no_optional_package() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, kurenai, kurenai.compat, kurenai.compat.cli, kurenai.frames.duckdb\n"
+        "from kurenai.compat import Rouge; Rouge().get_scores('a b', 'a')\n"
+        "bad = {'duckdb', 'polars', 'pyarrow', 'rouge', 'rouge_chinese', 'lm_eval',"
+        " 'rouge_score.rouge_scorer'} & set(sys.modules)\n"
+        "print(sorted(bad))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout == "[]\n"
