@@ -42,16 +42,24 @@ from kurenai.signature import Bootstrap, Signature
 __all__ = ["main", "signature"]
 
 
-# Subcommands with a command line of their own: name -> module whose main(argv) runs it.
-_SUBCOMMANDS = {"rouge155": "kurenai.rouge155.cli"}
+# Subcommands with a command line of their own: name -> (module whose main(argv)
+# runs it, whether argv keeps the name).
+# (kurenai.compat's main reads the command's name itself: it serves three.)
+_SUBCOMMANDS = {
+    "rouge155": ("kurenai.rouge155.cli", False),
+    "rouge": ("kurenai.compat.cli", True),
+    "rouge-chinese": ("kurenai.compat.cli", True),
+    "rouge_chinese": ("kurenai.compat.cli", True),
+}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line on ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in _SUBCOMMANDS:
-        run: Callable[[list[str]], int] = importlib.import_module(_SUBCOMMANDS[args[0]]).main
-        return run(args[1:])
+        module, named = _SUBCOMMANDS[args[0]]
+        run: Callable[[list[str]], int] = importlib.import_module(module).main
+        return run(args if named else args[1:])
     try:
         with signals_raise():
             return _run(parse_args(args))

@@ -1,0 +1,126 @@
+"""The engine-free half of kurenai.frames: Arrow arrays of texts in, Arrow
+structs of scores out, through ``score_batch(columnar=True)``.
+
+``Options`` holds what is fixed when a function or expression is made
+(tokenizer, stemmer, sentence splitting, size limit, threads); the ROUGE type
+may come per row (SQL) or per expression.  Scorers are built once per
+(options, types) and reused for every batch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from kurenai.spark._names import spark_type
+
+__all__ = ["SCORE_FIELDS", "Options", "by_row_type", "nested", "single"]
+
+SCORE_FIELDS = ("precision", "recall", "fmeasure")
+
+
+@dataclass(frozen=True)
+class Options:
+    """The scoring choices of one SQL function or expression, checked.
+
+    >>> Options(max_tokens=-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: max_tokens must be None or an int >= 0, got -1
+    """
+
+    use_stemmer: bool = False
+    tokenizer: Any = None
+    split_summaries: bool = False
+    max_tokens: int | None = None
+    n_jobs: int = -1
+    _scorers: dict[tuple[tuple[str, ...], bool], Any] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def __post_init__(self) -> None:
+        from kurenai._core.batch import resolve_jobs
+        from kurenai.tokenizers import resolve_tokenizer
+
+        for flag in ("use_stemmer", "split_summaries"):
+            if not isinstance(getattr(self, flag), bool):
+                raise TypeError(f"{flag} must be a bool, got {type(getattr(self, flag)).__name__}")
+        limit = self.max_tokens
+        if limit is not None and (
+            not isinstance(limit, int) or isinstance(limit, bool) or limit < 0
+        ):
+            raise ValueError(f"max_tokens must be None or an int >= 0, got {limit!r}")
+        resolve_jobs(self.n_jobs)
+        # Fails now for an unknown name or a non-tokenizer, not on a batch.
+        object.__setattr__(self, "_tokenizer", resolve_tokenizer(self.tokenizer, self.use_stemmer))
+
+    def scorer(self, types: tuple[str, ...], split: bool) -> Any:
+        """The RougeScorer of ``types`` (kurenai names) with this sentence splitting."""
+        found = self._scorers.get((types, split))
+        if found is None:
+            from kurenai.rouge_scorer import RougeScorer
+
+            tokenizer = self._tokenizer  # type: ignore[attr-defined]
+            found = RougeScorer(types, split_summaries=split, tokenizer=tokenizer)
+            self._scorers[types, split] = found
+        return found
+
+    def table(self, name: str, predictions: list[Any], targets: list[Any]) -> np.ndarray:
+        """The (3, rows) float64 precision/recall/F-measure of type ``name``
+        (a kurenai or Foundry name); NaN in the NULL rows."""
+        rouge_type, split = spark_type(name, self.split_summaries)
+        columns = self.scorer((rouge_type,), split).score_batch(
+            targets,
+            predictions,
+            self.n_jobs,
+            columnar=True,
+            allow_none=True,
+            max_tokens=self.max_tokens,
+        )
+        return np.stack(columns[rouge_type])
+
+
+def _struct(table: np.ndarray) -> Any:
+    import pyarrow as pa
+
+    nulls = np.isnan(table[0])
+    mask = pa.array(nulls) if nulls.any() else None
+    children = [pa.array(row, mask=nulls if mask is not None else None) for row in table]
+    return pa.StructArray.from_arrays(children, names=list(SCORE_FIELDS), mask=mask)
+
+
+def single(options: Options, name: str, predictions: list[Any], targets: list[Any]) -> Any:
+    """``struct(precision, recall, fmeasure)`` per row, of one ROUGE type."""
+    return _struct(options.table(name, predictions, targets))
+
+
+def nested(options: Options, names: list[str], predictions: list[Any], targets: list[Any]) -> Any:
+    """A struct with one score struct per type (fields named as given); a row
+    is NULL as a whole when a text is NULL or over ``max_tokens``."""
+    import pyarrow as pa
+
+    tables = [options.table(name, predictions, targets) for name in names]
+    nulls = np.zeros(len(predictions), dtype=bool)
+    for table in tables:
+        nulls |= np.isnan(table[0])
+    mask = pa.array(nulls) if nulls.any() else None
+    return pa.StructArray.from_arrays([_struct(t) for t in tables], names=list(names), mask=mask)
+
+
+def by_row_type(
+    options: Options, predictions: list[Any], targets: list[Any], names: list[Any]
+) -> Any:
+    """One score struct per row, of the type that row names (SQL's third
+    argument, usually one constant); NULL where the type is NULL."""
+    table = np.full((3, len(predictions)), np.nan)
+    rows: dict[Any, list[int]] = {}
+    for row, name in enumerate(names):
+        rows.setdefault(name, []).append(row)
+    for name, chosen in rows.items():
+        if name is None:
+            continue
+        picked = [predictions[r] for r in chosen], [targets[r] for r in chosen]
+        table[:, chosen] = options.table(name, *picked)
+    return _struct(table)
