@@ -15,7 +15,7 @@ every other row equals ``RougeScorer.score(target, prediction)``.  The type
 takes kurenai's names (``rougeL``) or Foundry's (``ROUGE-L``), as
 :mod:`kurenai.spark`; an unknown one fails the query, naming the valid ones.
 DuckDB hands the function 2048 rows at a time, scored on ``n_jobs`` threads.
-Examples: ``docs/guide/sql-and-frames.md``.  duckdb is imported only by
+Examples: ``docs/guides/sql-and-frames.md``.  duckdb is imported only by
 :func:`register`, so this module imports without the extra.
 """
 

@@ -10,7 +10,7 @@
 field per type.  NULL where a text is NULL or has more than ``max_tokens``
 tokens; every other row equals ``RougeScorer.score(target, prediction)``.
 Each batch polars hands over is scored as one Arrow batch on ``n_jobs``
-threads (-1: every core).  Examples: ``docs/guide/sql-and-frames.md``.
+threads (-1: every core).  Examples: ``docs/guides/sql-and-frames.md``.
 
 polars is imported inside the functions, and the namespace registered only
 where polars is installed, so this module imports (and its doctests collect)

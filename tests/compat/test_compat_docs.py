@@ -16,7 +16,7 @@ PAGES = {
     "migrate/pltrdy-rouge.md": (),
     "migrate/rouge-chinese.md": ("jieba",),
     "migrate/rouge-score-consumers.md": (),
-    "guide/sql-and-frames.md": ("duckdb", "polars", "pyarrow"),
+    "guides/sql-and-frames.md": ("duckdb", "polars", "pyarrow"),
 }
 
 
