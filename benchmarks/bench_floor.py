@@ -18,7 +18,7 @@ load drifts).  Cases: the four types of rouge-score's README (floor: one LCS
 + four Scores), ``rougeL`` alone (one LCS + one Score), and the four types
 with ``use_stemmer=True`` (against the unstemmed floor).
 
-RapidFuzz is a benchmark-only peer: ``pip install 'kurenai[bench]'``.
+RapidFuzz is a benchmark-only peer: ``pip install -e '.[bench]' in a kurenai checkout``.
 ``--tiny`` runs a few generated pairs once, and without RapidFuzz leaves the
 floor out.
 """
@@ -49,7 +49,7 @@ except ImportError:
     LCSseq = None
 
 FOUR = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-MISSING = "RapidFuzz is not installed: pip install 'kurenai[bench]' (or rapidfuzz)"
+MISSING = "RapidFuzz is not installed: pip install -e '.[bench]' (or pip install rapidfuzz)"
 Pairs = list[tuple[str, str]]
 Words = list[tuple[list[str], list[str]]]
 

@@ -29,7 +29,9 @@ def require(module: str, purpose: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError as error:
         extra = _EXTRAS.get(module, module)
-        raise ImportError(f"{purpose} needs {module}: pip install 'kurenai[{extra}]'") from error
+        raise ImportError(
+            f"{purpose} needs {module}: pip install -e '.[{extra}]' in a kurenai checkout"
+        ) from error
 
 
 def texts(values: Any) -> Any:

@@ -208,7 +208,7 @@ def _tokenizer_table() -> str:
     for name in names:
         info = tokenizer_info(name)
         text = info.summary + (" (the default)" if name == DEFAULT_TOKENIZER else "")
-        text += f"; needs pip install 'kurenai[{info.extra}]'" if info.extra else ""
+        text += f"; needs pip install -e '.[{info.extra}]'" if info.extra else ""
         lines += textwrap.wrap(
             text or "(registered by the program)",
             79,

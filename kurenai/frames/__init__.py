@@ -9,7 +9,7 @@ Both score whole Arrow batches with ``RougeScorer.score_batch(columnar=True)``
 on every core (``n_jobs``) and give ``struct(precision, recall, fmeasure)``,
 NULL where a text is NULL or longer than ``max_tokens``, with the semantics
 of :mod:`kurenai.spark` (the same type names, tokenizers and stemmer).
-Needs ``pip install 'kurenai[duckdb]'`` or ``'kurenai[polars]'``.
+Needs ``pip install -e '.[duckdb]'`` or ``'.[polars]'`` in a kurenai checkout.
 """
 
 __all__: list[str] = []

@@ -1,5 +1,5 @@
 """ROUGE as a DuckDB SQL function over Arrow batches
-(``pip install 'kurenai[duckdb]'``)::
+(``pip install -e '.[duckdb]' in a kurenai checkout``)::
 
     import duckdb
     from kurenai.frames.duckdb import register
@@ -52,7 +52,7 @@ def register(
     except ImportError as error:
         raise ImportError(
             f"kurenai.frames.duckdb needs duckdb and pyarrow ({error}): "
-            "pip install 'kurenai[duckdb]'"
+            "pip install -e '.[duckdb]' in a kurenai checkout"
         ) from error
     if not isinstance(name, str) or not name:
         raise TypeError(f"name must be a non-empty str, got {name!r}")

@@ -1,5 +1,5 @@
 """ROUGE as a polars expression namespace: importing this module adds
-``Expr.rouge`` (``pip install 'kurenai[polars]'``)::
+``Expr.rouge`` (``pip install -e '.[polars]' in a kurenai checkout``)::
 
     import polars as pl
     import kurenai.frames.polars  # registers the namespace

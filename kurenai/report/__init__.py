@@ -1,4 +1,4 @@
-"""An HTML report of a run: see why a score moved (``pip install 'kurenai[report]'``).
+"""An HTML report of a run: see why a score moved (needs the ``report`` extra).
 
 >>> import os, tempfile
 >>> from kurenai.rouge_scorer import RougeScorer

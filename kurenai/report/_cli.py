@@ -49,7 +49,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     add(
         "--report",
         metavar="FILE",
-        help="also write an HTML report of the run to FILE (needs pip install 'kurenai[report]')",
+        help="also write an HTML report of the run to FILE (needs pip install -e '.[report]')",
     )
     add(
         "--report-explain",

@@ -17,7 +17,7 @@ from typing import IO, Any
 
 __all__ = ["embedded_json", "render"]
 
-_EXTRA = "pip install 'kurenai[report]'"
+_EXTRA = "pip install -e '.[report]' in a kurenai checkout"
 
 
 def embedded_json(data: Any) -> str:

@@ -159,7 +159,7 @@ def _load_udfs() -> Any:
     except ImportError as error:
         raise ImportError(
             f"kurenai.spark needs pyspark, pyarrow and pandas ({error}); "
-            "install them with: pip install 'kurenai[spark]'"
+            "install them with: pip install -e '.[spark]' in a kurenai checkout"
         ) from error
     from kurenai.spark import _udfs as _spark_udfs
 

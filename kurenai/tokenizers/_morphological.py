@@ -1,6 +1,6 @@
 """Morphological tokenizers: MeCab, Sudachi (Japanese), jieba (Chinese), Kiwi (Korean).
 
-Each wraps an optional package (``pip install 'kurenai[ja]'``, ``[zh]``,
+Each wraps an optional package (``pip install -e '.[ja]' in a kurenai checkout``, ``[zh]``,
 ``[ko]``).  Constructing one only checks that the package is installed, and
 raises ImportError naming the pip command if not; the package is imported and
 its dictionary or model loaded on the first ``tokenize`` call, once per
@@ -126,7 +126,7 @@ class MorphologicalTokenizer:
         if missing:
             raise ImportError(
                 f"the {self.name!r} tokenizer needs {' and '.join(missing)}: "
-                f"pip install 'kurenai[{self.extra}]'"
+                f"pip install -e '.[{self.extra}]' in a kurenai checkout"
             )
 
     def tokenize(self, text: str) -> list[str]:

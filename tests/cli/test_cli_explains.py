@@ -63,7 +63,7 @@ def test_help_lists_each_tokenizer_with_its_extra(help_text: str) -> None:
         line = f"{name} {' '.join(info.summary.split())}"
         assert line in help_text, name
         if info.extra:
-            assert f"{line}; needs pip install 'kurenai[{info.extra}]'" in help_text
+            assert f"{line}; needs pip install -e '.[{info.extra}]'" in help_text
     assert "Japanese, Chinese or Thai without spaces between words needs char" in help_text
 
 

@@ -393,5 +393,5 @@ def test_split_summaries_splits_every_type_read_on_sentences() -> None:
 
 def test_missing_pyspark_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "pyspark", None)  # as if not installed
-    with pytest.raises(ImportError, match=r"pip install 'kurenai\[spark\]'"):
+    with pytest.raises(ImportError, match=r"pip install -e '\.\[spark\]' in a kurenai checkout"):
         rouge_score(prediction="pred", target="ref")

@@ -211,7 +211,10 @@ def test_missing_package_names_the_pip_command(
     monkeypatch: pytest.MonkeyPatch, name: str, extra: str, package: str
 ) -> None:
     monkeypatch.setattr(_morphological, "_installed", lambda module: False)
-    with pytest.raises(ImportError, match=rf"needs .*{package}.*pip install 'kurenai\[{extra}\]'"):
+    with pytest.raises(
+        ImportError,
+        match=rf"needs .*{package}.*pip install -e '\.\[{extra}\]' in a kurenai checkout",
+    ):
         get_tokenizer(name)
     with pytest.raises(ImportError, match="pip install"):
         RougeScorer(["rouge1"], tokenizer=name)
