@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
-from _common import add_common_options, header, interleaved
+from _common import add_common_options, header, interleaved_wall_and_cpu
 from rouge_score.scoring import BootstrapAggregator, Score
 
 from kurenai import cli
@@ -121,7 +121,7 @@ def main() -> None:
         contenders["rouge-score BootstrapAggregator"] = rouge_score
     with tempfile.TemporaryDirectory() as tmp:
         contenders.update(_cli_contenders(Path(tmp), targets, predictions, options.samples))
-        times = interleaved(contenders, options.repeats)
+        times = interleaved_wall_and_cpu(contenders, options.repeats)
     _report(times, options.repeats)
 
 
@@ -151,17 +151,21 @@ def _cli_contenders(
     }
 
 
-def _report(times: dict[str, float], repeats: int) -> None:
+def _report(times: dict[str, tuple[float, float]], repeats: int) -> None:
+    """Wall and CPU seconds, each as a multiple of scoring's and as a speedup
+    over rouge-score's aggregator (the NumPy twin where it is not timed; the
+    CLI rows over the CLI on the NumPy twin)."""
     scoring = times["score_batch(columnar=True)"]
-    twin = times["kurenai, NumPy twin (randint)"]
     print(f"\nmedians of {repeats} interleaved repeats (results checked equal first)")
-    print(f"  {'':<34}{'seconds':>9}{'x scoring':>11}{'speedup':>9}")
-    for name, seconds in times.items():
-        base = times.get("rouge-score BootstrapAggregator", twin)
+    print(f"  {'':<34}{'wall s':>8}{'CPU s':>8}{'x scoring':>11}{'speedup':>9}  (CPU)")
+    for name, (wall, cpu) in times.items():
+        base = times.get("rouge-score BootstrapAggregator", times["kurenai, NumPy twin (randint)"])
         if name.startswith("CLI"):
             base = times["CLI --use-aggregator, NumPy twin"]
-        speedup = f"{base / seconds:8.1f}x" if name != "score_batch(columnar=True)" else ""
-        print(f"  {name:<34}{seconds:9.3f}{seconds / scoring:10.2f}x{speedup:>9}")
+        speedup = (
+            "" if name == "score_batch(columnar=True)" else f"{base[1] / max(cpu, 1e-9):8.1f}x"
+        )
+        print(f"  {name:<34}{wall:8.2f}{cpu:8.2f}{cpu / max(scoring[1], 1e-9):10.2f}x{speedup:>9}")
     print("  (speedup: against rouge-score's aggregator, or the twin where it is not timed;")
     print("   CLI rows against the CLI on the NumPy twin)")
     print(f"  load average now {_load()}")

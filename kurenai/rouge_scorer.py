@@ -18,6 +18,7 @@ from kurenai._core import batch as _batch
 from kurenai._core import inputs as _inputs
 from kurenai._core import multiref as _multiref
 from kurenai._core import plan as _plan
+from kurenai._core import processes as _processes
 from kurenai._core.plan import ROUGE_TYPES, Plan
 from kurenai.scoring import BaseScorer, Score
 from kurenai.sentences import split_sentences
@@ -213,7 +214,7 @@ class RougeScorer(BaseScorer):
         jobs = _batch.resolve_jobs(n_jobs)
         limit = _batch.resolve_limit(max_tokens)
         size, rows, chosen_t, chosen_p = _batch.checked_pairs(targets, predictions, allow_none)
-        plan = self._batch_plan(jobs)
+        plan = self._batch_plan(jobs, len(chosen_t))
         if columnar:
             scored = np.full((len(self.rouge_types), 3, len(rows)), np.nan)
             _batch.score_pairs(plan, chosen_t, chosen_p, jobs, limit, scored)
@@ -294,7 +295,9 @@ class RougeScorer(BaseScorer):
         flat = (
             None
             if skip_scores
-            else _batch.score_pairs(self._batch_plan(jobs), flat_t, flat_p, jobs, limit)
+            else _batch.score_pairs(
+                self._batch_plan(jobs, len(flat_t)), flat_t, flat_p, jobs, limit
+            )
         )
         if flat is not None and mode == "best":
             best = _batch.best_of_groups(self.rouge_types, groups, flat)
@@ -340,13 +343,15 @@ class RougeScorer(BaseScorer):
         spec = _plan.parse_types(rouge_types, self._w_weight)
         return _backend.make_plan(spec, self._tokenizer, self._splitter(), threads)
 
-    def _batch_plan(self, jobs: int) -> Plan:
-        """The plan of a batch on ``jobs`` workers, which share the threads:
-        never more than max(jobs, threads) busy at once."""
+    def _batch_plan(self, jobs: int, pairs: int = 0) -> Plan:
+        """The plan of a batch of ``pairs`` on ``jobs`` workers, which share
+        the threads: never more than max(jobs, threads) busy at once; in
+        processes if the tokenizer holds the GIL (``kurenai._core.processes``)."""
         threads = max(1, self._plan.threads // jobs)
-        if threads == self._plan.threads:
-            return self._plan
-        return self._make_plan(self.rouge_types, threads)
+        plan = self._plan
+        if threads != self._plan.threads:
+            plan = self._make_plan(self.rouge_types, threads)
+        return _processes.spread(plan, self._tokenizer, self._splitter(), jobs, pairs)
 
     def __repr__(self) -> str:
         return (
