@@ -29,7 +29,15 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+
+#if !defined(_WIN32) && (defined(__GNUC__) || defined(__clang__))
+#define KURENAI_RESAMPLE_THREADS 1
+#include <pthread.h>
+#else
+#define KURENAI_RESAMPLE_THREADS 0
+#endif
 
 #define KURENAI_MT_N 624
 #define KURENAI_MT_M 397
@@ -38,8 +46,10 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define KURENAI_INLINE static inline __attribute__((always_inline))
+#define KURENAI_PREFETCH(address) __builtin_prefetch(address)
 #else
 #define KURENAI_INLINE static __forceinline
+#define KURENAI_PREFETCH(address) ((void)(address))
 #endif
 
 typedef struct {
@@ -100,9 +110,14 @@ KURENAI_INLINE uint64_t kurenai_mask(uint64_t rng) {
 
 /* A generator being drawn from, with its key's unread words already
  * tempered: tempering a whole block in one pass runs on vector lanes, where
- * one word at a time cannot. */
+ * one word at a time cannot.  Each try of a draw also asks the cache for the
+ * row it names in ``rows`` (``row_bytes`` apart; NULL: none), so the sums
+ * that follow the draws find their rows there instead of waiting on memory
+ * (a prefetch never faults, whatever the address). */
 typedef struct {
     kurenai_mt *mt;
+    const char *rows;
+    ptrdiff_t row_bytes;
     uint32_t word[KURENAI_MT_N]; /* word[i] = temper(key[i]) for i >= mt->pos */
 } kurenai_words;
 
@@ -113,8 +128,11 @@ static void kurenai_words_temper(kurenai_words *w) {
     }
 }
 
-static void kurenai_words_start(kurenai_words *w, kurenai_mt *mt) {
+static void kurenai_words_start(kurenai_words *w, kurenai_mt *mt, const void *rows,
+                                ptrdiff_t row_bytes) {
     w->mt = mt;
+    w->rows = (const char *)rows;
+    w->row_bytes = row_bytes;
     kurenai_words_temper(w);
 }
 
@@ -127,6 +145,9 @@ static void kurenai_draw(kurenai_words *w, uint64_t rng, uint64_t *out, size_t c
         memset(out, 0, count * sizeof *out);
     } else if (rng <= 0xFFFFFFFFULL) {
         const uint32_t bound = (uint32_t)rng, mask = (uint32_t)kurenai_mask(rng);
+        /* Locals: ``out`` might alias the struct's fields for the compiler. */
+        const char *rows = w->rows;
+        const ptrdiff_t row_bytes = w->row_bytes;
         while (k < count) {
             size_t take, i;
             const uint32_t *word;
@@ -146,6 +167,7 @@ static void kurenai_draw(kurenai_words *w, uint64_t rng, uint64_t *out, size_t c
             word = w->word + mt->pos;
             for (i = 0; i < take; i++) {
                 uint32_t value = word[i] & mask;
+                KURENAI_PREFETCH(rows + (ptrdiff_t)value * row_bytes);
                 out[k] = value;
                 k += value <= bound;
             }
@@ -163,10 +185,48 @@ static void kurenai_draw(kurenai_words *w, uint64_t rng, uint64_t *out, size_t c
     }
 }
 
-/* acc[0..width) += the rows idx[0..count) of ``values`` (width per row), in
- * order.  Inlined with a constant width of at most 4, the sums live in
- * registers (``acc`` might alias ``values`` as far as the compiler knows). */
-KURENAI_INLINE void kurenai_add_rows(const double *values, ptrdiff_t width,
+/* Moves the generator past ``count`` integers in [0, rng] without making
+ * them: whole key blocks are passed by counting their accepted words (a
+ * reduction that runs on vector lanes), the last one word by word. */
+static void kurenai_skip(kurenai_mt *mt, uint64_t rng, uint64_t count) {
+    if (rng == 0) {
+        return;
+    }
+    if (rng <= 0xFFFFFFFFULL) {
+        const uint32_t bound = (uint32_t)rng, mask = (uint32_t)kurenai_mask(rng);
+        while (count > 0) {
+            uint32_t found = 0; /* 32-bit lanes: the count vectorises */
+            int i;
+            if (mt->pos == KURENAI_MT_N) {
+                kurenai_mt_twist(mt);
+            }
+            for (i = mt->pos; i < KURENAI_MT_N; i++) {
+                found += (kurenai_temper(mt->key[i]) & mask) <= bound;
+            }
+            if (found < count) {
+                count -= found;
+                mt->pos = KURENAI_MT_N;
+                continue;
+            }
+            for (i = mt->pos; count > 0; i++) {
+                count -= (kurenai_temper(mt->key[i]) & mask) <= bound;
+            }
+            mt->pos = i;
+        }
+    } else {
+        const uint64_t mask = kurenai_mask(rng);
+        for (; count > 0; count--) {
+            while ((kurenai_mt_next64(mt) & mask) > rng) {
+            }
+        }
+    }
+}
+
+/* acc[0..width) += the first ``width`` values of the rows idx[0..count) of
+ * ``values`` (rows ``stride`` apart), in order.  Inlined with a constant
+ * width of at most 4, the sums live in registers (``acc`` might alias
+ * ``values`` as far as the compiler knows). */
+KURENAI_INLINE void kurenai_add_rows(const double *values, ptrdiff_t stride, ptrdiff_t width,
                                      const uint64_t *idx, size_t count, double *acc) {
     double sum[4];
     size_t j;
@@ -175,7 +235,7 @@ KURENAI_INLINE void kurenai_add_rows(const double *values, ptrdiff_t width,
         sum[k] = acc[k];
     }
     for (j = 0; j < count; j++) {
-        const double *row = values + (ptrdiff_t)idx[j] * width;
+        const double *row = values + (ptrdiff_t)idx[j] * stride;
         for (k = 0; k < width; k++) {
             sum[k] += row[k];
         }
@@ -185,41 +245,44 @@ KURENAI_INLINE void kurenai_add_rows(const double *values, ptrdiff_t width,
     }
 }
 
-static void kurenai_add_any(const double *values, ptrdiff_t width, const uint64_t *idx,
-                            size_t count, double *acc) {
+static void kurenai_add_any(const double *values, ptrdiff_t stride, ptrdiff_t width,
+                            const uint64_t *idx, size_t count, double *acc) {
     size_t j;
     ptrdiff_t k;
     switch (width) {
     case 1:
-        kurenai_add_rows(values, 1, idx, count, acc);
+        kurenai_add_rows(values, stride, 1, idx, count, acc);
         break;
     case 2:
-        kurenai_add_rows(values, 2, idx, count, acc);
+        kurenai_add_rows(values, stride, 2, idx, count, acc);
         break;
     case 3:
-        kurenai_add_rows(values, 3, idx, count, acc);
+        kurenai_add_rows(values, stride, 3, idx, count, acc);
         break;
     case 4:
-        kurenai_add_rows(values, 4, idx, count, acc);
+        kurenai_add_rows(values, stride, 4, idx, count, acc);
         break;
     default:
         for (j = 0; j < count; j++) {
             for (k = 0; k < width; k++) {
-                acc[k] += values[(ptrdiff_t)idx[j] * width + k];
+                acc[k] += values[(ptrdiff_t)idx[j] * stride + k];
             }
         }
     }
 }
 
 /* For each of ``samples`` resamples of the ``records`` rows of ``values``
- * (records x width, row-major), drawn as rouge-score draws them, the sum of
- * the chosen rows: out[s * width + k], row after row from +0.0. */
+ * (row-major, rows ``stride`` >= ``width`` apart: a row of 3 padded to 4
+ * never straddles two cache lines), drawn as rouge-score draws them, the sums
+ * of the chosen rows' first ``width`` values: out[s * width + k], row after
+ * row from +0.0. */
 static void kurenai_resample_sums(kurenai_mt *mt, const double *values, ptrdiff_t records,
-                                  ptrdiff_t width, ptrdiff_t samples, double *out) {
+                                  ptrdiff_t stride, ptrdiff_t width, ptrdiff_t samples,
+                                  double *out) {
     uint64_t idx[KURENAI_DRAW_CHUNK];
     kurenai_words words;
     ptrdiff_t s, k;
-    kurenai_words_start(&words, mt);
+    kurenai_words_start(&words, mt, values, stride * (ptrdiff_t)sizeof *values);
     for (s = 0; s < samples; s++) {
         double *acc = out + s * width;
         ptrdiff_t done = 0;
@@ -233,10 +296,87 @@ static void kurenai_resample_sums(kurenai_mt *mt, const double *values, ptrdiff_
                 count = KURENAI_DRAW_CHUNK;
             }
             kurenai_draw(&words, (uint64_t)(records - 1), idx, count);
-            kurenai_add_any(values, width, idx, count, acc);
+            kurenai_add_any(values, stride, width, idx, count, acc);
             done += (ptrdiff_t)count;
         }
     }
+}
+
+/* One thread's share of the samples: it starts from the generator's state
+ * before the first sample, passes over the ``skip`` samples of the threads
+ * before it, then draws and sums its own. */
+typedef struct {
+    kurenai_mt mt;
+    const double *values;
+    ptrdiff_t records, stride, width, skip, samples;
+    double *out;
+} kurenai_resample_share;
+
+static void *kurenai_resample_run(void *arg) {
+    kurenai_resample_share *share = (kurenai_resample_share *)arg;
+    kurenai_skip(&share->mt, (uint64_t)(share->records - 1),
+                 (uint64_t)share->skip * (uint64_t)share->records);
+    kurenai_resample_sums(&share->mt, share->values, share->records, share->stride,
+                          share->width, share->samples, share->out);
+    return NULL;
+}
+
+/* kurenai_resample_sums on up to ``threads`` threads, each its own range of
+ * samples: the same sums, and ``mt`` ends where the last range ends.  Where
+ * there are no threads (Windows), one fails to start or memory is short, the
+ * ranges run in the calling thread, in order. */
+static void kurenai_resample_sums_threads(kurenai_mt *mt, const double *values,
+                                          ptrdiff_t records, ptrdiff_t stride, ptrdiff_t width,
+                                          ptrdiff_t samples, double *out, int threads) {
+    kurenai_resample_share *shares;
+    ptrdiff_t start = 0;
+    int t;
+#if KURENAI_RESAMPLE_THREADS
+    pthread_t ids[64];
+    int started[64];
+#endif
+    if (threads > samples) {
+        threads = (int)samples;
+    }
+    if (threads > 64) {
+        threads = 64;
+    }
+    shares = threads > 1 ? (kurenai_resample_share *)malloc(threads * sizeof *shares) : NULL;
+    if (shares == NULL) {
+        kurenai_resample_sums(mt, values, records, stride, width, samples, out);
+        return;
+    }
+    for (t = 0; t < threads; t++) {
+        ptrdiff_t stop = samples * (t + 1) / threads;
+        shares[t].mt = *mt;
+        shares[t].values = values;
+        shares[t].records = records;
+        shares[t].stride = stride;
+        shares[t].width = width;
+        shares[t].skip = start;
+        shares[t].samples = stop - start;
+        shares[t].out = out + start * width;
+        start = stop;
+    }
+#if KURENAI_RESAMPLE_THREADS
+    for (t = 1; t < threads; t++) {
+        started[t] = pthread_create(&ids[t], NULL, kurenai_resample_run, &shares[t]) == 0;
+    }
+    kurenai_resample_run(&shares[0]);
+    for (t = 1; t < threads; t++) {
+        if (started[t]) {
+            pthread_join(ids[t], NULL);
+        } else {
+            kurenai_resample_run(&shares[t]);
+        }
+    }
+#else
+    for (t = 0; t < threads; t++) {
+        kurenai_resample_run(&shares[t]);
+    }
+#endif
+    *mt = shares[threads - 1].mt;
+    free(shares);
 }
 
 #endif
