@@ -29,15 +29,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
-
-#if !defined(_WIN32) && (defined(__GNUC__) || defined(__clang__))
-#define KURENAI_RESAMPLE_THREADS 1
-#include <pthread.h>
-#else
-#define KURENAI_RESAMPLE_THREADS 0
-#endif
 
 #define KURENAI_MT_N 624
 #define KURENAI_MT_M 397
@@ -185,43 +177,6 @@ static void kurenai_draw(kurenai_words *w, uint64_t rng, uint64_t *out, size_t c
     }
 }
 
-/* Moves the generator past ``count`` integers in [0, rng] without making
- * them: whole key blocks are passed by counting their accepted words (a
- * reduction that runs on vector lanes), the last one word by word. */
-static void kurenai_skip(kurenai_mt *mt, uint64_t rng, uint64_t count) {
-    if (rng == 0) {
-        return;
-    }
-    if (rng <= 0xFFFFFFFFULL) {
-        const uint32_t bound = (uint32_t)rng, mask = (uint32_t)kurenai_mask(rng);
-        while (count > 0) {
-            uint32_t found = 0; /* 32-bit lanes: the count vectorises */
-            int i;
-            if (mt->pos == KURENAI_MT_N) {
-                kurenai_mt_twist(mt);
-            }
-            for (i = mt->pos; i < KURENAI_MT_N; i++) {
-                found += (kurenai_temper(mt->key[i]) & mask) <= bound;
-            }
-            if (found < count) {
-                count -= found;
-                mt->pos = KURENAI_MT_N;
-                continue;
-            }
-            for (i = mt->pos; count > 0; i++) {
-                count -= (kurenai_temper(mt->key[i]) & mask) <= bound;
-            }
-            mt->pos = i;
-        }
-    } else {
-        const uint64_t mask = kurenai_mask(rng);
-        for (; count > 0; count--) {
-            while ((kurenai_mt_next64(mt) & mask) > rng) {
-            }
-        }
-    }
-}
-
 /* acc[0..width) += the first ``width`` values of the rows idx[0..count) of
  * ``values`` (rows ``stride`` apart), in order.  Inlined with a constant
  * width of at most 4, the sums live in registers (``acc`` might alias
@@ -300,83 +255,6 @@ static void kurenai_resample_sums(kurenai_mt *mt, const double *values, ptrdiff_
             done += (ptrdiff_t)count;
         }
     }
-}
-
-/* One thread's share of the samples: it starts from the generator's state
- * before the first sample, passes over the ``skip`` samples of the threads
- * before it, then draws and sums its own. */
-typedef struct {
-    kurenai_mt mt;
-    const double *values;
-    ptrdiff_t records, stride, width, skip, samples;
-    double *out;
-} kurenai_resample_share;
-
-static void *kurenai_resample_run(void *arg) {
-    kurenai_resample_share *share = (kurenai_resample_share *)arg;
-    kurenai_skip(&share->mt, (uint64_t)(share->records - 1),
-                 (uint64_t)share->skip * (uint64_t)share->records);
-    kurenai_resample_sums(&share->mt, share->values, share->records, share->stride,
-                          share->width, share->samples, share->out);
-    return NULL;
-}
-
-/* kurenai_resample_sums on up to ``threads`` threads, each its own range of
- * samples: the same sums, and ``mt`` ends where the last range ends.  Where
- * there are no threads (Windows), one fails to start or memory is short, the
- * ranges run in the calling thread, in order. */
-static void kurenai_resample_sums_threads(kurenai_mt *mt, const double *values,
-                                          ptrdiff_t records, ptrdiff_t stride, ptrdiff_t width,
-                                          ptrdiff_t samples, double *out, int threads) {
-    kurenai_resample_share *shares;
-    ptrdiff_t start = 0;
-    int t;
-#if KURENAI_RESAMPLE_THREADS
-    pthread_t ids[64];
-    int started[64];
-#endif
-    if (threads > samples) {
-        threads = (int)samples;
-    }
-    if (threads > 64) {
-        threads = 64;
-    }
-    shares = threads > 1 ? (kurenai_resample_share *)malloc(threads * sizeof *shares) : NULL;
-    if (shares == NULL) {
-        kurenai_resample_sums(mt, values, records, stride, width, samples, out);
-        return;
-    }
-    for (t = 0; t < threads; t++) {
-        ptrdiff_t stop = samples * (t + 1) / threads;
-        shares[t].mt = *mt;
-        shares[t].values = values;
-        shares[t].records = records;
-        shares[t].stride = stride;
-        shares[t].width = width;
-        shares[t].skip = start;
-        shares[t].samples = stop - start;
-        shares[t].out = out + start * width;
-        start = stop;
-    }
-#if KURENAI_RESAMPLE_THREADS
-    for (t = 1; t < threads; t++) {
-        started[t] = pthread_create(&ids[t], NULL, kurenai_resample_run, &shares[t]) == 0;
-    }
-    kurenai_resample_run(&shares[0]);
-    for (t = 1; t < threads; t++) {
-        if (started[t]) {
-            pthread_join(ids[t], NULL);
-        } else {
-            kurenai_resample_run(&shares[t]);
-        }
-    }
-#else
-    for (t = 0; t < threads; t++) {
-        kurenai_resample_run(&shares[t]);
-    }
-#endif
-    *mt = shares[threads - 1].mt;
-    free(shares);
 }
 
 #endif

@@ -25,16 +25,12 @@ cdef extern from "_resample.h":
                                       const void *rows, Py_ssize_t row_bytes) noexcept nogil
     void _draw "kurenai_draw"(kurenai_words *words, uint64_t rng, uint64_t *out,
                               size_t count) noexcept nogil
-    void _resample_sums "kurenai_resample_sums_threads"(
+    void _resample_sums "kurenai_resample_sums"(
         kurenai_mt *mt, const double *values, Py_ssize_t records, Py_ssize_t stride,
-        Py_ssize_t width, Py_ssize_t samples, double *out, int threads) noexcept nogil
-    const int _THREADS_BUILT "KURENAI_RESAMPLE_THREADS"
+        Py_ssize_t width, Py_ssize_t samples, double *out) noexcept nogil
 
 #: Words in an MT19937 key.
 KEY_WORDS = 624
-#: Whether this build can split the samples across threads (POSIX threads;
-#: elsewhere ``threads`` is accepted and the work runs on one).
-THREADS = bool(_THREADS_BUILT)
 
 
 cdef class LegacyStream:
@@ -70,16 +66,13 @@ cdef class LegacyStream:
             _start(&words, &self.mt, NULL, 0)
             _draw(&words, high - 1, <uint64_t *>&out[0], out.shape[0])
 
-    def sums(self, const double[:, ::1] values, double[:, ::1] out, int threads=1):
+    def sums(self, const double[:, ::1] values, double[:, ::1] out):
         """Per row of ``out``, one resample's sums of the rows of ``values``.
 
         Each resample draws ``len(values)`` row indices as
         ``RandomState.choice(len(values), size=len(values))`` would, and adds
         the chosen rows' first ``out.shape[1]`` values (the others are
         padding) in the order drawn, to +0.0 (as ``np.mean(axis=0)``).
-        With ``threads`` > 1 the rows of ``out`` are shared out between
-        threads, each passing over the draws of those before it: the same
-        sums and the same final state.
         """
         cdef Py_ssize_t records = values.shape[0], stride = values.shape[1]
         cdef Py_ssize_t width = out.shape[1]
@@ -89,10 +82,8 @@ cdef class LegacyStream:
             raise ValueError(
                 f"out has {width} columns, values {stride}: expected 1 to {stride}"
             )
-        if threads < 1:
-            raise ValueError(f"threads must be at least 1, got {threads}")
         if out.shape[0] == 0:
             return
         with nogil:
             _resample_sums(&self.mt, &values[0, 0], records, stride, width, out.shape[0],
-                           &out[0, 0], threads)
+                           &out[0, 0])

@@ -21,18 +21,16 @@ def bootstrap(
     n_samples: int = 1000,
     confidence_interval: float = 0.95,
     seed: int | None = None,
-    threads: int | None = None,
 ) -> np.ndarray:
     """Per type, rouge-score's (low, mid, high) x (precision, recall, F).
 
     Returns an array of shape (types, 3, 3).  Without a seed it draws from
     NumPy's global generator, as rouge-score does; ``seed`` draws what that
     generator would after ``np.random.seed(seed)``, without touching it (the
-    resampling is the command line's, :func:`kurenai._core.bootstrap.bootstrap`,
-    whose ``threads`` this takes).
+    resampling is the command line's, :func:`kurenai._core.bootstrap.bootstrap`).
     """
     per_type = {str(index): scores.T for index, scores in enumerate(table)}
-    found = _bootstrap.bootstrap(per_type, n_samples, confidence_interval, seed, threads=threads)
+    found = _bootstrap.bootstrap(per_type, n_samples, confidence_interval, seed)
     return np.array([[list(bound) for bound in found[key]] for key in per_type])
 
 

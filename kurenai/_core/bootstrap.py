@@ -22,7 +22,6 @@ paired significance test, on the same twins.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -42,11 +41,8 @@ Matrix = npt.NDArray[np.float64]
 # cost, few enough to keep the block's arrays small (8 MiB each).  Progress
 # is reported between blocks.
 _BLOCK_VALUES = 1 << 20
-# The compiled twin's blocks, per thread (~20 ms of work: a few samples for
-# each thread to share, and the threads' start amortised).
-_KERNEL_BLOCK_VALUES = 1 << 23
-# From this many draws (~40 ms on one core), threads=None shares them out.
-_THREADED_DRAWS = 1 << 24
+# The compiled twin's blocks: ~10 ms of work, Python's share negligible.
+_KERNEL_BLOCK_VALUES = 1 << 22
 
 
 # Chosen in kurenai._backend; None: the NumPy twin below.
@@ -70,7 +66,6 @@ def bootstrap(
     confidence: float = 0.95,
     seed: Seed = None,
     progress: Callable[[int], None] | None = None,
-    threads: int | None = None,
 ) -> dict[str, AggregateScore]:
     """Per type, the (low, mid, high) bootstrap bounds of the mean score.
 
@@ -79,9 +74,6 @@ def bootstrap(
     The result equals ``BootstrapAggregator(confidence, n_samples)``'s after
     the same records were added and the generator was in the same state.
     ``progress`` is called with the number of samples drawn after each block.
-    ``threads``: how many threads the compiled kernel may share the samples
-    out to (the numbers are the same whatever it is); None: up to four, on
-    as many cores as there are, for a bootstrap long enough to pay.
 
     >>> matrix = [[0.5, 1.0, 2 / 3], [1.0, 0.5, 2 / 3], [0.0, 0.0, 0.0]]
     >>> result = bootstrap({"rouge1": matrix}, n_samples=200, seed=1)
@@ -89,7 +81,6 @@ def bootstrap(
     0.5
     """
     check_settings(n_samples, confidence)
-    _thread_count(threads, 0)  # checked before anything is drawn
     matrices = {t: np.asarray(values, dtype=np.float64) for t, values in scores.items()}
     for rouge_type, matrix in matrices.items():
         if matrix.ndim != 2 or not len(matrix) or not matrix.shape[1]:
@@ -97,7 +88,7 @@ def bootstrap(
     result = {}
     with _drawing(random_state(seed)) as draws:
         for rouge_type, matrix in matrices.items():
-            means = _resampled_sums(matrix, n_samples, draws, progress, threads) / len(matrix)
+            means = _resampled_sums(matrix, n_samples, draws, progress) / len(matrix)
             bounds = np.percentile(means, _percentiles(confidence), axis=0)
             low, mid, high = (Score(*row) for row in bounds)
             result[rouge_type] = AggregateScore(low=low, mid=mid, high=high)
@@ -123,7 +114,6 @@ def paired_bootstrap(
     confidence: float = 0.95,
     seed: Seed = None,
     progress: Callable[[int], None] | None = None,
-    threads: int | None = None,
 ) -> dict[str, PairedResult]:
     """Paired bootstrap test of two systems' per-record F-measures, per type.
 
@@ -133,14 +123,13 @@ def paired_bootstrap(
     ``p_value`` is the share of resampled differences, centred on their mean
     (the null hypothesis), at least as far from 0 as the observed one, with
     sacrebleu's +1 smoothing: identical systems give a difference of 0 and
-    p = 1.  ``threads`` is :func:`bootstrap`'s.
+    p = 1.
 
     >>> result = paired_bootstrap({"rouge1": [0.2, 0.4]}, {"rouge1": [0.2, 0.4]}, seed=0)
     >>> result["rouge1"].difference, result["rouge1"].p_value
     (0.0, 1.0)
     """
     check_settings(n_samples, confidence)
-    _thread_count(threads, 0)
     given = [np.asarray(side[t], np.float64) for side in (system, baseline) for t in system]
     if not given or len({c.shape for c in given}) != 1 or given[0].ndim != 1 or not len(given[0]):
         raise ValueError("expected one non-empty column of the same length per type and system")
@@ -148,7 +137,7 @@ def paired_bootstrap(
     # (records x types): one resample's indices serve every type's column.
     differences = np.column_stack([given[i] - given[len(system) + i] for i in range(len(system))])
     with _drawing(random_state(seed)) as draws:
-        diffs = _resampled_sums(differences, n_samples, draws, progress, threads) / size
+        diffs = _resampled_sums(differences, n_samples, draws, progress) / size
     return {
         t: _paired_result(system[t], baseline[t], diffs[:, i], confidence)
         for i, t in enumerate(system)
@@ -204,7 +193,6 @@ def _resampled_sums(
     n_samples: int,
     draws: Any,
     progress: Callable[[int], None] | None,
-    threads: int | None,
 ) -> Matrix:
     """(samples x measures) sums of resampled rows of ``matrix`` (records x
     measures), each added record after record to +0.0, as ``np.mean(axis=0)``
@@ -219,21 +207,11 @@ def _resampled_sums(
                 progress(stop - start)
         return sums
     rows = _kernel_rows(matrix)
-    workers = _thread_count(threads, size * n_samples)
-    for start, stop in _blocks(size, n_samples, _KERNEL_BLOCK_VALUES * workers):
-        draws.sums(rows, sums[start:stop], workers)
+    for start, stop in _blocks(size, n_samples, _KERNEL_BLOCK_VALUES):
+        draws.sums(rows, sums[start:stop])
         if progress is not None:
             progress(stop - start)
     return sums
-
-
-def _thread_count(threads: int | None, draws: int) -> int:
-    """``threads`` checked, or the count None stands for."""
-    if threads is None:
-        return min(os.cpu_count() or 1, 4) if draws >= _THREADED_DRAWS else 1
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be None or a positive int, got {threads!r}")
-    return threads
 
 
 def _kernel_rows(matrix: Matrix) -> Matrix:

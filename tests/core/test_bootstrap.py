@@ -86,35 +86,6 @@ def test_blocks_of_samples_draw_the_same_stream(monkeypatch: pytest.MonkeyPatch)
     assert bootstrap(matrices, 101, seed=3) == whole
 
 
-@pytest.mark.parametrize("threads", [None, 1, 2, 3, 8])
-def test_threads_share_the_samples_for_the_same_numbers(
-    threads: int | None, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(_bootstrap, "_THREADED_DRAWS", 0)  # None shares out any bootstrap
-    monkeypatch.setattr(_bootstrap, "_KERNEL_BLOCK_VALUES", 1200 * 13)  # several blocks
-    matrices = scores(np.random.default_rng(9), 1200, ["rouge1", "rougeL"])
-    expected = rouge_score_aggregate(matrices, 61, 0.95, seed=4)
-    np.random.seed(4)
-    assert bootstrap(matrices, 61, threads=threads) == expected
-    assert np.random.random() == _next_after_rouge_score(matrices, 61, seed=4)
-
-
-def _next_after_rouge_score(matrices: dict[str, np.ndarray], n_samples: int, seed: int) -> float:
-    aggregator = BootstrapAggregator(n_samples=n_samples)
-    size = len(next(iter(matrices.values())))
-    for i in range(size):
-        aggregator.add_scores({t: Score(*m[i]) for t, m in matrices.items()})
-    np.random.seed(seed)
-    aggregator.aggregate()
-    return float(np.random.random())
-
-
-@pytest.mark.parametrize("threads", [0, -1, 1.5, True])
-def test_threads_must_be_a_positive_count(threads: object) -> None:
-    with pytest.raises(ValueError, match="threads must be None or a positive int"):
-        bootstrap({"rouge1": np.ones((3, 3))}, 5, seed=1, threads=threads)  # type: ignore[arg-type]
-
-
 def test_global_generator_when_no_seed_as_rouge_score() -> None:
     matrices = scores(np.random.default_rng(2), 30, ["rouge1", "rouge2"])
     aggregator = BootstrapAggregator(n_samples=40)

@@ -90,19 +90,6 @@ def test_sums_equal_the_numpy_twin_and_draw_as_choice(width: int, records: int) 
     assert_same_state(stream, rng)
 
 
-@pytest.mark.parametrize("threads", [2, 3, 8, 40])
-@pytest.mark.parametrize("records", [1, 2, 1025])
-def test_threads_give_the_serial_sums_and_state(threads: int, records: int) -> None:
-    values = np.random.default_rng(records).random((records, 4))
-    found = []
-    for count in (1, threads):
-        stream = stream_of(np.random.RandomState(records))
-        out = np.empty((21, 3))
-        stream.sums(values, out, count)  # type: ignore[attr-defined]
-        found.append((out.tobytes(), stream.state()))  # type: ignore[attr-defined]
-    assert found[0] == found[1]
-
-
 def test_padding_columns_are_read_past() -> None:
     """Rows may be wider than the sums (rows of 3 padded to 4): the same sums."""
     values = np.random.default_rng(3).random((500, 3))
@@ -130,7 +117,6 @@ def test_one_record_draws_nothing() -> None:
         (lambda s: s.sums(np.zeros((0, 3)), np.zeros((2, 3))), "no records"),
         (lambda s: s.sums(np.zeros((4, 3)), np.zeros((2, 4))), "expected 1 to 3"),
         (lambda s: s.sums(np.zeros((4, 0)), np.zeros((2, 0))), "expected 1 to 0"),
-        (lambda s: s.sums(np.zeros((4, 3)), np.zeros((2, 3)), 0), "threads must be at least 1"),
         (lambda s: s.randint(0, np.zeros(3, np.int64)), r"high must be in \[1, 2\*\*63\]"),
         (lambda s: s.randint(2**63 + 1, np.zeros(3, np.int64)), "high must be in"),
     ],
