@@ -13,7 +13,9 @@ as the reference), on raw Japanese pairs (JSTS; KorSTS for Kiwi) repeated to
   threads (``kurenai._core.processes`` switched off: the code path before
   processes) and ``n_jobs=2`` on worker processes; the scores are checked
   identical first.  The processes' first call, which starts the workers and
-  loads each one's dictionary, is timed apart ("cold").
+  loads each one's dictionary, is timed apart ("cold"); a last row sends the
+  chunks to the workers one at a time, so that its CPU seconds show what
+  the processes cost beyond the work itself.
 
 Medians of ``--repeats``: wall seconds, the speedups against ``n_jobs=1``,
 and the CPU seconds of this process and of each worker (read from /proc on
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import pickle
 import statistics
 import time
 from collections.abc import Iterator
@@ -48,6 +51,7 @@ from _common import (
     read_jsonl,
 )
 
+from kurenai._core import batch as _batch
 from kurenai._core import processes
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import get_tokenizer
@@ -137,16 +141,22 @@ def compare(name: str, options: argparse.Namespace) -> None:
     }
     if getattr(type(scorer.tokenizer), "holds_gil", False):
         runs["n_jobs=2, processes"] = lambda: batch(2)
+        # The workers' cost without their overlap: one chunk at a time.
+        recipe = pickle.dumps((scorer.plan.spec, scorer.tokenizer, None, scorer.plan.threads))
+        one_at_a_time = processes.ProcessPlan(scorer.plan, recipe)
+        runs["processes, one at a time"] = lambda: _batch.score_pairs(
+            one_at_a_time, targets, predictions, 1, -1
+        )
     else:
         cold = 0.0  # never sent to processes: n_jobs=2 is the threads' row
     times = with_workers_cpu(runs, options.repeats)
     base = times["n_jobs=1"][0]
     print(f"  score_batch, scores identical; the processes' first call {cold:.2f} s")
-    print(f"    {'':<22}{'wall s':>8}{'pairs/s':>10}{'speedup':>9}   CPU s: here + each worker")
+    print(f"    {'':<26}{'wall s':>8}{'pairs/s':>10}{'speedup':>9}   CPU s: here + each worker")
     for run_name, (wall, here, workers) in times.items():
         cpu = " + ".join(f"{seconds:.2f}" for seconds in [here, *workers])
         rate = len(targets) / wall
-        print(f"    {run_name:<22}{wall:8.3f}{rate:10.0f}{base / wall:8.2f}x   {cpu}")
+        print(f"    {run_name:<26}{wall:8.3f}{rate:10.0f}{base / wall:8.2f}x   {cpu}")
 
 
 def with_workers_cpu(

@@ -150,6 +150,9 @@ class _Worker:
             raise RuntimeError(
                 f"a kurenai worker process ended unexpectedly (exit code {self.process.poll()})"
             ) from None
+        except BaseException:  # interrupted mid-exchange: the next reply would not be ours
+            self.close()
+            raise
         if not ok:
             raise value
         return value
@@ -188,7 +191,7 @@ class _Pool:
         with self._lock:
             if self._pid != os.getpid():  # a forked child: the workers are the parent's
                 self._pid, self._workers, self._idle = os.getpid(), [], queue.SimpleQueue()
-            self._workers = [w for w in self._workers if w.alive()]
+            # A worker that died stays counted: lease() replaces it when its turn comes.
             while len(self._workers) < size:
                 worker = _Worker()
                 self._workers.append(worker)
@@ -254,8 +257,11 @@ def serve(requests: IO[bytes] | None = None, replies: IO[bytes] | None = None) -
             payload = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
         except Exception as error:
             payload = _error_payload(error)
-        replies.write(payload)
-        replies.flush()
+        try:
+            replies.write(payload)
+            replies.flush()
+        except BrokenPipeError:  # the caller gave up on this reply and closed the pipe
+            return
 
 
 def _run(

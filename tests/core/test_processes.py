@@ -145,6 +145,26 @@ def test_a_dead_worker_is_an_error_and_is_replaced(in_processes: list[int]) -> N
     assert all(worker.alive() for worker in processes._POOL._workers)
 
 
+def test_an_interrupted_exchange_retires_the_worker(
+    in_processes: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its unread reply would answer the next request: the worker goes."""
+    scorer = RougeScorer(["rouge1"], tokenizer=SplittingTokenizer())
+    scorer.score_batch(["a"] * 9, ["a"] * 9, n_jobs=2)
+    worker = processes._POOL._workers[0]
+    recipe = pickle.dumps((scorer.plan.spec, SplittingTokenizer(), None, 1))
+
+    def interrupted(*args: Any) -> Any:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(pickle, "load", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            worker.call((recipe, ["a b"], ["a"], -1, False))
+    assert not worker.alive()
+    assert scorer.score_batch(["a b"] * 30, ["a"] * 30, n_jobs=2)[0]["rouge1"].recall == 0.5
+
+
 def test_what_a_tokenizer_prints_does_not_reach_the_replies(
     in_processes: list[int], capfd: pytest.CaptureFixture[str]
 ) -> None:
