@@ -190,6 +190,24 @@ def interleaved_times(
     return times
 
 
+def interleaved_wall_and_cpu(
+    contenders: dict[str, Callable[[], object]], repeats: int
+) -> dict[str, tuple[float, float]]:
+    """Per contender, the medians of wall and of process CPU seconds (all
+    threads), round-robin: on cores shared with other work the wall times
+    stretch, the CPU times much less; for a single-threaded contender they
+    are its cost."""
+    wall: dict[str, list[float]] = {name: [] for name in contenders}
+    cpu: dict[str, list[float]] = {name: [] for name in contenders}
+    for _ in range(repeats):
+        for name, run in contenders.items():
+            start, start_cpu = time.perf_counter(), time.process_time()
+            run()
+            wall[name].append(time.perf_counter() - start)
+            cpu[name].append(time.process_time() - start_cpu)
+    return {n: (statistics.median(wall[n]), statistics.median(cpu[n])) for n in contenders}
+
+
 def chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]

@@ -22,11 +22,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
-import time
 from collections.abc import Callable
 
-from _common import add_common_options, header, zipf_pair
+from _common import add_common_options, header, interleaved_wall_and_cpu, zipf_pair
 
 import kurenai
 from kurenai.rouge_scorer import RougeScorer
@@ -62,26 +60,6 @@ def strip_major(score: Callable[[], object]) -> Callable[[], object]:
     return run
 
 
-def interleaved_wall_and_cpu(
-    runs: dict[str, Callable[[], object]], repeats: int
-) -> tuple[dict[str, float], dict[str, float]]:
-    """``_common.interleaved``, with the median process CPU time as well: on
-    busy cores the wall ratio understates what threads give, the CPU times
-    show what they cost."""
-    wall: dict[str, list[float]] = {name: [] for name in runs}
-    cpu: dict[str, list[float]] = {name: [] for name in runs}
-    for _ in range(repeats):
-        for name, run in runs.items():
-            start, start_cpu = time.perf_counter(), time.process_time()
-            run()
-            wall[name].append(time.perf_counter() - start)
-            cpu[name].append(time.process_time() - start_cpu)
-    return (
-        {name: statistics.median(times) for name, times in wall.items()},
-        {name: statistics.median(times) for name, times in cpu.items()},
-    )
-
-
 def compare(size: int, threads: int, repeats: int, compiled: bool) -> None:
     target, prediction = zipf_pair(size, seed=size)
     scorers = {n: RougeScorer(["rougeL"], threads=n) for n in (1, threads)}
@@ -94,7 +72,9 @@ def compare(size: int, threads: int, repeats: int, compiled: bool) -> None:
     results = {name: run() for name, run in runs.items()}
     if len(set(results.values())) != 1:
         raise SystemExit(f"{size} tokens: the kernels disagree: {results}")
-    wall, cpu = interleaved_wall_and_cpu(runs, repeats)
+    times = interleaved_wall_and_cpu(runs, repeats)
+    wall = {name: seconds[0] for name, seconds in times.items()}
+    cpu = {name: seconds[1] for name, seconds in times.items()}
     cells = f"{size:,} x {len(prediction.split()):,} tokens"
     print(f"\n{cells} (medians of {repeats} interleaved repeats)")
     print(f"  {'':<12}{'wall s':>10}{'CPU s':>10}  (CPU: all threads)")

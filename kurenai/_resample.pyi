@@ -1,9 +1,10 @@
 import numpy as np
 import numpy.typing as npt
 
-def resampled_sums(
-    columns: npt.NDArray[np.float64],
-    indices: npt.NDArray[np.int64],
-    out: npt.NDArray[np.float64],
-    start: int,
-) -> None: ...
+KEY_WORDS: int
+
+class LegacyStream:
+    def __init__(self, key: npt.NDArray[np.uint32], pos: int) -> None: ...
+    def state(self) -> tuple[bytes, int]: ...
+    def randint(self, high: int, out: npt.NDArray[np.int64]) -> None: ...
+    def sums(self, values: npt.NDArray[np.float64], out: npt.NDArray[np.float64]) -> None: ...

@@ -1,36 +1,89 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Compiled kernel of the bootstrap: sums of resampled scores, in record order.
+"""Compiled kernel of the bootstrap: NumPy's legacy draws fused with the sums.
 
-``kurenai._core.bootstrap`` computes the same sums with NumPy (the readable spec,
-and the fallback without a compiler).  Each sum adds the chosen records one
-after another, as rouge-score's ``np.mean(axis=0)`` does, so the floats are
-bit for bit the same; doing it in one pass here saves NumPy's temporary
-(records x samples) arrays.
+``kurenai._core.bootstrap`` draws the resamples with NumPy's
+``RandomState.randint`` and sums them with NumPy (the readable spec, and the
+path without a compiler, or for a generator other than MT19937).  Here a
+:class:`LegacyStream` holds a copy of the generator's MT19937 state and draws
+the same integers in C (``_resample.h`` says how, from NumPy's sources), each
+sample's indices summed as soon as they are drawn: no (samples x records)
+index array, and none of NumPy's per-call cost.  The caller writes the final
+state back into the generator, so its next draw is the one rouge-score's
+calls would have left.
 """
 
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint32_t, uint64_t
+from libc.string cimport memcpy
+
+cdef extern from "_resample.h":
+    ctypedef struct kurenai_mt:
+        uint32_t key[624]
+        int pos
+    ctypedef struct kurenai_words:
+        pass
+    void _start "kurenai_words_start"(kurenai_words *words, kurenai_mt *mt,
+                                      const void *rows, Py_ssize_t row_bytes) noexcept nogil
+    void _draw "kurenai_draw"(kurenai_words *words, uint64_t rng, uint64_t *out,
+                              size_t count) noexcept nogil
+    void _resample_sums "kurenai_resample_sums"(
+        kurenai_mt *mt, const double *values, Py_ssize_t records, Py_ssize_t stride,
+        Py_ssize_t width, Py_ssize_t samples, double *out) noexcept nogil
+
+#: Words in an MT19937 key.
+KEY_WORDS = 624
 
 
-def resampled_sums(
-    const double[:, ::1] columns,
-    const int64_t[:, ::1] indices,
-    double[:, ::1] out,
-    Py_ssize_t start,
-):
-    """``out[start + s, k] = columns[k, indices[s, 0]] + columns[k, indices[s, 1]] + ...``
+cdef class LegacyStream:
+    """A copy of a ``RandomState``'s MT19937 state that draws as it does.
 
-    Added left to right, for every sample ``s`` (a row of ``indices``) and
-    measure ``k`` (a row of ``columns``).  The indices must be valid.
+    ``key`` (624 words) and ``pos`` are the ``"key"`` and ``"pos"`` of
+    ``RandomState.get_state(legacy=False)["state"]``; :meth:`state` gives them
+    back after the draws, for ``set_state``.
     """
-    cdef Py_ssize_t s, j, k
-    cdef Py_ssize_t size = indices.shape[1]
-    cdef double total
-    if size == 0:
-        raise ValueError("no records to resample")
-    with nogil:
-        for s in range(indices.shape[0]):
-            for k in range(columns.shape[0]):
-                total = columns[k, indices[s, 0]]
-                for j in range(1, size):
-                    total = total + columns[k, indices[s, j]]
-                out[start + s, k] = total
+
+    cdef kurenai_mt mt
+
+    def __init__(self, const uint32_t[::1] key, int pos):
+        if key.shape[0] != KEY_WORDS:
+            raise ValueError(f"an MT19937 key has {KEY_WORDS} words, got {key.shape[0]}")
+        if not 0 <= pos <= KEY_WORDS:
+            raise ValueError(f"an MT19937 position is in [0, {KEY_WORDS}], got {pos}")
+        memcpy(self.mt.key, &key[0], sizeof(self.mt.key))
+        self.mt.pos = pos
+
+    def state(self):
+        """``(key, pos)``: the key as 624 native-endian 32-bit words (bytes)."""
+        return (<char *>self.mt.key)[:sizeof(self.mt.key)], self.mt.pos
+
+    def randint(self, uint64_t high, int64_t[::1] out):
+        """Fill ``out`` as ``RandomState.randint(0, high, size=len(out))`` would."""
+        if not 1 <= high <= 1 << 63:
+            raise ValueError(f"high must be in [1, 2**63], got {high}")
+        cdef kurenai_words words
+        if out.shape[0] == 0:
+            return
+        with nogil:
+            _start(&words, &self.mt, NULL, 0)
+            _draw(&words, high - 1, <uint64_t *>&out[0], out.shape[0])
+
+    def sums(self, const double[:, ::1] values, double[:, ::1] out):
+        """Per row of ``out``, one resample's sums of the rows of ``values``.
+
+        Each resample draws ``len(values)`` row indices as
+        ``RandomState.choice(len(values), size=len(values))`` would, and adds
+        the chosen rows' first ``out.shape[1]`` values (the others are
+        padding) in the order drawn, to +0.0 (as ``np.mean(axis=0)``).
+        """
+        cdef Py_ssize_t records = values.shape[0], stride = values.shape[1]
+        cdef Py_ssize_t width = out.shape[1]
+        if records == 0:
+            raise ValueError("no records to resample")
+        if not 1 <= width <= stride:
+            raise ValueError(
+                f"out has {width} columns, values {stride}: expected 1 to {stride}"
+            )
+        if out.shape[0] == 0:
+            return
+        with nogil:
+            _resample_sums(&self.mt, &values[0, 0], records, stride, width, out.shape[0],
+                           &out[0, 0])

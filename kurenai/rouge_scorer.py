@@ -18,6 +18,7 @@ from kurenai._core import batch as _batch
 from kurenai._core import inputs as _inputs
 from kurenai._core import multiref as _multiref
 from kurenai._core import plan as _plan
+from kurenai._core import processes as _processes
 from kurenai._core.plan import ROUGE_TYPES, SCORE_FIELDS, Plan
 from kurenai.scoring import BaseScorer, Score
 from kurenai.sentences import split_sentences
@@ -232,7 +233,7 @@ class RougeScorer(BaseScorer):
         size, rows, chosen_targets, chosen_predictions = _batch.checked_pairs(
             targets, predictions, allow_none
         )
-        plan = self._batch_plan(jobs)
+        plan = self._batch_plan(jobs, len(chosen_targets))
         if columnar:
             scored = np.full((len(self.rouge_types), len(SCORE_FIELDS), len(rows)), np.nan)
             _batch.score_pairs(plan, chosen_targets, chosen_predictions, jobs, limit, scored)
@@ -314,7 +315,7 @@ class RougeScorer(BaseScorer):
         # A mode that pools counts reads no scores: without a size limit there
         # is nothing to score first.
         score_first = _multiref.uses_scores(mode) or limit >= 0
-        plan, pairs = self._batch_plan(jobs), (flat_targets, flat_predictions)
+        plan, pairs = self._batch_plan(jobs, len(flat_targets)), (flat_targets, flat_predictions)
         if columnar:
             table = None
             if score_first:
@@ -365,13 +366,15 @@ class RougeScorer(BaseScorer):
         spec = _plan.parse_types(rouge_types, self._w_weight, self._split_summaries)
         return _backend.make_plan(spec, self._tokenizer, self._splitter(), threads)
 
-    def _batch_plan(self, jobs: int) -> Plan:
-        """The plan of a batch on ``jobs`` workers, which share the threads:
-        never more than max(jobs, threads) busy at once."""
+    def _batch_plan(self, jobs: int, pairs: int = 0) -> Plan:
+        """The plan of a batch of ``pairs`` on ``jobs`` workers, which share
+        the threads: never more than max(jobs, threads) busy at once; in
+        processes if the tokenizer holds the GIL (``kurenai._core.processes``)."""
         threads = max(1, self._plan.threads // jobs)
-        if threads == self._plan.threads:
-            return self._plan
-        return self._make_plan(self.rouge_types, threads)
+        plan = self._plan
+        if threads != self._plan.threads:
+            plan = self._make_plan(self.rouge_types, threads)
+        return _processes.spread(plan, self._tokenizer, self._splitter(), jobs, pairs)
 
     def __repr__(self) -> str:
         return (

@@ -187,7 +187,9 @@ def score_pairs(
         return plan.score_many(targets[start:stop], predictions[start:stop], limit, view) or []
 
     results: list[ScoreDict | None] = []
-    chunk = min(MAX_CHUNK, max(MIN_CHUNK, -(-len(targets) // (8 * n_jobs))))
+    # (smallest, largest, chunks per job): a plan may ask for other sizes.
+    low, high, per_job = getattr(plan, "chunking", (MIN_CHUNK, MAX_CHUNK, 8))
+    chunk = min(high, max(low, -(-len(targets) // (per_job * n_jobs))))
     for scores in _map(run, range(0, len(targets), chunk), n_jobs):
         results.extend(scores)
     return results

@@ -1,23 +1,31 @@
-"""Bootstrap confidence intervals, vectorised: rouge-score's numbers, faster.
+"""Bootstrap confidence intervals: rouge-score's numbers, at C speed.
 
 :func:`bootstrap` gives exactly what rouge-score's ``BootstrapAggregator``
-gives under the same random state.  That aggregator, for each type in turn,
-draws ``n_samples`` times ``np.random.choice(n, size=n)`` (which is
+gives under the same random state, and leaves the generator in the state
+rouge-score's calls would.  That aggregator, for each type in turn, draws
+``n_samples`` times ``np.random.choice(n, size=n)`` (which is
 ``randint(0, n, size=n)``), averages the chosen rows with ``np.mean(axis=0)``
-and takes ``np.percentile`` of the means.  Here the same integers are drawn
-in a few large calls (NumPy's legacy generator yields one stream however it is
-cut), and the rows are summed in the same order, record after record: by the
-compiled kernel ``kurenai._resample`` in one pass, or with NumPy for many
-samples at once (its pure twin, used when kurenai runs as pure Python).
+and takes ``np.percentile`` of the means.
+
+Two twins compute the means.  The NumPy one (the readable spec, and the path
+without the compiled kernel or for a generator other than MT19937) draws the
+same integers in a few large ``randint`` calls (NumPy's legacy generator
+yields one stream however it is cut) and adds the chosen rows record after
+record, as ``np.mean(axis=0)`` does.  The compiled one
+(``kurenai._resample.LegacyStream``) copies the generator's MT19937 state
+with ``get_state()``, draws the same integers by NumPy's own rule in C, adds
+each sample's rows as they are drawn, and writes the state back with
+``set_state()``: no index arrays, and none of ``randint``'s per-call cost.
 :func:`paired_bootstrap` resamples two systems with shared indices for a
-paired significance test.
+paired significance test, on the same twins.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Union
+from typing import Any, Callable, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -30,12 +38,15 @@ __all__ = ["PairedResult", "bootstrap", "check_settings", "paired_bootstrap", "r
 Seed = Union[int, np.random.RandomState, None]
 Matrix = npt.NDArray[np.float64]
 # Indices drawn per block of samples: enough to amortise NumPy's per-call
-# cost, few enough to keep the block's arrays small (8 MiB each).
+# cost, few enough to keep the block's arrays small (8 MiB each).  Progress
+# is reported between blocks.
 _BLOCK_VALUES = 1 << 20
+# The compiled twin's blocks: ~10 ms of work, Python's share negligible.
+_KERNEL_BLOCK_VALUES = 1 << 22
 
 
-# Chosen in kurenai._backend; None: the NumPy code below.
-_SUMS: Callable[..., None] | None = getattr(_backend.resample, "resampled_sums", None)
+# Chosen in kurenai._backend; None: the NumPy twin below.
+_KERNEL: Callable[..., Any] | None = getattr(_backend.resample, "LegacyStream", None)
 
 
 def random_state(seed: Seed) -> np.random.RandomState:
@@ -70,16 +81,17 @@ def bootstrap(
     0.5
     """
     check_settings(n_samples, confidence)
-    rng = random_state(seed)
-    result = {}
-    for rouge_type, values in scores.items():
-        matrix = np.asarray(values, dtype=np.float64)
-        if matrix.ndim != 2 or not len(matrix):
+    matrices = {t: np.asarray(values, dtype=np.float64) for t, values in scores.items()}
+    for rouge_type, matrix in matrices.items():
+        if matrix.ndim != 2 or not len(matrix) or not matrix.shape[1]:
             raise ValueError(f"{rouge_type}: expected a non-empty (records x measures) matrix")
-        means = _resampled_means(matrix, n_samples, rng, progress)
-        bounds = np.percentile(means, _percentiles(confidence), axis=0)
-        low, mid, high = (Score(*row) for row in bounds)
-        result[rouge_type] = AggregateScore(low=low, mid=mid, high=high)
+    result = {}
+    with _drawing(random_state(seed)) as draws:
+        for rouge_type, matrix in matrices.items():
+            means = _resampled_sums(matrix, n_samples, draws, progress) / len(matrix)
+            bounds = np.percentile(means, _percentiles(confidence), axis=0)
+            low, mid, high = (Score(*row) for row in bounds)
+            result[rouge_type] = AggregateScore(low=low, mid=mid, high=high)
     return result
 
 
@@ -118,21 +130,17 @@ def paired_bootstrap(
     (0.0, 1.0)
     """
     check_settings(n_samples, confidence)
-    given = [np.asarray(side[name], np.float64) for side in (system, baseline) for name in system]
-    if len({c.shape for c in given}) != 1 or given[0].ndim != 1 or not len(given[0]):
+    given = [np.asarray(side[t], np.float64) for side in (system, baseline) for t in system]
+    if not given or len({c.shape for c in given}) != 1 or given[0].ndim != 1 or not len(given[0]):
         raise ValueError("expected one non-empty column of the same length per type and system")
     size = len(given[0])
-    columns = {name: given[i] - given[len(system) + i] for i, name in enumerate(system)}
-    rng = random_state(seed)
-    sums = {name: np.empty(n_samples) for name in columns}
-    for start, indices in _index_blocks(rng, size, n_samples):
-        for rouge_type, column in columns.items():
-            sums[rouge_type][start : start + len(indices)] = column[indices].sum(axis=1)
-        if progress is not None:
-            progress(len(indices))
+    # (records x types): one resample's indices serve every type's column.
+    differences = np.column_stack([given[i] - given[len(system) + i] for i in range(len(system))])
+    with _drawing(random_state(seed)) as draws:
+        diffs = _resampled_sums(differences, n_samples, draws, progress) / size
     return {
-        name: _paired_result(system[name], baseline[name], sums[name] / size, confidence)
-        for name in columns
+        t: _paired_result(system[t], baseline[t], diffs[:, i], confidence)
+        for i, t in enumerate(system)
     }
 
 
@@ -163,48 +171,85 @@ def _percentiles(confidence: float) -> npt.NDArray[np.float64]:
     return 100 * np.array([delta, 0.5, 1 - delta])
 
 
-def _resampled_means(
+@contextmanager
+def _drawing(rng: np.random.RandomState) -> Iterator[Any]:
+    """What draws the resamples from ``rng``: the compiled twin's copy of its
+    MT19937 state, written back into ``rng`` at the end; or ``rng`` itself
+    (the NumPy twin) without the kernel or for another bit generator."""
+    state = rng.get_state(legacy=False)
+    if _KERNEL is None or state.get("bit_generator") != "MT19937":
+        yield rng
+        return
+    inner = state["state"]
+    stream = _KERNEL(np.ascontiguousarray(inner["key"], dtype=np.uint32), int(inner["pos"]))
+    yield stream
+    key, pos = stream.state()
+    state["state"] = {"key": np.frombuffer(key, dtype=np.uint32).copy(), "pos": pos}
+    rng.set_state(state)
+
+
+def _resampled_sums(
     matrix: Matrix,
     n_samples: int,
-    rng: np.random.RandomState,
+    draws: Any,
     progress: Callable[[int], None] | None,
 ) -> Matrix:
-    """(samples x measures) means of resampled rows, as rouge-score computes them."""
+    """(samples x measures) sums of resampled rows of ``matrix`` (records x
+    measures), each added record after record to +0.0, as ``np.mean(axis=0)``
+    adds."""
     size = len(matrix)
-    if _SUMS is not None:
-        rows = np.ascontiguousarray(matrix.T)  # (measures x records)
-        means = np.empty((n_samples, matrix.shape[1]))
-        for start, indices in _index_blocks(rng, size, n_samples):
-            _SUMS(rows, indices.astype(np.int64, copy=False), means, start)
+    sums = np.empty((n_samples, matrix.shape[1]))
+    if isinstance(draws, np.random.RandomState):
+        for start, stop in _blocks(size, n_samples, _BLOCK_VALUES):
+            indices = draws.randint(0, size, size=(stop - start, size))
+            sums[start:stop] = _numpy_sums(matrix, indices)
             if progress is not None:
-                progress(len(indices))
-        means /= size
-        return means
-    columns = [np.ascontiguousarray(matrix[:, k]) for k in range(matrix.shape[1])]
-    means = np.empty((n_samples, len(columns)))
-    for start, indices in _index_blocks(rng, size, n_samples):
-        stop = start + len(indices)
-        # (records x samples), C order: reducing axis 0 adds the records one
-        # after another, as rouge-score's np.mean(axis=0) of (records x
-        # measures) does, for every sample of the block at once.
-        by_record = np.ascontiguousarray(indices.T)
-        for k, column in enumerate(columns):
-            if len(indices) == 1:
-                # One sample: reduce would sum pairwise; cumsum adds in order.
-                means[start, k] = np.cumsum(column.take(indices[0]))[-1]
-            else:
-                means[start:stop, k] = np.add.reduce(column.take(by_record), axis=0)
+                progress(stop - start)
+        return sums
+    rows = _kernel_rows(matrix)
+    for start, stop in _blocks(size, n_samples, _KERNEL_BLOCK_VALUES):
+        draws.sums(rows, sums[start:stop])
         if progress is not None:
-            progress(len(indices))
-    means /= size  # np.mean divides the sum by the count
-    return means
+            progress(stop - start)
+    return sums
 
 
-def _index_blocks(
-    rng: np.random.RandomState, size: int, n_samples: int
-) -> Iterable[tuple[int, npt.NDArray[np.int_]]]:
-    """(first sample, its block of sample indices), in the generator's order."""
-    block = max(2, _BLOCK_VALUES // size)
+def _kernel_rows(matrix: Matrix) -> Matrix:
+    """``matrix`` as the compiled kernel reads it best: C order, on a 32-byte
+    boundary, rows of 3 padded to 4 values, so that no row straddles two
+    cache lines (a resample reads rows at random)."""
+    size, width = matrix.shape
+    stride = 4 if width == 3 else width
+    buffer = np.zeros(size * stride + 3)
+    offset = (-buffer.ctypes.data % 32) // buffer.itemsize
+    rows = buffer[offset : offset + size * stride].reshape(size, stride)
+    rows[:, :width] = matrix
+    return rows
+
+
+def _numpy_sums(matrix: Matrix, indices: npt.NDArray[np.int_]) -> Matrix:
+    """(samples x measures) sums of the rows ``indices`` (samples x records)
+    picks, added record after record (the NumPy twin)."""
+    sums = np.empty((len(indices), matrix.shape[1]))
+    # (records x samples), C order: reducing axis 0 adds the records one
+    # after another, as rouge-score's np.mean(axis=0) of (records x
+    # measures) does, for every sample of the block at once.
+    by_record = np.ascontiguousarray(indices.T)
+    for k in range(matrix.shape[1]):
+        column = np.ascontiguousarray(matrix[:, k])
+        if len(indices) == 1:
+            # One sample: reduce would sum pairwise; cumsum adds in order,
+            # from the first value where reduce starts from +0.0 (which
+            # differs only for a sum of -0.0s: + 0.0 makes it +0.0).
+            sums[0, k] = np.cumsum(column.take(indices[0]))[-1] + 0.0
+        else:
+            sums[:, k] = np.add.reduce(column.take(by_record), axis=0)
+    return sums
+
+
+def _blocks(size: int, n_samples: int, values: int) -> Iterable[tuple[int, int]]:
+    """(first sample, stop) of each block of about ``values`` draws, in the
+    generator's order."""
+    block = max(2, values // size)
     for start in range(0, n_samples, block):
-        count = min(block, n_samples - start)
-        yield start, rng.randint(0, size, size=(count, size))
+        yield start, min(start + block, n_samples)

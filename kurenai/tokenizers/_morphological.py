@@ -69,6 +69,9 @@ class MorphologicalTokenizer:
     line_separable = False
     thread_safe: ClassVar[bool] = True  # may one analyser serve every thread?
     lemmatizes: ClassVar[bool] = False  # does use_stemmer also take dictionary forms?
+    # Tokenizes on one core however many threads call it: score_batch(n_jobs)
+    # spreads it over processes instead (kurenai._core.processes).
+    holds_gil: ClassVar[bool] = True
     name: ClassVar[str]
     extra: ClassVar[str]
     requirements: tuple[tuple[str, str], ...]  # (module, pip package)

@@ -60,6 +60,12 @@ class CachedPorterStemmer:
         self._cache[token] = result
         return result
 
+    def __getstate__(self) -> dict[str, object]:
+        # Pickled without the memos: they refill, and a tokenizer pickles to
+        # the same bytes however much it has stemmed (the worker processes of
+        # kurenai._core.processes key their loaded plans on those bytes).
+        return {**self.__dict__, "_cache": {}, "_kept": {}}
+
     @property
     def memo(self) -> dict[str, str | None]:
         """What ``stem_or_drop`` returned for each token it has seen: the

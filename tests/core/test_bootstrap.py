@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from rouge_score.scoring import BootstrapAggregator, Score
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rouge_score.scoring import AggregateScore, BootstrapAggregator, Score
 
 from kurenai._core import bootstrap as _bootstrap
 from kurenai._core.bootstrap import bootstrap, paired_bootstrap, random_state
@@ -16,11 +18,11 @@ from kurenai._core.bootstrap import bootstrap, paired_bootstrap, random_state
 def summing(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Every test runs on the compiled kernel and on its NumPy twin."""
     if request.param == "compiled":
-        from kurenai._resample import resampled_sums  # built with kurenai: never skipped
+        from kurenai._resample import LegacyStream  # built with kurenai: never skipped
 
-        monkeypatch.setattr(_bootstrap, "_SUMS", resampled_sums)
+        monkeypatch.setattr(_bootstrap, "_KERNEL", LegacyStream)
     else:
-        monkeypatch.setattr(_bootstrap, "_SUMS", None)
+        monkeypatch.setattr(_bootstrap, "_KERNEL", None)
     return str(request.param)
 
 
@@ -66,10 +68,21 @@ def test_equals_rouge_score_bit_for_bit(size: int, n_samples: int, confidence: f
         assert bounds == expected[rouge_type], rouge_type  # exact floats
 
 
+@pytest.mark.parametrize("n_samples", [1, 4])
+def test_sums_of_negative_zeros_are_rouge_scores_positive_zeros(n_samples: int) -> None:
+    matrices = {"rouge1": np.full((5, 3), -0.0), "rouge2": np.full((1, 3), -0.0)}
+    for rouge_type, matrix in matrices.items():
+        expected = rouge_score_aggregate({rouge_type: matrix}, n_samples, 0.95, seed=3)
+        got = bootstrap({rouge_type: matrix}, n_samples, seed=3)[rouge_type]
+        assert np.copysign(1, got.mid.recall) == np.copysign(1, expected[rouge_type].mid.recall)
+        assert got == expected[rouge_type]
+
+
 def test_blocks_of_samples_draw_the_same_stream(monkeypatch: pytest.MonkeyPatch) -> None:
     matrices = scores(np.random.default_rng(5), 50, ["rouge1", "rougeL"])
     whole = bootstrap(matrices, 101, seed=3)
-    monkeypatch.setattr("kurenai._core.bootstrap._BLOCK_VALUES", 50 * 7)  # blocks of 7, then 3
+    monkeypatch.setattr(_bootstrap, "_BLOCK_VALUES", 50 * 7)  # blocks of 7, then 3
+    monkeypatch.setattr(_bootstrap, "_KERNEL_BLOCK_VALUES", 50 * 7)
     assert bootstrap(matrices, 101, seed=3) == whole
 
 
@@ -99,13 +112,66 @@ def test_the_kernel_is_chosen_with_the_implementation() -> None:
     assert (_backend.resample is not None) == (_backend.IMPLEMENTATION == "compiled")
 
 
-@pytest.mark.compiled_only
-def test_kernel_refuses_no_records() -> None:
-    from kurenai._resample import resampled_sums
+def test_the_global_generator_ends_where_rouge_score_leaves_it() -> None:
+    """Its next draws, of every kind, are those after rouge-score's
+    aggregate: the MT19937 key, its position and the cached Gaussian."""
+    matrices = scores(np.random.default_rng(4), 1500, ["rouge1", "rougeL"])
+    aggregator = BootstrapAggregator(n_samples=30)
+    for i in range(1500):
+        aggregator.add_scores({t: Score(*m[i]) for t, m in matrices.items()})
+    after = []
+    for run in (aggregator.aggregate, lambda: bootstrap(matrices, 30)):
+        np.random.seed(21)
+        np.random.standard_normal()  # leaves a second Gaussian cached
+        result = run()
+        after.append((result, np.random.standard_normal(), np.random.randint(0, 10**9, 5)))
+    assert after[0][0] == after[1][0]
+    assert after[0][1] == after[1][1]
+    assert after[0][2].tolist() == after[1][2].tolist()
 
-    out = np.zeros((1, 3))
-    with pytest.raises(ValueError, match="no records"):
-        resampled_sums(np.zeros((3, 0)), np.zeros((1, 0), np.int64), out, 0)
+
+# The autouse fixture picks the twin once per test; every example runs on it.
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    size=st.integers(1, 1500),
+    n_samples=st.integers(1, 12),
+    seed=st.integers(0, 2**32 - 1),
+    confidence=st.sampled_from([0.0, 0.5, 0.9, 0.95, 1.0]),
+)
+def test_any_size_and_seed_equals_rouge_score(
+    size: int, n_samples: int, seed: int, confidence: float
+) -> None:
+    matrices = scores(np.random.default_rng(seed), size, ["rouge1", "rouge2"])
+    expected = rouge_score_aggregate(matrices, n_samples, confidence, seed)
+    assert bootstrap(matrices, n_samples, confidence, seed=seed) == expected
+
+
+def test_another_bit_generator_is_drawn_by_numpy() -> None:
+    """A RandomState over PCG64 has no MT19937 state to copy: NumPy draws it,
+    with the same integers as choice() would."""
+    matrices = scores(np.random.default_rng(6), 40, ["rouge1"])
+    got = bootstrap(matrices, 25, seed=np.random.RandomState(np.random.PCG64(3)))
+    rng = np.random.RandomState(np.random.PCG64(3))
+    means = [np.mean(matrices["rouge1"][rng.choice(40, size=40)], axis=0) for _ in range(25)]
+    delta = (1 - 0.95) / 2  # rouge-score's percentiles, to the last bit
+    low, mid, high = np.percentile(means, [100 * delta, 50, 100 * (1 - delta)], axis=0)
+    assert got["rouge1"] == AggregateScore(Score(*low), Score(*mid), Score(*high))
+
+
+@pytest.mark.compiled_only
+def test_the_twins_give_the_same_paired_results(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kurenai._resample import LegacyStream
+
+    rng = np.random.default_rng(8)
+    system = {t: rng.random(3000) for t in ("rouge1", "rouge2", "rougeL")}
+    baseline = {t: rng.random(3000) for t in system}
+    found = []
+    for kernel in (LegacyStream, None):
+        monkeypatch.setattr(_bootstrap, "_KERNEL", kernel)
+        found.append(paired_bootstrap(system, baseline, 700, 0.9, seed=2))
+    assert found[0] == found[1]
 
 
 def test_progress_counts_the_samples() -> None:
@@ -178,3 +244,5 @@ def test_paired_reference_implementation() -> None:
 def test_paired_needs_equal_columns() -> None:
     with pytest.raises(ValueError, match="same length"):
         paired_bootstrap({"r": [0.1, 0.2]}, {"r": [0.1]})
+    with pytest.raises(ValueError, match="one non-empty column"):
+        paired_bootstrap({}, {})
