@@ -33,13 +33,13 @@ import subprocess
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import IO, Any
 
 import numpy as np
 
-from kurenai._core.plan import Plan, ScoreDict, Tallies, TypeSpec
+from kurenai._core.plan import Plan, ScoreDict, TypeSpec
 
 __all__ = ["ProcessPlan", "close", "spread"]
 
@@ -106,7 +106,7 @@ class ProcessPlan:
     def score(self, target: str, prediction: str) -> ScoreDict:
         return self._local.score(target, prediction)
 
-    def tallies(self, target: str, prediction: str) -> Tallies:
+    def tallies(self, target: str, prediction: str) -> Sequence[tuple[float, float, float]]:
         return self._local.tallies(target, prediction)
 
     def score_many(
