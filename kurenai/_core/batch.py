@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from kurenai._core.inputs import check_reference_group
 from kurenai._core.plan import Plan
 from kurenai.scoring import Score
 
@@ -43,6 +44,7 @@ def references(targets: Any, name: str) -> list[str]:
     """``targets`` as a non-empty list of str, or a TypeError/ValueError naming it."""
     if isinstance(targets, (str, bytes)):
         raise TypeError(f"{name} must be a list of str, not a single string")
+    check_reference_group(targets, name, "a list of str")
     try:
         found = list(targets)
     except TypeError:
