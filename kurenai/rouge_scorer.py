@@ -69,7 +69,8 @@ class RougeScorer(BaseScorer):
             to 5: outside, P or R leave [0, 1] or overflow the float range.
         threads: how many threads the LCS of one long pair (``rougeL`` of
             two texts of tens of thousands of tokens) may use; -1: every
-            core.  The numbers are the same whatever it is.  Shorter pairs,
+            core, and never more than the cores this process may run on
+            (its CPU affinity).  The numbers are the same whatever it is.  Shorter pairs,
             the other types and the pure-Python implementation use one.  In
             ``score_batch(n_jobs=...)`` the workers share it: each uses
             ``threads // n_jobs`` (at least 1).

@@ -19,6 +19,8 @@ their aliases, Foundry's ``rougeScoreV1`` names among them:
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 import uuid
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Union
@@ -132,10 +134,33 @@ def _spec(
     if not fields:
         raise ValueError("rouge_types must name at least one ROUGE type")
     _check_tokenizer(tokenizer, use_stemmer)
-    # Scorers are cached per worker by this key: a name says everything, an
-    # object is told apart by a fresh id (workers receive a copy of it).
-    key = repr(tokenizer) if tokenizer is None or isinstance(tokenizer, str) else uuid.uuid4().hex
-    return Spec(tuple(fields), use_stemmer, tokenizer, max_tokens, nested, key)
+    return Spec(tuple(fields), use_stemmer, tokenizer, max_tokens, nested, tokenizer_key(tokenizer))
+
+
+def tokenizer_key(tokenizer: Any) -> str:
+    """The key of a tokenizer in the workers' scorer cache: its value.
+
+    A name (or None) says everything.  An object is keyed by its signature
+    (``signature_parts()``, or its type) and the SHA-256 of its pickle, which
+    is what the workers receive: Columns built with equal tokenizers share a
+    scorer, and ones that differ in any attribute do not.  An object that
+    only Spark's cloudpickle can pickle gets a fresh id (one scorer per
+    Column, in the workers' bounded cache).
+
+    >>> from kurenai.tokenizers import UnicodeTokenizer
+    >>> tokenizer_key(UnicodeTokenizer()) == tokenizer_key(UnicodeTokenizer())
+    True
+    """
+    if tokenizer is None or isinstance(tokenizer, str):
+        return repr(tokenizer)
+    parts = getattr(tokenizer, "signature_parts", None)
+    described = repr(sorted(parts().items())) if callable(parts) else ""
+    kind = f"{type(tokenizer).__module__}.{type(tokenizer).__qualname__}"
+    try:
+        digest = hashlib.sha256(pickle.dumps(tokenizer, protocol=4)).hexdigest()
+    except Exception:  # lambdas, closures, local classes: any pickling refusal
+        digest = "unpicklable:" + uuid.uuid4().hex
+    return f"{kind}|{described}|{digest}"
 
 
 def _check_tokenizer(tokenizer: Any, use_stemmer: bool) -> None:

@@ -9,6 +9,8 @@ or a side over ``max_tokens``), since a real score is never NaN.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -30,24 +32,35 @@ class Spec(NamedTuple):
     tokenizer: Any  # a tokenizer name, None, or an unused tokenizer object
     max_tokens: int | None
     nested: bool  # one struct field per type (rouge_scores) or a bare Score struct
-    key: str  # tells tokenizers apart in the scorer cache
+    key: str  # the tokenizer's value, for the scorer cache (see kurenai.spark)
 
 
-_SCORERS: dict[tuple[str, bool, bool, tuple[str, ...]], RougeScorer] = {}
+# The most recently used scorers of this worker: a long-lived worker serving
+# many Columns keeps at most this many (each may hold a dictionary or model).
+MAX_SCORERS = 16
+_SCORERS: OrderedDict[tuple[str, bool, bool, tuple[str, ...]], RougeScorer] = OrderedDict()
+_SCORERS_LOCK = threading.Lock()
 
 
 def scorer(spec: Spec, split: bool) -> RougeScorer:
     """This worker's scorer for the types of ``spec`` with this ``split``."""
     types = tuple(dict.fromkeys(rouge_type for _, rouge_type, s in spec.fields if s == split))
     key = (spec.key, spec.use_stemmer, split, types)
-    found = _SCORERS.get(key)
-    if found is None:
-        from kurenai.rouge_scorer import RougeScorer
+    with _SCORERS_LOCK:
+        found = _SCORERS.get(key)
+        if found is not None:
+            _SCORERS.move_to_end(key)
+            return found
+    from kurenai.rouge_scorer import RougeScorer
 
-        found = RougeScorer(
-            types, use_stemmer=spec.use_stemmer, split_summaries=split, tokenizer=spec.tokenizer
-        )
-        _SCORERS[key] = found
+    found = RougeScorer(
+        types, use_stemmer=spec.use_stemmer, split_summaries=split, tokenizer=spec.tokenizer
+    )
+    with _SCORERS_LOCK:
+        found = _SCORERS.setdefault(key, found)  # a scorer built meanwhile wins
+        _SCORERS.move_to_end(key)
+        while len(_SCORERS) > MAX_SCORERS:
+            _SCORERS.popitem(last=False)
     return found
 
 
