@@ -7,6 +7,17 @@ per row), each Python worker building its scorer once from the parameters
 the UDF carries and reusing it.  Needs the ``spark`` extra
 (``pip install -e '.[spark]'`` in a checkout).
 
+Arguments are checked when the Column is built (or the SQL function
+registered): the ROUGE type names, ``use_stemmer``, ``split_summaries``,
+``max_tokens``, the tokenizer (a known name, or an object with ``tokenize``)
+and that ``prediction`` and ``target`` are Columns or column names.  What
+Spark knows only when the query runs is checked on the executors, each
+failure one TypeError naming the argument: a ``prediction`` or ``target``
+column that is not a string column (an int or array column; a Column's type
+is not known before it is resolved against its DataFrame), and the SQL
+function's per-row arguments (``rouge_type`` must be a string column or
+literal naming a type, ``use_stemmer`` a boolean, at most four arguments).
+
 Types take every name :mod:`kurenai._core.names` defines, as the other
 surfaces do: kurenai's (``rouge1``, ``rougeLsum``, ``rougeSU4``, ...) and
 their aliases, Foundry's ``rougeScoreV1`` names among them:
@@ -102,6 +113,8 @@ def register(
     """
     if tokenizer is not None and not isinstance(tokenizer, str):
         raise TypeError(f"register takes a tokenizer name or None, got {tokenizer!r}")
+    if not isinstance(name, str) or not name.strip():
+        raise TypeError(f"register takes the SQL function's name as a non-empty str, got {name!r}")
     spec = _spec(["rougeL"], False, tokenizer, split_summaries, max_tokens, nested=False)
     spark.udf.register(name, _load_udfs().sql_function(spec, split_summaries))
 

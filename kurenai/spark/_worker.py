@@ -86,8 +86,27 @@ def score_tables(
     return out, nulls
 
 
+def check_text_column(array: pa.Array, name: str) -> None:
+    """TypeError unless ``array`` holds text (or only NULLs).
+
+    Spark resolves a Column's type only when the query runs, so this is where
+    an int or array column is caught: one error naming the argument and its
+    Spark-side Arrow type, instead of a scorer's error about row 0.
+    """
+    import pyarrow as pa
+
+    kind = array.type
+    if pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_null(kind):
+        return
+    if getattr(pa.types, "is_string_view", lambda _: False)(kind):
+        return
+    raise TypeError(f"kurenai.spark: {name} must be a string column, got {kind}")
+
+
 def score_arrow(spec: Spec, prediction: pa.Array, target: pa.Array) -> pa.Array:
     """One Arrow batch's result: a struct per row, NULL where a row is NULL."""
+    check_text_column(prediction, "prediction")
+    check_text_column(target, "target")
     tables, nulls = score_tables(spec, prediction.to_pylist(), target.to_pylist())
     if not spec.nested:
         return _arrow.score_struct(tables[0], nulls)
@@ -99,6 +118,23 @@ def score_sql(
 ) -> pa.Array:
     """The SQL function's batch: the type and stemmer flag are columns, so
     rows are scored in groups of equal (type, stemmer); a NULL type gives NULL."""
+    import pyarrow as pa
+
+    check_text_column(prediction, "prediction (argument 1)")
+    check_text_column(target, "target (argument 2)")
+    if len(options) > 2:
+        raise TypeError(
+            f"kurenai.spark: the SQL function takes 2 to 4 arguments (prediction, target"
+            f"[, rouge_type[, use_stemmer]]), got {2 + len(options)}"
+        )
+    if options:
+        check_text_column(options[0], "rouge_type (argument 3)")
+    if len(options) > 1 and not (
+        pa.types.is_boolean(options[1].type) or pa.types.is_null(options[1].type)
+    ):
+        raise TypeError(
+            f"kurenai.spark: use_stemmer (argument 4) must be a boolean, got {options[1].type}"
+        )
     size = len(prediction)
     names = options[0].to_pylist() if options else ["rougeL"] * size
     stems = options[1].to_pylist() if len(options) > 1 else [False] * size
