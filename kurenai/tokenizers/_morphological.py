@@ -178,17 +178,19 @@ class MorphologicalTokenizer:
 
 def _kept_words(analysed: Iterable[str]) -> list[str]:
     """Lowercased words with a letter, number or mark, marks kept on their base."""
-    words: list[str] = []
+    # A word and the marks glued to it are joined once at the end: appending
+    # to the last string is quadratic in a long run of marks.
+    groups: list[list[str]] = []
     previous_kept = False
     for word in analysed:
         if previous_kept and is_marks(word):
-            words[-1] += word  # an analyser that split a combining mark off its letter
+            groups[-1].append(word)  # an analyser that split a combining mark off its letter
         elif _HAS_WORD_CHARACTER.search(word):
-            words.append(word.lower())
+            groups.append([word.lower()])
             previous_kept = True
         else:
             previous_kept = False
-    return words
+    return [group[0] if len(group) == 1 else "".join(group) for group in groups]
 
 
 def _installed(module: str) -> bool:

@@ -18,11 +18,13 @@ from robustness_support import require
 
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers._morphological import (
+    _HAS_WORD_CHARACTER,
     MECAB_PIECE,
     _jieba_words,
     _kept_words,
     _natural_pieces,
 )
+from kurenai.tokenizers._unicode import is_marks
 
 # The crash needs a fresh process: in this one it would end the test run.
 LONG_BATCH = """
@@ -136,3 +138,27 @@ def test_jieba_glues_a_long_run_of_latin_letters(backend: str) -> None:
     tokenizer = RougeScorer(["rouge1"], tokenizer="jieba").tokenizer
     assert tokenizer.tokenize("é" * 200_000) == ["é" * 200_000]
     assert tokenizer.tokenize("今天 naïve café 天气") == ["今天", "naïve", "café", "天气"]
+
+
+@pytest.mark.parametrize(
+    "analysed",
+    [
+        ["a"] + ["\u0301"] * 20_000,
+        ["Ca", "\u0301", "\u0327", "!", "\u0301", "Fé", "\u0301"],
+        ["\u0301", "x", "…", "Y"],
+        [],
+    ],
+    ids=["long-marks", "mixed", "leading-mark", "empty"],
+)
+def test_marks_glue_onto_their_word_as_one_by_one(analysed: list[str]) -> None:
+    expected: list[str] = []
+    previous_kept = False
+    for word in analysed:  # the reference: appended to the last word one by one
+        if previous_kept and is_marks(word):
+            expected[-1] = expected[-1] + word
+        elif _HAS_WORD_CHARACTER.search(word):
+            expected.append(word.lower())
+            previous_kept = True
+        else:
+            previous_kept = False
+    assert _kept_words(analysed) == expected
