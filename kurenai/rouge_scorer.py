@@ -66,10 +66,12 @@ class RougeScorer(BaseScorer):
             ``split_summaries`` is true; default
             :func:`kurenai.sentences.split_sentences` (offline, multilingual).
             ``nltk.sent_tokenize`` reproduces rouge-score's splitting.
-        rouge_w_weight: the weight ``w`` of ``rougeW`` (ROUGE-1.5.5's ``-w``).
+        rouge_w_weight: the weight ``w`` of ``rougeW`` (ROUGE-1.5.5's ``-w``), from 1
+            to 5: outside, P or R leave [0, 1] or overflow the float range.
         threads: how many threads the LCS of one long pair (``rougeL`` of
             two texts of tens of thousands of tokens) may use; -1: every
-            core.  The numbers are the same whatever it is.  Shorter pairs,
+            core, and never more than the cores this process may run on
+            (its CPU affinity).  The numbers are the same whatever it is.  Shorter pairs,
             the other types and the pure-Python implementation use one.  In
             ``score_batch(n_jobs=...)`` the workers share it: each uses
             ``threads // n_jobs`` (at least 1).
@@ -227,7 +229,8 @@ class RougeScorer(BaseScorer):
         Raises ValueError if the sequences differ in length, TypeError for a
         non-str (or a None without ``allow_none``), naming its index.
         """
-        targets, predictions = _inputs.texts(targets), _inputs.texts(predictions)
+        targets = _inputs.texts(targets, "targets")
+        predictions = _inputs.texts(predictions, "predictions")
         jobs = _batch.resolve_jobs(n_jobs)
         limit = _batch.resolve_limit(max_tokens)
         size, rows, chosen_targets, chosen_predictions = _batch.checked_pairs(
@@ -306,7 +309,8 @@ class RougeScorer(BaseScorer):
         [{'rouge1': Score(precision=1.0, recall=1.0, fmeasure=1.0)}, None]
         """
         mode = _multiref.check_mode(mode)
-        targets, predictions = _inputs.references(targets), _inputs.texts(predictions)
+        targets = _inputs.references(targets, "targets")
+        predictions = _inputs.texts(predictions, "predictions")
         jobs = _batch.resolve_jobs(n_jobs)
         limit = _batch.resolve_limit(max_tokens)
         size, rows, groups, flat_targets, flat_predictions = _batch.checked_groups(

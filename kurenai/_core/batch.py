@@ -7,6 +7,7 @@ chunk (lowercasing, building ``Score``s) still take turns.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import sys
@@ -17,6 +18,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from kurenai._core.inputs import check_reference_group
 from kurenai._core.plan import Plan
 from kurenai.scoring import Score
 
@@ -43,6 +45,7 @@ def references(targets: Any, name: str) -> list[str]:
     """``targets`` as a non-empty list of str, or a TypeError/ValueError naming it."""
     if isinstance(targets, (str, bytes)):
         raise TypeError(f"{name} must be a list of str, not a single string")
+    check_reference_group(targets, name, "a list of str")
     try:
         found = list(targets)
     except TypeError:
@@ -52,22 +55,34 @@ def references(targets: Any, name: str) -> list[str]:
     return [text(f"{name}[{index}]", reference) for index, reference in enumerate(found)]
 
 
+def available_cores() -> int:
+    """The cores this process may run on: its CPU affinity where the OS has
+    one (a container or ``taskset`` limits it), else ``os.cpu_count()``."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    if affinity is not None:
+        with contextlib.suppress(OSError):
+            return max(1, len(affinity(0)))
+    return os.cpu_count() or 1
+
+
 def resolve_jobs(n_jobs: int) -> int:
-    """``n_jobs`` as a thread count: -1 or 0 mean every core."""
+    """``n_jobs`` as a thread count: -1 or 0 mean every available core."""
     if not isinstance(n_jobs, int) or isinstance(n_jobs, bool):
         raise TypeError(f"n_jobs must be an int, got {type(n_jobs).__name__}")
     if n_jobs < -1:
         raise ValueError(f"n_jobs must be a positive count, 0 or -1, got {n_jobs}")
-    return n_jobs if n_jobs > 0 else (os.cpu_count() or 1)
+    return n_jobs if n_jobs > 0 else available_cores()
 
 
 def resolve_threads(threads: int) -> int:
-    """``threads`` (one long pair's LCS) as a count: -1 means every core."""
+    """``threads`` (one long pair's LCS) as a count: -1 means every available
+    core, and more than those are not started (they would only take turns)."""
     if not isinstance(threads, int) or isinstance(threads, bool):
         raise TypeError(f"threads must be an int, got {type(threads).__name__}")
     if threads < 1 and threads != -1:
         raise ValueError(f"threads must be a positive count or -1 (every core), got {threads}")
-    return threads if threads > 0 else (os.cpu_count() or 1)
+    cores = available_cores()
+    return min(threads, cores) if threads > 0 else cores
 
 
 def resolve_limit(max_tokens: int | None) -> int:
@@ -208,22 +223,63 @@ def columns(
     return {rouge_type: Score(*table[i]) for i, rouge_type in enumerate(rouge_types)}
 
 
-def _map(run: Callable[[int], Any], starts: range, n_jobs: int) -> Any:
+def _map(run: Callable[[int], Any], starts: range, n_jobs: int) -> list[Any]:
+    """``[run(start) for start in starts]`` on at most ``n_jobs`` threads: the
+    caller's and ``n_jobs - 1`` workers of the shared pool, each taking the
+    next start until none is left.  The first error is raised (the other
+    workers stop taking starts)."""
     if n_jobs == 1 or len(starts) < 2:
-        return map(run, starts)
-    return _pool(n_jobs).map(run, starts)
+        return list(map(run, starts))
+    results: list[Any] = [None] * len(starts)
+    pending = iter(enumerate(starts))
+    lock = threading.Lock()
+    failed = threading.Event()
+
+    def work() -> None:
+        while not failed.is_set():
+            with lock:
+                item = next(pending, None)
+            if item is None:
+                return
+            try:
+                results[item[0]] = run(item[1])
+            except BaseException:
+                failed.set()
+                raise
+
+    helpers = min(n_jobs, len(starts), POOL_SIZE + 1) - 1
+    pool = _pool()
+    futures = [pool.submit(work) for _ in range(helpers)]
+    # The caller works too: a call makes progress even when other callers
+    # keep every pooled worker busy.
+    errors: list[BaseException] = []
+    try:
+        work()
+    except BaseException as error:
+        errors.append(error)
+    for future in futures:
+        found = future.exception()
+        if found is not None:
+            errors.append(found)
+    if errors:
+        raise errors[0]
+    return results
 
 
-_POOLS: dict[tuple[int, int], ThreadPoolExecutor] = {}
+# One pool for the process, whatever the n_jobs of each call: its workers
+# start when first needed and then wait idle, so the threads stay bounded by
+# the available cores (n_jobs beyond them would only take turns).  A pool per
+# n_jobs kept one set of threads per value ever used (2..65: ~2,000 threads).
+POOL_SIZE = max(1, available_cores() - 1)
+_POOLS: dict[int, ThreadPoolExecutor] = {}
 _POOLS_LOCK = threading.Lock()
 
 
-def _pool(n_jobs: int) -> ThreadPoolExecutor:
-    # Kept for the process: starting threads on every call cost more than a
-    # small batch, and idle workers cost nothing.  Keyed by process too: a
-    # forked child inherits the pool but not its threads.
-    key = (os.getpid(), n_jobs)
+def _pool() -> ThreadPoolExecutor:
+    # Keyed by process: a forked child inherits the pool but not its threads.
+    pid = os.getpid()
     with _POOLS_LOCK:
-        if key not in _POOLS:
-            _POOLS[key] = ThreadPoolExecutor(n_jobs, thread_name_prefix="kurenai")
-        return _POOLS[key]
+        if pid not in _POOLS:
+            _POOLS.clear()  # a parent's pool, dead in this child
+            _POOLS[pid] = ThreadPoolExecutor(POOL_SIZE, thread_name_prefix="kurenai")
+        return _POOLS[pid]

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import importlib
 import math
+from collections.abc import Mapping, Set
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-__all__ = ["references", "require", "texts"]
+__all__ = ["check_reference_group", "references", "require", "texts"]
 
 # Optional libraries -> the extra that installs them.
 _EXTRAS = {"pyarrow": "arrow", "pandas": "arrow"}
@@ -34,7 +35,7 @@ def require(module: str, purpose: str) -> ModuleType:
         ) from error
 
 
-def texts(values: Any) -> Any:
+def texts(values: Any, name: str = "texts") -> Any:
     """``values`` as a sequence of texts, nulls as ``None``.
 
     A list without nulls other than ``None`` is returned as it is (no copy);
@@ -46,22 +47,51 @@ def texts(values: Any) -> Any:
     >>> texts(np.array(["a", "b"]))
     ['a', 'b']
     """
-    values = _as_list(values, "texts")
+    values = _as_list(values, name, flat=True)
+    check_reference_group(values, name, "a sequence of str")
     if isinstance(values, (list, tuple)) and not _TEXT_TYPES.issuperset(map(type, values)):
         return [None if is_null(value) else value for value in values]
     return values
 
 
-def references(values: Any) -> list[Any]:
-    """Per record, its reference: a str, or a list of str for several.
+def references(values: Any, name: str = "references") -> list[Any]:
+    """Per record, its reference: a str, or a list of str for several
+    (``name`` names the argument in errors).
 
     >>> references(np.array([["a b", "c"], ["d", "e"]]))
     [['a b', 'c'], ['d', 'e']]
     """
-    rows = _as_list(values, "references")
+    rows = _as_list(values, name)
     if isinstance(rows, (str, bytes)):
-        raise TypeError("references must be a list of str or of lists of str, not a string")
-    return [row if isinstance(row, str) else _reference_list(row) for row in rows]
+        raise TypeError(f"{name} must be a list of str or of lists of str, not a string")
+    check_reference_group(rows, name, "a list of str or of lists of str")
+    return [
+        row if isinstance(row, str) else _reference_list(row, f"{name}[{index}]")
+        for index, row in enumerate(rows)
+    ]
+
+
+def check_reference_group(value: Any, name: str, wanted: str = "a str or a list of str") -> None:
+    """TypeError if ``value`` cannot be one record's list of references (or,
+    with ``wanted``, a column of texts).
+
+    Iterating a mapping gives its keys and a set its members in no fixed
+    order, and bytes give integers: none is a list of texts, and scoring what
+    they give would be a silent wrong number.
+
+    >>> check_reference_group({"a", "b"}, "refs[0]")
+    Traceback (most recent call last):
+    TypeError: refs[0] must be a str or a list of str, got set (a set: its members have no order)
+    """
+    if isinstance(value, Mapping):
+        why = "a mapping: iterating it gives its keys"
+    elif isinstance(value, Set):
+        why = "a set: its members have no order"
+    elif isinstance(value, (bytes, bytearray, memoryview)):
+        why = "bytes: decode them to str"
+    else:
+        return
+    raise TypeError(f"{name} must be {wanted}, got {type(value).__name__} ({why})")
 
 
 def is_null(value: Any) -> bool:
@@ -76,7 +106,7 @@ def is_null(value: Any) -> bool:
 _TEXT_TYPES = frozenset({str, type(None)})
 
 
-def _as_list(values: Any, name: str) -> Any:
+def _as_list(values: Any, name: str, flat: bool = False) -> Any:
     if isinstance(values, (list, tuple, str, bytes)):
         return values
     if _from(values, "pyarrow"):
@@ -88,15 +118,16 @@ def _as_list(values: Any, name: str) -> Any:
             raise TypeError(f"{name} must be one column (a pandas Series), not a DataFrame")
         return values.tolist()
     if isinstance(values, np.ndarray):
-        if values.ndim != 1 and name == "texts":
+        if values.ndim != 1 and flat:
             raise TypeError(f"{name} must be a 1-D array, got {values.ndim} dimensions")
         return values.tolist()
     return values
 
 
-def _reference_list(row: Any) -> Any:
+def _reference_list(row: Any, name: str) -> Any:
     # One record's references: keep what the scorer can check (it names the
     # record on error), but turn array-likes into lists of texts.
+    check_reference_group(row, name)
     if isinstance(row, (list, tuple)) or not hasattr(row, "__iter__"):
         return row
     return texts(row)

@@ -132,12 +132,30 @@ def parse_types(
     )
 
 
+# ROUGE-W's weight: f(k) = k ** w, and recall maps Σ f(sentence length)
+# through f once more (Perl's double weighting), so a target of L tokens
+# reaches L ** (w * w).  Below 1, f is subadditive and P or R can pass 1
+# (w -> 0 gives inf and nan); above 5, L ** (w * w) leaves the float range
+# for texts of 10**12 tokens, and the compiled twin returns inf where the pure
+# twin raises OverflowError much sooner (w = 10: 2,000 tokens).  ROUGE-1.5.5
+# asks for w > 1 (1.2 typically).
+MIN_W_WEIGHT, MAX_W_WEIGHT = 1.0, 5.0
+
+
 def checked_weight(weight: object) -> float:
-    """``rouge_w_weight`` as a float, or a TypeError/ValueError."""
+    """``rouge_w_weight`` as a float, or a TypeError/ValueError.
+
+    It must lie in [``MIN_W_WEIGHT``, ``MAX_W_WEIGHT``] = [1, 5]: there both
+    twins compute finite P, R and F in [0, 1], the same to the bit, for any
+    text that fits in memory.
+    """
     if isinstance(weight, bool) or not isinstance(weight, (int, float)):
         raise TypeError(f"rouge_w_weight must be a number, got {type(weight).__name__}")
-    if not 0 < weight < float("inf"):
-        raise ValueError(f"rouge_w_weight must be a positive finite number, got {weight!r}")
+    if not MIN_W_WEIGHT <= weight <= MAX_W_WEIGHT:
+        raise ValueError(
+            f"rouge_w_weight must be between {MIN_W_WEIGHT:g} and {MAX_W_WEIGHT:g} "
+            f"(ROUGE-1.5.5's -w, typically 1.2), got {weight!r}"
+        )
     return float(weight)
 
 

@@ -28,7 +28,14 @@ from typing import IO
 
 from kurenai.cli._aggregate import Resampling, aggregate_report, with_mean
 from kurenai.cli._args import ExitRequest, parse_args
-from kurenai.cli._files import Terminated, atomic_output, check_output, signals_raise
+from kurenai.cli._files import (
+    Terminated,
+    atomic_output,
+    check_output,
+    signals_raise,
+    stderr_line,
+    usable,
+)
 from kurenai.cli._io import Sides, count_records, read_records
 from kurenai.cli._notes import note_lsum
 from kurenai.cli._output import Report, record_report
@@ -67,22 +74,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         return done.code
     except CliError as error:
         hint = " (see --help)" if error.exit_code == 2 else ""
-        print(f"kurenai: error: {error}{hint}", file=sys.stderr)
+        stderr_line(f"kurenai: error: {error}{hint}")
         return error.exit_code
     except KeyboardInterrupt:
-        print("kurenai: interrupted", file=sys.stderr)
+        stderr_line("kurenai: interrupted")
         return 130
     except Terminated as killed:
-        print(f"kurenai: terminated by signal {killed.signum}", file=sys.stderr)
+        stderr_line(f"kurenai: terminated by signal {killed.signum}")
         return 128 + killed.signum
     except BrokenPipeError:
         # The reader went away (``kurenai ... | head``): stop quietly, and keep
         # Python from complaining again when it flushes stdout at exit.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        if usable(sys.stdout):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except OSError as error:
-        print(f"kurenai: error: {error}", file=sys.stderr)
+        stderr_line(f"kurenai: error: {error}")
         return 1
+    except UnicodeEncodeError as error:
+        # A text or id that is no UTF-8 (a lone surrogate from a JSON escape
+        # such as "\ud800") reached the output: an input fault.
+        stderr_line(f"kurenai: error: cannot write the output: {_unencodable(error)}")
+        return 1
+
+
+def _unencodable(error: UnicodeEncodeError) -> str:
+    """What could not be written, e.g. ``U+D800 (a lone surrogate, from a JSON
+    escape) has no UTF-8 encoding``."""
+    bad = error.object[error.start : error.end]
+    points = ", ".join(f"U+{ord(char):04X}" for char in bad[:3])
+    if all("\ud800" <= char <= "\udfff" for char in bad):
+        return f"{points} (a lone surrogate, from a JSON escape) has no {error.encoding} encoding"
+    return f"{points} has no {error.encoding} encoding ({error.reason})"
 
 
 def signature(args: argparse.Namespace, scorer: RougeScorer | None = None) -> Signature:
@@ -142,7 +165,7 @@ def _run(args: argparse.Namespace) -> int:
             report_tap.write(sign)
     progress.close(summary=not args.quiet)
     if args.signature:
-        print(sign, file=sys.stderr)
+        stderr_line(sign)
     return _threshold_status(args, report)
 
 
@@ -170,7 +193,7 @@ def _threshold_status(args: argparse.Namespace, report: Report) -> int:
             score = corpus_f[rouge_type]
             # Four decimals, unless rounding would hide that it is below.
             shown = f"{score:.4f}" if round(score, 4) < threshold else repr(score)
-            print(f"kurenai: {rouge_type}-F {shown} < {threshold}", file=sys.stderr)
+            stderr_line(f"kurenai: {rouge_type}-F {shown} < {threshold}")
             failed = 3
     return failed
 

@@ -24,7 +24,7 @@ from typing import IO
 
 from kurenai.cli._sources import CliError
 
-__all__ = ["Terminated", "atomic_output", "check_output", "signals_raise"]
+__all__ = ["Terminated", "atomic_output", "check_output", "signals_raise", "stderr_line", "usable"]
 
 
 class Terminated(BaseException):
@@ -74,8 +74,11 @@ def atomic_output(path: str) -> Iterator[IO[str]]:
     device is opened and written directly.
     """
     if path == "-":
-        yield sys.stdout
-        sys.stdout.flush()
+        stdout = sys.stdout
+        if not usable(stdout):
+            raise CliError("cannot write the output: stdout is closed")
+        yield stdout
+        stdout.flush()
         return
     if _is_special(path):
         try:
@@ -145,6 +148,23 @@ def signals_raise() -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def usable(stream: IO[str] | None) -> bool:
+    """Whether ``stream`` can be written: Python sets ``sys.stdout`` or
+    ``sys.stderr`` to None when the process starts with that descriptor closed
+    (``kurenai ... >&-``)."""
+    return stream is not None and not stream.closed
+
+
+def stderr_line(line: str) -> None:
+    """Write ``line`` to stderr, or nowhere if stderr is closed: ``print``
+    to a None stderr would write it into stdout, among the scores."""
+    stream = sys.stderr
+    if not usable(stream):
+        return
+    with contextlib.suppress(OSError, ValueError):  # a stderr gone away: nowhere to say it
+        print(line, file=stream, flush=True)
 
 
 def _raise(signum: int, frame: FrameType | None) -> None:

@@ -7,9 +7,10 @@ prints at most one line (nothing with ``--quiet``).
 from __future__ import annotations
 
 import argparse
-import sys
 import unicodedata
 from collections.abc import Sequence
+
+from kurenai.cli._files import stderr_line
 
 __all__ = ["looks_unspaced", "note_lsum", "warn_unspaced"]
 
@@ -22,21 +23,19 @@ def note_lsum(args: argparse.Namespace, formats: Sequence[str]) -> None:
     """rougeLsum on one-line records is rougeL: say how to give it sentences."""
     escaped = args.newline_escape or args.split_summaries
     if "rougeLsum" in args.rouge_types and "text" in formats and not (escaped or args.quiet):
-        print(
+        stderr_line(
             "kurenai: note: one-line records have one sentence each, so rougeLsum "
-            "equals rougeL; see --newline-escape, --split-summaries or JSONL input",
-            file=sys.stderr,
+            "equals rougeL; see --newline-escape, --split-summaries or JSONL input"
         )
 
 
 def warn_unspaced(args: argparse.Namespace, texts: Sequence[str]) -> None:
     """The whitespace tokenizer on unspaced CJK or Thai scores whole lines as words."""
     if args.tokenizer == "whitespace" and not args.quiet and looks_unspaced(texts):
-        print(
+        stderr_line(
             "kurenai: warning: the texts look like Chinese, Japanese or Thai without spaces "
             "between words, which the default whitespace tokenizer takes as one word per "
-            "run; use --tokenizer char (or mecab, sudachi, jieba)",
-            file=sys.stderr,
+            "run; use --tokenizer char (or mecab, sudachi, jieba)"
         )
 
 

@@ -102,5 +102,7 @@ class Progress:
         self._drawn = True
 
     def _write(self, text: str) -> None:
+        if self._stream is None:  # stderr closed (``2>&-``): Python made it None
+            return
         self._stream.write(text)
         self._stream.flush()

@@ -18,6 +18,7 @@ import json
 import lzma
 import os
 import sys
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Callable, Union, cast
@@ -33,6 +34,10 @@ _OPENERS: dict[str, Callable[[str], IO[bytes]]] = {
     ".xz": lambda path: lzma.open(path, "rb"),  # noqa: SIM115
 }
 _EXTENSIONS = {".jsonl": "jsonl", ".csv": "csv", ".tsv": "tsv"}
+# What a damaged file raises while it is read: gzip's BadGzipFile is an
+# OSError, but a corrupt deflate stream is a zlib.error and a truncated one an
+# EOFError; xz's are LZMAError.
+_READ_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError)
 
 
 class CliError(Exception):
@@ -241,12 +246,12 @@ def _open(source: Source) -> Iterator[IO[bytes]]:
         peek = getattr(stream, "peek", None)
         if peek is not None:
             peek(1)  # a file that is not what its extension says fails here
-    except (OSError, EOFError, lzma.LZMAError) as error:
+    except _READ_ERRORS as error:
         raise CliError(f"cannot read {source.path}: {_reason(error)}") from None
     with stream:
         try:
             yield stream
-        except (OSError, EOFError, lzma.LZMAError) as error:
+        except _READ_ERRORS as error:
             if isinstance(error, BrokenPipeError):
                 raise
             raise CliError(f"cannot read {source.path}: {_reason(error)}") from None

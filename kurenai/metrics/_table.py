@@ -69,7 +69,8 @@ def _table(scorer: RougeScorer, columns: dict[str, Any]) -> np.ndarray:
 def _reference_list(index: int, references: Any) -> list[str]:
     if isinstance(references, str):
         return [references]
-    if isinstance(references, bytes) or not hasattr(references, "__iter__"):
+    _inputs.check_reference_group(references, f"references[{index}]")
+    if not hasattr(references, "__iter__"):
         raise TypeError(
             f"references[{index}] must be a str or a list of str, got {type(references).__name__}"
         )

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from importlib import resources
 from typing import IO, Any
 
 __all__ = ["embedded_json", "render"]
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _EXTRA = "pip install -e '.[report]' in a kurenai checkout"
 
 
@@ -28,10 +30,13 @@ def embedded_json(data: Any) -> str:
     """
     try:  # orjson (the cli extra) writes a 100 MB page's data ten times faster
         import orjson
-    except ImportError:
-        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    else:
+
         text = orjson.dumps(data).decode("utf-8")
+    except (ImportError, TypeError):  # TypeError: orjson refuses lone surrogates
+        text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        # A lone surrogate (a JSON "\ud800" escape in the input) has no UTF-8
+        # encoding: the page gets the escape back, which JSON.parse reads as it.
+        text = _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
     # U+2028/2029 are fine in JSON.parse; "<" is the only character that can
     # close the element or open a comment in a script's raw text.
     return text.replace("<", "\\u003c")

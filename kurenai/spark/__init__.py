@@ -7,6 +7,17 @@ per row), each Python worker building its scorer once from the parameters
 the UDF carries and reusing it.  Needs the ``spark`` extra
 (``pip install -e '.[spark]'`` in a checkout).
 
+Arguments are checked when the Column is built (or the SQL function
+registered): the ROUGE type names, ``use_stemmer``, ``split_summaries``,
+``max_tokens``, the tokenizer (a known name, or an object with ``tokenize``)
+and that ``prediction`` and ``target`` are Columns or column names.  What
+Spark knows only when the query runs is checked on the executors, each
+failure one TypeError naming the argument: a ``prediction`` or ``target``
+column that is not a string column (an int or array column; a Column's type
+is not known before it is resolved against its DataFrame), and the SQL
+function's per-row arguments (``rouge_type`` must be a string column or
+literal naming a type, ``use_stemmer`` a boolean, at most four arguments).
+
 Types take every name :mod:`kurenai._core.names` defines, as the other
 surfaces do: kurenai's (``rouge1``, ``rougeLsum``, ``rougeSU4``, ...) and
 their aliases, Foundry's ``rougeScoreV1`` names among them:
@@ -19,6 +30,8 @@ their aliases, Foundry's ``rougeScoreV1`` names among them:
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 import uuid
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Union
@@ -100,6 +113,8 @@ def register(
     """
     if tokenizer is not None and not isinstance(tokenizer, str):
         raise TypeError(f"register takes a tokenizer name or None, got {tokenizer!r}")
+    if not isinstance(name, str) or not name.strip():
+        raise TypeError(f"register takes the SQL function's name as a non-empty str, got {name!r}")
     spec = _spec(["rougeL"], False, tokenizer, split_summaries, max_tokens, nested=False)
     spark.udf.register(name, _load_udfs().sql_function(spec, split_summaries))
 
@@ -132,10 +147,33 @@ def _spec(
     if not fields:
         raise ValueError("rouge_types must name at least one ROUGE type")
     _check_tokenizer(tokenizer, use_stemmer)
-    # Scorers are cached per worker by this key: a name says everything, an
-    # object is told apart by a fresh id (workers receive a copy of it).
-    key = repr(tokenizer) if tokenizer is None or isinstance(tokenizer, str) else uuid.uuid4().hex
-    return Spec(tuple(fields), use_stemmer, tokenizer, max_tokens, nested, key)
+    return Spec(tuple(fields), use_stemmer, tokenizer, max_tokens, nested, tokenizer_key(tokenizer))
+
+
+def tokenizer_key(tokenizer: Any) -> str:
+    """The key of a tokenizer in the workers' scorer cache: its value.
+
+    A name (or None) says everything.  An object is keyed by its signature
+    (``signature_parts()``, or its type) and the SHA-256 of its pickle, which
+    is what the workers receive: Columns built with equal tokenizers share a
+    scorer, and ones that differ in any attribute do not.  An object that
+    only Spark's cloudpickle can pickle gets a fresh id (one scorer per
+    Column, in the workers' bounded cache).
+
+    >>> from kurenai.tokenizers import UnicodeTokenizer
+    >>> tokenizer_key(UnicodeTokenizer()) == tokenizer_key(UnicodeTokenizer())
+    True
+    """
+    if tokenizer is None or isinstance(tokenizer, str):
+        return repr(tokenizer)
+    parts = getattr(tokenizer, "signature_parts", None)
+    described = repr(sorted(parts().items())) if callable(parts) else ""
+    kind = f"{type(tokenizer).__module__}.{type(tokenizer).__qualname__}"
+    try:
+        digest = hashlib.sha256(pickle.dumps(tokenizer, protocol=4)).hexdigest()
+    except Exception:  # lambdas, closures, local classes: any pickling refusal
+        digest = "unpicklable:" + uuid.uuid4().hex
+    return f"{kind}|{described}|{digest}"
 
 
 def _check_tokenizer(tokenizer: Any, use_stemmer: bool) -> None:

@@ -14,6 +14,7 @@ UDFs' type hints, which must then be the classes themselves.
 
 from typing import TYPE_CHECKING, Any
 
+from kurenai._core.inputs import is_null
 from kurenai._core.plan import SCORE_FIELDS
 from kurenai.spark import _worker as _spark_worker
 from kurenai.spark._worker import Spec
@@ -93,7 +94,8 @@ def _pandas_column(spec: Spec, prediction: "Column", target: "Column") -> "Colum
     ddl = "struct<" + ", ".join(f"`{name}`: double" for name in flat) + ">"
 
     def rouge(prediction: pd.Series, target: pd.Series) -> pd.DataFrame:
-        tables = _spark_worker.score_tables(spec, _texts(prediction), _texts(target))[0]
+        predictions, targets = _texts(prediction, "prediction"), _texts(target, "target")
+        tables = _spark_worker.score_tables(spec, predictions, targets)[0]
         return pd.DataFrame(dict(zip(flat, (row for table in tables for row in table))))
 
     scores = _factory("pandas_udf")(rouge, ddl)(prediction, target)
@@ -116,6 +118,20 @@ def _factory(name: str) -> Any:
     return getattr(functions, name)
 
 
-def _texts(series: Any) -> "list[str | None]":
-    # pandas may hold a missing string as None, NaN or NA: all mean NULL.
-    return [text if isinstance(text, str) else None for text in series]
+def _texts(series: Any, name: str) -> "list[str | None]":
+    """The texts of a pandas batch; a missing string (None, NaN or NA) is NULL.
+
+    Any other value (an int or array column) is a TypeError: pandas batches
+    carry no Arrow type to check, and turning it into NULL would hide it.
+    """
+    texts: list[str | None] = []
+    for text in series:
+        if isinstance(text, str):
+            texts.append(text)
+        elif is_null(text):
+            texts.append(None)
+        else:
+            raise TypeError(
+                f"kurenai.spark: {name} must be a string column, got {type(text).__name__} values"
+            )
+    return texts

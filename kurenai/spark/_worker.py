@@ -9,6 +9,8 @@ or a side over ``max_tokens``), since a real score is never NaN.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -30,24 +32,35 @@ class Spec(NamedTuple):
     tokenizer: Any  # a tokenizer name, None, or an unused tokenizer object
     max_tokens: int | None
     nested: bool  # one struct field per type (rouge_scores) or a bare Score struct
-    key: str  # tells tokenizers apart in the scorer cache
+    key: str  # the tokenizer's value, for the scorer cache (see kurenai.spark)
 
 
-_SCORERS: dict[tuple[str, bool, bool, tuple[str, ...]], RougeScorer] = {}
+# The most recently used scorers of this worker: a long-lived worker serving
+# many Columns keeps at most this many (each may hold a dictionary or model).
+MAX_SCORERS = 16
+_SCORERS: OrderedDict[tuple[str, bool, bool, tuple[str, ...]], RougeScorer] = OrderedDict()
+_SCORERS_LOCK = threading.Lock()
 
 
 def scorer(spec: Spec, split: bool) -> RougeScorer:
     """This worker's scorer for the types of ``spec`` with this ``split``."""
     types = tuple(dict.fromkeys(rouge_type for _, rouge_type, s in spec.fields if s == split))
     key = (spec.key, spec.use_stemmer, split, types)
-    found = _SCORERS.get(key)
-    if found is None:
-        from kurenai.rouge_scorer import RougeScorer
+    with _SCORERS_LOCK:
+        found = _SCORERS.get(key)
+        if found is not None:
+            _SCORERS.move_to_end(key)
+            return found
+    from kurenai.rouge_scorer import RougeScorer
 
-        found = RougeScorer(
-            types, use_stemmer=spec.use_stemmer, split_summaries=split, tokenizer=spec.tokenizer
-        )
-        _SCORERS[key] = found
+    found = RougeScorer(
+        types, use_stemmer=spec.use_stemmer, split_summaries=split, tokenizer=spec.tokenizer
+    )
+    with _SCORERS_LOCK:
+        found = _SCORERS.setdefault(key, found)  # a scorer built meanwhile wins
+        _SCORERS.move_to_end(key)
+        while len(_SCORERS) > MAX_SCORERS:
+            _SCORERS.popitem(last=False)
     return found
 
 
@@ -73,8 +86,27 @@ def score_tables(
     return out, nulls
 
 
+def check_text_column(array: pa.Array, name: str) -> None:
+    """TypeError unless ``array`` holds text (or only NULLs).
+
+    Spark resolves a Column's type only when the query runs, so this is where
+    an int or array column is caught: one error naming the argument and its
+    Spark-side Arrow type, instead of a scorer's error about row 0.
+    """
+    import pyarrow as pa
+
+    kind = array.type
+    if pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_null(kind):
+        return
+    if getattr(pa.types, "is_string_view", lambda _: False)(kind):
+        return
+    raise TypeError(f"kurenai.spark: {name} must be a string column, got {kind}")
+
+
 def score_arrow(spec: Spec, prediction: pa.Array, target: pa.Array) -> pa.Array:
     """One Arrow batch's result: a struct per row, NULL where a row is NULL."""
+    check_text_column(prediction, "prediction")
+    check_text_column(target, "target")
     tables, nulls = score_tables(spec, prediction.to_pylist(), target.to_pylist())
     if not spec.nested:
         return _arrow.score_struct(tables[0], nulls)
@@ -86,6 +118,23 @@ def score_sql(
 ) -> pa.Array:
     """The SQL function's batch: the type and stemmer flag are columns, so
     rows are scored in groups of equal (type, stemmer); a NULL type gives NULL."""
+    import pyarrow as pa
+
+    check_text_column(prediction, "prediction (argument 1)")
+    check_text_column(target, "target (argument 2)")
+    if len(options) > 2:
+        raise TypeError(
+            f"kurenai.spark: the SQL function takes 2 to 4 arguments (prediction, target"
+            f"[, rouge_type[, use_stemmer]]), got {2 + len(options)}"
+        )
+    if options:
+        check_text_column(options[0], "rouge_type (argument 3)")
+    if len(options) > 1 and not (
+        pa.types.is_boolean(options[1].type) or pa.types.is_null(options[1].type)
+    ):
+        raise TypeError(
+            f"kurenai.spark: use_stemmer (argument 4) must be a boolean, got {options[1].type}"
+        )
     size = len(prediction)
     names = options[0].to_pylist() if options else ["rougeL"] * size
     stems = options[1].to_pylist() if len(options) > 1 else [False] * size

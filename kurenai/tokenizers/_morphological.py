@@ -26,6 +26,7 @@ import importlib.util
 import logging
 import re
 import threading
+import unicodedata
 import warnings
 from collections.abc import Iterable
 from types import ModuleType
@@ -43,6 +44,11 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # SudachiPy refuses texts over 49,149 bytes of UTF-8: it gets pieces of at
 # most 12,000 code points (48,000 bytes).
 SUDACHI_PIECE = 12_000
+# fugashi (MeCab) crashes the process (SIGSEGV) on one call of ~194,000
+# characters (fewer with punctuation between them): it gets pieces of at most
+# 10,000 code points, far below every crash seen and short enough that
+# its time on an unbroken run of letters (quadratic in MeCab) stays small.
+MECAB_PIECE = 10_000
 Analyse = Callable[[str], Iterable[str]]
 # The post-stem filter of the analysers' words: the Unicode tokenizers'.
 _FILTER = "unicode"
@@ -175,17 +181,19 @@ class MorphologicalTokenizer:
 
 def _kept_words(analysed: Iterable[str]) -> list[str]:
     """Lowercased words with a letter, number or mark, marks kept on their base."""
-    words: list[str] = []
+    # A word and the marks glued to it are joined once at the end: appending
+    # to the last string is quadratic in a long run of marks.
+    groups: list[list[str]] = []
     previous_kept = False
     for word in analysed:
         if previous_kept and is_marks(word):
-            words[-1] += word  # an analyser that split a combining mark off its letter
+            groups[-1].append(word)  # an analyser that split a combining mark off its letter
         elif _HAS_WORD_CHARACTER.search(word):
-            words.append(word.lower())
+            groups.append([word.lower()])
             previous_kept = True
         else:
             previous_kept = False
-    return words
+    return [group[0] if len(group) == 1 else "".join(group) for group in groups]
 
 
 def _installed(module: str) -> bool:
@@ -201,6 +209,15 @@ class MeCabTokenizer(MorphologicalTokenizer):
     ``tagger_args`` is passed to ``fugashi.Tagger`` (e.g. ``"-d /path/to/dic"``).
     With ``use_stemmer``, a word becomes its written base form (UniDic
     ``orthBase``), or stays as it is when the dictionary has none.
+
+    MeCab crashes the process on one very long call, so a text of more than
+    ``MECAB_PIECE`` (10,000) code points is analysed in pieces of at most that
+    many, each ending after its last whitespace or punctuation character (see
+    ``_natural_pieces``).  A text that short, the everyday case, is one call
+    with the tokens of fugashi alone.  A cut can change a token next to it:
+    MeCab reads a word with its neighbours' context, which a piece does not
+    see past its ends, and a run of 10,000 code points without whitespace or
+    punctuation is cut inside a word.
     """
 
     name = "mecab"
@@ -223,9 +240,17 @@ class MeCabTokenizer(MorphologicalTokenizer):
 
     def _analyser(self, fugashi: Any) -> Analyse:
         tagger = fugashi.Tagger(self.tagger_args)  # ~1 ms with the dictionary mapped
-        if not self.use_stemmer:
-            return lambda text: [word.surface for word in tagger(text)]
-        return lambda text: [_mecab_base_form(word) for word in tagger(text)]
+        word_of: Callable[[Any], str] = _mecab_base_form if self.use_stemmer else _mecab_surface
+
+        def analyse(text: str) -> list[str]:
+            pieces = [text] if len(text) <= MECAB_PIECE else _natural_pieces(text, MECAB_PIECE)
+            return [word_of(word) for piece in pieces for word in tagger(piece)]
+
+        return analyse
+
+
+def _mecab_surface(word: Any) -> str:
+    return str(word.surface)
 
 
 def _mecab_base_form(word: Any) -> str:
@@ -304,6 +329,31 @@ def _pieces(text: str, size: int) -> list[str]:
     return pieces
 
 
+def _natural_pieces(text: str, size: int) -> list[str]:
+    """``text`` cut into pieces of at most ``size`` code points, each ending
+    after the last line break it holds, else after its last whitespace or
+    punctuation character (Unicode category P*), else at ``size`` code points.
+
+    Linear in ``len(text)``: each piece's characters are looked at at most
+    once, from its end back to its cut.
+    """
+    pieces, start = [], 0
+    while len(text) - start > size:
+        stop = start + size
+        cut = text.rfind("\n", start + 1, stop) + 1  # a line's words stay together
+        if cut == 0:
+            cut = stop
+            for index in range(stop - 1, start, -1):
+                char = text[index]
+                if char.isspace() or unicodedata.category(char)[0] == "P":
+                    cut = index + 1
+                    break
+        pieces.append(text[start:cut])
+        start = cut
+    pieces.append(text[start:])
+    return pieces
+
+
 class JiebaTokenizer(MorphologicalTokenizer):
     """Chinese words from jieba.
 
@@ -350,17 +400,19 @@ class JiebaTokenizer(MorphologicalTokenizer):
 
 def _jieba_words(analysed: Iterable[tuple[str, int, int]]) -> list[str]:
     # jieba cuts non-ASCII letters outside Chinese one by one ("naïve" -> na/ï/ve):
-    # glue touching fragments of spaced scripts back into their word.
-    words: list[str] = []
+    # glue touching fragments of spaced scripts back into their word.  A word
+    # is kept as its list of fragments and joined once at the end: appending
+    # to a string is quadratic in a long run ("é" * 400_000 took seconds).
+    groups: list[list[str]] = []
     previous_end, previous_spaced = -1, False
     for word, start, end in analysed:
         spaced = is_spaced_word(word)
         if spaced and previous_spaced and start == previous_end:
-            words[-1] += word
+            groups[-1].append(word)
         else:
-            words.append(word)
+            groups.append([word])
         previous_end, previous_spaced = end, spaced
-    return words
+    return [group[0] if len(group) == 1 else "".join(group) for group in groups]
 
 
 class KiwiTokenizer(MorphologicalTokenizer):

@@ -15,6 +15,7 @@ from kurenai.tokenizers._protocol import distribution_version
 
 __all__ = [
     "MAX_CACHED",
+    "MAX_CACHED_CHARS",
     "CachedPorterStemmer",
     "Stemmer",
     "is_stemmable",
@@ -26,6 +27,11 @@ __all__ = [
 # Bounds the memo on endless streams of new tokens; 2**20 short strings is
 # tens of MiB at most.
 MAX_CACHED = 1 << 20
+# ... and on long ones: the characters of the keys and values it holds
+# (2**25: 32 Mi characters, 32 to 128 MiB of text by the widest character;
+# a pathological stream of 100,000-character tokens reaches it in ~300
+# entries).  A token longer than that on its own is stemmed, never memoized.
+MAX_CACHED_CHARS = 1 << 25
 
 # What a tokenizer declares as its ``stemmer``: token -> stem, or None when
 # the tokenizer drops the stemmed token.
@@ -44,6 +50,11 @@ class CachedPorterStemmer:
     ('run', 'run', None)
     """
 
+    # Characters held by each memo (class defaults: a stemmer pickled before
+    # they were counted starts from zero).
+    _cache_chars = 0
+    _kept_chars = 0
+
     def __init__(self, keep: Callable[[str], bool] | None = None) -> None:
         self._porter_stem: Callable[[str], str] = _load_porter()
         self._cache: dict[str, str] = {}
@@ -55,9 +66,13 @@ class CachedPorterStemmer:
         if cached is not None:
             return cached
         result = self._porter_stem(token) if is_stemmable(token) else token
-        if len(self._cache) >= MAX_CACHED:
+        size = len(token) + len(result)
+        if len(self._cache) >= MAX_CACHED or self._cache_chars + size > MAX_CACHED_CHARS:
             self._cache.clear()
-        self._cache[token] = result
+            self._cache_chars = 0
+        if size <= MAX_CACHED_CHARS:
+            self._cache[token] = result
+            self._cache_chars += size
         return result
 
     def __getstate__(self) -> dict[str, object]:
@@ -84,9 +99,13 @@ class CachedPorterStemmer:
         # scan-mode tokenizers' unchanged tokens all pass it, the
         # morphological ones' may not (jieba's "c++").
         kept = stem if self._keep is None or self._keep(stem) else None
-        if len(self._kept) >= MAX_CACHED:
-            self._kept.clear()
-        self._kept[token] = kept
+        size = len(token) + (0 if kept is None else len(kept))
+        if len(self._kept) >= MAX_CACHED or self._kept_chars + size > MAX_CACHED_CHARS:
+            self._kept.clear()  # the same dict: the compiled scan holds it
+            self._kept_chars = 0
+        if size <= MAX_CACHED_CHARS:
+            self._kept[token] = kept
+            self._kept_chars += size
         return kept
 
 
