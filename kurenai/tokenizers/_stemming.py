@@ -79,7 +79,10 @@ class CachedPorterStemmer:
         # Pickled without the memos: they refill, and a tokenizer pickles to
         # the same bytes however much it has stemmed (the worker processes of
         # kurenai._core.processes key their loaded plans on those bytes).
-        return {**self.__dict__, "_cache": {}, "_kept": {}}
+        state = {**self.__dict__, "_cache": {}, "_kept": {}}
+        state.pop("_cache_chars", None)  # the empty memos' counts: the class's zeros
+        state.pop("_kept_chars", None)
+        return state
 
     @property
     def memo(self) -> dict[str, str | None]:
