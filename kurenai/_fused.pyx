@@ -37,7 +37,7 @@ from kurenai._fused_scan cimport (
     UNICODE_WORDS, WHITESPACE, WORD, ScanRules, is_space, remap, scan_alone, scan_alone_free,
     stem_all,
 )
-from kurenai._fused_scores cimport type_values
+from kurenai._fused_scores cimport new_triple, type_values
 from kurenai._lcs cimport Doc
 
 import os
@@ -129,24 +129,6 @@ def _degrade_fast_hash(bint on):
 
 
 # ---------------------------------------------------------------- the plan
-
-cdef extern from *:
-    """
-    /* A Score (a tuple subclass) filled in place: tuple.__new__ would build a
-       plain tuple first and copy it. */
-    static PyObject *kurenai_new_triple(PyObject *cls, PyObject *a, PyObject *b,
-                                        PyObject *c) {
-        PyTypeObject *type = (PyTypeObject *) cls;
-        PyObject *self = type->tp_alloc(type, 3);
-        if (self == NULL) return NULL;
-        Py_INCREF(a); PyTuple_SET_ITEM(self, 0, a);
-        Py_INCREF(b); PyTuple_SET_ITEM(self, 1, b);
-        Py_INCREF(c); PyTuple_SET_ITEM(self, 2, c);
-        return self;
-    }
-    """
-    object new_triple "kurenai_new_triple"(object cls, object a, object b, object c)
-
 
 cdef dict _memo_of(object stem):
     """The memo of ``stem`` if it is ``CachedPorterStemmer.stem_or_drop``

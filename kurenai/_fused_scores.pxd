@@ -1,7 +1,8 @@
 # The score formulas of kurenai._fused: a counted pair's precision, recall
 # and F-measure per ROUGE type, with rouge-score's float operations in the
 # same order (and ROUGE-1.5.5's for ROUGE-W/S/SU, as
-# kurenai._core.python_plan.variant_score computes them).
+# the kind registry, kurenai._core.kinds, computes them), and the Score
+# objects they fill.
 #
 # Inline code only, compiled into the module that cimports it.
 
@@ -57,3 +58,21 @@ cdef inline bint type_values(const Layout *c, const PairWork *work, Py_ssize_t i
     values[1] = <double> hits / <double> t_count
     values[2] = fmeasure(values[0], values[1])
     return True
+
+
+cdef extern from *:
+    """
+    /* A Score (a tuple subclass) filled in place: tuple.__new__ would build a
+       plain tuple first and copy it. */
+    static PyObject *kurenai_new_triple(PyObject *cls, PyObject *a, PyObject *b,
+                                        PyObject *c) {
+        PyTypeObject *type = (PyTypeObject *) cls;
+        PyObject *self = type->tp_alloc(type, 3);
+        if (self == NULL) return NULL;
+        Py_INCREF(a); PyTuple_SET_ITEM(self, 0, a);
+        Py_INCREF(b); PyTuple_SET_ITEM(self, 1, b);
+        Py_INCREF(c); PyTuple_SET_ITEM(self, 2, c);
+        return self;
+    }
+    """
+    object new_triple "kurenai_new_triple"(object cls, object a, object b, object c)

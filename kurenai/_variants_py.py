@@ -85,6 +85,14 @@ def wlcs_indices(ref: IDs, can: IDs, weight: float) -> list[int]:
     always take the diagonal, otherwise the walk goes up (back in ``ref``)
     when the cell above is at least the cell to the left.
     """
+    return [i for i, _ in _wlcs_path(ref, can, weight)]
+
+
+def _wlcs_path(
+    ref: Sequence[Hashable], can: Sequence[Hashable], weight: float
+) -> list[tuple[int, int]]:
+    """The (ref, can) positions of :func:`wlcs_indices`'s weighted LCS, in order
+    (``kurenai.explain`` shows both sides)."""
     f = [float(k) ** weight for k in range(min(len(ref), len(can)) + 2)]
     score = [[0.0] * (len(can) + 1) for _ in range(len(ref) + 1)]
     run = [[0] * (len(can) + 1) for _ in range(len(ref) + 1)]
@@ -97,11 +105,11 @@ def wlcs_indices(ref: IDs, can: IDs, weight: float) -> list[int]:
             else:
                 score[i][j] = max(score[i - 1][j], score[i][j - 1])
     i, j = len(ref), len(can)
-    path: list[int] = []
+    path: list[tuple[int, int]] = []
     while i > 0 and j > 0:
         if ref[i - 1] == can[j - 1]:
             i, j = i - 1, j - 1
-            path.append(i)
+            path.append((i, j))
         elif score[i - 1][j] >= score[i][j - 1]:
             i -= 1
         else:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Hashable, Sequence
 
-from kurenai import _backend
+from kurenai import _backend, _variants_py
 
 __all__ = ["Pairs", "lcs", "lcs_pairs", "lsum", "ngrams", "skip_grams", "wlcs"]
 
@@ -136,7 +136,7 @@ def wlcs(
         base += float(len(ref)) ** weight
         partner: dict[int, int] = {}
         for can, p_start in zip(p_sents, p_starts):
-            for i, j in _wlcs_pairs(ref, can, weight):
+            for i, j in _variants_py._wlcs_path(ref, can, weight):
                 partner.setdefault(i, p_start + j)
         run: list[int] = []
         for i, token in enumerate(ref):
@@ -151,33 +151,6 @@ def wlcs(
                 remaining_p[token] -= 1
         t_start += len(ref)
     return pairs, (hit, base, float(sum(map(len, p_sents))))
-
-
-def _wlcs_pairs(ref: Tokens, can: Tokens, weight: float) -> list[tuple[int, int]]:
-    """``kurenai._variants_py.wlcs_indices`` with the prediction positions too."""
-    f = [float(k) ** weight for k in range(min(len(ref), len(can)) + 2)]
-    score = [[0.0] * (len(can) + 1) for _ in range(len(ref) + 1)]
-    run = [[0] * (len(can) + 1) for _ in range(len(ref) + 1)]
-    for i in range(1, len(ref) + 1):
-        for j in range(1, len(can) + 1):
-            if ref[i - 1] == can[j - 1]:
-                k = run[i - 1][j - 1]
-                score[i][j] = score[i - 1][j - 1] + f[k + 1] - f[k]
-                run[i][j] = k + 1
-            else:
-                score[i][j] = max(score[i - 1][j], score[i][j - 1])
-    i, j = len(ref), len(can)
-    path: list[tuple[int, int]] = []
-    while i > 0 and j > 0:
-        if ref[i - 1] == can[j - 1]:
-            i, j = i - 1, j - 1
-            path.append((i, j))
-        elif score[i - 1][j] >= score[i][j - 1]:
-            i -= 1
-        else:
-            j -= 1
-    path.reverse()
-    return path
 
 
 def skip_grams(t: Tokens, p: Tokens, gap: int, unigrams: bool) -> tuple[Pairs, Counts]:
