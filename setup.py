@@ -1,4 +1,4 @@
-"""Builds kurenai's compiled modules: ``kurenai._lcs``, ``_fused``, ``_resample`` and ``_variants``.
+"""Builds kurenai's compiled modules: ``kurenai._lcs``, ``_fused``, ``_resample``, ``_variants`` and ``_perl``.
 
 All metadata lives in pyproject.toml.  If the C compiler fails, kurenai
 installs as pure Python (and warns at import), unless KURENAI_REQUIRE_EXTENSION
@@ -33,7 +33,7 @@ def _extensions():
             extra_compile_args=COMPILE_ARGS + THREAD_ARGS,
             extra_link_args=THREAD_ARGS,
         )
-        for name in ("_lcs", "_fused", "_resample", "_variants")
+        for name in ("_lcs", "_fused", "_resample", "_variants", "_perl")
     ]
     return cythonize(extensions, compiler_directives={"language_level": "3"})
 

@@ -9,7 +9,8 @@ which one is live.  ``kernels`` is ``kurenai._lcs`` or its twin
 plan (``FusedPlan``), or None.
 :func:`make_plan` picks a scorer's plan from them.
 ``variants`` holds the ROUGE-W/S/SU kernels (``_variants`` or its twin) and
-``resample`` the bootstrap's summing kernel (or None).
+``resample`` the bootstrap's summing kernel (or None), ``perl`` ROUGE-1.5.5.pl's
+evaluations and bootstrap (``kurenai._perl``, or None).
 """
 
 from __future__ import annotations
@@ -19,12 +20,16 @@ import os
 import platform
 import warnings
 from types import ModuleType
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from kurenai._core.kinds import check_compiled_kinds
-from kurenai._core.plan import Plan, TypeSpec
-from kurenai._core.python_plan import PythonPlan, Splitter
-from kurenai.scoring import Score
+# Only the kind codes at import: the plans and ``Score`` (rouge-score, NumPy)
+# load when a scorer first asks for a plan, so that ``import kurenai`` stays
+# light for the command lines that never build one (``kurenai.rouge155``).
+from kurenai._core.codes import check_compiled_kinds
+
+if TYPE_CHECKING:
+    from kurenai._core.plan import Plan, TypeSpec
+    from kurenai._core.python_plan import Splitter
 
 __all__ = ["CHOICES", "ENV_VAR", "IMPLEMENTATION", "fastpath", "kernels", "make_plan", "scan_mode"]
 
@@ -114,6 +119,9 @@ def make_plan(spec: TypeSpec, tokenizer: Any, splitter: Splitter | None, threads
     """The plan a scorer runs: the compiled twin when it reproduces this
     tokenizer and these types exactly, else the Python twin on ``kernels``
     and ``variants``.  ``threads``: how many threads one long pair's LCS may use."""
+    from kurenai._core.python_plan import PythonPlan
+    from kurenai.scoring import Score
+
     mode = scan_mode(tokenizer) if splitter is None else None
     if fastpath is not None and mode in fastpath.MODES and set(spec.kinds) <= fastpath.KINDS:
         # (The plan installs the code point table its scan mode needs itself.)
@@ -137,3 +145,8 @@ variants: ModuleType = _compiled(
 ) or importlib.import_module("kurenai._variants_py")
 # The bootstrap's summing kernel; None: kurenai._core.bootstrap sums with NumPy.
 resample = _compiled("_resample", "bootstrap kernel", "the bootstrap sums with NumPy.")
+# ROUGE-1.5.5.pl's evaluations and bootstrap; None: kurenai.rouge155 counts
+# with its pure Python (the spec).
+perl = _compiled(
+    "_perl", "ROUGE-1.5.5 kernel", "kurenai.rouge155 counts in pure Python (slower)."
+)

@@ -42,7 +42,7 @@ from kurenai._lcs cimport Doc
 
 import os
 
-from kurenai._core import plan as _plan
+from kurenai._core import codes as _codes
 
 from kurenai._core import rules as _rules
 
@@ -63,9 +63,9 @@ if (ALONE, WORD, MARK, DIRECT_PLANES_END, PLANE_14, PLANE_14_SIZE, NEWLINE) != (
     _rules.PLANE_14_SIZE, ord(_rules.SENTENCE_SEPARATOR)
 ):
     raise ImportError("kurenai._fused's code point classes differ from kurenai._core.rules")
-if (NGRAM, LCS, LSUM, WLCS, SKIP) != (_plan.NGRAM, _plan.LCS, _plan.LSUM, _plan.WLCS,
-                                      _plan.SKIP):
-    raise ImportError("kurenai._fused's type kinds differ from kurenai._core.plan")
+if (NGRAM, LCS, LSUM, WLCS, SKIP) != (_codes.NGRAM, _codes.LCS, _codes.LSUM, _codes.WLCS,
+                                      _codes.SKIP):
+    raise ImportError("kurenai._fused's type kinds differ from kurenai._core.codes")
 
 # The ROUGE type kinds this plan computes (kurenai._core.plan parses the types).
 KINDS = frozenset({NGRAM, LCS, LSUM, WLCS, SKIP})

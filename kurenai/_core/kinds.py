@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
 
+from kurenai._core.codes import CODES, LCS, LSUM, NGRAM, SKIP, WLCS, check_compiled_kinds
 from kurenai.scoring import Score, fmeasure
 
 __all__ = [
@@ -54,9 +55,8 @@ __all__ = [
     "ratio",
 ]
 
-# The kind codes of ``TypeSpec.kinds``.  The compiled plan reads these names
-# from ``kurenai._core.plan`` for its C switch.
-NGRAM, LCS, LSUM, WLCS, SKIP = 0, 1, 2, 3, 4
+# The kind codes of ``TypeSpec.kinds`` (NGRAM ... SKIP) live in
+# ``kurenai._core.codes``, which the compiled plan reads for its C switch.
 
 
 class Tally(NamedTuple):
@@ -346,21 +346,11 @@ KINDS = (
         variant=True,
     ),
 )
-CODES = frozenset(kind.code for kind in KINDS)
+if frozenset(kind.code for kind in KINDS) != CODES:
+    raise ImportError("kurenai._core.kinds.KINDS and kurenai._core.codes.CODES differ")
 _BY_CODE = {kind.code: kind for kind in KINDS}
 
 
 def kind_of(code: int) -> Kind:
     """The kind of a ``TypeSpec.kinds`` code."""
     return _BY_CODE[code]
-
-
-def check_compiled_kinds(declared: object) -> None:
-    """An ImportError unless ``declared`` (the compiled plan's ``KINDS``) is a
-    set of this registry's codes: the compiled switch must not compute a
-    kind under another kind's number."""
-    if not isinstance(declared, (set, frozenset)) or not declared <= CODES:
-        raise ImportError(
-            f"kurenai._fused declares the kinds {declared!r}, "
-            f"not a subset of kurenai._core.kinds.CODES {sorted(CODES)}"
-        )

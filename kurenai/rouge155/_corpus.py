@@ -10,22 +10,29 @@ ratios of the summed counts (with the script's F).  ``-t 2`` prints the
 summed counts and draws nothing.
 
 Every float is added in the script's order (NumPy's accumulate, never its
-pairwise sum), so the printed five decimals are the script's.
+pairwise sum), so the printed five decimals are the script's.  The compiled
+``kurenai._perl.corpus_values`` computes the same numbers in C where it is
+built (without NumPy, which then is not even imported); the NumPy code here
+is its spec.
 """
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from kurenai import _backend
-from kurenai.rouge155._perl_random import perl_indices
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    Matrix = npt.NDArray[np.float64]
 
 __all__ = ["Average", "Interval", "corpus_averages"]
 
-Matrix = npt.NDArray[np.float64]
 # Draws per block of samples: the index block stays at 8 MiB.
 _BLOCK_VALUES = 1 << 20
 
@@ -51,10 +58,50 @@ class Average:
 
 
 def corpus_averages(
+    values: Sequence[float],
+    metrics: int,
+    counting: int | None,
+    alpha: float,
+    resamples: int,
+    confidence: float,
+) -> list[Average]:
+    """Per metric, its corpus average from ``values`` (evaluations x metrics x
+    3, flat, the evaluations in the script's string order)."""
+    kernel = _backend.perl
+    if kernel is not None:
+        found = kernel.corpus_values(
+            values if isinstance(values, array) else array("d", values),
+            metrics,
+            counting,
+            alpha,
+            resamples,
+            confidence,
+        )
+        return [_average(found[12 * m : 12 * m + 12], counting) for m in range(metrics)]
+    import numpy as np
+
+    table = np.array(values, dtype=np.float64).reshape(-1, metrics, 3)
+    return _numpy_averages(
+        np.ascontiguousarray(table.transpose(1, 0, 2)), counting, alpha, resamples, confidence
+    )
+
+
+def _average(numbers: Sequence[float], counting: int | None) -> Average:
+    """An :class:`Average` from the kernel's 12 numbers: sums, then R, P, F."""
+    counts = (numbers[0], numbers[1], numbers[2])
+    if counting == 2:
+        return Average(None, None, None, counts)
+    r, p, f = (
+        Interval(*(f"{value:7.5f}" for value in numbers[k : k + 3])) for k in (3, 6, 9)
+    )
+    return Average(r, p, f, counts)
+
+
+def _numpy_averages(
     values: Matrix, counting: int | None, alpha: float, resamples: int, confidence: float
 ) -> list[Average]:
-    """Per metric, its corpus average from ``values`` (metrics x evaluations x
-    3, the evaluations in the script's string order)."""
+    """The spec of the compiled ``corpus_values``: ``values`` is metrics x
+    evaluations x 3."""
     metrics = values.shape[0]
     counts = _ordered_sums(values)
     if counting == 2:
@@ -67,18 +114,24 @@ def corpus_averages(
     return found
 
 
-def _triple(row: Matrix) -> tuple[float, float, float]:
+def _triple(row: Any) -> tuple[float, float, float]:
     return float(row[0]), float(row[1]), float(row[2])
 
 
 def _ordered_sums(values: Matrix) -> Matrix:
     """Per metric and column, the values added one evaluation after another."""
+    import numpy as np
+
     if values.shape[1] == 0:
         return np.zeros((values.shape[0], 3))
     return np.add.accumulate(values, axis=1)[:, -1, :]
 
 
 def _samples(values: Matrix, counting: int | None, alpha: float, resamples: int) -> Matrix:
+    import numpy as np
+
+    from kurenai.rouge155._perl_random import perl_indices
+
     metrics, size = values.shape[0], values.shape[1]
     if size == 0:
         return np.zeros((resamples, metrics, 3))
@@ -98,10 +151,6 @@ def _resampled_sums(
     columns: Matrix, indices: npt.NDArray[np.int64], out: Matrix, start: int
 ) -> None:
     """``out[start + s, k]``: the drawn values of column k added in draw order."""
-    kernel = getattr(_backend.resample, "resampled_sums", None)
-    if kernel is not None:
-        kernel(columns, indices, out, start)
-        return
     total = columns[:, indices[:, 0]].copy()
     for j in range(1, indices.shape[1]):
         total += columns[:, indices[:, j]]
@@ -111,6 +160,8 @@ def _resampled_sums(
 def _ratios(sums: Matrix, alpha: float) -> Matrix:
     """``-t 1``: per sample R = hit / model count, P = hit / peer count, and
     F = R·P / ((1-α)·P + α·R), each 0 where its denominator is not positive."""
+    import numpy as np
+
     m_count, p_count, hit = sums[..., 0], sums[..., 1], sums[..., 2]
     recall = np.divide(hit, m_count, out=np.zeros_like(hit), where=m_count > 0)
     precision = np.divide(hit, p_count, out=np.zeros_like(hit), where=p_count > 0)
@@ -121,6 +172,8 @@ def _ratios(sums: Matrix, alpha: float) -> Matrix:
 
 def _interval(samples: Matrix, resamples: int, confidence: float) -> Interval:
     """The mean of the sorted samples and the script's interpolated bounds."""
+    import numpy as np
+
     ranked = np.sort(samples, kind="stable")
     mean = np.add.accumulate(ranked)[-1] / resamples
     delta = resamples * ((100 - confidence) / 2.0) / 100.0

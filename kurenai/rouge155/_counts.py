@@ -9,7 +9,10 @@ The evaluation's values are then R, P and F rounded to 5 decimals (F from
 the rounded R and P), or under ``-t 1/2`` the raw (model count, peer count,
 hit).
 
-The counting runs in kurenai's kernels (the compiled ones where built): the
+:func:`evaluation_values` gives one evaluation's values: in one call of the
+compiled ``kurenai._perl.peer_values`` where it is built and no ``-l``/``-b``
+cut makes the script's two readers differ, else with the functions here,
+which are its spec.  The counting runs in kurenai's kernels (the compiled ones where built): the
 n-gram overlaps and ROUGE-L's clipped union-LCS hits (``pair_counts``),
 ROUGE-W (``weighted_lcs``) and ROUGE-S/SU (``skip_bigram_counts``), which
 reproduce the script's counting.  The kernels clip ROUGE-L/W hits by the
@@ -27,7 +30,7 @@ from kurenai import _backend
 from kurenai.rouge155._clipped import clipped_lcs_hits, clipped_wlcs_hit
 from kurenai.rouge155._summary import Summary
 
-__all__ = ["Metric", "Perl155ZeroDivision", "eval_values", "pair_counts"]
+__all__ = ["Metric", "Perl155ZeroDivision", "eval_values", "evaluation_values", "pair_counts"]
 
 Counts = tuple[float, float, float, float]  # hit, model count, peer count, -f B key
 Values = tuple[float, float, float]
@@ -100,6 +103,32 @@ def pair_counts(metrics: Sequence[Metric], model: Summary, peer: Summary) -> lis
                 m_count += max(m_len - 1, 0)
                 p_count += max(p_len - 1, 0)
             found.append((hit, m_count, p_count, _rounded_key(hit, m_count)))
+    return found
+
+
+def evaluation_values(
+    metrics: Sequence[Metric],
+    models: Sequence[Summary],
+    peer: Summary,
+    best: bool,
+    counting: int | None,
+    alpha: float,
+) -> list[float]:
+    """One evaluation's values, 3 per metric: :func:`eval_values` of
+    :func:`combine` of each model's :func:`pair_counts` with ``peer``."""
+    kernel = _backend.perl
+    if kernel is not None and peer.joined and all(model.joined for model in models):
+        try:
+            return kernel.peer_values(  # type: ignore[no-any-return]
+                metrics, [model.units for model in models], peer.units, best, counting, alpha
+            )
+        except ZeroDivisionError as error:
+            raise Perl155ZeroDivision(str(error)) from None
+    per_model = [pair_counts(metrics, model, peer) for model in models]
+    totals = combine(per_model, best) or [(0.0, 0.0, 0.0)] * len(metrics)
+    found: list[float] = []
+    for metric, total in zip(metrics, totals):
+        found.extend(eval_values(metric, total, counting, alpha))
     return found
 
 

@@ -11,15 +11,14 @@ a bad file stops the run with one error and no half-written report.
 from __future__ import annotations
 
 import sys
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from kurenai.rouge155._config import Config, ConfigError, Evaluation, read_config, read_file_list
 from kurenai.rouge155._corpus import Average, corpus_averages
-from kurenai.rouge155._counts import Metric, Perl155ZeroDivision, combine, eval_values, pair_counts
+from kurenai.rouge155._counts import Metric, Perl155ZeroDivision, evaluation_values
 from kurenai.rouge155._options import Options
 from kurenai.rouge155._report import metric_block
 from kurenai.rouge155._summary import (
@@ -150,11 +149,15 @@ def run(
     words_of = words_of or Words.of(options.stem, options.remove_stopwords, options.data_dir)
     tables = _count(config, systems, metrics, options, words_of, reader)  # type: ignore[arg-type]
     results: dict[str, list[MetricResult]] = {}
+    width = 3 * len(metrics)
     for system, (names, values) in tables.items():
         order = sorted(range(len(names)), key=names.__getitem__)  # the script's string sort
-        ordered = values[order].transpose(1, 0, 2) if order else np.zeros((len(metrics), 0, 3))
+        ordered = array("d")
+        for i in order:
+            ordered.extend(values[i * width : (i + 1) * width])
         averages = corpus_averages(
-            np.ascontiguousarray(ordered),
+            ordered,
+            len(metrics),
             options.counting,
             options.alpha,
             options.resamples,
@@ -164,15 +167,17 @@ def run(
             MetricResult(
                 metric.tag,
                 average,
-                [(names[i], _values(values[i, m])) for i in order] if options.per_eval else [],
+                [(names[i], _values(values, i * width + 3 * m)) for i in order]
+                if options.per_eval
+                else [],
             )
             for m, (metric, average) in enumerate(zip(metrics, averages))
         ]
     return Report(results, options, header)
 
 
-def _values(row: np.ndarray) -> Values:
-    return float(row[0]), float(row[1]), float(row[2])
+def _values(values: array[float], start: int) -> Values:
+    return values[start], values[start + 1], values[start + 2]
 
 
 def _config(options: Options) -> Config:
@@ -188,15 +193,12 @@ def _count(
     options: Options,
     words_of: Callable[[str], list[str]],
     reader: Callable[[str], bytes] | None,
-) -> dict[str, tuple[list[str], np.ndarray]]:
+) -> dict[str, tuple[list[str], array[float]]]:
     """Per system: its evaluations' names ("evalID.systemID") and values
-    (evaluations x metrics x 3)."""
+    (evaluations x metrics x 3, flat)."""
     limits = Limits(options.words, options.size)
     best = options.scoring == "B"
-    size = len(config.evaluations)
-    tables: dict[str, tuple[list[str], np.ndarray]] = {
-        s: ([], np.zeros((size, len(metrics), 3))) for s in systems
-    }
+    tables: dict[str, tuple[list[str], array[float]]] = {s: ([], array("d")) for s in systems}
     seen: set[str] = set()
     for evaluation in config.evaluations:
         present = [s for s in systems if s in evaluation.peers]
@@ -213,19 +215,18 @@ def _count(
                 continue
             seen.add(name)
             try:
-                per_model = [pair_counts(metrics, model, peer) for model in models]
+                found = evaluation_values(
+                    metrics, models, peer, best, options.counting, options.alpha
+                )
             except Perl155ZeroDivision as error:
                 raise ConfigError(
                     f"Illegal division by zero in evaluation {evaluation.eval_id}: {error} "
                     "(ROUGE-1.5.5.pl dies here too)"
                 ) from None
-            totals = combine(per_model, best) or [(0.0, 0.0, 0.0)] * len(metrics)
             names, values = tables[system]
-            row = len(names)
             names.append(name)
-            for m, (metric, total) in enumerate(zip(metrics, totals)):
-                values[row, m] = eval_values(metric, total, options.counting, options.alpha)
-    return {s: (names, values[: len(names)]) for s, (names, values) in tables.items()}
+            values.extend(found)
+    return tables
 
 
 def _format(evaluation: Evaluation) -> str:

@@ -1,0 +1,28 @@
+"""The ROUGE kind codes, and the check of the compiled plan's codes against them.
+
+Kept apart from the registry (:mod:`kurenai._core.kinds`, which needs
+rouge-score's ``Score`` and so NumPy) so that ``import kurenai`` can check
+the compiled plan when it loads without importing either: the command
+lines that never build a ``Score`` (``python -m kurenai.rouge155``) start
+faster.  The registry holds its entries to these codes when it loads.
+"""
+
+from __future__ import annotations
+
+__all__ = ["CODES", "LCS", "LSUM", "NGRAM", "SKIP", "WLCS", "check_compiled_kinds"]
+
+# The kind codes of ``TypeSpec.kinds``.  The compiled plan reads these names
+# from here for its C switch.
+NGRAM, LCS, LSUM, WLCS, SKIP = 0, 1, 2, 3, 4
+CODES = frozenset({NGRAM, LCS, LSUM, WLCS, SKIP})
+
+
+def check_compiled_kinds(declared: object) -> None:
+    """An ImportError unless ``declared`` (the compiled plan's ``KINDS``) is a
+    set of the registry's codes: the compiled switch must not compute a
+    kind under another kind's number."""
+    if not isinstance(declared, (set, frozenset)) or not declared <= CODES:
+        raise ImportError(
+            f"kurenai._fused declares the kinds {declared!r}, "
+            f"not a subset of kurenai._core.kinds.CODES {sorted(CODES)}"
+        )

@@ -1,0 +1,395 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Compiled kernels of ROUGE-1.5.5.pl: one evaluation's values, and the corpus bootstrap.
+
+The spec is ``kurenai.rouge155``'s pure Python, which runs wherever this
+module is not built: ``_counts.pair_counts`` / ``combine`` / ``eval_values``
+for :func:`peer_values` and ``_corpus`` (NumPy, Perl's ``drand48`` in
+``_perl_random``) for :func:`corpus_values`.  The same numbers come out, bit
+for bit: every float operation is the spec's, in its order (the build turns
+off fused multiply-add), and the script's ``sprintf("%07.5f")`` rounding is
+C's ``snprintf`` read back by ``strtod``, both correctly rounded as Python's
+formatting and ``float`` are.
+
+:func:`peer_values` interns one peer and all its models once and counts
+every metric of every model with kurenai's integer kernels (n-gram overlaps
+and the summary-level union LCS of ``_lcs``, ROUGE-W and skip-bigrams of
+``_variants``).  :func:`corpus_values` draws the script's ``srand(i)`` /
+``int(rand(n))`` samples in C and sums each as it is drawn: no
+(samples x evaluations) index array.
+"""
+
+from libc.math cimport floor, pow
+from libc.stdint cimport int64_t, uint64_t
+from libc.stdio cimport snprintf
+from libc.stdlib cimport free, malloc, qsort, strtod
+
+from kurenai._lcs cimport Counts, Doc, doc_counts
+from kurenai._lcs_intern cimport free_doc, intern_doc
+from kurenai._lcs_ngrams cimport overlap
+from kurenai._variants cimport skip_bigram_doc_counts, weighted_lcs_doc
+
+# The metric kinds of ``kurenai.rouge155._counts.Metric.kind``.
+cdef enum Kind:
+    NGRAM, LCS, WLCS, SKIP
+
+# Perl's drand48: state <- (A * state + C) mod 2^48, srand(s) -> (s << 16) + 0x330E.
+cdef uint64_t RAND_A = 0x5DEECE66D
+cdef uint64_t RAND_C = 0xB
+cdef uint64_t RAND_MASK = (<uint64_t> 1 << 48) - 1
+cdef double RAND_SCALE = 1.0 / 281474976710656.0  # 2^-48, exact
+cdef uint64_t SEED_BITS = 0xFFFFFFFF
+cdef uint64_t SEED_LOW = 0x330E
+
+ZERO_BASE = "a model summary has no words, and ROUGE-W divides by its length"
+
+
+cdef struct Spec:
+    Kind kind
+    Py_ssize_t n          # ROUGE-N's order; its slot in the overlaps for NGRAM
+    double weight         # ROUGE-W's -w
+    int gap               # ROUGE-S's -2 (< 0: no limit)
+    bint unigrams         # SU
+
+
+cdef double perl_rounded(double value) noexcept nogil:
+    """``sprintf("%07.5f", value)`` read back, as the script compares it."""
+    cdef char text[512]
+    snprintf(text, sizeof(text), b"%07.5f", value)
+    return strtod(text, NULL)
+
+
+cdef double rounded_key(double hit, double count) noexcept nogil:
+    return perl_rounded(hit / count) if count != 0 else 0.0
+
+
+cdef double f_measure(double recall, double precision, double alpha) noexcept nogil:
+    cdef double denominator = (1 - alpha) * precision + alpha * recall
+    return perl_rounded((precision * recall) / denominator) if denominator > 0 else 0.0
+
+
+# ---------------------------------------------------------------- one evaluation
+
+cdef int read_specs(object metrics, Spec *specs, Py_ssize_t *orders,
+                    Py_ssize_t *n_orders) except -1:
+    """The metrics' kinds and parameters; ``orders``: the distinct N orders, sorted."""
+    cdef Py_ssize_t i = 0, o, k
+    cdef list found = sorted({m.n for m in metrics if m.kind == "N"})
+    n_orders[0] = len(found)
+    for o in range(n_orders[0]):
+        orders[o] = found[o]
+        if orders[o] < 1:
+            raise ValueError(f"n must be positive, got {orders[o]}")
+    for metric in metrics:
+        kind = metric.kind
+        specs[i].kind = (NGRAM if kind == "N" else LCS if kind == "L"
+                         else WLCS if kind == "W" else SKIP)
+        specs[i].n = 0
+        if specs[i].kind == NGRAM:
+            for k in range(n_orders[0]):
+                if orders[k] == metric.n:
+                    specs[i].n = k
+        specs[i].weight = metric.weight
+        specs[i].gap = metric.gap
+        specs[i].unigrams = metric.unigrams
+        i += 1
+    return 0
+
+
+cdef int count_pair(const Spec *specs, Py_ssize_t n_metrics, const Doc *t, const Doc *p,
+                    const Py_ssize_t *orders, Py_ssize_t n_orders, Py_ssize_t vocab,
+                    double *out) noexcept nogil:
+    """``_counts.pair_counts`` of one model ``t`` and the peer ``p`` (their units'
+    words, read once): (hit, model count, peer count, key) per metric into
+    ``out``.  -1 if out of memory, -2 for ROUGE-W of a model without words."""
+    cdef Py_ssize_t overlaps[16]
+    cdef Counts counts
+    cdef Py_ssize_t i, m_len = t.n_tokens, p_len = p.n_tokens
+    cdef bint want_lcs = False
+    cdef double hit, m_count, p_count
+    cdef double w[2]
+    cdef int64_t skips[3]
+    cdef Doc t_head, p_head
+    for i in range(n_metrics):
+        want_lcs = want_lcs or specs[i].kind == LCS
+    counts.overlaps = overlaps
+    if doc_counts(t, p, t, p, orders, n_orders, False, want_lcs, vocab, 1, &counts) < 0:
+        return -1
+    for i in range(n_metrics):
+        if specs[i].kind == NGRAM:
+            hit = counts.overlaps[specs[i].n]
+            m_count = max(m_len - orders[specs[i].n] + 1, 0)
+            p_count = max(p_len - orders[specs[i].n] + 1, 0)
+            out[0], out[1], out[2] = hit, m_count, p_count
+            out[3] = rounded_key(hit, m_count)
+        elif specs[i].kind == LCS:
+            out[0], out[1], out[2] = counts.hits, m_len, p_len
+            out[3] = counts.hits / <double> m_len if m_len > 0 else 0.0
+        elif specs[i].kind == WLCS:
+            if weighted_lcs_doc(t, p, specs[i].weight, vocab, w) < 0:
+                return -1
+            if w[1] == 0:
+                return -2
+            out[0] = w[0]
+            out[1] = pow(w[1], specs[i].weight)
+            out[2] = pow(<double> p_len, specs[i].weight)
+            out[3] = pow(w[0] / w[1], 1 / specs[i].weight)
+        else:
+            if skip_bigram_doc_counts(t, p, specs[i].gap, False, vocab, skips) < 0:
+                return -1
+            hit, m_count, p_count = skips[0], skips[1], skips[2]
+            if specs[i].unigrams:  # SU: every unigram but the last as well
+                t_head = t[0]
+                p_head = p[0]
+                t_head.n_tokens = max(m_len - 1, 0)
+                p_head.n_tokens = max(p_len - 1, 0)
+                hit += overlap(&t_head, &p_head, 1, vocab)
+                m_count += max(m_len - 1, 0)
+                p_count += max(p_len - 1, 0)
+            out[0], out[1], out[2] = hit, m_count, p_count
+            out[3] = rounded_key(hit, m_count)
+        out += 4
+    return 0
+
+
+cdef void combine(const double *per_model, Py_ssize_t n_models, Py_ssize_t n_metrics,
+                  bint best, double *totals) noexcept nogil:
+    """``_counts.combine``: per metric, the models' counts summed (``-f A``), or
+    the first model's with the strictly highest key (``-f B``)."""
+    cdef Py_ssize_t i, k
+    cdef const double *counts
+    cdef const double *winner
+    cdef double top
+    for i in range(n_metrics):
+        totals[3 * i] = totals[3 * i + 1] = totals[3 * i + 2] = 0.0
+        if n_models == 0:
+            continue
+        winner, top = per_model + 4 * i, -1.0
+        for k in range(n_models):
+            counts = per_model + 4 * (k * n_metrics + i)
+            if best:
+                if counts[3] > top:
+                    winner, top = counts, counts[3]
+            else:
+                totals[3 * i] += counts[0]
+                totals[3 * i + 1] += counts[1]
+                totals[3 * i + 2] += counts[2]
+        if best:
+            totals[3 * i], totals[3 * i + 1], totals[3 * i + 2] = winner[0], winner[1], winner[2]
+
+
+cdef void eval_values(const Spec *spec, const double *total, int counting, double alpha,
+                      double *out) noexcept nogil:
+    """``_counts.eval_values``: rounded (R, P, F), or (model count, peer count,
+    hit) under ``-t 1/2``."""
+    cdef double hit = total[0], m_count = total[1], p_count = total[2], inverse
+    if counting:
+        out[0], out[1], out[2] = m_count, p_count, hit
+        return
+    if spec.kind == WLCS:
+        inverse = 1 / spec.weight
+        out[0] = perl_rounded(pow(hit / m_count, inverse)) if m_count != 0 else 0.0
+        out[1] = perl_rounded(pow(hit / p_count, inverse)) if p_count != 0 else 0.0
+    else:
+        out[0] = perl_rounded(hit / m_count) if m_count != 0 else 0.0
+        out[1] = perl_rounded(hit / p_count) if p_count != 0 else 0.0
+    out[2] = f_measure(out[0], out[1], alpha)
+
+
+def peer_values(metrics, models, peer, bint best, counting, double alpha):
+    """One evaluation's values, 3 per metric: ``_counts.eval_values`` of
+    ``_counts.combine`` of ``_counts.pair_counts`` of each model with the peer.
+
+    ``metrics``: ``_counts.Metric`` s; ``models``: each model's units, a unit
+    a list of words; ``peer``: the peer's units (each summary's words are its
+    units' words one after another: no ``-l``/``-b`` cut).  ``best``: ``-f
+    B``; ``counting``: ``-t`` (None for 0).  A ZeroDivisionError where the
+    script dies dividing by zero.
+    """
+    cdef Py_ssize_t n_metrics = len(metrics), n_models = len(models), k, i
+    cdef Py_ssize_t n_orders, vocab
+    cdef Py_ssize_t orders[16]
+    cdef int status = 0, count_mode = 0 if counting is None else counting
+    cdef dict words = {}
+    cdef Doc p
+    cdef Doc *t = <Doc *> malloc((n_models + 1) * sizeof(Doc))
+    cdef Spec *specs = <Spec *> malloc((n_metrics + 1) * sizeof(Spec))
+    cdef double *per_model = <double *> malloc((4 * n_models * n_metrics + 1) * sizeof(double))
+    cdef double *totals = <double *> malloc((6 * n_metrics + 1) * sizeof(double))
+    p.ids = NULL
+    p.bounds = NULL
+    for k in range(n_models if t != NULL else 0):
+        t[k].ids = NULL
+        t[k].bounds = NULL
+    try:
+        if t == NULL or specs == NULL or per_model == NULL or totals == NULL:
+            raise MemoryError()
+        if n_metrics > 16:
+            raise ValueError("at most 16 metrics")
+        read_specs(metrics, specs, orders, &n_orders)
+        intern_doc(peer, words, &p)
+        for k in range(n_models):
+            intern_doc(models[k], words, &t[k])
+        vocab = len(words)
+        with nogil:
+            for k in range(n_models):
+                status = count_pair(specs, n_metrics, &t[k], &p, orders, n_orders, vocab,
+                                    per_model + 4 * k * n_metrics)
+                if status < 0:
+                    break
+            if status == 0:
+                combine(per_model, n_models, n_metrics, best, totals)
+                for i in range(n_metrics):
+                    eval_values(&specs[i], totals + 3 * i, count_mode, alpha,
+                                totals + 3 * (n_metrics + i))
+        if status == -2:
+            raise ZeroDivisionError(ZERO_BASE)
+        if status < 0:
+            raise MemoryError()
+        return [totals[3 * n_metrics + i] for i in range(3 * n_metrics)]
+    finally:
+        free_doc(&p)
+        for k in range(n_models if t != NULL else 0):
+            free_doc(&t[k])
+        free(t)
+        free(specs)
+        free(per_model)
+        free(totals)
+
+
+# ---------------------------------------------------------------- the corpus
+
+cdef void ordered_sums(const double *values, Py_ssize_t size, Py_ssize_t width,
+                       double *out) noexcept nogil:
+    """Per column, the evaluations' values added one after another
+    (``_corpus._ordered_sums``)."""
+    cdef Py_ssize_t e, c
+    for c in range(width):
+        out[c] = values[c] if size else 0.0
+    for e in range(1, size):
+        for c in range(width):
+            out[c] += values[e * width + c]
+
+
+cdef void draw_sums(const double *values, Py_ssize_t size, Py_ssize_t width,
+                    Py_ssize_t resamples, double *sums) noexcept nogil:
+    """Row s of ``sums``: the values of the ``size`` evaluations that
+    ``srand(s)`` then ``int(rand(size))`` draws, added in draw order."""
+    cdef Py_ssize_t s, j, c, index
+    cdef uint64_t state
+    cdef double *row
+    cdef const double *drawn
+    for s in range(resamples):
+        state = (((<uint64_t> s) & SEED_BITS) << 16) + SEED_LOW
+        row = sums + s * width
+        for j in range(size):
+            state = (RAND_A * state + RAND_C) & RAND_MASK
+            index = <Py_ssize_t> floor(<double> state * RAND_SCALE * <double> size)
+            drawn = values + index * width
+            if j == 0:
+                for c in range(width):
+                    row[c] = drawn[c]
+            else:
+                for c in range(width):
+                    row[c] += drawn[c]
+
+
+cdef void to_samples(double *sums, Py_ssize_t resamples, Py_ssize_t width, Py_ssize_t size,
+                     int counting, double alpha) noexcept nogil:
+    """Sums -> samples: the mean of the drawn (R, P, F), or under ``-t 1`` the
+    ratios of the summed counts (``_corpus._ratios``)."""
+    cdef Py_ssize_t s, c
+    cdef double *x
+    cdef double m_count, p_count, hit, recall, precision, denominator
+    for s in range(resamples * width // 3):
+        x = sums + 3 * s
+        if counting == 0:
+            for c in range(3):
+                x[c] = x[c] / <double> size
+            continue
+        m_count, p_count, hit = x[0], x[1], x[2]
+        recall = hit / m_count if m_count > 0 else 0.0
+        precision = hit / p_count if p_count > 0 else 0.0
+        denominator = (1 - alpha) * precision + alpha * recall
+        x[0], x[1] = recall, precision
+        x[2] = (recall * precision) / denominator if denominator > 0 else 0.0
+
+
+cdef int compare(const void *a, const void *b) noexcept nogil:
+    cdef double x = (<const double *> a)[0], y = (<const double *> b)[0]
+    return (x > y) - (x < y)
+
+
+cdef double at(const double *ranked, Py_ssize_t count, Py_ssize_t index) noexcept nogil:
+    # A Perl array element (negative indices from the end); past either end undef, 0.
+    if -count <= index < count:
+        return ranked[index + count if index < 0 else index]
+    return 0.0
+
+
+cdef void interval(double *ranked, Py_ssize_t resamples, double confidence,
+                   double *out) noexcept nogil:
+    """``_corpus._interval``: (mean of the sorted samples, low, high)."""
+    cdef Py_ssize_t i, upper, lower
+    cdef double mean, delta, ratio
+    qsort(ranked, resamples, sizeof(double), compare)
+    mean = ranked[0]
+    for i in range(1, resamples):
+        mean += ranked[i]
+    out[0] = mean / resamples
+    delta = resamples * ((100 - confidence) / 2.0) / 100.0
+    upper = <Py_ssize_t> (resamples - delta - 1)
+    lower = <Py_ssize_t> delta
+    ratio = resamples - delta - 1 - upper
+    out[1] = at(ranked, resamples, lower) + (
+        at(ranked, resamples, lower + 1) - at(ranked, resamples, lower)) * ratio
+    out[2] = at(ranked, resamples, upper) + (
+        at(ranked, resamples, upper + 1) - at(ranked, resamples, upper)) * ratio
+
+
+def corpus_values(const double[::1] values, Py_ssize_t metrics, counting, double alpha,
+                  Py_ssize_t resamples, double confidence):
+    """``_corpus.corpus_averages`` as numbers: 12 per metric, its three summed
+    columns, then (mean, low, high) of R, P and F (zeros under ``-t 2``).
+
+    ``values``: evaluations x metrics x 3, flat, the evaluations in the
+    script's string order; ``counting``: ``-t`` (None for 0).
+    """
+    cdef Py_ssize_t width = 3 * metrics, size, s, c
+    cdef int count_mode = 0 if counting is None else counting
+    cdef double *sums
+    cdef double *column
+    cdef double *found
+    if metrics < 1 or values.shape[0] % width:
+        raise ValueError(f"{values.shape[0]} values are not evaluations x {metrics} x 3")
+    if resamples < 1:
+        raise ValueError("at least one resample")
+    size = values.shape[0] // width
+    found = <double *> malloc(12 * metrics * sizeof(double))
+    sums = <double *> malloc(resamples * width * sizeof(double))
+    column = <double *> malloc((resamples if resamples > width else width) * sizeof(double))
+    try:
+        if found == NULL or sums == NULL or column == NULL:
+            raise MemoryError()
+        with nogil:
+            for c in range(12 * metrics):
+                found[c] = 0.0
+            ordered_sums(&values[0] if size else NULL, size, width, column)
+            for c in range(width):
+                found[12 * (c // 3) + c % 3] = column[c]
+            if count_mode != 2:
+                if size:
+                    draw_sums(&values[0], size, width, resamples, sums)
+                    to_samples(sums, resamples, width, size, count_mode, alpha)
+                else:
+                    for s in range(resamples * width):
+                        sums[s] = 0.0
+                for c in range(width):
+                    for s in range(resamples):
+                        column[s] = sums[s * width + c]
+                    interval(column, resamples, confidence,
+                             found + 12 * (c // 3) + 3 + 3 * (c % 3))
+        return [found[c] for c in range(12 * metrics)]
+    finally:
+        free(found)
+        free(sums)
+        free(column)
