@@ -9,8 +9,7 @@ below, so a rule changed here changes both.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 __all__ = [
     "ALONE",
@@ -77,8 +76,7 @@ def _keeps_alphanumeric(stemmed: str) -> bool:
     return bool(stemmed) and (not stemmed.isascii() or stemmed.isalnum())
 
 
-@dataclass(frozen=True)
-class ScanRule:
+class ScanRule(NamedTuple):
     """One tokenization the compiled scan reproduces.
 
     ``code`` is the scan's mode number (``kurenai._fused`` branches on it

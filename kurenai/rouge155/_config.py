@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ElementTree
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 __all__ = ["Config", "ConfigError", "Evaluation", "read_config", "read_file_list"]
 
@@ -29,18 +29,38 @@ class ConfigError(ValueError):
         self.errno = errno
 
 
-@dataclass
 class Evaluation:
-    """One ``<EVAL>``: its peers' and models' files."""
+    """One ``<EVAL>``: its peers' and models' files.
 
-    eval_id: str
-    peer_root: str | None = None
-    model_root: str | None = None
-    fmt: str | None = None
-    peers: dict[str, str] = field(default_factory=dict)  # peer ID -> file
-    model_ids: list[str] = field(default_factory=list)  # in document order, repeats kept
-    models: dict[str, str] = field(default_factory=dict)  # model ID -> file
-    listed: bool = False  # from a -z file list: the files are whole paths
+    (A plain class, filled in as the configuration is read: a dataclass
+    would cost the command's start-up more than the reading.)
+    """
+
+    __slots__ = ("eval_id", "fmt", "listed", "model_ids", "model_root", "models", "peer_root", "peers")
+
+    def __init__(
+        self,
+        eval_id: str,
+        peer_root: str | None = None,
+        model_root: str | None = None,
+        fmt: str | None = None,
+        peers: dict[str, str] | None = None,
+        model_ids: list[str] | None = None,
+        models: dict[str, str] | None = None,
+        listed: bool = False,
+    ) -> None:
+        self.eval_id = eval_id
+        self.peer_root = peer_root
+        self.model_root = model_root
+        self.fmt = fmt
+        self.peers: dict[str, str] = {} if peers is None else peers  # peer ID -> file
+        # model IDs in document order, repeats kept
+        self.model_ids: list[str] = [] if model_ids is None else model_ids
+        self.models: dict[str, str] = {} if models is None else models  # model ID -> file
+        self.listed = listed  # from a -z file list: the files are whole paths
+
+    def __repr__(self) -> str:
+        return f"Evaluation({self.eval_id!r}, peers={self.peers!r}, models={self.models!r})"
 
     def peer_path(self, peer_id: str) -> str:
         """Where the script opens ``peer_id``'s summary."""
@@ -55,8 +75,7 @@ class Evaluation:
         return [f"{self.model_root or ''}/{self.models[m]}" for m in self.model_ids]
 
 
-@dataclass
-class Config:
+class Config(NamedTuple):
     """The evaluations in document order, and every peer ID they name."""
 
     evaluations: list[Evaluation]

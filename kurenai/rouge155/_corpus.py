@@ -20,8 +20,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from kurenai import _backend
 
@@ -37,8 +36,7 @@ __all__ = ["Average", "Interval", "corpus_averages"]
 _BLOCK_VALUES = 1 << 20
 
 
-@dataclass(frozen=True)
-class Interval:
+class Interval(NamedTuple):
     """A printed average with its interval, as the script's strings."""
 
     mean: str
@@ -46,8 +44,7 @@ class Interval:
     high: str
 
 
-@dataclass(frozen=True)
-class Average:
+class Average(NamedTuple):
     """One metric over the corpus: R, P and F with intervals (``-t 0/1``), or
     the summed counts (``-t 2``: model count, peer count, hit)."""
 

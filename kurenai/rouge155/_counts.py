@@ -24,7 +24,7 @@ summaries.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from kurenai import _backend
 from kurenai.rouge155._clipped import clipped_lcs_hits, clipped_wlcs_hit
@@ -40,8 +40,7 @@ class Perl155ZeroDivision(ZeroDivisionError):
     """The script dies here (``Illegal division by zero``)."""
 
 
-@dataclass(frozen=True)
-class Metric:
+class Metric(NamedTuple):
     """One of the script's measures: ``kind`` N, L, W or S (S covers SU)."""
 
     tag: str  # as printed: ROUGE-2, ROUGE-L, ROUGE-W-1.2, ROUGE-S4, ROUGE-SU*

@@ -13,8 +13,7 @@ from __future__ import annotations
 import sys
 from array import array
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from kurenai.rouge155._config import Config, ConfigError, Evaluation, read_config, read_file_list
 from kurenai.rouge155._corpus import Average, corpus_averages
@@ -37,8 +36,7 @@ __all__ = ["MetricResult", "Report", "metrics_of", "run"]
 Values = tuple[float, float, float]
 
 
-@dataclass(frozen=True)
-class MetricResult:
+class MetricResult(NamedTuple):
     """One metric of one system: its corpus average and each evaluation's values."""
 
     tag: str
@@ -46,8 +44,7 @@ class MetricResult:
     per_eval: list[tuple[str, Values]]
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(NamedTuple):
     """What a run prints, per system in order, and how."""
 
     systems: dict[str, list[MetricResult]]

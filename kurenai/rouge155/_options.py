@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 __all__ = ["Options", "OptionsError", "UsageRequest", "parse_command_line"]
 
@@ -36,8 +36,7 @@ class UsageRequest(Exception):
     """``-h`` / ``-H`` / no configuration: print the usage and exit 255."""
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     """What a run of the script computes and prints."""
 
     config: str = ""
@@ -62,7 +61,7 @@ class Options:
     no_lcs: bool = False  # -x
     file_list: str | None = None  # -z format
     tokenizer: str | None = None  # --tokenizer (kurenai extension)
-    warnings: tuple[str, ...] = field(default=(), compare=False)
+    warnings: tuple[str, ...] = ()
 
 
 def _getopts(argv: list[str]) -> tuple[dict[str, str], list[str], list[str], dict[str, str]]:

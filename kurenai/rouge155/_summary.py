@@ -9,8 +9,7 @@ readers cut the text differently.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from kurenai.rouge155._text import lcs_units, ngram_text, units
 
@@ -28,16 +27,14 @@ class SummaryError(ValueError):
         self.errno = errno
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(NamedTuple):
     """``-l`` words and ``-b`` bytes (0: no limit), applied to every summary."""
 
     words: int = 0
     size: int = 0
 
 
-@dataclass(frozen=True)
-class Summary:
+class Summary(NamedTuple):
     """One summary's words, as the script's two readers give them."""
 
     whole: list[str]

@@ -11,11 +11,13 @@ so every kurenai surface (``RougeScorer``, batches, the CLI's
 from __future__ import annotations
 
 import os
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from kurenai.rouge155 import _data
-from kurenai.rouge155._stemmer import PerlStemmer
 from kurenai.rouge155._text import WORD
+
+if TYPE_CHECKING:
+    from kurenai.rouge155._stemmer import PerlStemmer
 
 __all__ = ["Rouge155Tokenizer", "Words"]
 
@@ -46,6 +48,9 @@ class Words:
         """The rules of ``-m`` / ``-s``, with the data files they need."""
         if not (use_stemmer or remove_stopwords):
             return cls()
+        # (The stemmer's module, many regular expressions, loads only for -m.)
+        from kurenai.rouge155._stemmer import PerlStemmer
+
         directory = _data.data_dir(data_dir)
         stopwords = _data.stopwords(directory) if remove_stopwords else None
         stemmer = PerlStemmer(_data.exceptions(directory)) if use_stemmer else None
