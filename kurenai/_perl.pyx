@@ -19,10 +19,11 @@ and the summary-level union LCS of ``_lcs``, ROUGE-W and skip-bigrams of
 """
 
 from libc.math cimport floor, pow
-from libc.stdint cimport int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdio cimport snprintf
-from libc.stdlib cimport free, malloc, qsort, strtod
+from libc.stdlib cimport calloc, free, malloc, qsort, strtod
 
+from kurenai._fused_intern cimport HashKey, Table, fast_hash, intern_token, table_free, table_init
 from kurenai._lcs cimport Counts, Doc, doc_counts
 from kurenai._lcs_intern cimport free_doc, intern_doc
 from kurenai._lcs_ngrams cimport overlap
@@ -31,6 +32,8 @@ from kurenai._variants cimport skip_bigram_doc_counts, weighted_lcs_doc
 # The metric kinds of ``kurenai.rouge155._counts.Metric.kind``.
 cdef enum Kind:
     NGRAM, LCS, WLCS, SKIP
+
+import os
 
 # Perl's drand48: state <- (A * state + C) mod 2^48, srand(s) -> (s << 16) + 0x330E.
 cdef uint64_t RAND_A = 0x5DEECE66D
@@ -195,6 +198,41 @@ cdef void eval_values(const Spec *spec, const double *total, int counting, doubl
     out[2] = f_measure(out[0], out[1], alpha)
 
 
+cdef list values_of(object metrics, Doc *t, Py_ssize_t n_models, Doc *p, Py_ssize_t vocab,
+                    bint best, object counting, double alpha):
+    """The values of ``metrics`` for the models ``t`` and the peer ``p``,
+    interned over ``vocab`` IDs (the two functions below)."""
+    cdef Py_ssize_t n_metrics = len(metrics), k, i, n_orders
+    cdef Py_ssize_t orders[16]
+    cdef int status = 0, count_mode = 0 if counting is None else counting
+    cdef Spec specs[16]
+    cdef double *per_model
+    cdef double totals[96]
+    if n_metrics > 16:
+        raise ValueError("at most 16 metrics")
+    read_specs(metrics, specs, orders, &n_orders)
+    per_model = <double *> malloc((4 * n_models * n_metrics + 1) * sizeof(double))
+    if per_model == NULL:
+        raise MemoryError()
+    with nogil:
+        for k in range(n_models):
+            status = count_pair(specs, n_metrics, &t[k], p, orders, n_orders, vocab,
+                                per_model + 4 * k * n_metrics)
+            if status < 0:
+                break
+        if status == 0:
+            combine(per_model, n_models, n_metrics, best, totals)
+            for i in range(n_metrics):
+                eval_values(&specs[i], totals + 3 * i, count_mode, alpha,
+                            totals + 3 * (n_metrics + i))
+    free(per_model)
+    if status == -2:
+        raise ZeroDivisionError(ZERO_BASE)
+    if status < 0:
+        raise MemoryError()
+    return [totals[3 * n_metrics + i] for i in range(3 * n_metrics)]
+
+
 def peer_values(metrics, models, peer, bint best, counting, double alpha):
     """One evaluation's values, 3 per metric: ``_counts.eval_values`` of
     ``_counts.combine`` of ``_counts.pair_counts`` of each model with the peer.
@@ -205,55 +243,126 @@ def peer_values(metrics, models, peer, bint best, counting, double alpha):
     B``; ``counting``: ``-t`` (None for 0).  A ZeroDivisionError where the
     script dies dividing by zero.
     """
-    cdef Py_ssize_t n_metrics = len(metrics), n_models = len(models), k, i
-    cdef Py_ssize_t n_orders, vocab
-    cdef Py_ssize_t orders[16]
-    cdef int status = 0, count_mode = 0 if counting is None else counting
+    cdef Py_ssize_t n_models = len(models), k
     cdef dict words = {}
     cdef Doc p
-    cdef Doc *t = <Doc *> malloc((n_models + 1) * sizeof(Doc))
-    cdef Spec *specs = <Spec *> malloc((n_metrics + 1) * sizeof(Spec))
-    cdef double *per_model = <double *> malloc((4 * n_models * n_metrics + 1) * sizeof(double))
-    cdef double *totals = <double *> malloc((6 * n_metrics + 1) * sizeof(double))
+    cdef Doc *t = <Doc *> calloc(n_models + 1, sizeof(Doc))
     p.ids = NULL
     p.bounds = NULL
-    for k in range(n_models if t != NULL else 0):
-        t[k].ids = NULL
-        t[k].bounds = NULL
     try:
-        if t == NULL or specs == NULL or per_model == NULL or totals == NULL:
+        if t == NULL:
             raise MemoryError()
-        if n_metrics > 16:
-            raise ValueError("at most 16 metrics")
-        read_specs(metrics, specs, orders, &n_orders)
         intern_doc(peer, words, &p)
         for k in range(n_models):
             intern_doc(models[k], words, &t[k])
-        vocab = len(words)
-        with nogil:
-            for k in range(n_models):
-                status = count_pair(specs, n_metrics, &t[k], &p, orders, n_orders, vocab,
-                                    per_model + 4 * k * n_metrics)
-                if status < 0:
-                    break
-            if status == 0:
-                combine(per_model, n_models, n_metrics, best, totals)
-                for i in range(n_metrics):
-                    eval_values(&specs[i], totals + 3 * i, count_mode, alpha,
-                                totals + 3 * (n_metrics + i))
-        if status == -2:
-            raise ZeroDivisionError(ZERO_BASE)
-        if status < 0:
-            raise MemoryError()
-        return [totals[3 * n_metrics + i] for i in range(3 * n_metrics)]
+        return values_of(metrics, t, n_models, &p, len(words), best, counting, alpha)
     finally:
         free_doc(&p)
         for k in range(n_models if t != NULL else 0):
             free_doc(&t[k])
         free(t)
-        free(specs)
-        free(per_model)
-        free(totals)
+
+
+# ---------------------------------------------------------------- SPL files
+
+cdef HashKey HASH_KEY
+HASH_KEY.constant_fast = False
+_key = os.urandom(16)  # the interning table's hash key, new in each process
+HASH_KEY.words[0] = int.from_bytes(_key[:8], "little")
+HASH_KEY.words[1] = int.from_bytes(_key[8:], "little")
+
+
+cdef inline bint word_byte(unsigned char c) noexcept nogil:
+    return (b"a"[0] <= c <= b"z"[0]) or (b"0"[0] <= c <= b"9"[0])
+
+
+cdef int scan_spl(const char *data, Py_ssize_t size, char *lowered, Table *table,
+                  Doc *doc) noexcept nogil:
+    """``doc`` = the units of an SPL file's ``data`` as the script reads them
+    (``_summary.summary_of``): every non-empty line a unit, ASCII lower-cased
+    (into ``lowered``), its words the runs of ``[a-z0-9]``, interned in
+    ``table``.  -1 if out of memory."""
+    cdef Py_ssize_t i, line_start = 0, k = 0, units = 0
+    cdef unsigned char c
+    doc.ids = <int32_t *> malloc((size // 2 + 2) * sizeof(int32_t))
+    doc.bounds = <Py_ssize_t *> malloc((size + 2) * sizeof(Py_ssize_t))
+    if doc.ids == NULL or doc.bounds == NULL:
+        return -1
+    for i in range(size):
+        c = data[i]
+        lowered[i] = c + 32 if b"A"[0] <= c <= b"Z"[0] else c
+    i = 0
+    while i <= size:
+        if i == size or lowered[i] == b"\n"[0]:
+            if i > line_start:  # a non-empty line ends: one unit
+                doc.bounds[units] = k
+                units += 1
+                k = words_in(lowered, line_start, i, table, doc.ids, k)
+                if k < 0:
+                    return -1
+            line_start = i + 1
+        i += 1
+    doc.bounds[units] = k
+    doc.n_sents = units
+    doc.n_tokens = k
+    return 0
+
+
+cdef Py_ssize_t words_in(const char *text, Py_ssize_t begin, Py_ssize_t end, Table *table,
+                         int32_t *ids, Py_ssize_t k) noexcept nogil:
+    """Intern the words of ``text[begin:end]`` into ``ids`` from ``k``; the
+    new count, -1 if out of memory."""
+    cdef Py_ssize_t i = begin, start
+    cdef int32_t found
+    while i < end:
+        if not word_byte(text[i]):
+            i += 1
+            continue
+        start = i
+        while i < end and word_byte(text[i]):
+            i += 1
+        found = intern_token(table, text + start, 1, i - start,
+                             fast_hash(table, text + start, 1, i - start))
+        if found < 0:
+            return -1
+        ids[k] = found
+        k += 1
+    return k
+
+
+def spl_values(metrics, models, bytes peer, bint best, counting, double alpha):
+    """:func:`peer_values` of SPL files read without ``-m``, ``-s``, ``-l`` or
+    ``-b``: ``models`` and ``peer`` are the files' bytes, whose words are
+    found and interned here, without a Python string per word."""
+    cdef Py_ssize_t n_models = len(models), k, total = len(peer)
+    cdef list files = [peer, *models]
+    cdef Table table
+    cdef Doc *docs = <Doc *> calloc(n_models + 1, sizeof(Doc))
+    cdef char *lowered = NULL
+    cdef Py_ssize_t offset = 0
+    cdef bytes data
+    cdef int status = 0
+    table.entries = NULL
+    table.slots = NULL
+    try:
+        for data in files:
+            total += len(data)
+        lowered = <char *> malloc(total + 1)
+        if docs == NULL or lowered == NULL or table_init(&table, total // 4, &HASH_KEY) < 0:
+            raise MemoryError()
+        for k in range(n_models + 1):
+            data = files[k]
+            status = scan_spl(data, len(data), lowered + offset, &table, &docs[k])
+            if status < 0:
+                raise MemoryError()
+            offset += len(data)
+        return values_of(metrics, docs + 1, n_models, &docs[0], table.n, best, counting, alpha)
+    finally:
+        table_free(&table)
+        for k in range(n_models + 1 if docs != NULL else 0):
+            free_doc(&docs[k])
+        free(docs)
+        free(lowered)
 
 
 # ---------------------------------------------------------------- the corpus

@@ -112,11 +112,15 @@ def evaluation_values(
     best: bool,
     counting: int | None,
     alpha: float,
+    joined: bool | None = None,
 ) -> list[float]:
     """One evaluation's values, 3 per metric: :func:`eval_values` of
-    :func:`combine` of each model's :func:`pair_counts` with ``peer``."""
+    :func:`combine` of each model's :func:`pair_counts` with ``peer``.
+    ``joined``: True when every summary is known to be :attr:`Summary.joined`."""
     kernel = _backend.perl
-    if kernel is not None and peer.joined and all(model.joined for model in models):
+    if joined is None:
+        joined = peer.joined and all(model.joined for model in models)
+    if kernel is not None and joined:
         try:
             return kernel.peer_values(  # type: ignore[no-any-return]
                 metrics, [model.units for model in models], peer.units, best, counting, alpha

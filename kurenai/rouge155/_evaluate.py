@@ -15,9 +15,10 @@ from array import array
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from kurenai import _backend
 from kurenai.rouge155._config import Config, ConfigError, Evaluation, read_config, read_file_list
 from kurenai.rouge155._corpus import Average, corpus_averages
-from kurenai.rouge155._counts import Metric, Perl155ZeroDivision, evaluation_values
+from kurenai.rouge155._counts import Metric, evaluation_values
 from kurenai.rouge155._options import Options
 from kurenai.rouge155._report import metric_block
 from kurenai.rouge155._summary import (
@@ -25,6 +26,8 @@ from kurenai.rouge155._summary import (
     Summary,
     SummaryError,
     exists,
+    plain,
+    read_bytes,
     read_summary,
     summary_of,
 )
@@ -195,6 +198,8 @@ def _count(
     (evaluations x metrics x 3, flat)."""
     limits = Limits(options.words, options.size)
     best = options.scoring == "B"
+    joined = limits.words == 0 and limits.size == 0 or None  # no cut: each reader's words agree
+    spl_values = _backend.perl.spl_values if _backend.perl and joined and plain(words_of) else None
     tables: dict[str, tuple[list[str], array[float]]] = {s: ([], array("d")) for s in systems}
     seen: set[str] = set()
     for evaluation in config.evaluations:
@@ -202,20 +207,36 @@ def _count(
         if not present:
             continue
         fmt = _format(evaluation)
-        paths = evaluation.model_paths() if reader else _model_paths(evaluation)
-        models = [_read(path, fmt, limits, words_of, reader) for path in paths]
+        # SPL files with the script's own words: the compiled kernel reads
+        # their bytes itself (the same words as summary_of's, fewer objects).
+        fast = spl_values is not None and fmt.upper() == "SPL"
+
+        def load(path: str) -> Any:
+            if fast:
+                return _bytes(path, reader)
+            return _read(path, fmt, limits, words_of, reader)
+
+        try:
+            models = [load(path) for path in evaluation.model_paths()]
+        except ConfigError:
+            if reader is None:  # the script checks that every model exists before reading one
+                _model_paths(evaluation)
+            raise
         for system in present:
             name = f"{evaluation.eval_id}.{system}"
             peer_path = evaluation.peer_path(system)
-            peer = _read(peer_path, fmt, limits, words_of, reader)
+            peer = load(peer_path)
             if name in seen:  # the script keeps the first evaluation of a name
                 continue
             seen.add(name)
             try:
-                found = evaluation_values(
-                    metrics, models, peer, best, options.counting, options.alpha
-                )
-            except Perl155ZeroDivision as error:
+                if fast:
+                    found = spl_values(metrics, models, peer, best, options.counting, options.alpha)
+                else:
+                    found = evaluation_values(
+                        metrics, models, peer, best, options.counting, options.alpha, joined
+                    )
+            except ZeroDivisionError as error:  # Perl155ZeroDivision, or the kernel's
                 raise ConfigError(
                     f"Illegal division by zero in evaluation {evaluation.eval_id}: {error} "
                     "(ROUGE-1.5.5.pl dies here too)"
@@ -244,6 +265,13 @@ def _model_paths(evaluation: Evaluation) -> list[str]:
         if not exists(path):
             raise ConfigError(f"Cannot find model summary: {path}", 2)
     return paths
+
+
+def _bytes(path: str, reader: Callable[[str], bytes] | None) -> bytes:
+    try:
+        return reader(path) if reader is not None else read_bytes(path)
+    except SummaryError as error:
+        raise ConfigError(str(error), error.errno) from None
 
 
 def _read(

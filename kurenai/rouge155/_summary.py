@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 from typing import Callable, NamedTuple
 
-from kurenai.rouge155._text import lcs_units, ngram_text, units
+from kurenai.rouge155._text import WORD, lcs_units, ngram_text, units
+from kurenai.rouge155._tokenizer import Words
 
 __all__ = ["Limits", "Summary", "SummaryError", "read_summary", "summary_of"]
 
@@ -48,6 +49,12 @@ class Summary(NamedTuple):
 
 def summary_of(data: bytes, fmt: str, limits: Limits, words_of: WordsOf) -> Summary:
     """The words of a file's ``data`` in input format ``fmt`` (SEE, ISI, SPL)."""
+    if fmt.upper() == "SPL" and limits.words == 0 and limits.size == 0 and plain(words_of):
+        # The same words as below, without a call per unit: every non-empty
+        # line is a unit, ASCII lower-cased (bytes.lower), its words WORD's.
+        findall = WORD.findall
+        per_unit = [findall(line) for line in data.lower().decode("latin-1").split("\n") if line]
+        return Summary([word for unit in per_unit for word in unit], per_unit)
     sentences = units(data, fmt)
     if limits.words == 0 and limits.size == 0:
         per_unit = [words_of(s.decode("latin-1")) for s in sentences]
@@ -56,6 +63,11 @@ def summary_of(data: bytes, fmt: str, limits: Limits, words_of: WordsOf) -> Summ
     whole = [] if text is None else words_of(text.decode("latin-1"))
     cut = lcs_units(sentences, limits.words, limits.size)
     return Summary(whole, [words_of(s.decode("latin-1")) for s in cut])
+
+
+def plain(words_of: WordsOf) -> bool:
+    """Whether ``words_of`` is the script's words without ``-s`` or ``-m``."""
+    return type(words_of) is Words and words_of.stopwords is None and words_of.stemmer is None
 
 
 def read_summary(path: str, fmt: str, limits: Limits, words_of: WordsOf) -> Summary:
@@ -69,8 +81,16 @@ def read_bytes(path: str) -> bytes:
     """The bytes of ``path``, checked to be UTF-8 (the script reads bytes and
     would count the bytes of another encoding as separators, silently)."""
     try:
-        with open(path, "rb") as stream:
-            data = stream.read()
+        # os.open/os.read: a run reads thousands of small files, and a
+        # buffered file object costs more than the reading itself.
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            chunks = []
+            while chunk := os.read(fd, 1 << 20):
+                chunks.append(chunk)
+        finally:
+            os.close(fd)
+        data = b"".join(chunks)
     except OSError as error:
         raise SummaryError(f"Cannot open {path}: {error.strerror}", error.errno or 2) from None
     try:
