@@ -3,10 +3,20 @@ from typing import Any
 
 ZERO_BASE: str
 
+def rounded(value: float) -> float: ...
+
 def peer_values(
     metrics: Sequence[Any],
     models: Sequence[Sequence[Sequence[str]]],
     peer: Sequence[Sequence[str]],
+    best: bool,
+    counting: int | None,
+    alpha: float,
+) -> list[float]: ...
+def spl_values(
+    metrics: Sequence[Any],
+    models: Sequence[bytes],
+    peer: bytes,
     best: bool,
     counting: int | None,
     alpha: float,

@@ -18,7 +18,7 @@ and the summary-level union LCS of ``_lcs``, ROUGE-W and skip-bigrams of
 (samples x evaluations) index array.
 """
 
-from libc.math cimport floor, pow
+from libc.math cimport fabs, floor, pow
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdio cimport snprintf
 from libc.stdlib cimport calloc, free, malloc, qsort, strtod
@@ -55,10 +55,30 @@ cdef struct Spec:
 
 
 cdef double perl_rounded(double value) noexcept nogil:
-    """``sprintf("%07.5f", value)`` read back, as the script compares it."""
+    """``sprintf("%07.5f", value)`` read back, as the script compares it.
+
+    Both steps round correctly, so the result is the double nearest k / 10^5,
+    k the exact ``value`` * 10^5 rounded half to even; and k / 100000.0 is that
+    double too (a division of two exact integers, rounded once).  The product
+    ``value * 100000.0`` is within an ulp of the exact one, which decides k
+    unless its fraction is near one half: there (and for values the fast path
+    does not cover) the text is made and read back.
+    """
     cdef char text[512]
+    cdef double scaled, whole, fraction
+    if 0 <= value < 1e4:  # then the product is within 2^-23 of the exact one
+        scaled = value * 100000.0
+        whole = floor(scaled)
+        fraction = scaled - whole
+        if fabs(fraction - 0.5) > 1e-3:
+            return (whole + (fraction > 0.5)) / 100000.0
     snprintf(text, sizeof(text), b"%07.5f", value)
     return strtod(text, NULL)
+
+
+def rounded(double value):
+    """The script's rounding of ``value`` (for tests: ``float(f"{value:07.5f}")``)."""
+    return perl_rounded(value)
 
 
 cdef double rounded_key(double hit, double count) noexcept nogil:
@@ -111,6 +131,8 @@ cdef int count_pair(const Spec *specs, Py_ssize_t n_metrics, const Doc *t, const
     cdef double hit, m_count, p_count
     cdef double w[2]
     cdef int64_t skips[3]
+    cdef int skipped_gap = 0
+    cdef bint skipped = False
     cdef Doc t_head, p_head
     for i in range(n_metrics):
         want_lcs = want_lcs or specs[i].kind == LCS
@@ -137,8 +159,10 @@ cdef int count_pair(const Spec *specs, Py_ssize_t n_metrics, const Doc *t, const
             out[2] = pow(<double> p_len, specs[i].weight)
             out[3] = pow(w[0] / w[1], 1 / specs[i].weight)
         else:
-            if skip_bigram_doc_counts(t, p, specs[i].gap, False, vocab, skips) < 0:
-                return -1
+            if not skipped or skipped_gap != specs[i].gap:  # S and SU of a gap share them
+                if skip_bigram_doc_counts(t, p, specs[i].gap, False, vocab, skips) < 0:
+                    return -1
+                skipped, skipped_gap = True, specs[i].gap
             hit, m_count, p_count = skips[0], skips[1], skips[2]
             if specs[i].unigrams:  # SU: every unigram but the last as well
                 t_head = t[0]
