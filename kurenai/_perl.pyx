@@ -403,27 +403,32 @@ cdef void ordered_sums(const double *values, Py_ssize_t size, Py_ssize_t width,
             out[c] += values[e * width + c]
 
 
+cdef inline Py_ssize_t draw(uint64_t *state, Py_ssize_t size) noexcept nogil:
+    """The next ``int(rand(size))``."""
+    state[0] = (RAND_A * state[0] + RAND_C) & RAND_MASK
+    # floor of a non-negative double: the truncating cast (no libm call); the
+    # state is below 2^48, so its signed conversion is exact.
+    return <Py_ssize_t> (<double> <int64_t> state[0] * RAND_SCALE * <double> size)
+
+
 cdef void draw_sums(const double *values, Py_ssize_t size, Py_ssize_t width,
                     Py_ssize_t resamples, double *sums) noexcept nogil:
     """Row s of ``sums``: the values of the ``size`` evaluations that
     ``srand(s)`` then ``int(rand(size))`` draws, added in draw order."""
-    cdef Py_ssize_t s, j, c, index
+    cdef Py_ssize_t s, j, c
     cdef uint64_t state
     cdef double *row
     cdef const double *drawn
     for s in range(resamples):
         state = (((<uint64_t> s) & SEED_BITS) << 16) + SEED_LOW
         row = sums + s * width
-        for j in range(size):
-            state = (RAND_A * state + RAND_C) & RAND_MASK
-            index = <Py_ssize_t> floor(<double> state * RAND_SCALE * <double> size)
-            drawn = values + index * width
-            if j == 0:
-                for c in range(width):
-                    row[c] = drawn[c]
-            else:
-                for c in range(width):
-                    row[c] += drawn[c]
+        drawn = values + draw(&state, size) * width
+        for c in range(width):
+            row[c] = drawn[c]
+        for j in range(1, size):
+            drawn = values + draw(&state, size) * width
+            for c in range(width):
+                row[c] += drawn[c]
 
 
 cdef void to_samples(double *sums, Py_ssize_t resamples, Py_ssize_t width, Py_ssize_t size,

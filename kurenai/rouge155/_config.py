@@ -13,6 +13,7 @@ model2 ...``, numbered from 1, ``#`` lines and blank lines skipped.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 import xml.etree.ElementTree as ElementTree
 from typing import NamedTuple
 
@@ -97,7 +98,7 @@ def read_config(path: str) -> Config:
 
 
 def _walk(
-    nodes: list[ElementTree.Element],
+    nodes: Iterable[ElementTree.Element],
     current: Evaluation | None,
     evaluations: dict[str, Evaluation],
     config: Config,
@@ -110,13 +111,13 @@ def _walk(
             if eval_id not in evaluations:
                 evaluations[eval_id] = Evaluation(eval_id)
                 config.evaluations.append(evaluations[eval_id])
-            _walk(list(child), evaluations[eval_id], evaluations, config, path)
+            _walk(child, evaluations[eval_id], evaluations, config, path)
         elif name in ("INPUT-FORMAT", "PEER-ROOT", "MODEL-ROOT", "PEERS", "MODELS"):
             if current is None:
                 raise ConfigError(f"{path}: <{child.tag}> outside an <EVAL>")
             _read_part(name, child, current, config, path)
         else:
-            _walk(list(child), current, evaluations, config, path)
+            _walk(child, current, evaluations, config, path)
 
 
 def _read_part(
@@ -158,6 +159,8 @@ def _attribute(node: ElementTree.Element, name: str, path: str) -> str:
 
 def _text(node: ElementTree.Element, previous: str | None) -> str | None:
     """The element's text, stripped (the last text node, as the script keeps it)."""
+    if not len(node):  # a leaf (every <P> and <M>): its one text node
+        return previous if node.text is None else node.text.strip()
     pieces = [node.text, *(child.tail for child in node)]
     texts = [piece for piece in pieces if piece is not None]
     return texts[-1].strip() if texts else previous
