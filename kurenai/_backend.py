@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import importlib
 import os
-import platform
+import sys
 import warnings
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable
@@ -40,7 +40,8 @@ CHOICES = ("auto", "compiled", "python")
 def _load(choice: str) -> tuple[ModuleType, str]:
     if choice not in CHOICES:
         raise ImportError(f"{ENV_VAR}={choice!r} is not one of {', '.join(CHOICES)}")
-    if choice == "auto" and platform.python_implementation() != "CPython":
+    # (sys.implementation, not the platform module: a command's start-up pays for that.)
+    if choice == "auto" and sys.implementation.name != "cpython":
         choice = "python"  # the extension is built for CPython only
     if choice != "python":
         try:

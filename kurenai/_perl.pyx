@@ -294,6 +294,7 @@ HASH_KEY.constant_fast = False
 _key = os.urandom(16)  # the interning table's hash key, new in each process
 HASH_KEY.words[0] = int.from_bytes(_key[:8], "little")
 HASH_KEY.words[1] = int.from_bytes(_key[8:], "little")
+del _key
 
 
 cdef inline bint word_byte(unsigned char c) noexcept nogil:

@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import shlex
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -21,7 +20,11 @@ __all__ = ["evaluate", "evaluate_command_line", "report", "score_corpus"]
 
 
 def _argv(args: str | Sequence[str]) -> list[str]:
-    return shlex.split(args) if isinstance(args, str) else list(args)
+    if isinstance(args, str):
+        import shlex  # only for a command line given as one string
+
+        return shlex.split(args)
+    return list(args)
 
 
 def report(args: str | Sequence[str]) -> str:

@@ -27,7 +27,6 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from kurenai import _backend
-from kurenai.rouge155._clipped import clipped_lcs_hits, clipped_wlcs_hit
 from kurenai.rouge155._summary import Summary
 
 __all__ = ["Metric", "Perl155ZeroDivision", "eval_values", "evaluation_values", "pair_counts"]
@@ -77,6 +76,8 @@ def pair_counts(metrics: Sequence[Metric], model: Summary, peer: Summary) -> lis
         overlaps = dict(zip(orders, counted[0]))
         lcs_hits = counted[2]
     if want_lcs and not joined:
+        from kurenai.rouge155._clipped import clipped_lcs_hits  # only under -l / -b
+
         lcs_hits = clipped_lcs_hits(model, peer)
     m_len, p_len = len(model.whole), len(peer.whole)
     skips: dict[int, tuple[int, int, int]] = {}  # ROUGE-S counts by gap, shared with SU
@@ -143,6 +144,8 @@ def _wlcs(weight: float, model: Summary, peer: Summary, joined: bool, variants: 
     if joined:
         hit, base = variants.weighted_lcs(model.units, peer.units, weight)  # type: ignore[attr-defined]
     else:
+        from kurenai.rouge155._clipped import clipped_wlcs_hit
+
         hit, base = clipped_wlcs_hit(model, peer, weight)
     if base == 0:
         raise Perl155ZeroDivision("a model summary has no words, and ROUGE-W divides by its length")

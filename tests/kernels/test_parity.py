@@ -55,7 +55,7 @@ FAMILIES = {
     ),
 }
 # Compiled modules without a twin still describe their surface in a .pyi.
-COMPILED = ["_lcs", "_variants", "_fused", "_resample"]
+COMPILED = ["_lcs", "_variants", "_fused", "_resample", "_perl"]
 
 
 def _pyi(name: str) -> dict[str, Parameters | None]:
