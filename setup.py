@@ -1,4 +1,5 @@
-"""Builds kurenai's compiled modules: ``kurenai._lcs``, ``_fused``, ``_resample``, ``_variants`` and ``_perl``.
+"""Builds kurenai's compiled modules: ``kurenai._lcs``, ``_fused``, ``_resample``,
+``_variants`` and ``_perl``.
 
 All metadata lives in pyproject.toml.  If the C compiler fails, kurenai
 installs as pure Python (and warns at import), unless KURENAI_REQUIRE_EXTENSION

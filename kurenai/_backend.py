@@ -148,6 +148,4 @@ variants: ModuleType = _compiled(
 resample = _compiled("_resample", "bootstrap kernel", "the bootstrap sums with NumPy.")
 # ROUGE-1.5.5.pl's evaluations and bootstrap; None: kurenai.rouge155 counts
 # with its pure Python (the spec).
-perl = _compiled(
-    "_perl", "ROUGE-1.5.5 kernel", "kurenai.rouge155 counts in pure Python (slower)."
-)
+perl = _compiled("_perl", "ROUGE-1.5.5 kernel", "kurenai.rouge155 counts in pure Python (slower).")

@@ -4,7 +4,6 @@ from typing import Any
 ZERO_BASE: str
 
 def rounded(value: float) -> float: ...
-
 def peer_values(
     metrics: Sequence[Any],
     models: Sequence[Sequence[Sequence[str]]],

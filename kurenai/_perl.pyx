@@ -416,7 +416,7 @@ cdef void draw_sums(const double *values, Py_ssize_t size, Py_ssize_t width,
                     Py_ssize_t resamples, double *sums) noexcept nogil:
     """Row s of ``sums``: the values of the ``size`` evaluations that
     ``srand(s)`` then ``int(rand(size))`` draws, added in draw order."""
-    cdef Py_ssize_t s, j, c
+    cdef Py_ssize_t s, _j, c
     cdef uint64_t state
     cdef double *row
     cdef const double *drawn
@@ -426,7 +426,7 @@ cdef void draw_sums(const double *values, Py_ssize_t size, Py_ssize_t width,
         drawn = values + draw(&state, size) * width
         for c in range(width):
             row[c] = drawn[c]
-        for j in range(1, size):
+        for _j in range(1, size):
             drawn = values + draw(&state, size) * width
             for c in range(width):
                 row[c] += drawn[c]

@@ -13,8 +13,8 @@ model2 ...``, numbered from 1, ``#`` lines and blank lines skipped.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Iterable
 from typing import NamedTuple
 
 __all__ = ["Config", "ConfigError", "Evaluation", "read_config", "read_file_list"]
@@ -37,7 +37,16 @@ class Evaluation:
     would cost the command's start-up more than the reading.)
     """
 
-    __slots__ = ("eval_id", "fmt", "listed", "model_ids", "model_root", "models", "peer_root", "peers")
+    __slots__ = (
+        "eval_id",
+        "fmt",
+        "listed",
+        "model_ids",
+        "model_root",
+        "models",
+        "peer_root",
+        "peers",
+    )
 
     def __init__(
         self,

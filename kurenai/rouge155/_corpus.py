@@ -88,9 +88,7 @@ def _average(numbers: Sequence[float], counting: int | None) -> Average:
     counts = (numbers[0], numbers[1], numbers[2])
     if counting == 2:
         return Average(None, None, None, counts)
-    r, p, f = (
-        Interval(*(f"{value:7.5f}" for value in numbers[k : k + 3])) for k in (3, 6, 9)
-    )
+    r, p, f = (Interval(*(f"{value:7.5f}" for value in numbers[k : k + 3])) for k in (3, 6, 9))
     return Average(r, p, f, counts)
 
 

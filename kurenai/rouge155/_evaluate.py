@@ -198,7 +198,7 @@ def _count(
     (evaluations x metrics x 3, flat)."""
     limits = Limits(options.words, options.size)
     best = options.scoring == "B"
-    joined = limits.words == 0 and limits.size == 0 or None  # no cut: each reader's words agree
+    joined = (limits.words == 0 and limits.size == 0) or None  # no cut: each reader's words agree
     spl_values = _backend.perl.spl_values if _backend.perl and joined and plain(words_of) else None
     tables: dict[str, tuple[list[str], array[float]]] = {s: ([], array("d")) for s in systems}
     seen: set[str] = set()
@@ -209,15 +209,13 @@ def _count(
         fmt = _format(evaluation)
         # SPL files with the script's own words: the compiled kernel reads
         # their bytes itself (the same words as summary_of's, fewer objects).
-        fast = spl_values is not None and fmt.upper() == "SPL"
-
-        def load(path: str) -> Any:
-            if fast:
-                return _bytes(path, reader)
-            return _read(path, fmt, limits, words_of, reader)
-
+        kernel = spl_values if fmt.upper() == "SPL" else None
+        fast = kernel is not None
         try:
-            models = [load(path) for path in evaluation.model_paths()]
+            models = [
+                _load(path, fast, fmt, limits, words_of, reader)
+                for path in evaluation.model_paths()
+            ]
         except ConfigError:
             if reader is None:  # the script checks that every model exists before reading one
                 _model_paths(evaluation)
@@ -225,13 +223,13 @@ def _count(
         for system in present:
             name = f"{evaluation.eval_id}.{system}"
             peer_path = evaluation.peer_path(system)
-            peer = load(peer_path)
+            peer = _load(peer_path, fast, fmt, limits, words_of, reader)
             if name in seen:  # the script keeps the first evaluation of a name
                 continue
             seen.add(name)
             try:
-                if fast:
-                    found = spl_values(metrics, models, peer, best, options.counting, options.alpha)
+                if kernel is not None:
+                    found = kernel(metrics, models, peer, best, options.counting, options.alpha)
                 else:
                     found = evaluation_values(
                         metrics, models, peer, best, options.counting, options.alpha, joined
@@ -265,6 +263,20 @@ def _model_paths(evaluation: Evaluation) -> list[str]:
         if not exists(path):
             raise ConfigError(f"Cannot find model summary: {path}", 2)
     return paths
+
+
+def _load(
+    path: str,
+    fast: bool,
+    fmt: str,
+    limits: Limits,
+    words_of: Callable[[str], list[str]],
+    reader: Callable[[str], bytes] | None,
+) -> Any:
+    """The file's bytes for the compiled kernel (``fast``), else its Summary."""
+    if fast:
+        return _bytes(path, reader)
+    return _read(path, fmt, limits, words_of, reader)
 
 
 def _bytes(path: str, reader: Callable[[str], bytes] | None) -> bytes:

@@ -106,8 +106,24 @@ def test_peer_values_equal_the_pure_evaluation(
 
 # SPL bytes: words, case, digits, separators, blank lines, \r and non-ASCII bytes.
 spl_bytes = st.lists(
-    st.sampled_from([b"a", b"B", b"cat", b"The", b"9", b" ", b"\n", b"\n\n", b"-", b".", b"\r",
-                     b"\xc3\xa9", b"\t", b"x1"]),
+    st.sampled_from(
+        [
+            b"a",
+            b"B",
+            b"cat",
+            b"The",
+            b"9",
+            b" ",
+            b"\n",
+            b"\n\n",
+            b"-",
+            b".",
+            b"\r",
+            b"\xc3\xa9",
+            b"\t",
+            b"x1",
+        ]
+    ),
     max_size=25,
 ).map(b"".join)
 
@@ -152,8 +168,9 @@ def test_corpus_values_equal_the_numpy_bootstrap(
     data: st.DataObject,
 ) -> None:
     value = st.floats(0, 1) if counting is None else st.integers(0, 9).map(float)
-    values = data.draw(st.lists(value, min_size=3 * metrics * evaluations,
-                                max_size=3 * metrics * evaluations))
+    values = data.draw(
+        st.lists(value, min_size=3 * metrics * evaluations, max_size=3 * metrics * evaluations)
+    )
     compiled = _corpus.corpus_averages(values, metrics, counting, 0.5, resamples, confidence)
     saved = _backend.perl
     _backend.perl = None
@@ -179,5 +196,7 @@ def test_rounding_is_the_scripts_sprintf(value: float) -> None:
 
 def test_the_pure_path_is_used_without_the_kernel(pure: None) -> None:
     metrics = [Metric("ROUGE-1", "N", n=1), Metric("ROUGE-L", "L")]
-    found = evaluation_values(metrics, [_summary([["a", "b"]])], _summary([["a"]]), False, None, 0.5)
+    found = evaluation_values(
+        metrics, [_summary([["a", "b"]])], _summary([["a"]]), False, None, 0.5
+    )
     assert found == _perl.peer_values(metrics, [[["a", "b"]]], [["a"]], False, None, 0.5)
