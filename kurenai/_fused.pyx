@@ -37,7 +37,8 @@ from kurenai._fused_scan cimport (
     ALONE, CHAR, DIRECT_PLANES_END, MARK, NEWLINE, PLANE_14, PLANE_14_SIZE, ROUGE_SCORE,
     UNICODE_WORDS, WHITESPACE, WORD, ScanRules, is_space, scan_alone, scan_alone_free,
 )
-from kurenai._fused_stems cimport StemCache, cache_clear, cache_free, cache_init, remap, stem_all
+from kurenai._fused_stems cimport StemCache, cache_clear, cache_free, cache_init, memo_of
+from kurenai._fused_stems cimport remap, stem_all
 from kurenai._fused_scores cimport new_triple, type_values
 from kurenai._lcs cimport Doc
 
@@ -131,20 +132,6 @@ def _degrade_fast_hash(bint on):
 
 # ---------------------------------------------------------------- the plan
 
-cdef dict _memo_of(object stem):
-    """The memo of ``stem`` if it is ``CachedPorterStemmer.stem_or_drop``
-    (token -> stem or None, which the method fills and only ever clears), else None.
-
-    The scan reads its hits directly: a dict lookup instead of a Python call
-    per distinct token of every pair.
-    """
-    from kurenai.tokenizers._stemming import CachedPorterStemmer
-
-    if getattr(stem, "__func__", None) is CachedPorterStemmer.stem_or_drop:
-        return stem.__self__.memo
-    return None
-
-
 cdef enum:
     SMALL_ORDERS = 16  # n-gram orders whose overlaps a pair keeps on the stack
 
@@ -196,7 +183,7 @@ cdef class FusedPlan:
         self.spec = spec
         self.rouge_types = tuple(spec.rouge_types)
         self.stem = stem
-        self.stem_memo = _memo_of(stem)
+        self.stem_memo = memo_of(stem)
         self.score_class = score_class
         self.c.mode = mode
         self.c.threads = max(threads, 1)
@@ -308,8 +295,9 @@ cdef class FusedPlan:
             raise
         return 0
 
-    def tokens(self, str text):
-        """The tokens this plan's scan finds in ``text``, before stemming.
+    def tokens(self, str text, bint stemmed=False):
+        """The tokens this plan's scan finds in ``text``, before stemming (or
+        after, through the plan's stem cache, if ``stemmed`` and it stems).
 
         Not used for scoring: it lets tests hold the compiled scan to the
         Python tokenizer it reproduces, token for token.
@@ -319,8 +307,14 @@ cdef class FusedPlan:
         cdef Doc doc
         cdef Entry *entry
         cdef Py_ssize_t k
+        cdef PairWork w  # holds the stems' buffers
+        work_init(&w)
         scan_alone(self.c.key, self.c.rules, lowered, self.c.mode, &table, &doc, 16)
         try:
+            if stemmed and self.stem is not None:
+                stem_all(&table, self.c.rules, &self.stem_cache, self.stem, self.stem_memo,
+                         &w.stems, &w.final_ids)
+                remap(&doc, w.final_ids)
             result = []
             for k in range(doc.n_tokens):
                 entry = &table.entries[doc.ids[k]]
@@ -328,6 +322,7 @@ cdef class FusedPlan:
             return result
         finally:
             scan_alone_free(&table, &doc)
+            work_free(&w)
 
     def _probes(self, str text):
         """(distinct tokens, table slots read to find each once) for ``text``.

@@ -166,6 +166,20 @@ cdef inline int cache_put(StemCache *c, const Entry *token, object stem, Stem *o
     return 0
 
 
+cdef inline dict memo_of(object stem):
+    """The memo of ``stem`` if it is ``CachedPorterStemmer.stem_or_drop``
+    (token -> stem or None, which the method fills and only ever clears), else None.
+
+    A miss of the plan's cache reads it first: a dict lookup instead of a
+    Python call for a token another plan of the same tokenizer has stemmed.
+    """
+    from kurenai.tokenizers._stemming import CachedPorterStemmer
+
+    if getattr(stem, "__func__", None) is CachedPorterStemmer.stem_or_drop:
+        return stem.__self__.memo
+    return None
+
+
 cdef inline object ask(object stem, dict memo, const Entry *token):
     """The stemmer's answer for ``token``: its memo's, or a call (a miss only)."""
     cdef object text = PyUnicode_FromKindAndData(token.kind, token.data, token.length)
