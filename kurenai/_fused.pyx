@@ -235,7 +235,7 @@ cdef class FusedPlan:
         if max_bytes >= 0:
             cache_clear(&self.stem_cache)
             self.stem_cache.max_bytes = max_bytes
-        return (self.stem_cache.keys.n if self.stem_cache.ready else 0), self.stem_cache.bytes
+        return self.stem_cache.n, self.stem_cache.bytes
 
     def __reduce__(self):
         return FusedPlan, (self.spec, self.c.mode, self.stem, self.score_class, self.c.threads)

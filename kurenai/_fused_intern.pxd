@@ -188,26 +188,6 @@ cdef inline int32_t intern_token(Table *t, const char *data, int kind, Py_ssize_
     return <int32_t> (t.n - 1)
 
 
-cdef inline int32_t find_token(Table *t, const char *data, int kind,
-                               Py_ssize_t length) noexcept nogil:
-    """The ID of the token content ``data[:length]``, or -1 if the table has
-    none: intern_token's probe, never adding it."""
-    cdef uint64_t h = (sip13(t.key.words, data, kind, length) if t.strong
-                       else fast_hash(t, data, kind, length))
-    cdef Py_ssize_t s = h & t.slot_mask, probes = 0
-    cdef int32_t index
-    while t.slots[s] >= 0:
-        index = t.slots[s]
-        if t.entries[index].hash == h and same(&t.entries[index], data, kind, length):
-            return index
-        s = (s + 1) & t.slot_mask
-        probes += 1
-        if probes > PROBE_LIMIT and not t.strong:
-            strengthen(t)
-            return find_token(t, data, kind, length)
-    return -1
-
-
 cdef inline void strengthen(Table *t) noexcept nogil:
     """Rehash every entry with SipHash and place them again (same size)."""
     cdef Py_ssize_t i, s, size = t.slot_mask + 1
