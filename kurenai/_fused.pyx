@@ -134,6 +134,7 @@ def _degrade_fast_hash(bint on):
 
 cdef enum:
     SMALL_ORDERS = 16  # n-gram orders whose overlaps a pair keeps on the stack
+    STEM_BLOCK = 16    # pairs score_many scans, stems, then counts at a time
 
 # Bytes a plan's stem cache holds at most (tokens, stems and their entries):
 # 32 MiB, about 400,000 English words; emptied when full.
@@ -457,7 +458,7 @@ cdef int _run_all(FusedPlan plan, PairWork *works, list lowered, Py_ssize_t n,
     """_work_run over many pairs, in three phases so the GIL is released twice
     per batch rather than per pair (``lowered``: n targets, then n predictions,
     prepared)."""
-    cdef Py_ssize_t k
+    cdef Py_ssize_t k, start, end
     cdef const char **data = <const char **> malloc(2 * n * sizeof(char *) + 1)
     cdef int *kinds = <int *> malloc(2 * n * sizeof(int) + 1)
     cdef Py_ssize_t *lengths = <Py_ssize_t *> malloc(2 * n * sizeof(Py_ssize_t) + 1)
@@ -478,16 +479,20 @@ cdef int _run_all(FusedPlan plan, PairWork *works, list lowered, Py_ssize_t n,
                     work_count(c, &works[k])
                     work_release(&works[k])
         else:
-            with nogil:
-                for k in range(n):
-                    work_scan(c, &works[k], data[k], kinds[k], lengths[k],
-                              data[n + k], kinds[n + k], lengths[n + k], max_tokens)
-            for k in range(n):
-                _work_stem(plan, &works[k])
-            with nogil:
-                for k in range(n):
-                    work_count(c, &works[k])
-                    work_release(&works[k])
+            # By blocks of pairs, still in the CPU's caches when stemmed
+            # (with the GIL) and counted.
+            for start in range(0, n, STEM_BLOCK):
+                end = min(start + STEM_BLOCK, n)
+                with nogil:
+                    for k in range(start, end):
+                        work_scan(c, &works[k], data[k], kinds[k], lengths[k],
+                                  data[n + k], kinds[n + k], lengths[n + k], max_tokens)
+                for k in range(start, end):
+                    _work_stem(plan, &works[k])
+                with nogil:
+                    for k in range(start, end):
+                        work_count(c, &works[k])
+                        work_release(&works[k])
         for k in range(n):
             if works[k].status < 0:
                 raise MemoryError()

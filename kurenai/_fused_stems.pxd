@@ -48,6 +48,7 @@ cdef struct Stem:
     const char *data      # NULL: the tokenizer drops the token
     int kind
     Py_ssize_t length
+    uint64_t hash         # its fast hash under the cache's key
 
 
 cdef struct Record:       # a cached token; its key (a byte a code point) and stem follow
@@ -55,6 +56,7 @@ cdef struct Record:       # a cached token; its key (a byte a code point) and st
     Py_ssize_t stem_length  # -1: dropped
     Py_ssize_t stem_offset  # from the key, aligned for the stem's kind
     int stem_kind
+    uint64_t stem_hash    # the stem's fast hash under the cache's key
 
 
 cdef struct Slot:         # the hash beside its record: one cache line read per probe
@@ -171,11 +173,14 @@ cdef inline bint holds(const Record *r, const Entry *token) noexcept nogil:
     return True
 
 
+cdef inline bint same_fast_key(const HashKey *a, const HashKey *b) noexcept nogil:
+    return a.words[0] == b.words[0] and a.constant_fast == b.constant_fast
+
+
 cdef inline uint64_t token_hash(const StemCache *c, const Table *t, const Entry *token) noexcept nogil:
     """cache_hash of a pair's token: the hash the pair's table computed, if
     that is the cache's (both fast, under the same key)."""
-    if not (c.strong or t.strong) and c.key.words[0] == t.key.words[0] and \
-            c.key.constant_fast == t.key.constant_fast:
+    if not (c.strong or t.strong) and same_fast_key(&c.key, &t.key):
         return token.hash
     return cache_hash(c, token.data, token.kind, token.length)
 
@@ -243,6 +248,7 @@ cdef inline int cache_put(StemCache *c, const Entry *token, object stem, Stem *o
         out.kind = PyUnicode_KIND(stem)
         out.length = PyUnicode_GET_LENGTH(stem)
         stem_size = out.length * out.kind
+        out.hash = fast_hash_keyed(&c.key, out.data, out.kind, out.length)
     offset = (token.length + 3) & ~3
     size = sizeof(Record) + offset + stem_size
     if size + SLOT_COST > c.max_bytes // 2:
@@ -254,7 +260,9 @@ cdef inline int cache_put(StemCache *c, const Entry *token, object stem, Stem *o
         cache_clear(c)
     if c.slots == NULL:
         c.key = c.plan_key[0]
-        c.epoch += 1  # hashes computed before were under no key
+        c.epoch += 1  # hashes computed before may be under another key
+        if stem is not None:
+            out.hash = fast_hash_keyed(&c.key, out.data, out.kind, out.length)
         if cache_place(c, 64, False) < 0:
             raise MemoryError()
     elif 2 * (c.n + 1) > c.slot_mask + 1 and cache_place(c, 2 * (c.slot_mask + 1), False) < 0:
@@ -266,6 +274,7 @@ cdef inline int cache_put(StemCache *c, const Entry *token, object stem, Stem *o
     r.stem_length = -1 if stem is None else out.length
     r.stem_offset = offset
     r.stem_kind = out.kind
+    r.stem_hash = out.hash
     key = <char *> (r + 1)
     for i in range(token.length):  # a stemmable token's code points are below 256
         key[i] = <char> read_code_point(token.kind, token.data, i)
@@ -286,6 +295,7 @@ cdef inline int cache_put(StemCache *c, const Entry *token, object stem, Stem *o
 cdef inline void stem_of(const Record *r, Stem *out) noexcept nogil:
     out.kind = r.stem_kind
     out.length = r.stem_length
+    out.hash = r.stem_hash
     out.data = NULL
     if r.stem_length >= 0:
         out.data = key_of(r) + r.stem_offset
@@ -431,6 +441,7 @@ cdef inline int stem_pair(Table *t, StemCache *cache, object stem, dict memo, St
             continue
         n_before = t.n
         index = intern_token(t, found.data, found.kind, found.length,
+                             found.hash if same_fast_key(&cache.key, &t.key) else
                              fast_hash(t, found.data, found.kind, found.length))
         if index < 0 or (t.n > n_before and own_stem(t, text, index) < 0):
             raise MemoryError()
