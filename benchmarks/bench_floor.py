@@ -16,7 +16,12 @@ thread) divided by the pairs, and the median over rounds of its pass / the
 floor's pass in the same round (steadier than a ratio of medians when the
 load drifts).  Cases: the four types of rouge-score's README (floor: one LCS
 + four Scores), ``rougeL`` alone (one LCS + one Score), and the four types
-with ``use_stemmer=True`` (against the unstemmed floor).
+with ``use_stemmer=True``, whose floor is the same call (``score``, or
+``score_batch``) unstemmed on the texts stemmed beforehand: stemming for
+free, so below any floor that stems by a lookup per token (checked to give
+the same scores).  Beside it: RapidFuzz's floor on words stemmed by a dict
+lookup each (precomputed for every word of the pairs), RapidFuzz unstemmed,
+kurenai unstemmed and rouge-score (``use_stemmer=True``; not in ``--tiny``).
 
 RapidFuzz is a benchmark-only peer: ``pip install -e '.[bench]' in a kurenai checkout``.
 ``--tiny`` runs a few generated pairs once, and without RapidFuzz leaves the
@@ -42,6 +47,7 @@ from _common import (
 
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.scoring import Score
+from kurenai.tokenizers._stemming import porter_stemmer
 
 try:
     from rapidfuzz.distance import LCSseq
@@ -98,19 +104,88 @@ def contenders(
     return runs
 
 
-def report(case: str, n_pairs: int, times: dict[str, list[float]]) -> dict[str, Any]:
+def prestemmed(text: str, stem: Callable[[str], str | None]) -> str:
+    """``text`` with each word (a run of non-space, lowercased) replaced by its
+    stem, lines kept: what the unstemmed scan reads as the stemmed tokens."""
+    lines = text.lower().split("\n")
+    return "\n".join(
+        " ".join(s for s in map(stem, line.split()) if s is not None) for line in lines
+    )
+
+
+STEM_FLOOR = "floor: score, pre-stemmed text"
+STEM_BATCH_FLOOR = "floor: score_batch, pre-stemmed"
+# Each stemmed row's floor: the same call on text stemmed beforehand.
+STEM_FLOORS = {"kurenai score_batch": STEM_BATCH_FLOOR, STEM_BATCH_FLOOR: STEM_BATCH_FLOOR}
+
+
+def stemmed_contenders(
+    pairs: Pairs, words: Words, with_rouge_score: bool
+) -> dict[str, Callable[[], object]]:
+    """The four types with ``use_stemmer=True``.  The floor is the same
+    compiled path, unstemmed, on the texts stemmed beforehand: stemming for
+    free, below any stemming by a lookup per token.  Beside it: RapidFuzz's
+    floor on words stemmed by a dict lookup each (the dict precomputed for
+    every word of the pairs), RapidFuzz unstemmed, kurenai unstemmed,
+    rouge-score."""
+    stem = porter_stemmer(True, "whitespace")
+    assert stem is not None
+    vocabulary = {word for t, p in words for word in t + p}
+    stems = {word: stem(word) for word in vocabulary}  # None: dropped
+    stemmed = RougeScorer(FOUR, use_stemmer=True)
+    plain = RougeScorer(FOUR)
+    targets, predictions = [t for t, _ in pairs], [p for _, p in pairs]
+    pre = [(prestemmed(t, stem), prestemmed(p, stem)) for t, p in pairs]
+    pre_targets, pre_predictions = [t for t, _ in pre], [p for _, p in pre]
+    if stemmed.score_batch(targets, predictions) != plain.score_batch(pre_targets, pre_predictions):
+        raise SystemExit("the pre-stemmed floor does not score as the stemmer does")
+    runs: dict[str, Callable[[], object]] = {
+        STEM_FLOOR: lambda: [plain.score(t, p) for t, p in pre],
+        STEM_BATCH_FLOOR: lambda: plain.score_batch(pre_targets, pre_predictions),
+    }
+    if LCSseq is not None:
+
+        def stemmed_floor() -> object:
+            out = []
+            for t, p in words:
+                ts = [s for s in map(stems.__getitem__, t) if s is not None]
+                ps = [s for s in map(stems.__getitem__, p) if s is not None]
+                out.append(floor_four(ts, ps))
+            return out
+
+        runs["RapidFuzz, a dict stem per word"] = stemmed_floor
+        runs["RapidFuzz, unstemmed"] = lambda: [floor_four(t, p) for t, p in words]
+    runs["kurenai score"] = lambda: [stemmed.score(t, p) for t, p in pairs]
+    runs["kurenai score_batch"] = lambda: stemmed.score_batch(targets, predictions)
+    runs["kurenai score, unstemmed"] = lambda: [plain.score(t, p) for t, p in pairs]
+    runs["kurenai score_batch, unstemmed"] = lambda: plain.score_batch(targets, predictions)
+    if with_rouge_score:
+        from rouge_score import rouge_scorer
+
+        reference = rouge_scorer.RougeScorer(FOUR, use_stemmer=True)
+        runs["rouge-score score"] = lambda: [reference.score(t, p) for t, p in pairs]
+    for run in runs.values():  # warm-up: stem caches, lazy imports, page faults
+        run()
+    return runs
+
+
+def report(
+    case: str, n_pairs: int, times: dict[str, list[float]], floors: dict[str, str] | None = None
+) -> dict[str, Any]:
     """Per contender: the median CPU time per pair, and the median over
-    rounds of its time / the floor's time in the same round."""
-    floor = next((runs for name, runs in times.items() if name.startswith("floor")), None)
+    rounds of its time / its floor's time in the same round (the first
+    ``floor`` row, or the row ``floors`` names)."""
+    first = next((name for name in times if name.startswith("floor")), None)
     print(f"\n{case}  ({n_pairs} pairs; median thread CPU time of interleaved passes, and")
     print("  the median over rounds of each pass / the floor's pass in its round)")
     figures: dict[str, Any] = {}
     for name, runs in times.items():
         micros = statistics.median(runs) / n_pairs * 1e6
-        ratio = statistics.median(r / f for r, f in zip(runs, floor)) if floor else None
-        shown = f"{ratio:>7.2f}x floor" if ratio else ""
+        floor = (floors or {}).get(name, first)
+        ratio = statistics.median(r / f for r, f in zip(runs, times[floor])) if floor else None
+        shown = f"{ratio:>7.2f}x {'floor' if floor == first else floor}" if ratio else ""
         print(f"  {name:<34}{micros:>9.2f} us/pair {shown}")
-        figures[name] = {"us_per_pair": micros, "ratio_to_floor": ratio}
+        figures[name] = {"us_per_pair": micros, "ratio_to_floor": ratio, "floor": floor}
     return figures
 
 
@@ -137,13 +212,16 @@ def main() -> None:
     cases = [
         ("4 types (rouge1, rouge2, rougeL, rougeLsum)", FOUR, False, floor_four),
         ("rougeL alone", ["rougeL"], False, floor_one),
-        ("4 types, use_stemmer=True (floor unstemmed)", FOUR, True, floor_four),
     ]
     figures = {}
     for case, types, stem, floor in cases:
         runs = contenders(types, stem, pairs, words, floor)
         times = interleaved_times(runs, args.repeats, clock=time.thread_time)
         figures[case] = report(case, len(pairs), times)
+    case = "4 types, use_stemmer=True (floor: the same call on pre-stemmed text)"
+    runs = stemmed_contenders(pairs, words, with_rouge_score=not args.tiny)
+    times = interleaved_times(runs, args.repeats, clock=time.thread_time)
+    figures[case] = report(case, len(pairs), times, STEM_FLOORS)
     if args.json:
         print(json.dumps(figures))
 

@@ -4,15 +4,16 @@
 ``FusedPlan`` is the compiled twin of ``kurenai._core.python_plan.PythonPlan``
 for a tokenizer that declares a ``scan_mode``: it scans the lowercased text's
 code points and interns each token's *content* in a C hash table, without
-making a Python string per token (only tokens that need Porter stemming
-become strings, once per distinct token); the IDs feed ``kurenai._lcs``'s
+making a Python string per token (stemming reads the plan's stem cache in
+C: a token becomes a string only the first time the plan stems it); the IDs feed ``kurenai._lcs``'s
 kernels (``kurenai._variants``' for ROUGE-W/S/SU), and the ``Score``s are
 computed with rouge-score's float operations, in the same order.
 
 The jobs are in the inline code this module cimports, compiled into it:
 ``_fused_intern.pxd`` (the flood-resistant interning table; SipHash in
-``_fused_hash.h``), ``_fused_scan.pxd`` (the four tokenizations and the
-stemming of their IDs), ``_fused_pair.pxd`` (one pair's scan and counts,
+``_fused_hash.h``), ``_fused_scan.pxd`` (the four tokenizations),
+``_fused_stems.pxd`` (the stemming of their IDs, and the stem cache),
+``_fused_pair.pxd`` (one pair's scan and counts,
 without the GIL) and ``_fused_scores.pxd`` (the score formulas).  This
 module holds their one copy of the process state (the hash key, the scan's
 tables), the plan, and the batch driver that releases the GIL.
@@ -34,9 +35,10 @@ from kurenai._fused_pair cimport lowered_within, prepared
 from kurenai._fused_pair cimport work_count, work_free, work_init, work_release, work_scan
 from kurenai._fused_scan cimport (
     ALONE, CHAR, DIRECT_PLANES_END, MARK, NEWLINE, PLANE_14, PLANE_14_SIZE, ROUGE_SCORE,
-    UNICODE_WORDS, WHITESPACE, WORD, ScanRules, is_space, remap, scan_alone, scan_alone_free,
-    stem_all,
+    UNICODE_WORDS, WHITESPACE, WORD, ScanRules, is_space, scan_alone, scan_alone_free,
 )
+from kurenai._fused_stems cimport StemCache, cache_clear, cache_free, cache_init, memo_of
+from kurenai._fused_stems cimport remap, stem_all
 from kurenai._fused_scores cimport new_triple, type_values
 from kurenai._lcs cimport Doc
 
@@ -130,22 +132,13 @@ def _degrade_fast_hash(bint on):
 
 # ---------------------------------------------------------------- the plan
 
-cdef dict _memo_of(object stem):
-    """The memo of ``stem`` if it is ``CachedPorterStemmer.stem_or_drop``
-    (token -> stem or None, which the method fills and only ever clears), else None.
-
-    The scan reads its hits directly: a dict lookup instead of a Python call
-    per distinct token of every pair.
-    """
-    from kurenai.tokenizers._stemming import CachedPorterStemmer
-
-    if getattr(stem, "__func__", None) is CachedPorterStemmer.stem_or_drop:
-        return stem.__self__.memo
-    return None
-
-
 cdef enum:
     SMALL_ORDERS = 16  # n-gram orders whose overlaps a pair keeps on the stack
+    STEM_BLOCK = 16    # pairs score_many scans, stems, then counts at a time
+
+# Bytes a plan's stem cache holds at most (tokens, stems and their entries):
+# 32 MiB, about 400,000 English words; emptied when full.
+STEM_CACHE_BYTES = 1 << 25
 
 
 cdef class FusedPlan:
@@ -160,13 +153,15 @@ cdef class FusedPlan:
     cdef readonly object spec
     cdef readonly tuple rouge_types
     cdef readonly object stem
-    cdef dict stem_memo             # stem's own memo, read without calling it
+    cdef dict stem_memo             # stem's own memo, read on a miss without calling it
+    cdef StemCache stem_cache       # token -> stem in C; not pickled, refills
     cdef readonly object score_class
     cdef Layout c                   # the types in C, for the nogil code
 
     def __cinit__(self):
         self.c.kinds = self.c.gaps = self.c.unigrams = NULL
         self.c.orders = self.c.order_slot = self.c.ngram_orders = NULL
+        cache_init(&self.stem_cache, &HASH_KEY, STEM_CACHE_BYTES)
 
     def __dealloc__(self):
         free(self.c.kinds)
@@ -175,6 +170,7 @@ cdef class FusedPlan:
         free(self.c.ngram_orders)
         free(self.c.gaps)
         free(self.c.unigrams)
+        cache_free(&self.stem_cache)
 
     def __init__(self, spec, int mode, stem, type score_class, int threads=1):
         if not issubclass(score_class, tuple):
@@ -188,7 +184,7 @@ cdef class FusedPlan:
         self.spec = spec
         self.rouge_types = tuple(spec.rouge_types)
         self.stem = stem
-        self.stem_memo = _memo_of(stem)
+        self.stem_memo = memo_of(stem)
         self.score_class = score_class
         self.c.mode = mode
         self.c.threads = max(threads, 1)
@@ -233,6 +229,14 @@ cdef class FusedPlan:
     def threads(self):
         """How many threads one long pair's LCS may use."""
         return self.c.threads
+
+    def _stem_cache(self, Py_ssize_t max_bytes=-1):
+        """(tokens, bytes) the stem cache holds; ``max_bytes`` >= 0 empties it
+        and sets its bound (for tests)."""
+        if max_bytes >= 0:
+            cache_clear(&self.stem_cache)
+            self.stem_cache.max_bytes = max_bytes
+        return self.stem_cache.n, self.stem_cache.bytes
 
     def __reduce__(self):
         return FusedPlan, (self.spec, self.c.mode, self.stem, self.score_class, self.c.threads)
@@ -279,7 +283,6 @@ cdef class FusedPlan:
                          str prediction) except -1:
         """Every count of one pair into ``work`` (released by _pair_free;
         ``small`` holds the n-gram overlaps of up to SMALL_ORDERS orders)."""
-        cdef list keep_alive = None if self.stem is None else []  # the stems
         work_init(work)
         work.counts.overlaps = small
         if self.c.n_orders > SMALL_ORDERS:
@@ -287,14 +290,15 @@ cdef class FusedPlan:
             if work.counts.overlaps == NULL:
                 raise MemoryError()
         try:
-            _work_run(self, work, prepared(target), prepared(prediction), -1, keep_alive)
+            _work_run(self, work, prepared(target), prepared(prediction), -1)
         except BaseException:
             _pair_free(work, small)
             raise
         return 0
 
-    def tokens(self, str text):
-        """The tokens this plan's scan finds in ``text``, before stemming.
+    def tokens(self, str text, bint stemmed=False):
+        """The tokens this plan's scan finds in ``text``, before stemming (or
+        after, through the plan's stem cache, if ``stemmed`` and it stems).
 
         Not used for scoring: it lets tests hold the compiled scan to the
         Python tokenizer it reproduces, token for token.
@@ -304,8 +308,14 @@ cdef class FusedPlan:
         cdef Doc doc
         cdef Entry *entry
         cdef Py_ssize_t k
+        cdef PairWork w  # holds the stems' buffers
+        work_init(&w)
         scan_alone(self.c.key, self.c.rules, lowered, self.c.mode, &table, &doc, 16)
         try:
+            if stemmed and self.stem is not None:
+                stem_all(&table, self.c.rules, &self.stem_cache, self.stem, self.stem_memo,
+                         &w.stems, &w.final_ids)
+                remap(&doc, w.final_ids)
             result = []
             for k in range(doc.n_tokens):
                 entry = &table.entries[doc.ids[k]]
@@ -313,6 +323,7 @@ cdef class FusedPlan:
             return result
         finally:
             scan_alone_free(&table, &doc)
+            work_free(&w)
 
     def _probes(self, str text):
         """(distinct tokens, table slots read to find each once) for ``text``.
@@ -343,7 +354,6 @@ cdef class FusedPlan:
         cdef PairWork *works
         cdef Py_ssize_t *overlaps
         cdef list lowered, over = []
-        cdef list keep_alive = []
         if len(predictions) != n:
             raise ValueError(f"{n} targets but {len(predictions)} predictions")
         if max_tokens < 0:
@@ -361,7 +371,7 @@ cdef class FusedPlan:
             for k in range(n):
                 work_init(&works[k])
                 works[k].counts.overlaps = overlaps + k * n_orders
-            _run_all(self, works, lowered, n, max_tokens, keep_alive)
+            _run_all(self, works, lowered, n, max_tokens)
             for k in over:
                 works[k].status = 1
             if out is not None:
@@ -414,17 +424,19 @@ cdef void _pair_free(PairWork *work, Py_ssize_t *small) noexcept:
     work_free(work)
 
 
-cdef int _work_stem(FusedPlan plan, PairWork *w, list keep_alive) except -1:
+cdef int _work_stem(FusedPlan plan, PairWork *w) except -1:
+    # With the GIL: the plan's stem cache is read and filled only so.
     if w.status != 0 or plan.stem is None:
         return 0
-    stem_all(&w.table, plan.c.rules, plan.stem, plan.stem_memo, keep_alive, &w.final_ids)
+    stem_all(&w.table, plan.c.rules, &plan.stem_cache, plan.stem, plan.stem_memo, &w.stems,
+             &w.final_ids)
     remap(&w.t, w.final_ids)
     remap(&w.p, w.final_ids)
     return 0
 
 
 cdef int _work_run(FusedPlan plan, PairWork *w, str target, str prediction,
-                   Py_ssize_t max_tokens, list keep_alive) except -1:
+                   Py_ssize_t max_tokens) except -1:
     """Scan, intern, stem and count one pair of prepared texts."""
     cdef const char *t_data = <const char *> PyUnicode_DATA(target)
     cdef const char *p_data = <const char *> PyUnicode_DATA(prediction)
@@ -433,7 +445,7 @@ cdef int _work_run(FusedPlan plan, PairWork *w, str target, str prediction,
     cdef Py_ssize_t p_length = PyUnicode_GET_LENGTH(prediction)
     with nogil:
         work_scan(&plan.c, w, t_data, t_kind, t_length, p_data, p_kind, p_length, max_tokens)
-    _work_stem(plan, w, keep_alive)
+    _work_stem(plan, w)
     with nogil:
         work_count(&plan.c, w)
     if w.status < 0:
@@ -442,11 +454,11 @@ cdef int _work_run(FusedPlan plan, PairWork *w, str target, str prediction,
 
 
 cdef int _run_all(FusedPlan plan, PairWork *works, list lowered, Py_ssize_t n,
-                  Py_ssize_t max_tokens, list keep_alive) except -1:
+                  Py_ssize_t max_tokens) except -1:
     """_work_run over many pairs, in three phases so the GIL is released twice
     per batch rather than per pair (``lowered``: n targets, then n predictions,
     prepared)."""
-    cdef Py_ssize_t k
+    cdef Py_ssize_t k, start, end
     cdef const char **data = <const char **> malloc(2 * n * sizeof(char *) + 1)
     cdef int *kinds = <int *> malloc(2 * n * sizeof(int) + 1)
     cdef Py_ssize_t *lengths = <Py_ssize_t *> malloc(2 * n * sizeof(Py_ssize_t) + 1)
@@ -467,16 +479,20 @@ cdef int _run_all(FusedPlan plan, PairWork *works, list lowered, Py_ssize_t n,
                     work_count(c, &works[k])
                     work_release(&works[k])
         else:
-            with nogil:
-                for k in range(n):
-                    work_scan(c, &works[k], data[k], kinds[k], lengths[k],
-                              data[n + k], kinds[n + k], lengths[n + k], max_tokens)
-            for k in range(n):
-                _work_stem(plan, &works[k], keep_alive)
-            with nogil:
-                for k in range(n):
-                    work_count(c, &works[k])
-                    work_release(&works[k])
+            # By blocks of pairs, still in the CPU's caches when stemmed
+            # (with the GIL) and counted.
+            for start in range(0, n, STEM_BLOCK):
+                end = min(start + STEM_BLOCK, n)
+                with nogil:
+                    for k in range(start, end):
+                        work_scan(c, &works[k], data[k], kinds[k], lengths[k],
+                                  data[n + k], kinds[n + k], lengths[n + k], max_tokens)
+                for k in range(start, end):
+                    _work_stem(plan, &works[k])
+                with nogil:
+                    for k in range(start, end):
+                        work_count(c, &works[k])
+                        work_release(&works[k])
         for k in range(n):
             if works[k].status < 0:
                 raise MemoryError()

@@ -1,8 +1,8 @@
 # One pair's work in kurenai._fused, without the GIL: lowercase (ASCII),
 # scan both texts into one table, then count with the kernels of
 # kurenai._lcs (n-grams, LCS, ROUGE-Lsum) and kurenai._variants (ROUGE-W/S/SU).
-# Stemming, which calls Python, runs between the scan and the count
-# (kurenai/_fused.pyx, with kurenai/_fused_scan.pxd's stem_all).
+# Stemming, which may call Python, runs between the scan and the count
+# (kurenai/_fused.pyx, with kurenai/_fused_stems.pxd's stem_all).
 #
 # Inline code only, compiled into the module that cimports it.  What to
 # count is a Layout, the C form of a plan's ROUGE types.
@@ -13,6 +13,7 @@ from libc.string cimport memset
 
 from kurenai._fused_intern cimport HashKey, Table, table_free, table_init
 from kurenai._fused_scan cimport ScanRules, scan, scan_alone, scan_alone_free
+from kurenai._fused_stems cimport StemText
 from kurenai._lcs cimport Counts, Doc, doc_counts
 from kurenai._variants cimport skip_bigram_doc_counts, weighted_lcs_doc
 
@@ -56,6 +57,7 @@ cdef struct PairWork:
     Counts counts
     double *variant_counts  # ROUGE-W/S/SU: 3 per type (see count_variants)
     int32_t *final_ids
+    StemText stems        # the copies of its stems its table points into
     uint8_t *lowered      # the lowercased copies of 1-byte texts
     int status            # 0: scored; 1: over the size limit; -1: out of memory
 
@@ -71,10 +73,13 @@ cdef inline void work_release(PairWork *w) noexcept nogil:
     free(w.p.ids)
     free(w.p.bounds)
     free(w.final_ids)
+    free(w.stems.data)
     free(w.lowered)
     table_free(&w.table)
     w.t.ids = w.p.ids = w.final_ids = NULL
     w.lowered = NULL
+    w.stems.data = NULL
+    w.stems.used = w.stems.capacity = 0
     w.t.bounds = w.p.bounds = NULL
 
 

@@ -3,23 +3,20 @@
 # exactly as four Python tokenizers of kurenai.tokenizers split it:
 # ``AllCharacterSupportTokenizer`` (runs of non-space), ``RougeScoreTokenizer``
 # (runs of ASCII ``[a-z0-9]``), ``CharTokenizer`` and ``UnicodeTokenizer`` (by
-# Unicode class); and then their stemming, applied to the IDs.
+# Unicode class).  Their stemming, applied to the IDs, is kurenai/_fused_stems.pxd's.
 #
 # Inline code only, compiled into the module that cimports it.  The rules are
 # kurenai._core.rules's: as compile-time constants here (kurenai/_fused.pyx
 # checks them against it when it loads) and as tables in a ScanRules, which
 # the caller fills once and passes in.
 
-from cpython.dict cimport PyDict_GetItem
-from cpython.ref cimport PyObject
-from cpython.unicode cimport PyUnicode_DATA, PyUnicode_FromKindAndData
+from cpython.unicode cimport PyUnicode_DATA
 from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_KIND
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
-from kurenai._fused_intern cimport Entry, HashKey, Table, fast_hash, finish, intern_token, mix
+from kurenai._fused_intern cimport HashKey, Table, finish, intern_token, mix
 from kurenai._fused_intern cimport table_free, table_init
-from kurenai._fused_intern cimport read_code_point
 from kurenai._lcs cimport Doc
 
 
@@ -229,73 +226,3 @@ cdef inline void scan_alone_free(Table *table, Doc *doc) noexcept nogil:
     doc.ids = NULL
     doc.bounds = NULL
     table_free(table)
-
-
-# ---------------------------------------------------------------- stemming
-
-cdef inline bint stemmable(const ScanRules *rules, const Entry *e) noexcept nogil:
-    """kurenai._core.rules.is_stemmable, without making a str: long enough, and
-    only ROUGE word characters."""
-    cdef Py_ssize_t i
-    cdef uint32_t ch
-    if e.length < rules.stem_min_length:
-        return False
-    for i in range(e.length):
-        ch = read_code_point(e.kind, e.data, i)
-        if ch >= 256 or not rules.token_char[<int> ROUGE_SCORE][ch]:
-            return False
-    return True
-
-
-cdef inline int stem_all(Table *t, const ScanRules *rules, object stem, dict memo,
-                         list keep_alive, int32_t **final_ids) except -1:
-    """final_ids[raw ID] = ID of its stem (-1: the tokenizer drops the token).
-
-    ``stem`` is the tokenizer's ``stemmer``: token -> stem, or None to drop
-    it; ``memo`` (or None) holds results it gave before, read without calling
-    it; ``keep_alive`` keeps the stems, which the table points into.
-    """
-    cdef PyObject *known
-    cdef Py_ssize_t raw_count = t.n, e
-    cdef int32_t *final = <int32_t *> malloc((raw_count + 1) * sizeof(int32_t))
-    cdef Entry entry
-    cdef str stemmed
-    cdef const char *data
-    cdef int kind
-    cdef Py_ssize_t length
-    final_ids[0] = final
-    if final == NULL:
-        raise MemoryError()
-    for e in range(raw_count):
-        entry = t.entries[e]
-        if not stemmable(rules, &entry):
-            final[e] = <int32_t> e
-            continue
-        token = PyUnicode_FromKindAndData(entry.kind, entry.data, entry.length)
-        known = NULL if memo is None else PyDict_GetItem(memo, token)
-        stemmed = <object> known if known != NULL else stem(token)
-        if stemmed is None:
-            final[e] = -1
-            continue
-        keep_alive.append(stemmed)
-        data = <const char *> PyUnicode_DATA(stemmed)
-        kind = PyUnicode_KIND(stemmed)
-        length = PyUnicode_GET_LENGTH(stemmed)
-        final[e] = intern_token(t, data, kind, length, fast_hash(t, data, kind, length))
-        if final[e] < 0:
-            raise MemoryError()
-    return 0
-
-
-cdef inline void remap(Doc *doc, const int32_t *final) noexcept nogil:
-    """Replace raw IDs by stem IDs, dropping tokens mapped to -1."""
-    cdef Py_ssize_t s, k, kept = 0, start
-    for s in range(doc.n_sents):
-        start = doc.bounds[s]
-        doc.bounds[s] = kept
-        for k in range(start, doc.bounds[s + 1]):
-            if final[doc.ids[k]] >= 0:
-                doc.ids[kept] = final[doc.ids[k]]
-                kept += 1
-    doc.bounds[doc.n_sents] = kept
-    doc.n_tokens = kept

@@ -220,7 +220,7 @@ def test_columns_of_duplicate_types(backend: str) -> None:
 
 
 @pytest.mark.compiled_only
-def test_the_compiled_scan_reads_the_stemmers_memo_and_calls_other_stemmers() -> None:
+def test_the_compiled_scan_stems_through_its_cache_then_the_memo_then_the_stemmer() -> None:
     from kurenai import _fused
 
     spec = parse_types(["rouge1"])
@@ -228,10 +228,14 @@ def test_the_compiled_scan_reads_the_stemmers_memo_and_calls_other_stemmers() ->
     stemmer = tokenizer.stemmer  # type: ignore[attr-defined]
     plan = _fused.FusedPlan(spec, _fused.MODES["whitespace"], stemmer, Score)
     assert plan.score("running dogs", "runs")["rouge1"].precision == 1.0
-    # A hit is read from the memo without calling the stemmer; a miss calls it.
+    # A token new to the plan is read from the stemmer's memo without calling it ...
     stemmer.__self__.memo["walking"] = "run"
     assert plan.score("running", "walking")["rouge1"].precision == 1.0
+    # ... and from then on from the plan's own cache, memo or not.
     stemmer.__self__.memo.clear()
+    assert plan.score("running", "walking")["rouge1"].precision == 1.0
+    assert plan._stem_cache()[0] == 4  # running, dogs, runs, walking
+    plan._stem_cache(_fused.STEM_CACHE_BYTES)  # emptied: the stemmer answers again
     assert plan.score("running", "walking")["rouge1"].precision == 0.0
     calls: list[str] = []
 
@@ -241,4 +245,5 @@ def test_the_compiled_scan_reads_the_stemmers_memo_and_calls_other_stemmers() ->
 
     other = _fused.FusedPlan(spec, _fused.MODES["whitespace"], shout, Score)
     assert other.score("abcd efgh", "ABCD")["rouge1"].recall == 0.5
-    assert sorted(calls) == ["abcd", "efgh"]
+    assert other.score("efgh abcd", "EFGH")["rouge1"].recall == 0.5
+    assert sorted(calls) == ["abcd", "efgh"]  # once per token per plan

@@ -1,0 +1,463 @@
+# The stemming of kurenai._fused: a pair's raw token IDs -> the IDs of their
+# stems, through a stem cache the plan owns (a stemmable token's content ->
+# its stem's content, or "dropped", in C memory), so a token seen before is
+# stemmed with no Python object made; only a miss asks the tokenizer's
+# stemmer, once.
+#
+# Inline code only, compiled into the module that cimports it.  The cache is
+# read and filled with the GIL held only (stem_all runs between a pair's scan
+# and its count), so the batch driver's threads share it safely; the only
+# point where another thread can run in between is the stemmer's call, and no
+# pointer into the cache is held across it.  A pair's table never points into
+# the cache either: a stem new to the pair is copied into the pair's own
+# buffer, so clearing a full cache cannot leave a pair reading freed memory.
+# The cache is flood resistant as kurenai/_fused_intern.pxd's tables are: a
+# fast keyed hash, switched to SipHash once a probe chain grows too long.
+
+from cpython.dict cimport PyDict_GetItem
+from cpython.ref cimport PyObject
+from cpython.unicode cimport PyUnicode_DATA, PyUnicode_FromKindAndData
+from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_KIND
+from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy
+
+from kurenai._fused_intern cimport PROBE_LIMIT, Entry, HashKey, Table, fast_hash, intern_token
+from kurenai._fused_intern cimport mix, read_code_point, same_bytes, sip13
+from kurenai._fused_scan cimport ROUGE_SCORE, ScanRules
+from kurenai._lcs cimport Doc
+
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define kurenai_prefetch(p) __builtin_prefetch(p)
+    #else
+    #define kurenai_prefetch(p) ((void) (p))
+    #endif
+    """
+    void prefetch "kurenai_prefetch"(const void *p) noexcept nogil
+
+
+cdef enum:
+    CHUNK = 1 << 16       # bytes of a block of the cache's arena (at least)
+    SLOT_COST = 32        # bytes of slots a cached token costs (16 a slot, half full)
+
+
+cdef struct Stem:
+    const char *data      # NULL: the tokenizer drops the token
+    int kind
+    Py_ssize_t length
+    uint64_t hash         # its fast hash under the cache's key
+
+
+cdef struct Record:       # a cached token; its key (a byte a code point) and stem follow
+    Py_ssize_t key_length
+    Py_ssize_t stem_length  # -1: dropped
+    Py_ssize_t stem_offset  # from the key, aligned for the stem's kind
+    int stem_kind
+    uint64_t stem_hash    # the stem's fast hash under the cache's key
+
+
+cdef struct Slot:         # the hash beside its record: one cache line read per probe
+    uint64_t hash
+    Record *record        # NULL: empty
+
+
+cdef struct Chunk:        # a block of the arena; its bytes follow the header
+    Chunk *next
+    Py_ssize_t used
+    Py_ssize_t size
+
+
+cdef struct StemCache:
+    Slot *slots           # open addressing, at most half full
+    Py_ssize_t slot_mask
+    Py_ssize_t n          # records
+    bint strong           # hashed with SipHash since a probe chain grew too long
+    HashKey key           # a copy of the plan's, made when the slots are
+    const HashKey *plan_key
+    Chunk *arena          # the records; never moves, freed whole
+    Py_ssize_t bytes      # what the cache holds: records and their slots
+    Py_ssize_t max_bytes  # past it the cache is emptied before the next token
+    Py_ssize_t epoch      # changes when hashes computed before stop being valid
+
+
+# ---------------------------------------------------------------- the cache
+
+cdef inline void cache_init(StemCache *c, const HashKey *key, Py_ssize_t max_bytes) noexcept nogil:
+    c.slots = NULL
+    c.slot_mask = 0
+    c.n = 0
+    c.strong = False
+    c.plan_key = key
+    c.key = key[0]
+    c.arena = NULL
+    c.bytes = 0
+    c.max_bytes = max_bytes
+    c.epoch = 0
+
+
+cdef inline void cache_clear(StemCache *c) noexcept nogil:
+    """Empty the cache: the arena and the slots freed."""
+    cdef Chunk *chunk
+    while c.arena != NULL:
+        chunk = c.arena
+        c.arena = chunk.next
+        free(chunk)
+    free(c.slots)
+    c.slots = NULL
+    c.n = 0
+    c.bytes = 0
+    c.strong = False
+    c.epoch += 1
+
+
+cdef inline void cache_free(StemCache *c) noexcept nogil:
+    cache_clear(c)
+
+
+cdef inline char *arena_alloc(StemCache *c, Py_ssize_t size) noexcept nogil:
+    """``size`` bytes (8-aligned) in the arena, which never moves; NULL: no memory."""
+    cdef Chunk *chunk = c.arena
+    cdef char *out
+    size = (size + 7) & ~7
+    if chunk == NULL or chunk.size - chunk.used < size:
+        chunk = <Chunk *> malloc(sizeof(Chunk) + max(<Py_ssize_t> CHUNK, size))
+        if chunk == NULL:
+            return NULL
+        chunk.next = c.arena
+        chunk.used = 0
+        chunk.size = max(<Py_ssize_t> CHUNK, size)
+        c.arena = chunk
+    out = <char *> (chunk + 1) + chunk.used
+    chunk.used += size
+    return out
+
+
+cdef inline const char *key_of(const Record *r) noexcept nogil:
+    return <const char *> (r + 1)
+
+
+cdef inline uint64_t cache_hash(const StemCache *c, const char *data, int kind,
+                                Py_ssize_t length) noexcept nogil:
+    if c.strong:
+        return sip13(c.key.words, data, kind, length)
+    return fast_hash_keyed(&c.key, data, kind, length)
+
+
+cdef inline uint64_t fast_hash_keyed(const HashKey *key, const char *data, int kind,
+                                     Py_ssize_t length) noexcept nogil:
+    # _fused_intern's fast_hash, under a key rather than a table's.
+    cdef uint64_t h = key.words[0]
+    cdef Py_ssize_t i
+    if key.constant_fast:
+        return 0
+    for i in range(length):
+        h = mix(h, read_code_point(kind, data, i))
+    h *= 0x100000001B3ULL
+    return h ^ (h >> 29)
+
+
+cdef inline bint holds(const Record *r, const Entry *token) noexcept nogil:
+    """Whether ``r`` is the record of ``token``'s content."""
+    cdef const char *key = key_of(r)
+    cdef Py_ssize_t i
+    if r.key_length != token.length:
+        return False
+    if token.kind == 1:
+        return same_bytes(key, token.data, token.length)
+    for i in range(token.length):
+        if <uint8_t> key[i] != read_code_point(token.kind, token.data, i):
+            return False
+    return True
+
+
+cdef inline bint same_fast_key(const HashKey *a, const HashKey *b) noexcept nogil:
+    return a.words[0] == b.words[0] and a.constant_fast == b.constant_fast
+
+
+cdef inline uint64_t token_hash(const StemCache *c, const Table *t, const Entry *token) noexcept nogil:
+    """cache_hash of a pair's token: the hash the pair's table computed, if
+    that is the cache's (both fast, under the same key)."""
+    if not (c.strong or t.strong) and same_fast_key(&c.key, &t.key):
+        return token.hash
+    return cache_hash(c, token.data, token.kind, token.length)
+
+
+cdef inline const Record *cache_find(StemCache *c, const Entry *token, uint64_t h) noexcept nogil:
+    """The record of ``token`` (whose cache_hash is ``h``), or NULL if the
+    cache holds none."""
+    cdef Py_ssize_t s, probes = 0
+    if c.slots == NULL:
+        return NULL
+    s = h & c.slot_mask
+    while c.slots[s].record != NULL:
+        if c.slots[s].hash == h and holds(c.slots[s].record, token):
+            return c.slots[s].record
+        s = (s + 1) & c.slot_mask
+        probes += 1
+        if probes > PROBE_LIMIT and not c.strong:
+            cache_place(c, c.slot_mask + 1, True)  # crafted collisions: SipHash from now on
+            return cache_find(c, token, cache_hash(c, token.data, token.kind, token.length))
+    return NULL
+
+
+cdef inline int cache_place(StemCache *c, Py_ssize_t size, bint strong) noexcept nogil:
+    """Place every record again in ``size`` slots (hashed with SipHash if
+    ``strong``); -1 if out of memory (the cache unchanged)."""
+    cdef Slot *slots = <Slot *> calloc(size, sizeof(Slot))
+    cdef Py_ssize_t i, s
+    cdef Record *r
+    cdef uint64_t h
+    if slots == NULL:
+        return -1
+    for i in range(c.slot_mask + 1 if c.slots != NULL else 0):
+        r = c.slots[i].record
+        if r == NULL:
+            continue
+        h = c.slots[i].hash
+        if strong and not c.strong:
+            h = sip13(c.key.words, key_of(r), 1, r.key_length)
+        s = h & (size - 1)
+        while slots[s].record != NULL:
+            s = (s + 1) & (size - 1)
+        slots[s].hash = h
+        slots[s].record = r
+    free(c.slots)
+    c.slots = slots
+    c.slot_mask = size - 1
+    c.epoch += strong and not c.strong  # the hashes change
+    c.strong = c.strong or strong
+    return 0
+
+
+cdef inline int cache_put(StemCache *c, const Entry *token, object stem, Stem *out) except -1:
+    """Remember ``stem`` (a str, or None: dropped) for the stemmable ``token``;
+    ``out`` gets it, in the cache, or in ``stem`` itself if too big to cache
+    (then read it before the next Python call)."""
+    cdef Py_ssize_t stem_size = 0, offset, size, i, s
+    cdef Record *r
+    cdef char *key
+    cdef uint64_t h
+    out.data = NULL
+    out.kind = 1
+    out.length = 0
+    if stem is not None:
+        out.data = <const char *> PyUnicode_DATA(stem)
+        out.kind = PyUnicode_KIND(stem)
+        out.length = PyUnicode_GET_LENGTH(stem)
+        stem_size = out.length * out.kind
+        out.hash = fast_hash_keyed(&c.key, out.data, out.kind, out.length)
+    offset = (token.length + 3) & ~3
+    size = sizeof(Record) + offset + stem_size
+    if size + SLOT_COST > c.max_bytes // 2:
+        return 0  # one token would fill much of the cache: stemmed, never cached
+    if c.slots != NULL and cache_find(c, token, cache_hash(c, token.data, token.kind,
+                                                           token.length)) != NULL:
+        return 0  # cached meanwhile, by a thread that ran during the stemmer's call
+    if c.bytes + size + SLOT_COST > c.max_bytes:
+        cache_clear(c)
+    if c.slots == NULL:
+        c.key = c.plan_key[0]
+        c.epoch += 1  # hashes computed before may be under another key
+        if stem is not None:
+            out.hash = fast_hash_keyed(&c.key, out.data, out.kind, out.length)
+        if cache_place(c, 64, False) < 0:
+            raise MemoryError()
+    elif 2 * (c.n + 1) > c.slot_mask + 1 and cache_place(c, 2 * (c.slot_mask + 1), False) < 0:
+        raise MemoryError()
+    r = <Record *> arena_alloc(c, size)
+    if r == NULL:
+        raise MemoryError()
+    r.key_length = token.length
+    r.stem_length = -1 if stem is None else out.length
+    r.stem_offset = offset
+    r.stem_kind = out.kind
+    r.stem_hash = out.hash
+    key = <char *> (r + 1)
+    for i in range(token.length):  # a stemmable token's code points are below 256
+        key[i] = <char> read_code_point(token.kind, token.data, i)
+    if stem is not None:
+        memcpy(key + offset, out.data, stem_size)
+        out.data = key + offset
+    h = cache_hash(c, key, 1, token.length)
+    s = h & c.slot_mask
+    while c.slots[s].record != NULL:
+        s = (s + 1) & c.slot_mask
+    c.slots[s].hash = h
+    c.slots[s].record = r
+    c.n += 1
+    c.bytes += size + SLOT_COST
+    return 0
+
+
+cdef inline void stem_of(const Record *r, Stem *out) noexcept nogil:
+    out.kind = r.stem_kind
+    out.length = r.stem_length
+    out.hash = r.stem_hash
+    out.data = NULL
+    if r.stem_length >= 0:
+        out.data = key_of(r) + r.stem_offset
+
+
+cdef inline dict memo_of(object stem):
+    """The memo of ``stem`` if it is ``CachedPorterStemmer.stem_or_drop``
+    (token -> stem or None, which the method fills and only ever clears), else None.
+
+    A miss of the plan's cache reads it first: a dict lookup instead of a
+    Python call for a token another plan of the same tokenizer has stemmed.
+    """
+    from kurenai.tokenizers._stemming import CachedPorterStemmer
+
+    if getattr(stem, "__func__", None) is CachedPorterStemmer.stem_or_drop:
+        return stem.__self__.memo
+    return None
+
+
+cdef inline object ask(object stem, dict memo, const Entry *token):
+    """The stemmer's answer for ``token``: its memo's, or a call (a miss only)."""
+    cdef object text = PyUnicode_FromKindAndData(token.kind, token.data, token.length)
+    cdef PyObject *known = NULL if memo is None else PyDict_GetItem(memo, text)
+    cdef object result = <object> known if known != NULL else stem(text)
+    if result is not None and not isinstance(result, str):
+        raise TypeError(f"a stemmer returns a str or None, not {type(result).__name__}")
+    return result
+
+
+# ---------------------------------------------------------------- a pair's stems
+
+cdef inline bint stemmable(const ScanRules *rules, const Entry *e) noexcept nogil:
+    """kurenai._core.rules.is_stemmable, without making a str: long enough, and
+    only ROUGE word characters."""
+    cdef Py_ssize_t i
+    cdef uint32_t ch
+    if e.length < rules.stem_min_length:
+        return False
+    for i in range(e.length):
+        ch = read_code_point(e.kind, e.data, i)
+        if ch >= 256 or not rules.token_char[<int> ROUGE_SCORE][ch]:
+            return False
+    return True
+
+
+cdef struct StemText:     # a pair's copies of its stems, which its table points into
+    char *data
+    Py_ssize_t used
+    Py_ssize_t capacity
+    Py_ssize_t first      # the table's first entry that may point here
+
+
+cdef inline int own_stem(Table *t, StemText *text, int32_t index) noexcept nogil:
+    """Point the table's new entry ``index`` (the last) at a copy of its
+    content in ``text``; the entries there since ``text.first`` move with it
+    when it grows.  -1 if out of memory."""
+    cdef Entry *e = &t.entries[index]
+    cdef Py_ssize_t size = e.length * e.kind, capacity, i
+    cdef char *grown
+    if text.used + size > text.capacity:
+        capacity = max(2 * text.capacity, text.used + size, <Py_ssize_t> 256)
+        grown = <char *> malloc(capacity)
+        if grown == NULL:
+            return -1
+        if text.used:
+            memcpy(grown, text.data, text.used)
+        for i in range(text.first, index):
+            t.entries[i].data = grown + (t.entries[i].data - text.data)
+        free(text.data)
+        text.data = grown
+        text.capacity = capacity
+    memcpy(text.data + text.used, e.data, size)
+    e.data = text.data + text.used
+    text.used += size
+    return 0
+
+
+cdef inline int stem_all(Table *t, const ScanRules *rules, StemCache *cache, object stem,
+                         dict memo, StemText *text, int32_t **final_ids) except -1:
+    """final_ids[raw ID] = ID of its stem (-1: the tokenizer drops the token).
+
+    ``stem`` is the tokenizer's ``stemmer`` (token -> stem, or None to drop
+    it: a function of the token, so the cache answers for it); ``memo`` (or
+    None) holds results it gave before, read on a miss without calling it.
+    The stems new to the pair are copied into ``text`` (the pair frees it).
+    """
+    cdef Py_ssize_t raw_count = t.n, n_before, e, epoch = cache.epoch
+    cdef int32_t *final = <int32_t *> malloc((raw_count + 1) * sizeof(int32_t))
+    cdef uint64_t *hashes = <uint64_t *> malloc((raw_count + 1) * sizeof(uint64_t))
+    cdef int32_t index
+    cdef Entry entry
+    cdef Stem found
+    cdef const Record *record
+    cdef object answer
+    final_ids[0] = final
+    text.first = raw_count
+    if final == NULL or hashes == NULL:
+        free(hashes)
+        raise MemoryError()
+    try:
+        # The cache is too big for the CPU's nearest caches: hash every token
+        # first and prefetch its slot, then its record, so that their memory
+        # reads overlap instead of waiting one after the other.
+        for e in range(raw_count):
+            final[e] = <int32_t> e if not stemmable(rules, &t.entries[e]) else -2
+            if final[e] == -2:
+                hashes[e] = token_hash(cache, t, &t.entries[e])
+                if cache.slots != NULL:
+                    prefetch(&cache.slots[hashes[e] & cache.slot_mask])
+        if cache.slots != NULL:
+            for e in range(raw_count):
+                if final[e] == -2:
+                    prefetch(cache.slots[hashes[e] & cache.slot_mask].record)
+        stem_pair(t, cache, stem, memo, text, final, hashes, epoch)
+    finally:
+        free(hashes)
+    return 0
+
+
+cdef inline int stem_pair(Table *t, StemCache *cache, object stem, dict memo, StemText *text,
+                          int32_t *final, const uint64_t *hashes, Py_ssize_t epoch) except -1:
+    """stem_all's work: final[e] for each stemmable token e (final[e] == -2),
+    whose cache_hash is hashes[e] as long as the cache's epoch is ``epoch``."""
+    cdef Py_ssize_t raw_count = t.n, n_before, e
+    cdef int32_t index
+    cdef Entry entry
+    cdef Stem found
+    cdef const Record *record
+    cdef object answer
+    for e in range(raw_count):
+        if final[e] != -2:
+            continue
+        entry = t.entries[e]  # a copy: interning may move the entries
+        record = cache_find(cache, &entry, hashes[e] if cache.epoch == epoch else
+                            cache_hash(cache, entry.data, entry.kind, entry.length))
+        if record != NULL:
+            stem_of(record, &found)
+        else:
+            answer = ask(stem, memo, &entry)  # other threads may run here
+            cache_put(cache, &entry, answer, &found)
+        if found.data == NULL:
+            final[e] = -1
+            continue
+        n_before = t.n
+        index = intern_token(t, found.data, found.kind, found.length,
+                             found.hash if same_fast_key(&cache.key, &t.key) else
+                             fast_hash(t, found.data, found.kind, found.length))
+        if index < 0 or (t.n > n_before and own_stem(t, text, index) < 0):
+            raise MemoryError()
+        final[e] = index
+    return 0
+
+
+cdef inline void remap(Doc *doc, const int32_t *final) noexcept nogil:
+    """Replace raw IDs by stem IDs, dropping tokens mapped to -1."""
+    cdef Py_ssize_t s, k, kept = 0, start
+    for s in range(doc.n_sents):
+        start = doc.bounds[s]
+        doc.bounds[s] = kept
+        for k in range(start, doc.bounds[s + 1]):
+            if final[doc.ids[k]] >= 0:
+                doc.ids[kept] = final[doc.ids[k]]
+                kept += 1
+    doc.bounds[doc.n_sents] = kept
+    doc.n_tokens = kept

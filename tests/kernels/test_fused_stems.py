@@ -1,0 +1,176 @@
+"""The fused plan's stemming through its own stem cache: the same stems as the
+Python stemmer (kurenai/_fused_stems.pxd), bounded, never pickled, shared by
+the batch driver's threads."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from typing import Any
+
+import pytest
+from conftest import on_compiled_plan
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rouge_score import rouge_scorer as rs
+from rouge_score import tokenizers as rs_tokenizers
+
+from kurenai._core.plan import parse_types
+from kurenai._core.rules import SCANS
+from kurenai.rouge_scorer import RougeScorer
+from kurenai.scoring import Score
+
+FOUR = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+
+# Words Porter changes, words of <= 3 characters it is never given, digits,
+# non-ASCII letters (never stemmed) and ASCII words inside non-ASCII text.
+HAND_WRITTEN = [
+    "running runs ran cats cat ponies caresses generalizations dying lying",
+    "a an the abc abcd ies sses 1990s 2024 x1y2 ing ed",
+    "naïve über café straße running ünïcödé cats",
+    "猫 running 犬 ponies 🙂 cats 𝔘nicode generalization",
+    "ß ﬁ İstanbul cats ΣΊΣΥΦΟΣ ponies",
+    "a" * 5_000 + " " + "ing" * 2_000 + " running",
+]
+words = st.text("abcdefghijklmnopqrstuvwxyz0123456789", min_size=1, max_size=12)
+odd_words = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), min_size=1, max_size=8)
+stemmer_texts = st.lists(
+    st.tuples(
+        words | st.sampled_from(["running", "ponies", "ies", "sses", "eed", "a" * 60]) | odd_words,
+        st.sampled_from([" ", "\n", ", ", "-", "é", "猫"]),
+    ),
+    max_size=30,
+).map(lambda parts: "".join(w + j for w, j in parts))
+
+
+def stemmed_plan(name: str) -> Any:
+    scorer = RougeScorer(["rouge1"], tokenizer=name, use_stemmer=True)
+    assert on_compiled_plan(scorer), f"{name} is not on the compiled path"
+    return scorer
+
+
+@pytest.mark.compiled_only
+@pytest.mark.parametrize("name", list(SCANS))
+@settings(max_examples=150, deadline=None)
+@given(text=stemmer_texts)
+def test_stems_equal_the_python_stemmers(name: str, text: str) -> None:
+    scorer = stemmed_plan(name)
+    expected = scorer.tokenizer.tokenize(text)
+    assert scorer.plan.tokens(text, stemmed=True) == expected  # misses
+    assert scorer.plan.tokens(text, stemmed=True) == expected  # hits
+
+
+@pytest.mark.compiled_only
+@pytest.mark.parametrize("name", list(SCANS))
+@pytest.mark.parametrize("text", HAND_WRITTEN, ids=range(len(HAND_WRITTEN)))
+def test_stems_equal_the_python_stemmers_on_hand_written_tokens(name: str, text: str) -> None:
+    scorer = stemmed_plan(name)
+    expected = scorer.tokenizer.tokenize(text)
+    for _ in range(2):
+        assert scorer.plan.tokens(text, stemmed=True) == expected
+    # A text of another string kind holds the same ASCII words: the cache's
+    # keys are code points, whatever kind they were read from.
+    for wider in ("é ", "猫 ", "🙂 "):
+        assert scorer.plan.tokens(wider + text, stemmed=True) == scorer.tokenizer.tokenize(
+            wider + text
+        )
+
+
+@pytest.mark.compiled_only
+def test_stems_equal_rouge_scores_tokenizer() -> None:
+    scorer = stemmed_plan("rouge-score")
+    reference = rs_tokenizers.DefaultTokenizer(use_stemmer=True)
+    for text in HAND_WRITTEN:
+        assert scorer.plan.tokens(text, stemmed=True) == reference.tokenize(text)
+
+
+@pytest.mark.compiled_only
+@pytest.mark.parametrize("max_bytes", [0, 200, 2_000])
+def test_a_small_cache_empties_itself_and_stems_the_same(max_bytes: int) -> None:
+    scorer = stemmed_plan("rouge-score")
+    scorer.plan._stem_cache(max_bytes)
+    rng = random.Random(max_bytes)
+    vocabulary = [
+        f"{w}{s}"
+        for w in ("run", "pony", "walk", "cat", "generaliz")
+        for s in ("", "s", "ing", "ed", "ation", "ies", "ations")
+    ] + ["a" * 3_000]
+    for _ in range(60):
+        text = " ".join(rng.choice(vocabulary) for _ in range(20))
+        assert scorer.plan.tokens(text, stemmed=True) == scorer.tokenizer.tokenize(text)
+        assert scorer.plan._stem_cache()[1] <= max_bytes
+
+
+@pytest.mark.compiled_only
+def test_the_cache_asks_the_stemmer_once_per_token_and_remembers_drops() -> None:
+    from kurenai import _fused
+
+    calls: list[str] = []
+
+    def stem(token: str) -> str | None:
+        calls.append(token)
+        return None if token.startswith("x") else token[:4]
+
+    plan = _fused.FusedPlan(parse_types(["rouge1"]), _fused.MODES["whitespace"], stem, Score)
+    for _ in range(3):
+        assert plan.tokens("xenon running runner ab xylophone", stemmed=True) == [
+            "runn",
+            "runn",
+            "ab",
+        ]
+        plan.score("xenon running", "runner xylophone")
+        plan.score_many(["xenon running"] * 3, ["runner xylophone"] * 3)
+    assert sorted(calls) == ["runner", "running", "xenon", "xylophone"]
+    assert plan._stem_cache()[0] == 4
+
+
+@pytest.mark.compiled_only
+def test_a_stemmer_returning_something_else_than_a_str_is_refused() -> None:
+    from kurenai import _fused
+
+    plan = _fused.FusedPlan(
+        parse_types(["rouge1"]), _fused.MODES["whitespace"], lambda token: 3, Score
+    )
+    with pytest.raises(TypeError, match="str or None"):
+        plan.score("running", "running")
+    with pytest.raises(TypeError, match="str or None"):
+        plan.score_many(["running"], ["running"])
+
+
+@pytest.mark.compiled_only
+def test_the_cache_is_not_pickled_and_a_scorer_pickles_the_same_after_stemming() -> None:
+    scorer = RougeScorer(FOUR, use_stemmer=True)
+    before = pickle.dumps(scorer)
+    scorer.score_batch(HAND_WRITTEN, HAND_WRITTEN[::-1])
+    assert scorer.plan._stem_cache()[0] > 0
+    assert pickle.dumps(scorer) == before
+    assert pickle.dumps(scorer.plan) == pickle.dumps(pickle.loads(pickle.dumps(scorer.plan)))
+    assert pickle.loads(pickle.dumps(scorer.plan))._stem_cache() == (0, 0)
+
+
+def _pairs(n: int, seed: int) -> tuple[list[str], list[str]]:
+    rng = random.Random(seed)
+    stems = [f"w{k}" for k in range(400)]
+    suffixes = ["", "s", "ing", "ed", "ation", "ies", "ness", "ly"]
+
+    def text() -> str:
+        return " ".join(rng.choice(stems) + rng.choice(suffixes) for _ in range(rng.randrange(70)))
+
+    return [text() for _ in range(n)], [text() for _ in range(n)]
+
+
+@pytest.mark.parametrize("max_bytes", [None, 4_000])
+def test_score_batch_on_two_threads_equals_rouge_score(backend: str, max_bytes: int | None) -> None:
+    """Many distinct tokens, a cache small enough to be emptied while the
+    other thread stems: the same numbers as rouge-score, in order."""
+    targets, predictions = _pairs(600, seed=1)
+    ours = RougeScorer(FOUR, use_stemmer=True, tokenizer="rouge-score")
+    if max_bytes is not None:
+        if not on_compiled_plan(ours):
+            pytest.skip("the stem cache is the compiled plan's")
+        ours.plan._stem_cache(max_bytes)
+    theirs = rs.RougeScorer(FOUR, use_stemmer=True)
+    expected = [theirs.score(t, p) for t, p in zip(targets, predictions)]
+    for _ in range(2):
+        assert ours.score_batch(targets, predictions, n_jobs=2) == expected
+    assert [ours.score(t, p) for t, p in zip(targets, predictions)] == expected
