@@ -1,6 +1,7 @@
 # The LCS path for kurenai._lcs: rouge-score's LCS of two ID sequences,
 # marked on the reference, from the bit-parallel rows (see kurenai/_lcs.pyx)
-# and a walk back through them; in O(sqrt(n) * m / 64) words past a budget.
+# and a walk back through them; in O(sqrt(n) * m / 64) words past a budget,
+# and in O(n^(1/3) * m / 64) words past a second one (one more recomputation).
 #
 # The rows are stored word-major: word ``w`` of row ``j`` (the state after
 # reading ``can[:j]``) is ``rows[w * stride + j]``, so computing a strip
@@ -127,12 +128,14 @@ cdef inline void walk(const int32_t *ref, const int32_t *can, const uint64_t *ro
 
 
 cdef inline int _checkpoints(const int32_t *ref, Py_ssize_t m, const int32_t *can,
-                             Py_ssize_t n, Py_ssize_t span, uint64_t *mask, uint8_t *carry,
-                             uint64_t *saved) noexcept nogil:
-    """saved[b * words + w]: word w of row b * span, for every b * span < n.
-    Keeps nothing else, so it costs what the LCS length costs.  Returns the
-    LCS length."""
-    cdef Py_ssize_t words = (m + 63) >> 6
+                             Py_ssize_t n, Py_ssize_t span, Py_ssize_t words,
+                             Py_ssize_t stride, const uint64_t *first, uint64_t *mask,
+                             uint8_t *carry, uint64_t *saved) noexcept nogil:
+    """saved[b * stride + w]: word w of row b * span, for every b * span < n
+    and the low ``words`` strips, from row 0 = ``first`` (NULL: the all-ones
+    start).  Keeps nothing else, so it costs what the LCS length costs.
+    Returns the zeros of row n over those words (the LCS length from the
+    start, when ``words`` covers ``ref``)."""
     cdef Py_ssize_t w, j, start, end, b
     cdef uint64_t state
     cdef int zeros = 0
@@ -141,9 +144,9 @@ cdef inline int _checkpoints(const int32_t *ref, Py_ssize_t m, const int32_t *ca
         start = w << 6
         end = min(start + 64, m)
         set_strip(mask, ref, start, end)
-        state = ~(<uint64_t> 0)
+        state = ~(<uint64_t> 0) if first == NULL else first[w]
         for b in range((n + span - 1) // span):
-            saved[b * words + w] = state
+            saved[b * stride + w] = state
             for j in range(b * span, min(b * span + span, n)):
                 state = advance(state, mask[can[j]], &carry[j])
         zeros += popcount64(~state)
@@ -151,20 +154,52 @@ cdef inline int _checkpoints(const int32_t *ref, Py_ssize_t m, const int32_t *ca
     return zeros
 
 
+cdef inline void _walk_block(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+                             Py_ssize_t start, Py_ssize_t length, const uint64_t *first,
+                             uint64_t *block, Py_ssize_t span, Py_ssize_t *i,
+                             Py_ssize_t *j, Py_ssize_t *here,
+                             PathScratch *scratch) noexcept nogil:
+    """Recompute rows start .. start + length from row ``start`` (``first``,
+    one word per strip) into ``block`` (stride span + 1), and walk back
+    through them from (i, j), j = start + length.
+
+    The walk only moves down in ``ref``, so the rows are recomputed only up
+    to the word of the walk's current ref position (here > 0, so i > 0)."""
+    cdef Py_ssize_t w, needed = ((i[0] - 1) >> 6) + 1
+    for w in range(needed):
+        block[w * (span + 1)] = first[w]
+    _rows_from(ref, m, can + start, length, scratch.mask, scratch.carry, block, span + 1,
+               needed)
+    walk(ref, can, block, span + 1, start, i, j, here, scratch.on_path)
+
+
+cdef inline Py_ssize_t _root(Py_ssize_t n, int degree) noexcept nogil:
+    """The least r >= 1 with r ** degree >= n."""
+    cdef Py_ssize_t r = 1, power, k
+    while True:
+        power = 1
+        for k in range(degree):
+            power *= r
+        if power >= n:
+            return r
+        r += 1
+
+
+cdef inline Py_ssize_t checkpointed_words(Py_ssize_t m, Py_ssize_t n) noexcept nogil:
+    """The words of rows mark_path_checkpointed keeps for an (m, n) pair."""
+    cdef Py_ssize_t span = _root(n, 2)
+    return ((n + span - 1) // span + span + 1) * ((m + 63) >> 6)
+
+
 cdef inline int mark_path_checkpointed(const int32_t *ref, Py_ssize_t m,
                                        const int32_t *can, Py_ssize_t n,
                                        PathScratch *scratch) noexcept nogil:
     """_mark_path in O(sqrt(n) * m / 64) words: keep every K-th row, and
-    recompute one block of K rows at a time as the walk goes back through it.
-
-    The walk only moves down in ``ref``, so a block is recomputed only up to
-    the word of the walk's current ref position."""
-    cdef Py_ssize_t words = (m + 63) >> 6, span = 1, blocks, b, start, length, w, needed
+    recompute one block of K rows at a time as the walk goes back through it."""
+    cdef Py_ssize_t words = (m + 63) >> 6, span = _root(n, 2), blocks, b
     cdef Py_ssize_t i = m, j = n, here
     cdef uint64_t *saved
     cdef uint64_t *block
-    while span * span < n:
-        span += 1
     blocks = (n + span - 1) // span
     saved = <uint64_t *> malloc(blocks * words * sizeof(uint64_t))
     block = <uint64_t *> malloc((span + 1) * words * sizeof(uint64_t))
@@ -172,18 +207,57 @@ cdef inline int mark_path_checkpointed(const int32_t *ref, Py_ssize_t m,
         free(saved)
         free(block)
         return -1
-    here = _checkpoints(ref, m, can, n, span, scratch.mask, scratch.carry, saved)
+    here = _checkpoints(ref, m, can, n, span, words, words, NULL, scratch.mask,
+                        scratch.carry, saved)
     b = blocks - 1
     while here > 0:
-        start = b * span
-        length = min(start + span, n) - start
-        needed = ((i - 1) >> 6) + 1  # here > 0, so i > 0
-        for w in range(needed):
-            block[w * (span + 1)] = saved[b * words + w]
-        _rows_from(ref, m, can + start, length, scratch.mask, scratch.carry, block,
-                   span + 1, needed)
-        walk(ref, can, block, span + 1, start, &i, &j, &here, scratch.on_path)
+        _walk_block(ref, m, can, b * span, min(b * span + span, n) - b * span,
+                    saved + b * words, block, span, &i, &j, &here, scratch)
         b -= 1
     free(saved)
+    free(block)
+    return 0
+
+
+cdef inline int mark_path_deep(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+                               Py_ssize_t n, PathScratch *scratch) noexcept nogil:
+    """mark_path_checkpointed in O(n^(1/3) * m / 64) words, for one more
+    recomputation: keep every K*K-th row; as the walk reaches a segment of
+    K*K rows, recompute it from its row keeping every K-th row; and recompute
+    one block of K rows from those as the walk goes back through it.
+
+    Every row the walk reads is the row the full table holds (the low words
+    of a row depend only on row 0's low words), so the path is the same."""
+    cdef Py_ssize_t words = (m + 63) >> 6, span = _root(n, 3), segment, segments, s
+    cdef Py_ssize_t i = m, j = n, here, start, length, b
+    cdef uint64_t *top
+    cdef uint64_t *middle
+    cdef uint64_t *block
+    segment = span * span
+    segments = (n + segment - 1) // segment
+    top = <uint64_t *> malloc(segments * words * sizeof(uint64_t))
+    middle = <uint64_t *> malloc(span * words * sizeof(uint64_t))
+    block = <uint64_t *> malloc((span + 1) * words * sizeof(uint64_t))
+    if top == NULL or middle == NULL or block == NULL:
+        free(top)
+        free(middle)
+        free(block)
+        return -1
+    here = _checkpoints(ref, m, can, n, segment, words, words, NULL, scratch.mask,
+                        scratch.carry, top)
+    s = segments - 1
+    while here > 0:
+        start = s * segment
+        length = min(start + segment, n) - start
+        _checkpoints(ref, m, can + start, length, span, ((i - 1) >> 6) + 1, words,
+                     top + s * words, scratch.mask, scratch.carry, middle)
+        b = (length + span - 1) // span - 1
+        while here > 0 and j > start:
+            _walk_block(ref, m, can, start + b * span, min(b * span + span, length) - b * span,
+                        middle + b * words, block, span, &i, &j, &here, scratch)
+            b -= 1
+        s -= 1
+    free(top)
+    free(middle)
     free(block)
     return 0
