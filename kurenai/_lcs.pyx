@@ -28,7 +28,7 @@ from kurenai._lcs_intern cimport free_doc, intern_doc
 from kurenai._lcs_ngrams cimport overlap
 from kurenai._lcs_path cimport (
     PathScratch, advance, checkpointed_words, clear_strip, lcs_rows, mark_path_checkpointed,
-    mark_path_deep, popcount64, set_strip, walk,
+    mark_path_tiled, popcount64, set_strip, walk,
 )
 from kurenai._lcs_postings cimport Postings, build_postings, free_postings
 
@@ -134,9 +134,9 @@ cdef Py_ssize_t _lcs_length_on(const int32_t *a, Py_ssize_t la, const int32_t *b
 
 
 cdef Py_ssize_t ROWS_LIMIT = 1 << 21  # words (16 MiB) of LCS rows kept at once
-# Words (32 MiB) of checkpointed rows past which a path keeps checkpoints of
-# checkpoints: 1M-token lines in ~40 MB instead of ~250 MB, for ~1.3x the time.
-cdef Py_ssize_t DEEP_LIMIT = 1 << 22
+# Words (16 MiB) of checkpointed rows past which a path is walked tile by tile.
+cdef Py_ssize_t TILE_LIMIT = 1 << 21
+cdef Py_ssize_t TILE_GROUP = 0, TILE_SPAN = 0  # the tile's shape; 0: tile_shape's
 
 
 def _set_rows_limit(Py_ssize_t words):
@@ -146,10 +146,12 @@ def _set_rows_limit(Py_ssize_t words):
     return previous
 
 
-def _set_deep_limit(Py_ssize_t words):
-    """Testing hook: the checkpoint memory above which paths take three levels."""
-    global DEEP_LIMIT
-    previous, DEEP_LIMIT = DEEP_LIMIT, words
+def _set_tiles(Py_ssize_t words, Py_ssize_t group=0, Py_ssize_t span=0):
+    """Testing hook: the checkpoint memory above which paths are walked tile
+    by tile, and the tiles' words and tokens (0: chosen by size)."""
+    global TILE_LIMIT, TILE_GROUP, TILE_SPAN
+    previous = (TILE_LIMIT, TILE_GROUP, TILE_SPAN)
+    TILE_LIMIT, TILE_GROUP, TILE_SPAN = words, group, span
     return previous
 
 
@@ -161,8 +163,8 @@ cdef int _mark_path(const int32_t *ref, Py_ssize_t m, const int32_t *can,
     if m == 0 or n == 0:
         return 0
     if (n + 1) * ((m + 63) >> 6) > ROWS_LIMIT:
-        if checkpointed_words(m, n) > DEEP_LIMIT:
-            return mark_path_deep(ref, m, can, n, scratch)
+        if checkpointed_words(m, n) > TILE_LIMIT:
+            return mark_path_tiled(ref, m, can, n, scratch, TILE_GROUP, TILE_SPAN)
         return mark_path_checkpointed(ref, m, can, n, scratch)
     lcs = lcs_rows(ref, m, can, n, scratch.mask, scratch.carry, scratch.rows)
     walk(ref, can, scratch.rows, n + 1, 0, &i, &j, &lcs, scratch.on_path)
