@@ -1,7 +1,7 @@
 # The LCS path for kurenai._lcs: rouge-score's LCS of two ID sequences,
 # marked on the reference, from the bit-parallel rows (see kurenai/_lcs.pyx)
-# and a walk back through them; in O(sqrt(n) * m / 64) words past a budget,
-# and in O((n * m / 64) ** (2/3)) words, tile by tile, past a second one.
+# and a walk back through them; past a budget, tile by tile in
+# O((n * m / 64) ** (2/3)) words.
 #
 # The rows are stored word-major: word ``w`` of row ``j`` (the state after
 # reading ``can[:j]``) is ``rows[w * stride + j]``, so computing a strip
@@ -144,9 +144,8 @@ cdef inline int _checkpoints(const int32_t *ref, Py_ssize_t m, const int32_t *ca
     """saved[b * words + w]: word w of row b * span, for every b * span < n.
     With ``carries``, also the carries into every ``group``-th word, one bit
     per token: bit j of carries[(g - 1) * ((n + 63) / 64) + j / 64] is the
-    carry into word g * group from the word below on reading can[j].  Keeps
-    nothing else, so it costs what the LCS length costs.  Returns the LCS
-    length."""
+    carry into word g * group from the word below on reading can[j].  The
+    steps are those of the LCS length alone.  Returns the LCS length."""
     cdef Py_ssize_t words = (m + 63) >> 6
     cdef Py_ssize_t w, j, start, end, b
     cdef uint64_t state
@@ -179,44 +178,6 @@ cdef inline void _pack(const uint8_t *carry, Py_ssize_t n, uint64_t *bits) noexc
         bits[k >> 6] = word
 
 
-cdef inline int mark_path_checkpointed(const int32_t *ref, Py_ssize_t m,
-                                       const int32_t *can, Py_ssize_t n,
-                                       PathScratch *scratch) noexcept nogil:
-    """_mark_path in O(sqrt(n) * m / 64) words: keep every K-th row, and
-    recompute one block of K rows at a time as the walk goes back through it.
-
-    The walk only moves down in ``ref``, so a block is recomputed only up to
-    the word of the walk's current ref position."""
-    cdef Py_ssize_t words = (m + 63) >> 6, span = 1, blocks, b, start, length, w, needed
-    cdef Py_ssize_t i = m, j = n, here
-    cdef uint64_t *saved
-    cdef uint64_t *block
-    while span * span < n:
-        span += 1
-    blocks = (n + span - 1) // span
-    saved = <uint64_t *> malloc(blocks * words * sizeof(uint64_t))
-    block = <uint64_t *> malloc((span + 1) * words * sizeof(uint64_t))
-    if saved == NULL or block == NULL:
-        free(saved)
-        free(block)
-        return -1
-    here = _checkpoints(ref, m, can, n, span, scratch.mask, scratch.carry, saved, 1, NULL)
-    b = blocks - 1
-    while here > 0:
-        start = b * span
-        length = min(start + span, n) - start
-        needed = ((i - 1) >> 6) + 1  # here > 0, so i > 0
-        for w in range(needed):
-            block[w * (span + 1)] = saved[b * words + w]
-        _rows_from(ref, m, can + start, length, scratch.mask, scratch.carry, block,
-                   span + 1, needed)
-        walk(ref, can, block, span + 1, start, &i, &j, &here, scratch.on_path)
-        b -= 1
-    free(saved)
-    free(block)
-    return 0
-
-
 cdef inline Py_ssize_t _root(Py_ssize_t n, int degree) noexcept nogil:
     """The least r >= 1 with r ** degree >= n."""
     cdef Py_ssize_t r = 1, power, k
@@ -229,21 +190,19 @@ cdef inline Py_ssize_t _root(Py_ssize_t n, int degree) noexcept nogil:
         r += 1
 
 
-cdef inline Py_ssize_t checkpointed_words(Py_ssize_t m, Py_ssize_t n) noexcept nogil:
-    """The words of rows mark_path_checkpointed keeps for an (m, n) pair."""
-    cdef Py_ssize_t span = _root(n, 2)
-    return ((n + span - 1) // span + span + 1) * ((m + 63) >> 6)
-
-
 cdef inline void tile_shape(Py_ssize_t m, Py_ssize_t n, Py_ssize_t *group,
                             Py_ssize_t *span) noexcept nogil:
     """The tile of mark_path_tiled that keeps the fewest words: G words of
     ref by K tokens of can.  For W = m / 64 words it keeps n / K checkpoint
     rows (n W / K words), W / G carry rows (n W / 64 G) and a tile (G K):
-    equal at G = (n W / 4096) ** (1/3), K = 64 G, 3 (n W / 64) ** (2/3) in all."""
+    equal at G = (n W / 4096) ** (1/3), K = 64 G, 3 (n W / 64) ** (2/3) in all.
+
+    The walk recomputes at most n / K + W / G tiles of G K tokens' steps:
+    G <= W / 8 and K <= n / 8 keep that under a quarter of the forward pass
+    when one side is much the longer (a diagonal path costs ~2 n G)."""
     cdef Py_ssize_t words = (m + 63) >> 6
-    group[0] = min(_root((n * words + 4095) // 4096, 3), words)
-    span[0] = min(_root((n * words + group[0] - 1) // group[0], 2), n)
+    group[0] = min(_root((n * words + 4095) // 4096, 3), max(words // 8, 1))
+    span[0] = min(_root((n * words + group[0] - 1) // group[0], 2), max(n // 8, 1))
 
 
 cdef inline void _tile_rows(const int32_t *ref, Py_ssize_t m, const int32_t *can,
@@ -301,9 +260,9 @@ cdef inline int mark_path_tiled(const int32_t *ref, Py_ssize_t m, const int32_t 
     groups = (words + group - 1) // group
     line = (n + 63) >> 6
     saved = <uint64_t *> malloc(rows_kept * words * sizeof(uint64_t))
-    carries = <uint64_t *> malloc(max(groups - 1, 1) * line * sizeof(uint64_t))
+    carries = <uint64_t *> malloc((groups - 1) * line * sizeof(uint64_t)) if groups > 1 else NULL
     tile = <uint64_t *> malloc(group * (span + 1) * sizeof(uint64_t))
-    if saved == NULL or carries == NULL or tile == NULL:
+    if saved == NULL or (carries == NULL and groups > 1) or tile == NULL:
         free(saved)
         free(carries)
         free(tile)
