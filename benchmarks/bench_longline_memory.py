@@ -12,7 +12,8 @@ resident memory.  On Linux that is the peak during the call (``VmHWM``, reset
 through ``/proc/self/clear_refs`` just before it) less the resident memory
 before it; elsewhere the child's ``ru_maxrss`` less that of a child that builds
 the same texts and scorer but does not score (this can hide what fits under
-the texts' own building peak).  ``--base TREE`` runs the same children on another
+the texts' own building peak).  The *rouge1* column is the same for
+``rouge1`` (this tree): the scan's own memory, which ROUGE-Lsum's includes.  ``--base TREE`` runs the same children on another
 built kurenai tree (``PYTHONPATH=TREE``, e.g. a worktree of ``main`` built in
 place), interleaved with this one, and checks that both give the same score.
 
@@ -73,13 +74,13 @@ from bench_longline_memory import peak_reset, status_kib, texts
 from _common import kurenai_identity
 from kurenai.rouge_scorer import RougeScorer
 target, prediction = texts({shape!r}, {n!r})
-scorer = RougeScorer(["rougeLsum"])
+scorer = RougeScorer([{kind!r}])
 scorer.score("a b", "b a")
 out = {{"kurenai": kurenai_identity()}}
 if {score!r}:
     before = status_kib("VmRSS") if peak_reset() else None
     start = time.process_time()
-    out["f"] = scorer.score(target, prediction)["rougeLsum"].fmeasure
+    out["f"] = scorer.score(target, prediction)[{kind!r}].fmeasure
     out["cpu"] = time.process_time() - start
     if before is not None:
         out["extra_kib"] = status_kib("VmHWM") - before
@@ -107,9 +108,11 @@ def status_kib(field: str) -> int:
     raise LookupError(field)
 
 
-def child(tree: Path, shape: str, n: int, score: bool) -> dict[str, Any]:
+def child(
+    tree: Path, shape: str, n: int, score: bool, kind: str = "rougeLsum"
+) -> dict[str, Any]:
     """One fresh interpreter importing kurenai from ``tree`` only."""
-    code = CHILD.format(benchmarks=str(BENCHMARKS), shape=shape, n=n, score=score)
+    code = CHILD.format(benchmarks=str(BENCHMARKS), shape=shape, n=n, score=score, kind=kind)
     env = {**os.environ, "PYTHONPATH": str(tree)}
     with tempfile.TemporaryDirectory() as neutral:
         out = subprocess.run(
@@ -144,6 +147,8 @@ def measure(trees: dict[str, Path], shape: str, n: int, repeats: int) -> dict[st
             "cpu": statistics.median(run["cpu"] for run in runs[name]),
             "f": scores.pop() if len(scores) == 1 else None,
         }
+    floor = child(trees["this"], shape, n, score=True, kind="rouge1")
+    out["floor"] = floor.get("extra_kib", floor["maxrss_kib"]) / 1024
     return out
 
 
@@ -168,8 +173,8 @@ def main() -> None:
     names = list(trees)
     columns = " | ".join(f"{name} MiB | {name} CPU" for name in names)
     ratios = " | this / base MiB | this / base CPU" if "base" in trees else ""
-    print(f"\n| shape | tokens per side | {columns}{ratios} |")
-    print("|---" * (2 + 2 * len(names) + (2 if ratios else 0)) + "|")
+    print(f"\n| shape | tokens per side | rouge1 MiB | {columns}{ratios} |")
+    print("|---" * (3 + 2 * len(names) + (2 if ratios else 0)) + "|")
     for shape in args.shapes.split(","):
         for n in sizes:
             result = measure(trees, shape, n, repeats)
@@ -182,7 +187,7 @@ def main() -> None:
                 )
                 if not same:
                     cells += " | scores differ: failed"
-            print(f"| {shape} | {n:,} | {cells} |", flush=True)
+            print(f"| {shape} | {n:,} | {result['floor']:.1f} | {cells} |", flush=True)
 
 
 if __name__ == "__main__":
