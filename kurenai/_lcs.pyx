@@ -27,8 +27,7 @@ from kurenai._lcs cimport release_buffer, scratch_buffer
 from kurenai._lcs_intern cimport free_doc, intern_doc
 from kurenai._lcs_ngrams cimport overlap
 from kurenai._lcs_path cimport (
-    PathScratch, advance, clear_strip, lcs_rows, mark_path_checkpointed, popcount64, set_strip,
-    walk,
+    PathScratch, advance, clear_strip, lcs_rows, mark_path_tiled, popcount64, set_strip, walk,
 )
 from kurenai._lcs_postings cimport Postings, build_postings, free_postings
 
@@ -134,12 +133,21 @@ cdef Py_ssize_t _lcs_length_on(const int32_t *a, Py_ssize_t la, const int32_t *b
 
 
 cdef Py_ssize_t ROWS_LIMIT = 1 << 21  # words (16 MiB) of LCS rows kept at once
+cdef Py_ssize_t TILE_GROUP = 0, TILE_SPAN = 0  # past it, the tiles' shape (0: by size)
 
 
 def _set_rows_limit(Py_ssize_t words):
-    """Testing hook: the row memory above which paths are checkpointed."""
+    """Testing hook: the row memory above which paths are walked tile by tile."""
     global ROWS_LIMIT
     previous, ROWS_LIMIT = ROWS_LIMIT, words
+    return previous
+
+
+def _set_tile_shape(Py_ssize_t group, Py_ssize_t span):
+    """Testing hook: the tiles' words and tokens (0, 0: chosen by size)."""
+    global TILE_GROUP, TILE_SPAN
+    previous = (TILE_GROUP, TILE_SPAN)
+    TILE_GROUP, TILE_SPAN = group, span
     return previous
 
 
@@ -151,7 +159,7 @@ cdef int _mark_path(const int32_t *ref, Py_ssize_t m, const int32_t *can,
     if m == 0 or n == 0:
         return 0
     if (n + 1) * ((m + 63) >> 6) > ROWS_LIMIT:
-        return mark_path_checkpointed(ref, m, can, n, scratch)
+        return mark_path_tiled(ref, m, can, n, scratch, TILE_GROUP, TILE_SPAN)
     lcs = lcs_rows(ref, m, can, n, scratch.mask, scratch.carry, scratch.rows)
     walk(ref, can, scratch.rows, n + 1, 0, &i, &j, &lcs, scratch.on_path)
     return 0

@@ -1,6 +1,7 @@
 # The LCS path for kurenai._lcs: rouge-score's LCS of two ID sequences,
 # marked on the reference, from the bit-parallel rows (see kurenai/_lcs.pyx)
-# and a walk back through them; in O(sqrt(n) * m / 64) words past a budget.
+# and a walk back through them; past a budget, tile by tile in
+# O((n * m / 64) ** (2/3)) words.
 #
 # The rows are stored word-major: word ``w`` of row ``j`` (the state after
 # reading ``can[:j]``) is ``rows[w * stride + j]``, so computing a strip
@@ -109,16 +110,27 @@ cdef inline void walk(const int32_t *ref, const int32_t *can, const uint64_t *ro
     ``rows[w * stride + k]`` is word w of row ``first + k``; the walk stops when
     row j - 1 is not among them, or when the cell is 0 (no match left on the path).
     """
-    cdef Py_ssize_t i = at_i[0], j = at_j[0], here = at_cell[0]
-    cdef const uint64_t *row = rows + (j - first)  # word 0 of row j, moved with j
-    while here > 0 and j > first:
+    walk_within(ref, can, rows, stride, first, 0, at_i, at_j, at_cell, on_path)
+
+
+cdef inline void walk_within(const int32_t *ref, const int32_t *can, const uint64_t *rows,
+                             Py_ssize_t stride, Py_ssize_t first, Py_ssize_t low,
+                             Py_ssize_t *at_i, Py_ssize_t *at_j, Py_ssize_t *at_cell,
+                             uint8_t *on_path) noexcept nogil:
+    """walk, through rows that hold only the words from word ``low / 64`` up
+    (``low`` a multiple of 64): word w of row ``first + k`` is
+    ``rows[(w - low / 64) * stride + k]``.  Also stops when i <= low, where
+    the next bit it would read is below them."""
+    cdef Py_ssize_t i = at_i[0], j = at_j[0], here = at_cell[0], base = low >> 6
+    cdef const uint64_t *row = rows + (j - first)  # word `base` of row j, moved with j
+    while here > 0 and j > first and i > low:
         if ref[i - 1] == can[j - 1]:
             on_path[i - 1] = 1
             i -= 1
             j -= 1
             row -= 1
             here -= 1
-        elif (row[((i - 1) >> 6) * stride] >> ((i - 1) & 63)) & 1:
+        elif (row[(((i - 1) >> 6) - base) * stride] >> ((i - 1) & 63)) & 1:
             i -= 1
         else:
             j -= 1
@@ -128,10 +140,12 @@ cdef inline void walk(const int32_t *ref, const int32_t *can, const uint64_t *ro
 
 cdef inline int _checkpoints(const int32_t *ref, Py_ssize_t m, const int32_t *can,
                              Py_ssize_t n, Py_ssize_t span, uint64_t *mask, uint8_t *carry,
-                             uint64_t *saved) noexcept nogil:
+                             uint64_t *saved, Py_ssize_t group, uint64_t *carries) noexcept nogil:
     """saved[b * words + w]: word w of row b * span, for every b * span < n.
-    Keeps nothing else, so it costs what the LCS length costs.  Returns the
-    LCS length."""
+    With ``carries``, also the carries into every ``group``-th word, one bit
+    per token: bit j of carries[(g - 1) * ((n + 63) / 64) + j / 64] is the
+    carry into word g * group from the word below on reading can[j].  The
+    steps are those of the LCS length alone.  Returns the LCS length."""
     cdef Py_ssize_t words = (m + 63) >> 6
     cdef Py_ssize_t w, j, start, end, b
     cdef uint64_t state
@@ -148,42 +162,123 @@ cdef inline int _checkpoints(const int32_t *ref, Py_ssize_t m, const int32_t *ca
                 state = advance(state, mask[can[j]], &carry[j])
         zeros += popcount64(~state)
         clear_strip(mask, ref, start, end)
+        if carries != NULL and (w + 1) % group == 0 and w + 1 < words:
+            _pack(carry, n, carries + ((w + 1) // group - 1) * ((n + 63) >> 6))
     return zeros
 
 
-cdef inline int mark_path_checkpointed(const int32_t *ref, Py_ssize_t m,
-                                       const int32_t *can, Py_ssize_t n,
-                                       PathScratch *scratch) noexcept nogil:
-    """_mark_path in O(sqrt(n) * m / 64) words: keep every K-th row, and
-    recompute one block of K rows at a time as the walk goes back through it.
+cdef inline void _pack(const uint8_t *carry, Py_ssize_t n, uint64_t *bits) noexcept nogil:
+    """bits: the n carry bytes (each 0 or 1) as bits, 64 to a word."""
+    cdef Py_ssize_t k, t
+    cdef uint64_t word
+    for k in range(0, n, 64):
+        word = 0
+        for t in range(min(64, n - k)):
+            word |= (<uint64_t> carry[k + t]) << t
+        bits[k >> 6] = word
 
-    The walk only moves down in ``ref``, so a block is recomputed only up to
-    the word of the walk's current ref position."""
-    cdef Py_ssize_t words = (m + 63) >> 6, span = 1, blocks, b, start, length, w, needed
-    cdef Py_ssize_t i = m, j = n, here
+
+cdef inline Py_ssize_t _root(Py_ssize_t n, int degree) noexcept nogil:
+    """The least r >= 1 with r ** degree >= n."""
+    cdef Py_ssize_t r = 1, power, k
+    while True:
+        power = 1
+        for k in range(degree):
+            power *= r
+        if power >= n:
+            return r
+        r += 1
+
+
+cdef inline void tile_shape(Py_ssize_t m, Py_ssize_t n, Py_ssize_t *group,
+                            Py_ssize_t *span) noexcept nogil:
+    """The tile of mark_path_tiled that keeps the fewest words: G words of
+    ref by K tokens of can.  For W = m / 64 words it keeps n / K checkpoint
+    rows (n W / K words), W / G carry rows (n W / 64 G) and a tile (G K):
+    equal at G = (n W / 4096) ** (1/3), K = 64 G, 3 (n W / 64) ** (2/3) in all.
+
+    The walk recomputes at most n / K + W / G tiles of G K tokens' steps:
+    G <= W / 8 and K <= n / 8 keep that under a quarter of the forward pass
+    when one side is much the longer (a diagonal path costs ~2 n G)."""
+    cdef Py_ssize_t words = (m + 63) >> 6
+    group[0] = min(_root((n * words + 4095) // 4096, 3), max(words // 8, 1))
+    span[0] = min(_root((n * words + group[0] - 1) // group[0], 2), max(n // 8, 1))
+
+
+cdef inline void _tile_rows(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+                            Py_ssize_t start, Py_ssize_t length, Py_ssize_t low_word,
+                            Py_ssize_t high_word, const uint64_t *first,
+                            const uint64_t *carries, uint64_t *tile, Py_ssize_t stride,
+                            uint64_t *mask, uint8_t *carry) noexcept nogil:
+    """Rows start .. start + length of words low_word .. high_word - 1 into
+    ``tile`` (word w of row start + k at tile[(w - low_word) * stride + k]),
+    from row ``start`` (``first``, all words) and the carries into word
+    ``low_word`` (``carries``, bits of the whole row; NULL: none, word 0)."""
+    cdef Py_ssize_t w, k, lo, hi
+    cdef uint64_t state
+    cdef uint64_t *strip
+    if carries == NULL:
+        memset(carry, 0, length)
+    else:
+        for k in range(length):
+            carry[k] = (carries[(start + k) >> 6] >> ((start + k) & 63)) & 1
+    for w in range(low_word, high_word):
+        lo = w << 6
+        hi = min(lo + 64, m)
+        set_strip(mask, ref, lo, hi)
+        strip = tile + (w - low_word) * stride
+        state = first[w]
+        strip[0] = state
+        for k in range(length):
+            state = advance(state, mask[can[start + k]], &carry[k])
+            strip[k + 1] = state
+        clear_strip(mask, ref, lo, hi)
+
+
+cdef inline int mark_path_tiled(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+                                Py_ssize_t n, PathScratch *scratch, Py_ssize_t group,
+                                Py_ssize_t span) noexcept nogil:
+    """_mark_path in O((n * m / 64) ** (2/3)) words, for one forward pass and
+    a few percent more: tiles of ``group`` words by ``span`` tokens (<= 0:
+    tile_shape's).
+
+    The forward pass keeps every span-th row and, every group-th word, the
+    carries into it (a bit per token).  A tile's rows follow from the row at
+    its left edge and the carries into its lowest word, so the walk back
+    recomputes only the tile it is in: from its current cell, the words of
+    its group up to the current one and the tokens of its span up to the
+    current one.  It leaves a tile downwards or to the left and never comes
+    back, so it computes at most n / span + m / (64 group) + 1 tiles."""
+    cdef Py_ssize_t words = (m + 63) >> 6, rows_kept, groups, line
+    cdef Py_ssize_t i = m, j = n, here, start, g
     cdef uint64_t *saved
-    cdef uint64_t *block
-    while span * span < n:
-        span += 1
-    blocks = (n + span - 1) // span
-    saved = <uint64_t *> malloc(blocks * words * sizeof(uint64_t))
-    block = <uint64_t *> malloc((span + 1) * words * sizeof(uint64_t))
-    if saved == NULL or block == NULL:
+    cdef uint64_t *carries
+    cdef uint64_t *tile
+    if group <= 0 or span <= 0:
+        tile_shape(m, n, &group, &span)
+    rows_kept = (n + span - 1) // span
+    groups = (words + group - 1) // group
+    line = (n + 63) >> 6
+    saved = <uint64_t *> malloc(rows_kept * words * sizeof(uint64_t))
+    carries = <uint64_t *> malloc((groups - 1) * line * sizeof(uint64_t)) if groups > 1 else NULL
+    tile = <uint64_t *> malloc(group * (span + 1) * sizeof(uint64_t))
+    if saved == NULL or (carries == NULL and groups > 1) or tile == NULL:
         free(saved)
-        free(block)
+        free(carries)
+        free(tile)
         return -1
-    here = _checkpoints(ref, m, can, n, span, scratch.mask, scratch.carry, saved)
-    b = blocks - 1
-    while here > 0:
-        start = b * span
-        length = min(start + span, n) - start
-        needed = ((i - 1) >> 6) + 1  # here > 0, so i > 0
-        for w in range(needed):
-            block[w * (span + 1)] = saved[b * words + w]
-        _rows_from(ref, m, can + start, length, scratch.mask, scratch.carry, block,
-                   span + 1, needed)
-        walk(ref, can, block, span + 1, start, &i, &j, &here, scratch.on_path)
-        b -= 1
+    here = _checkpoints(ref, m, can, n, span, scratch.mask, scratch.carry, saved, group,
+                        carries)
+    while here > 0:  # so i > 0 and j > 0
+        start = (j - 1) // span * span
+        g = ((i - 1) >> 6) // group
+        _tile_rows(ref, m, can, start, j - start, g * group, ((i - 1) >> 6) + 1,
+                   saved + start // span * words,
+                   carries + (g - 1) * line if g > 0 else NULL,
+                   tile, span + 1, scratch.mask, scratch.carry)
+        walk_within(ref, can, tile, span + 1, start, g * group * 64, &i, &j, &here,
+                    scratch.on_path)
     free(saved)
-    free(block)
+    free(carries)
+    free(tile)
     return 0

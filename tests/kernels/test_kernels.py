@@ -99,7 +99,7 @@ def test_ngrams_of_distinct_tokens(kernels: ModuleType, n: int) -> None:
 
 @contextmanager
 def tiny_row_memory() -> Iterator[None]:
-    """Force the checkpointed LCS path (bounded memory) on every pair."""
+    """Force the tiled LCS path (bounded memory) on every pair."""
     from kurenai import _lcs
 
     previous = _lcs._set_rows_limit(3)
@@ -192,14 +192,14 @@ def test_repeated_candidate_sentences_are_visited_once(
 
 
 @pytest.mark.compiled_only
-@settings(max_examples=60)
+@settings(max_examples=60, deadline=None)  # rouge-score's own DP of 400 x 400
 @given(
     st.lists(st.integers(0, 9), min_size=100, max_size=400),
     st.lists(st.integers(0, 9), min_size=100, max_size=400),
     st.integers(3, 40),
 )
 def test_checkpointed_path_over_many_words(a: list[int], b: list[int], limit: int) -> None:
-    # Blocks recomputed only up to the walk's word: refs of 2 to 7 words, many ties.
+    # Tiles recomputed only up to the walk's word: refs of 2 to 7 words, many ties.
     from kurenai import _lcs
 
     previous = _lcs._set_rows_limit(limit)
@@ -208,6 +208,76 @@ def test_checkpointed_path_over_many_words(a: list[int], b: list[int], limit: in
         assert _lcs.lcs_indices(b, a) == rs.lcs_ind(b, a)
     finally:
         _lcs._set_rows_limit(previous)
+
+
+@contextmanager
+def tiles(group: int, span: int) -> Iterator[None]:
+    """Walk every pair's LCS path tile by tile, in tiles of ``group`` words by
+    ``span`` tokens (0, 0: the shape chosen by size)."""
+    from kurenai import _lcs
+
+    previous_limit = _lcs._set_rows_limit(0)
+    previous_shape = _lcs._set_tile_shape(group, span)
+    try:
+        yield
+    finally:
+        _lcs._set_rows_limit(previous_limit)
+        _lcs._set_tile_shape(*previous_shape)
+
+
+# Refs from 1 to 5 words, cut around word edges; tiles from one word by one
+# token to wider and longer than the pair.
+around_words = st.sampled_from(AROUND_WORDS + [191, 192, 193, 256, 257, 320])
+tile_shapes = st.tuples(st.sampled_from([0, 1, 2, 3, 8]), st.sampled_from([0, 1, 2, 7, 63, 64, 65, 500]))
+
+
+@pytest.mark.compiled_only
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.integers(0, 3), max_size=330),
+    st.lists(st.integers(0, 3), max_size=330),
+    around_words,
+    around_words,
+    tile_shapes,
+)
+def test_tiled_path_is_the_same_path(
+    a: list[int], b: list[int], m: int, n: int, shape: tuple[int, int]
+) -> None:
+    # Repeating the lists keeps many ties at every length.
+    from kurenai import _lcs
+
+    ref, can = (a * (1 + m // max(len(a), 1)))[:m], (b * (1 + n // max(len(b), 1)))[:n]
+    with tiles(*shape):
+        assert _lcs.lcs_indices(ref, can) == rs.lcs_ind(ref, can)
+        assert _lcs.lcs_indices(ref, can) == _lcs_py.lcs_indices(ref, can)
+        assert _lcs.lcs_indices(can, ref) == rs.lcs_ind(can, ref)
+
+
+@pytest.mark.compiled_only
+@settings(max_examples=100, deadline=None)
+@given(sentences, sentences, tile_shapes)
+def test_tiled_union_is_the_same_union(
+    ref: list[list[int]], can: list[list[int]], shape: tuple[int, int]
+) -> None:
+    from kurenai import _lcs
+
+    with tiles(*shape):
+        assert _lcs.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can)
+        assert _lcs.summary_lcs_hits(ref, can) == _lcs_py.summary_lcs_hits(ref, can)
+
+
+@pytest.mark.compiled_only
+@pytest.mark.parametrize("shape", [(0, 0), (1, 1), (2, 64)])
+def test_tiled_walk_along_the_top(shape: tuple[int, int]) -> None:
+    # The path crosses the whole candidate's tail at the ref's last word, then
+    # climbs every word of the ref: every tile edge, both ways.
+    from kurenai import _lcs
+
+    ref = [k % 7 for k in range(300)]
+    can = ref + [9] * 250
+    with tiles(*shape):
+        assert _lcs.lcs_indices(ref, can) == rs.lcs_ind(ref, can)
+        assert _lcs.lcs_indices(can, ref) == rs.lcs_ind(can, ref)
 
 
 def test_kernels_accept_any_hashable_tokens(kernels: ModuleType) -> None:
