@@ -21,7 +21,7 @@ shared), the median of interleaved repeats, and their ratio:
 A second table sets each adversarial shape beside *typical* inputs of the same
 size, k lines of 3 tokens per side: 3 words drawn with the corpus frequencies
 per line (the prediction related as above), and corpus sentences cut to
-3-token lines.  ``--before DIR`` adds the rougeLsum of another build (a source
+3-token lines (while the corpus has enough words).  ``--before DIR`` adds the rougeLsum of another build (a source
 tree with its extension built in place, e.g. a ``git worktree`` of ``main``),
 timed in a child process importing that tree, interleaved with this one's
 calls; a child call longer than ``--before-cap`` seconds is not repeated.
@@ -126,7 +126,7 @@ def hostile_texts(case: str, k: int, data_dir: str | None, tiny: bool) -> tuple[
         text = " ".join(corpus_vocabulary(data_dir)[1])
         words = re.findall(r"[a-z0-9]+", text)
         if len(words) < 6 * k:
-            raise SystemExit(f"the corpus has {len(words):,} words, fewer than {6 * k:,}")
+            raise LookupError(f"the corpus has {len(words):,} words, fewer than {6 * k:,}")
         target, prediction = _threes(words[: 3 * k]), _threes(words[3 * k : 6 * k])
     return "\n".join(target), "\n".join(prediction)
 
@@ -195,8 +195,14 @@ def hostile_table(args: argparse.Namespace, sizes: list[int], repeats: int, typi
     print(f"\n| k lines of 3 tokens per side | rougeLsum{before} |")
     print("|---" * (4 if args.before else 2) + "|")
     for k in sizes:
-        results = {case: hostile_row(case, k, args, repeats) for case in cases}
-        base = {key: min(results[case][key] for case in typical) for key in results[cases[0]]}
+        results = {}
+        for case in cases:
+            try:
+                results[case] = hostile_row(case, k, args, repeats)
+            except LookupError:  # the corpus is too small for this size
+                pass
+        present = [case for case in typical if case in results]
+        base = {key: min(results[case][key] for case in present) for key in results[cases[0]]}
         for case, medians in results.items():
             cells = f"{_seconds(medians['here'])} ({medians['here'] / base['here']:.1f}× typical)"
             if args.before:

@@ -177,6 +177,7 @@ cdef int _mark_path(const int32_t *ref, Py_ssize_t m, const int32_t *can,
 
 cdef Py_ssize_t INDEX_MIN_SENTS = 16
 cdef Py_ssize_t FREQUENT_LINES = 32
+cdef Py_ssize_t SHAPES_AFTER = 8
 
 
 def _set_index_min_sents(Py_ssize_t sents):
@@ -186,10 +187,12 @@ def _set_index_min_sents(Py_ssize_t sents):
     return previous
 
 
-def _set_frequent_lines(Py_ssize_t lines):
-    """Testing hook: the sentence count above which Lsum visits a token's shapes."""
-    global FREQUENT_LINES
-    previous, FREQUENT_LINES = FREQUENT_LINES, lines
+def _set_frequent_lines(Py_ssize_t lines, Py_ssize_t shapes_after=8):
+    """Testing hook: the sentence count above which Lsum visits a token's
+    shapes, after trying ``shapes_after`` of its sentences; the previous pair."""
+    global FREQUENT_LINES, SHAPES_AFTER
+    previous = FREQUENT_LINES, SHAPES_AFTER
+    FREQUENT_LINES, SHAPES_AFTER = lines, shapes_after
     return previous
 
 
@@ -236,16 +239,20 @@ cdef int _union_indexed(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, const Doc
                         Postings *index, PathScratch *scratch) noexcept nogil:
     """_union_all, visiting only the sentences (or shapes) that can still mark
     a position."""
-    cdef Py_ssize_t p, c, s, t, next_rare = 0, status = 0
+    cdef Py_ssize_t p, c, s, t, tries, next_rare = 0, status = 0
     cdef bint listed = False
     for p in range(m):
         t = rs[p]
-        if not index.frequent[t]:
-            while status == 0 and not scratch.on_path[p] and index.cursor[t] < index.heads[t + 1]:
-                c = index.items[index.cursor[t]]
-                index.cursor[t] += 1
-                status = _visit(rs, m, r, can, c, index, scratch)
-        elif not scratch.on_path[p]:
+        # Its sentences one by one: all of them for a rare token, the first
+        # SHAPES_AFTER for a frequent one (usually one of them marks it).
+        tries = 0
+        while (status == 0 and not scratch.on_path[p] and index.cursor[t] < index.heads[t + 1]
+               and (tries < SHAPES_AFTER or not index.frequent[t])):
+            c = index.items[index.cursor[t]]
+            index.cursor[t] += 1
+            tries += 1
+            status = _visit(rs, m, r, can, c, index, scratch)
+        if status == 0 and not scratch.on_path[p] and index.cursor[t] < index.heads[t + 1]:
             if not listed:
                 _list_rare(rs, m, r, index)
                 listed = True
