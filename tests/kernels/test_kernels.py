@@ -347,3 +347,15 @@ def test_a_line_sharing_a_rare_token_is_visited_for_a_frequent_one(
     ref = [[0, 1, 9]]
     can = [[1, 0, 100 + i] for i in range(40)] + [[9] * nines, [9, 1]]
     assert kernels.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can) == 3
+
+
+@pytest.mark.compiled_only
+def test_a_shape_whose_lines_all_share_a_rare_token_is_not_visited() -> None:
+    # [2, 1, 5]'s shape is [1, BLOCKER] (2 rare, 5 absent from the reference),
+    # whose path would take the reference's first 1; the line's own path
+    # takes the 2 and the last 1.
+    from kurenai import _lcs
+
+    ref, can = [[1, 2, 1]], [[1], [2, 1, 5], [5, 1]]
+    with shapes_from(2, 0):
+        assert _lcs.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can) == 2
