@@ -21,9 +21,10 @@ shared), the median of interleaved repeats, and their ratio:
 A second table sets each adversarial shape beside *typical* inputs of the same
 size, k lines of 3 tokens per side: 3 words drawn with the corpus frequencies
 per line (the prediction related as above), and corpus sentences cut to
-3-token lines (while the corpus has enough words).  ``--before DIR`` adds the rougeLsum of another build (a source
-tree with its extension built in place, e.g. a ``git worktree`` of ``main``),
-timed in a child process importing that tree, interleaved with this one's
+3-token lines (while the corpus has enough words).  ``--before DIR`` adds the
+rougeLsum of another build (a source tree with its extension built in place,
+e.g. a ``git worktree`` of ``main``), timed in a child process importing that
+tree, interleaved with this one's
 calls; a child call longer than ``--before-cap`` seconds is not repeated.
 
 Words are drawn with the frequencies of the words of the English SciTLDR
@@ -36,6 +37,7 @@ runs small sizes once on a generated Zipf(1.1) vocabulary, without the corpus.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -45,9 +47,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 
 from _common import add_common_options, find_data_dir, header, read_jsonl
 
@@ -106,10 +108,12 @@ def row(case: str, target: str, prediction: str, repeats: int) -> None:
 
 HOSTILE = {
     "adversarial 'a b x_i' vs 'b a y_j'": lambda k: (
-        [f"a b x{i}" for i in range(k)], [f"b a y{i}" for i in range(k)]
+        [f"a b x{i}" for i in range(k)],
+        [f"b a y{i}" for i in range(k)],
     ),
     "adversarial 'a b x_i' vs 'b a x_i'": lambda k: (
-        [f"a b x{i}" for i in range(k)], [f"b a x{i}" for i in range(k)]
+        [f"a b x{i}" for i in range(k)],
+        [f"b a x{i}" for i in range(k)],
     ),
 }
 
@@ -145,7 +149,8 @@ target, prediction = hostile_texts({case!r}, {k!r}, {data_dir!r}, {tiny!r})
 scorer = RougeScorer(["rougeLsum"])
 start = time.process_time()
 scorer.score(target, prediction)
-print(json.dumps({{"file": os.path.dirname(kurenai.__file__), "seconds": time.process_time() - start,
+seconds = time.process_time() - start
+print(json.dumps({{"file": os.path.dirname(kurenai.__file__), "seconds": seconds,
                    "implementation": kurenai.IMPLEMENTATION}}))
 """
 
@@ -153,8 +158,11 @@ print(json.dumps({{"file": os.path.dirname(kurenai.__file__), "seconds": time.pr
 def before_call(tree: str, case: str, k: int, args: argparse.Namespace) -> float:
     """CPU seconds of one rougeLsum ``score`` call of the build in ``tree``, in a child."""
     code = CHILD.format(
-        benchmarks=str(Path(__file__).resolve().parent), case=case, k=k,
-        data_dir=args.data_dir, tiny=args.tiny,
+        benchmarks=str(Path(__file__).resolve().parent),
+        case=case,
+        k=k,
+        data_dir=args.data_dir,
+        tiny=args.tiny,
     )
     env = {**os.environ, "PYTHONPATH": tree}
     with tempfile.TemporaryDirectory() as neutral:
@@ -189,7 +197,9 @@ def hostile_row(case: str, k: int, args: argparse.Namespace, repeats: int) -> di
     return medians
 
 
-def hostile_table(args: argparse.Namespace, sizes: list[int], repeats: int, typical: list[str]) -> None:
+def hostile_table(
+    args: argparse.Namespace, sizes: list[int], repeats: int, typical: list[str]
+) -> None:
     cases = [*HOSTILE, *typical]
     before = " | rougeLsum before | before / here" if args.before else ""
     print(f"\n| k lines of 3 tokens per side | rougeLsum{before} |")
@@ -197,10 +207,8 @@ def hostile_table(args: argparse.Namespace, sizes: list[int], repeats: int, typi
     for k in sizes:
         results = {}
         for case in cases:
-            try:
+            with contextlib.suppress(LookupError):  # the corpus is too small for this size
                 results[case] = hostile_row(case, k, args, repeats)
-            except LookupError:  # the corpus is too small for this size
-                pass
         present = [case for case in typical if case in results]
         base = {key: min(results[case][key] for case in present) for key in results[cases[0]]}
         for case, medians in results.items():
@@ -226,7 +234,9 @@ def main() -> None:
     parser.add_argument("--large", action="store_true", help="add the 300k and 1M sizes")
     parser.add_argument("--before", help="a source tree of another build, to time beside this one")
     parser.add_argument(
-        "--before-cap", type=float, default=60.0,
+        "--before-cap",
+        type=float,
+        default=60.0,
         help="seconds of a --before call above which it is not repeated (default 60)",
     )
     parser.add_argument("--hostile-only", action="store_true", help="only the hostile table")

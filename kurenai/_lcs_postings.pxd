@@ -127,7 +127,8 @@ cdef inline void _fill(const Doc *doc, const Py_ssize_t *skip, Py_ssize_t vocab_
         cursor[t] = heads[t]
 
 
-cdef inline int _build_shapes(const Doc *can, Py_ssize_t vocab_size, Postings *index) noexcept nogil:
+cdef inline int _build_shapes(const Doc *can, Py_ssize_t vocab_size,
+                              Postings *index) noexcept nogil:
     """index.shapes, shape_of, lines and the shapes' postings, from
     index.frequent; -1 if out of memory."""
     cdef Doc doc  # the shapes, as a Doc while they are made

@@ -48,7 +48,7 @@ FAMILIES = {
         },
         twin_only={
             "lcs_table": "the spec's full DP table, which bit-parallel kernels never build",
-            "shared_form": "the spec's reduction of a pair, which the compiled Lsum applies by shapes",
+            "shared_form": "the spec's reduction of a pair; the compiled Lsum applies it by shapes",
             "BLOCKER": "shared_form's token for a run of tokens absent from the other side",
         },
     ),
