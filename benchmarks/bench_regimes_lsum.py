@@ -16,7 +16,9 @@ shared), the median of interleaved repeats, and their ratio:
 * *k corpus sentences per side*: lines of real English text;
 * *adversarial*: k lines ``a b <unique word>`` against ``b a <unique word>``
   (the unique words of each side absent from the other, or the same ``x_i`` on
-  both sides): every pair shares a token (``b``) that no LCS path takes.
+  both sides): every pair shares a token (``b``) that no LCS path takes;
+* *distinct shapes*: the same against ``b a f_j g_j`` with many distinct
+  pairs of frequent words (see ``distinct_shapes``), still quadratic.
 
 A second table sets each adversarial shape beside *typical* inputs of the same
 size, k lines of 3 tokens per side: 3 words drawn with the corpus frequencies
@@ -272,7 +274,20 @@ def main() -> None:
         target = "\n".join(f"a b x{i}" for i in range(k))
         prediction = "\n".join(f"b a y{i}" for i in range(k))
         row(f"adversarial: {k:,} lines 'a b x'", target, prediction, repeats)
+    for k in adversarial[:1] if args.tiny else [2_000, 4_000, 8_000]:
+        target, prediction = distinct_shapes(k)
+        row(f"distinct shapes: {k:,} lines 'a b x' vs 'b a f g'", target, prediction, repeats)
     hostile_table(args, hostile, repeats, typical)
+
+
+def distinct_shapes(k: int) -> tuple[str, str]:
+    """What stays quadratic: k lines ``a b x_i`` (and one line of every f and
+    g) against ``b a f_j g_j``, where each f and g is in k / 100 lines (more
+    than 32 from 3,300 lines on), so the prediction's lines have k distinct shapes."""
+    fs = " ".join(f"f{j} g{j}" for j in range(100))
+    target = "\n".join([f"a b x{i}" for i in range(k)] + [fs])
+    prediction = "\n".join(f"b a f{j % 100} g{j // 100 % 100}" for j in range(k))
+    return target, prediction
 
 
 if __name__ == "__main__":
