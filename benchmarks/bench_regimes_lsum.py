@@ -1,6 +1,7 @@
 """ROUGE-Lsum against ROUGE-L on the same tokens, as lines and lines' lengths grow.
 
     python benchmarks/bench_regimes_lsum.py [--data-dir DIR] [--repeats 3] [--large]
+                                            [--before DIR] [--before-cap 60]
                                             [--implementation python] [--tiny]
 
 ROUGE-Lsum unions, for each reference line, the LCS paths against every
@@ -13,8 +14,20 @@ shared), the median of interleaved repeats, and their ratio:
 * *one line of n tokens*: one sentence pair of n tokens per side (the path of
   one huge pair);
 * *k corpus sentences per side*: lines of real English text;
-* *adversarial*: k lines ``a b <unique word>`` against ``b a <unique word>``:
-  every pair shares a token that no LCS path takes, so every pair is visited.
+* *adversarial*: k lines ``a b <unique word>`` against ``b a <unique word>``
+  (the unique words of each side absent from the other, or the same ``x_i`` on
+  both sides): every pair shares a token (``b``) that no LCS path takes;
+* *distinct shapes*: the same against ``b a f_j g_j`` with many distinct
+  pairs of frequent words (see ``distinct_shapes``), still quadratic.
+
+A second table sets each adversarial shape beside *typical* inputs of the same
+size, k lines of 3 tokens per side: 3 words drawn with the corpus frequencies
+per line (the prediction related as above), and corpus sentences cut to
+3-token lines (while the corpus has enough words).  ``--before DIR`` adds the
+rougeLsum of another build (a source tree with its extension built in place,
+e.g. a ``git worktree`` of ``main``), timed in a child process importing that
+tree, interleaved with this one's
+calls; a child call longer than ``--before-cap`` seconds is not repeated.
 
 Words are drawn with the frequencies of the words of the English SciTLDR
 abstracts (the benchmark corpus); the prediction keeps ~75% of the target's
@@ -26,12 +39,19 @@ runs small sizes once on a generated Zipf(1.1) vocabulary, without the corpus.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import os
 import random
 import re
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 
 from _common import add_common_options, find_data_dir, header, read_jsonl
 
@@ -88,6 +108,122 @@ def row(case: str, target: str, prediction: str, repeats: int) -> None:
     )
 
 
+HOSTILE = {
+    "adversarial 'a b x_i' vs 'b a y_j'": lambda k: (
+        [f"a b x{i}" for i in range(k)],
+        [f"b a y{i}" for i in range(k)],
+    ),
+    "adversarial 'a b x_i' vs 'b a x_i'": lambda k: (
+        [f"a b x{i}" for i in range(k)],
+        [f"b a x{i}" for i in range(k)],
+    ),
+}
+
+
+def hostile_texts(case: str, k: int, data_dir: str | None, tiny: bool) -> tuple[str, str]:
+    """The pair of texts of one row of the hostile table: k lines of 3 tokens per side."""
+    if case in HOSTILE:
+        target, prediction = HOSTILE[case](k)
+    elif case == "typical: corpus-frequency words":
+        vocabulary = zipf_vocabulary() if tiny else corpus_vocabulary(data_dir)[0]
+        words, related = related_words(vocabulary, 3 * k, seed=k)
+        target, prediction = _threes(words), _threes(related)
+    else:  # typical: corpus sentences cut to 3-token lines
+        text = " ".join(corpus_vocabulary(data_dir)[1])
+        words = re.findall(r"[a-z0-9]+", text)
+        if len(words) < 6 * k:
+            raise LookupError(f"the corpus has {len(words):,} words, fewer than {6 * k:,}")
+        target, prediction = _threes(words[: 3 * k]), _threes(words[3 * k : 6 * k])
+    return "\n".join(target), "\n".join(prediction)
+
+
+def _threes(words: list[str]) -> list[str]:
+    return [" ".join(words[i : i + 3]) for i in range(0, len(words), 3)]
+
+
+CHILD = """
+import json, os, sys, time
+sys.path.insert(0, {benchmarks!r})
+import kurenai
+from bench_regimes_lsum import hostile_texts
+from kurenai.rouge_scorer import RougeScorer
+target, prediction = hostile_texts({case!r}, {k!r}, {data_dir!r}, {tiny!r})
+scorer = RougeScorer(["rougeLsum"])
+start = time.process_time()
+scorer.score(target, prediction)
+seconds = time.process_time() - start
+print(json.dumps({{"file": os.path.dirname(kurenai.__file__), "seconds": seconds,
+                   "implementation": kurenai.IMPLEMENTATION}}))
+"""
+
+
+def before_call(tree: str, case: str, k: int, args: argparse.Namespace) -> float:
+    """CPU seconds of one rougeLsum ``score`` call of the build in ``tree``, in a child."""
+    code = CHILD.format(
+        benchmarks=str(Path(__file__).resolve().parent),
+        case=case,
+        k=k,
+        data_dir=args.data_dir,
+        tiny=args.tiny,
+    )
+    env = {**os.environ, "PYTHONPATH": tree}
+    with tempfile.TemporaryDirectory() as neutral:
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, cwd=neutral, env=env
+        )
+    if out.returncode:
+        raise SystemExit(f"the build in {tree} failed: {out.stderr.strip()[-500:]}")
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    if Path(result["file"]).resolve() != (Path(tree) / "kurenai").resolve():
+        raise SystemExit(f"the child imported {result['file']}, not the build in {tree}")
+    if result["implementation"] != "compiled":
+        raise SystemExit(f"the build in {tree} is not compiled (build it in place)")
+    return float(result["seconds"])
+
+
+def hostile_row(case: str, k: int, args: argparse.Namespace, repeats: int) -> dict[str, float]:
+    """Median CPU seconds of rougeLsum here (and in ``--before``), calls interleaved."""
+    target, prediction = hostile_texts(case, k, args.data_dir, args.tiny)
+    scorer = RougeScorer(["rougeLsum"])
+    here: list[float] = []
+    before: list[float] = []
+    for _ in range(repeats):
+        start = time.process_time()
+        scorer.score(target, prediction)
+        here.append(time.process_time() - start)
+        if args.before and (not before or max(before) < args.before_cap):
+            before.append(before_call(args.before, case, k, args))
+    medians = {"here": statistics.median(here)}
+    if before:
+        medians["before"] = statistics.median(before)
+    return medians
+
+
+def hostile_table(
+    args: argparse.Namespace, sizes: list[int], repeats: int, typical: list[str]
+) -> None:
+    cases = [*HOSTILE, *typical]
+    before = " | rougeLsum before | before / here" if args.before else ""
+    print(f"\n| k lines of 3 tokens per side | rougeLsum{before} |")
+    print("|---" * (4 if args.before else 2) + "|")
+    for k in sizes:
+        results = {}
+        for case in cases:
+            with contextlib.suppress(LookupError):  # the corpus is too small for this size
+                results[case] = hostile_row(case, k, args, repeats)
+        present = [case for case in typical if case in results]
+        base = {key: min(results[case][key] for case in present) for key in results[cases[0]]}
+        for case, medians in results.items():
+            cells = f"{_seconds(medians['here'])} ({medians['here'] / base['here']:.1f}× typical)"
+            if args.before:
+                cells += (
+                    f" | {_seconds(medians['before'])} "
+                    f"({medians['before'] / base['before']:.1f}× typical) | "
+                    f"{medians['before'] / max(medians['here'], 1e-6):.1f}×"
+                )
+            print(f"| {k:,} lines: {case} | {cells} |", flush=True)
+
+
 def _seconds(value: float) -> str:
     return f"{value:.2f} s" if value >= 1 else f"{value * 1e3:.1f} ms"
 
@@ -98,18 +234,32 @@ def main() -> None:
     parser.add_argument("--data-dir", help="folder of the benchmark corpora")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--large", action="store_true", help="add the 300k and 1M sizes")
+    parser.add_argument("--before", help="a source tree of another build, to time beside this one")
+    parser.add_argument(
+        "--before-cap",
+        type=float,
+        default=60.0,
+        help="seconds of a --before call above which it is not repeated (default 60)",
+    )
+    parser.add_argument("--hostile-only", action="store_true", help="only the hostile table")
     args = parser.parse_args()
     header(args)
     if args.tiny:
         vocabulary, sentences = zipf_vocabulary(), []
         lines, long_lines, adversarial, repeats = [200], [300], [50], 1
+        hostile, typical = [300], ["typical: corpus-frequency words"]
         print("vocabulary: generated Zipf(1.1), 50,000 words (--tiny)")
     else:
         vocabulary, sentences = corpus_vocabulary(args.data_dir)
         lines = [10_000, 30_000, 100_000] + [300_000] * args.large
         long_lines = [10_000, 100_000] + [300_000, 1_000_000] * args.large
         adversarial, repeats = [1_000, 3_000, 10_000], args.repeats
+        hostile = [10_000, 30_000, 100_000]
+        typical = ["typical: corpus-frequency words", "typical: corpus sentences in 3-token lines"]
         print(f"vocabulary: the {len(vocabulary[0]):,} words of the SciTLDR abstracts")
+    if args.hostile_only:
+        hostile_table(args, hostile, repeats, typical)
+        return
     print("\n| case | tokens per side | rougeL | rougeLsum | Lsum / L |\n|---|---|---|---|---|")
     for k in lines:
         target, prediction = related_words(vocabulary, k, seed=k)
@@ -124,6 +274,20 @@ def main() -> None:
         target = "\n".join(f"a b x{i}" for i in range(k))
         prediction = "\n".join(f"b a y{i}" for i in range(k))
         row(f"adversarial: {k:,} lines 'a b x'", target, prediction, repeats)
+    for k in adversarial[:1] if args.tiny else [2_000, 4_000, 8_000]:
+        target, prediction = distinct_shapes(k)
+        row(f"distinct shapes: {k:,} lines 'a b x' vs 'b a f g'", target, prediction, repeats)
+    hostile_table(args, hostile, repeats, typical)
+
+
+def distinct_shapes(k: int) -> tuple[str, str]:
+    """What stays quadratic: k lines ``a b x_i`` (and one line of every f and
+    g) against ``b a f_j g_j``, where each f and g is in k / 100 lines (more
+    than 32 from 3,300 lines on), so the prediction's lines have k distinct shapes."""
+    fs = " ".join(f"f{j} g{j}" for j in range(100))
+    target = "\n".join([f"a b x{i}" for i in range(k)] + [fs])
+    prediction = "\n".join(f"b a f{j % 100} g{j // 100 % 100}" for j in range(k))
+    return target, prediction
 
 
 if __name__ == "__main__":

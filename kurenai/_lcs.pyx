@@ -174,14 +174,33 @@ cdef int _mark_path(const int32_t *ref, Py_ssize_t m, const int32_t *can,
 # the union: a position still unmarked at the end was tried against every
 # sentence that could mark it, so the union is exactly rouge-score's.  A
 # candidate sentence repeating an earlier one has the same paths: not indexed.
+#
+# A token in more than FREQUENT_LINES sentences would make its positions visit
+# them all, one path each, when no path takes it (lines ``a b x_i`` against
+# ``b a y_j``: the paths take ``a``, never ``b``).  Such a position visits the
+# sentences' shapes instead (kurenai/_lcs_postings.pxd), each once: a sentence
+# sharing no rare token with the reference sentence has its shape's path.  The
+# sentences that do share one (at most FREQUENT_LINES per rare position) are
+# visited one by one.
 
 cdef Py_ssize_t INDEX_MIN_SENTS = 16
+cdef Py_ssize_t FREQUENT_LINES = 32
+cdef Py_ssize_t SHAPES_AFTER = 8
 
 
 def _set_index_min_sents(Py_ssize_t sents):
     """Testing hook: the candidate sentence count from which Lsum uses postings."""
     global INDEX_MIN_SENTS
     previous, INDEX_MIN_SENTS = INDEX_MIN_SENTS, sents
+    return previous
+
+
+def _set_frequent_lines(Py_ssize_t lines, Py_ssize_t shapes_after=8):
+    """Testing hook: the sentence count above which Lsum visits a token's
+    shapes, after trying ``shapes_after`` of its sentences; the previous pair."""
+    global FREQUENT_LINES, SHAPES_AFTER
+    previous = FREQUENT_LINES, SHAPES_AFTER
+    FREQUENT_LINES, SHAPES_AFTER = lines, shapes_after
     return previous
 
 
@@ -196,26 +215,75 @@ cdef int _union_all(const int32_t *rs, Py_ssize_t m, const Doc *can,
     return 0
 
 
+cdef int _visit(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, const Doc *can,
+                Py_ssize_t c, Postings *index, PathScratch *scratch) noexcept nogil:
+    """Mark the path of ``rs`` against candidate sentence c, once per ref sentence r."""
+    if index.seen[c] == r:
+        return 0
+    index.seen[c] = r
+    return _mark_path(rs, m, can.ids + can.bounds[c], can.bounds[c + 1] - can.bounds[c],
+                      scratch)
+
+
+cdef void _list_rare(const int32_t *rs, Py_ssize_t m, Py_ssize_t r,
+                     Postings *index) noexcept nogil:
+    """index.rare: the sentences sharing a rare token with ``rs``, counted in
+    their shapes' ``sharing``."""
+    cdef Py_ssize_t p, k, c
+    index.n_rare = 0
+    for p in range(m):
+        if index.frequent[rs[p]]:
+            continue
+        for k in range(index.heads[rs[p]], index.heads[rs[p] + 1]):
+            c = index.items[k]
+            if index.rare_seen[c] != r:
+                index.rare_seen[c] = r
+                index.rare[index.n_rare] = <int32_t> c
+                index.n_rare += 1
+                index.sharing[index.shape_of[c]] += 1
+
+
 cdef int _union_indexed(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, const Doc *can,
                         Postings *index, PathScratch *scratch) noexcept nogil:
-    """_union_all, visiting only the sentences that can still mark a position."""
-    cdef Py_ssize_t p, c, t, status = 0
+    """_union_all, visiting only the sentences (or shapes) that can still mark
+    a position."""
+    cdef Py_ssize_t p, c, s, t, tries, next_rare = 0, status = 0
+    cdef bint listed = False
     for p in range(m):
         t = rs[p]
-        while not scratch.on_path[p] and index.cursor[t] < index.heads[t + 1]:
+        # Its sentences one by one: all of them for a rare token, the first
+        # SHAPES_AFTER for a frequent one (usually one of them marks it).
+        tries = 0
+        while (status == 0 and not scratch.on_path[p] and index.cursor[t] < index.heads[t + 1]
+               and (tries < SHAPES_AFTER or not index.frequent[t])):
             c = index.items[index.cursor[t]]
             index.cursor[t] += 1
-            if index.seen[c] == r:
-                continue
-            index.seen[c] = r
-            status = _mark_path(rs, m, can.ids + can.bounds[c],
-                                can.bounds[c + 1] - can.bounds[c], scratch)
-            if status < 0:
-                break
+            tries += 1
+            status = _visit(rs, m, r, can, c, index, scratch)
+        if status == 0 and not scratch.on_path[p] and index.cursor[t] < index.heads[t + 1]:
+            if not listed:
+                _list_rare(rs, m, r, index)
+                listed = True
+            while (status == 0 and not scratch.on_path[p]
+                   and index.shape_cursor[t] < index.shape_heads[t + 1]):
+                s = index.shape_items[index.shape_cursor[t]]
+                index.shape_cursor[t] += 1
+                if index.shape_seen[s] == r or index.sharing[s] == index.lines[s]:
+                    continue  # seen, or none of its sentences has its path
+                index.shape_seen[s] = r
+                status = _mark_path(rs, m, index.shape_ids + index.shape_bounds[s],
+                                    index.shape_bounds[s + 1] - index.shape_bounds[s], scratch)
+            while status == 0 and not scratch.on_path[p] and next_rare < index.n_rare:
+                status = _visit(rs, m, r, can, index.rare[next_rare], index, scratch)
+                next_rare += 1
         if status < 0:
             break
     for p in range(m):
         index.cursor[rs[p]] = index.heads[rs[p]]
+        index.shape_cursor[rs[p]] = index.shape_heads[rs[p]]
+    if listed:
+        for c in range(index.n_rare):
+            index.sharing[index.shape_of[index.rare[c]]] = 0
     return status
 
 
@@ -240,7 +308,10 @@ cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
         small_can, vocab_size * sizeof(int32_t), True
     )
     memset(&index, 0, sizeof(index))
-    scratch.mask = <uint64_t *> scratch_buffer(small_mask, vocab_size * sizeof(uint64_t), True)
+    # vocab_size + 1 masks: the shapes' BLOCKER is the ID vocab_size.
+    scratch.mask = <uint64_t *> scratch_buffer(
+        small_mask, (vocab_size + 1) * sizeof(uint64_t), True
+    )
     for r in range(ref.n_sents):
         max_m = max(max_m, ref.bounds[r + 1] - ref.bounds[r])
     for c in range(can.n_sents):
@@ -255,7 +326,7 @@ cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
     if not (scratch.mask and union_count and can_count and scratch.rows and scratch.carry
             and scratch.on_path):
         hits = -1
-    elif indexed and build_postings(can, vocab_size, &index) < 0:
+    elif indexed and build_postings(can, ref, vocab_size, FREQUENT_LINES, &index) < 0:
         hits = -1
     else:
         for k in range(can.n_tokens):

@@ -12,12 +12,13 @@ ROUGE-Lsum takes the union of.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 IDs = Sequence[int]
+Tokens = Sequence[Hashable]  # IDs, or IDs and BLOCKER
 
 
-def lcs_table(ref: IDs, can: IDs) -> list[list[int]]:
+def lcs_table(ref: Tokens, can: Tokens) -> list[list[int]]:
     """The full (len(ref)+1) x (len(can)+1) LCS table, as rouge-score builds it."""
     table = [[0] * (len(can) + 1) for _ in range(len(ref) + 1)]
     for i in range(1, len(ref) + 1):
@@ -49,7 +50,7 @@ def lcs_length(a: IDs, b: IDs, threads: int = 1) -> int:
     return previous[-1]
 
 
-def lcs_indices(ref: IDs, can: IDs) -> list[int]:
+def lcs_indices(ref: Tokens, can: Tokens) -> list[int]:
     """Indices into ``ref`` of one LCS, chosen with rouge-score's tie-break.
 
     Walking back from the end: equal tokens take the diagonal; otherwise step
@@ -74,7 +75,11 @@ def lcs_indices(ref: IDs, can: IDs) -> list[int]:
 
 def summary_lcs_hits(ref_sents: Sequence[IDs], can_sents: Sequence[IDs]) -> int:
     """ROUGE-Lsum's hit count: union-LCS of each reference sentence against all
-    candidate sentences, with per-token counters so no token is counted twice."""
+    candidate sentences, with per-token counters so no token is counted twice.
+
+    The paths of one reference sentence are memoised by ``shared_form``: lines
+    sharing the same tokens in the same order cost one path.
+    """
     remaining_ref: Counter[int] = Counter()
     remaining_can: Counter[int] = Counter()
     for sent in ref_sents:
@@ -84,8 +89,13 @@ def summary_lcs_hits(ref_sents: Sequence[IDs], can_sents: Sequence[IDs]) -> int:
     hits = 0
     for ref in ref_sents:
         union: set[int] = set()
+        paths: dict[tuple[tuple[Hashable, ...], tuple[Hashable, ...]], list[int]] = {}
         for can in can_sents:
-            union.update(lcs_indices(ref, can))
+            kept, ref_kept, can_kept = shared_form(ref, can)
+            key = (tuple(ref_kept), tuple(can_kept))
+            if key not in paths:
+                paths[key] = lcs_indices(ref_kept, can_kept)
+            union.update(kept[i] for i in paths[key])
         for index in sorted(union):
             token = ref[index]
             if remaining_can[token] > 0 and remaining_ref[token] > 0:
@@ -93,6 +103,35 @@ def summary_lcs_hits(ref_sents: Sequence[IDs], can_sents: Sequence[IDs]) -> int:
                 remaining_can[token] -= 1
                 remaining_ref[token] -= 1
     return hits
+
+
+#: The token standing for a run of candidate tokens absent from the reference.
+BLOCKER = object()
+
+
+def shared_form(ref: IDs, can: IDs) -> tuple[list[int], list[Hashable], list[Hashable]]:
+    """A smaller pair with the same LCS path as (ref, can), and where it maps back.
+
+    Returns ``(kept, ref_kept, can_kept)``: ``lcs_indices(ref, can)`` is
+    ``[kept[i] for i in lcs_indices(ref_kept, can_kept)]``.  ``ref_kept`` is
+    ``ref`` without its tokens absent from ``can`` (at ``kept``): their rows of
+    the table equal the row above, so the walk back always leaves them
+    upwards.  ``can_kept`` is ``can`` with each run of tokens absent from
+    ``ref`` as one ``BLOCKER``, a leading run dropped: such a column equals the
+    one on its left, the walk goes up it until its value drops, then left
+    through the rest of the run at once; a leading run holds zeros and ends
+    the walk as the table's edge does.  Dropping the run instead would change
+    the path: ``([0, 0], [0, 9])`` takes index 0, ``([0, 0], [0])`` index 1.
+    """
+    in_ref, in_can = set(ref), set(can)
+    kept = [i for i, token in enumerate(ref) if token in in_can]
+    can_kept: list[Hashable] = []
+    for token in can:
+        if token in in_ref:
+            can_kept.append(token)
+        elif can_kept and can_kept[-1] is not BLOCKER:
+            can_kept.append(BLOCKER)
+    return kept, [ref[i] for i in kept], can_kept
 
 
 def ngram_overlap(a: IDs, b: IDs, n: int) -> int:

@@ -308,3 +308,124 @@ def test_pair_counts_twins_agree(
 def test_ngram_order_must_be_positive(kernels: ModuleType) -> None:
     with pytest.raises(ValueError):
         kernels.ngram_overlap([1], [1], 0)
+
+
+# ROUGE-Lsum by shapes: a token in more than FREQUENT_LINES candidate lines is
+# tried against its first lines, then against the lines' shapes (frequent tokens
+# kept, each run of other tokens one blocker), and the lines sharing a rare
+# token with the reference line one by one.
+
+
+@given(
+    st.lists(st.integers(0, 3), max_size=10),
+    st.lists(st.integers(0, 5), max_size=10),
+)
+def test_a_pair_has_the_path_of_its_shared_form(ref: list[int], can: list[int]) -> None:
+    # rouge-score's own table and backtrack, on the pair and on its shared form.
+    kept, ref_kept, can_kept = _lcs_py.shared_form(ref, can)
+    assert rs.lcs_ind(ref, can) == [kept[i] for i in rs.lcs_ind(ref_kept, can_kept)]
+
+
+def test_a_run_absent_from_the_reference_is_kept_as_one_blocker() -> None:
+    # Dropping the run instead would move the path: the blocker is needed.
+    assert rs.lcs_ind([0, 0], [0, 9]) == [0] != rs.lcs_ind([0, 0], [0])
+    assert _lcs_py.shared_form([0, 0], [7, 8, 0, 9, 9]) == ([0, 1], [0, 0], [0, _lcs_py.BLOCKER])
+
+
+@contextmanager
+def shapes_from(lines: int, shapes_after: int) -> Iterator[None]:
+    """Make ROUGE-Lsum visit the shapes of tokens in more than ``lines`` lines,
+    after ``shapes_after`` of them, on inputs of any size."""
+    from kurenai import _lcs
+
+    previous = _lcs._set_frequent_lines(lines, shapes_after)
+    try:
+        with postings_always():
+            yield
+    finally:
+        _lcs._set_frequent_lines(*previous)
+
+
+# Few tokens, many lines: frequent tokens, shared shapes and ties everywhere;
+# the candidate side has tokens the reference lacks (blockers), and the
+# reference tokens the candidate lacks.
+ref_lines = st.lists(st.lists(st.integers(0, 3), max_size=6), max_size=30)
+can_lines = st.lists(st.lists(st.integers(1, 5), max_size=6), max_size=30)
+
+
+@pytest.mark.compiled_only
+@settings(max_examples=300, deadline=None)
+@given(ref_lines, can_lines, st.integers(0, 4), st.integers(0, 3), st.booleans())
+def test_shapes_give_the_same_union(
+    ref: list[list[int]], can: list[list[int]], lines: int, shapes_after: int, checkpointed: bool
+) -> None:
+    from kurenai import _lcs
+
+    expected = rouge_score_hits(ref, can)
+    with shapes_from(lines, shapes_after), tiny_row_memory() if checkpointed else nullcontext():
+        assert _lcs.summary_lcs_hits(ref, can) == expected
+    assert _lcs_py.summary_lcs_hits(ref, can) == expected
+
+
+def hostile_lines(pattern: list[int], k: int, unique: int | None) -> list[list[int]]:
+    """k lines ``pattern + [unique + i]`` (or ``pattern`` alone)."""
+    return [pattern + ([] if unique is None else [unique + i]) for i in range(k)]
+
+
+@pytest.mark.parametrize(
+    ("ref_line", "can_line"),
+    [([0, 1], [1, 0]), ([0, 1, 0], [1, 0, 1]), ([2, 0, 1], [1, 0, 3]), ([0, 1, 2], [2, 1, 0])],
+)
+@pytest.mark.parametrize(("ref_unique", "can_unique"), [(100, 1000), (100, 100), (None, 1000)])
+def test_hostile_lines_at_the_default_thresholds(
+    kernels: ModuleType,
+    ref_line: list[int],
+    can_line: list[int],
+    ref_unique: int | None,
+    can_unique: int,
+) -> None:
+    # Every line shares a token (in more than 32 lines) that no path takes; the
+    # unique words absent from the other side, or the same on both sides.
+    ref = hostile_lines(ref_line, 45, ref_unique)
+    can = hostile_lines(can_line, 50, can_unique)
+    assert kernels.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 3), min_size=1, max_size=5), min_size=1, max_size=4),
+    st.lists(st.lists(st.integers(0, 3), min_size=1, max_size=5), min_size=1, max_size=4),
+    st.lists(st.booleans(), min_size=40, max_size=60),
+)
+def test_frequent_tokens_at_the_default_thresholds(
+    kernels: ModuleType, ref_pool: list[list[int]], can_pool: list[list[int]], unique: list[bool]
+) -> None:
+    # 40-60 lines from a few patterns over 4 tokens, some with a word of their own.
+    ref = [ref_pool[i % len(ref_pool)] + [100 + i] * u for i, u in enumerate(unique)]
+    can = [can_pool[i % len(can_pool)] + [100 + i + (i % 3)] * u for i, u in enumerate(unique)]
+    assert kernels.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can)
+
+
+@pytest.mark.parametrize("nines", [1, 32])
+def test_a_line_sharing_a_rare_token_is_visited_for_a_frequent_one(
+    kernels: ModuleType, nines: int
+) -> None:
+    # Only the last line's path takes the reference's 1; the line before it
+    # marks the rare 9 first, so the last line is reached through the 1's
+    # rare lines, not through the 9's postings nor the shapes (its shape is
+    # not its path: it shares the 9).
+    ref = [[0, 1, 9]]
+    can = [[1, 0, 100 + i] for i in range(40)] + [[9] * nines, [9, 1]]
+    assert kernels.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can) == 3
+
+
+@pytest.mark.compiled_only
+def test_a_shape_whose_lines_all_share_a_rare_token_is_not_visited() -> None:
+    # [2, 1, 5]'s shape is [1, BLOCKER] (2 rare, 5 absent from the reference),
+    # whose path would take the reference's first 1; the line's own path
+    # takes the 2 and the last 1.
+    from kurenai import _lcs
+
+    ref, can = [[1, 2, 1]], [[1], [2, 1, 5], [5, 1]]
+    with shapes_from(2, 0):
+        assert _lcs.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can) == 2

@@ -46,7 +46,11 @@ FAMILIES = {
             "THREADS": "whether this build has POSIX threads: a fact of the compiled code",
             "Interned": "the C-level Docs of the kernels' Python surface (cimported by _variants)",
         },
-        twin_only={"lcs_table": "the spec's full DP table, which bit-parallel kernels never build"},
+        twin_only={
+            "lcs_table": "the spec's full DP table, which bit-parallel kernels never build",
+            "shared_form": "the spec's reduction of a pair; the compiled Lsum applies it by shapes",
+            "BLOCKER": "shared_form's token for a run of tokens absent from the other side",
+        },
     ),
     "variants": Family(
         "_variants",
