@@ -26,6 +26,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import IO
 
+import numpy as np
+
 from kurenai.cli._aggregate import Resampling, aggregate_report, with_mean
 from kurenai.cli._args import ExitRequest, parse_args
 from kurenai.cli._files import (
@@ -38,7 +40,7 @@ from kurenai.cli._files import (
 )
 from kurenai.cli._io import Sides, count_records, read_records
 from kurenai.cli._notes import note_lsum
-from kurenai.cli._output import Report, record_report
+from kurenai.cli._output import Block, Report, record_report
 from kurenai.cli._progress import Progress
 from kurenai.cli._scoring import scored_blocks
 from kurenai.cli._sources import CliError, Source, detect_format
@@ -148,9 +150,11 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError(f"no records in {sides.describe()}")
     progress = Progress(total, shown, loading=loading)
     sign = str(signature(args, scorer))
+    over = 0  # records over --max-tokens or --max-chars
     with atomic_output(args.output) as stream:
         report = _report(args, stream, scorer, progress, sign)
         for block in scored_blocks(scorer, itertools.chain([first], records), args):
+            over += _over_limits(block)
             report.add(block)
             if report_tap is not None:
                 report_tap.add(block)
@@ -164,9 +168,23 @@ def _run(args: argparse.Namespace) -> int:
         if report_tap is not None:
             report_tap.write(sign)
     progress.close(summary=not args.quiet)
+    if over and not args.quiet:
+        stderr_line(
+            f"kurenai: {over} records over --max-tokens or --max-chars: null in the output, "
+            "left out of corpus scores"
+        )
     if args.signature:
         stderr_line(sign)
     return _threshold_status(args, report)
+
+
+def _over_limits(block: Block) -> int:
+    """How many of the block's records were not scored (NaN: a real score
+    never is) because a text is over a size limit, on either side."""
+    over = np.isnan(block.values[:, 2]).any(axis=0)
+    if block.baseline is not None:
+        over |= np.isnan(block.baseline[:, 2]).any(axis=0)
+    return int(over.sum())
 
 
 def _report(

@@ -2,7 +2,8 @@
 
 ``MorphologicalTokenizer.tokenize`` gives words only; here each adapter's
 analyser is run again over the tokenizer's own loaded dictionary or model,
-on the same pieces (``MorphologicalTokenizer._calls``), keeping the offsets (MeCab's surfaces and the spaces before them, Sudachi's
+on the same pieces (``MorphologicalTokenizer._calls``), keeping the offsets
+(MeCab's surfaces and the spaces before them, Sudachi's
 ``begin``/``end``, jieba's and Kiwi's start and length), and the adapter's
 steps are replayed on them: the same filtering of words without a letter,
 number or mark, the same gluing of split-off marks and jieba fragments, the
