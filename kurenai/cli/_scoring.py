@@ -55,7 +55,12 @@ def _score(
 ) -> npt.NDArray[np.float64]:
     """(types x P/R/F x records) scores; ``score_multi`` for lists of targets."""
     jobs = args.jobs
-    limits = {"max_tokens": args.max_tokens, "max_chars": args.max_chars}
+    # --max-tokens and --max-chars, when given: a record over one scores NaN.
+    limits = {
+        name: value
+        for name, value in (("max_tokens", args.max_tokens), ("max_chars", args.max_chars))
+        if value is not None
+    }
     single = [i for i, target in enumerate(targets) if isinstance(target, str)]
     values = np.empty((len(scorer.rouge_types), len(MEASURES), len(targets)))
     if single:

@@ -262,7 +262,9 @@ class Rouge:
             raise ValueError("no predictions to score: add a batch first")
         if not use_aggregator:
             return _per_pair(self.rouge_types, table, details)
-        table = table[:, :, ~np.isnan(table[:, 2]).any(axis=0)]  # pairs over a limit
+        over = np.isnan(table[:, 2]).any(axis=0)  # pairs over a limit
+        if over.any():
+            table = table[:, :, ~over]
         if not table.shape[2]:
             raise ValueError("every pair is over max_tokens or max_chars: nothing to summarise")
         if aggregate == "mean":
