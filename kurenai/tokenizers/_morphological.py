@@ -188,11 +188,13 @@ class MorphologicalTokenizer:
         return self._shared or getattr(self._local, "analyse", None) or self._new_analyser()
 
     def _calls(self, text: str) -> list[str]:
-        """``text`` cut into the analyser's calls: its ``_sized`` pieces,
-        with every run longer than ``RUN_BOUND`` cut (``_runs_cut``)."""
+        """``text`` cut into the analyser's calls: inside every run longer
+        than ``RUN_BOUND`` (``_runs_cut``), then into the ``_sized`` pieces
+        the analyser accepts (at whitespace or punctuation: a longer run
+        without either is already cut)."""
         if len(text) <= RUN_BOUND:
             return [text]
-        return [part for piece in self._sized(text) for part in _runs_cut(piece)]
+        return [piece for part in _runs_cut(text) for piece in self._sized(part)]
 
     def _sized(self, text: str) -> list[str]:
         """``text`` in pieces the analyser accepts in one call (all of it by default)."""
