@@ -17,6 +17,15 @@ number or mark (punctuation, symbols, emoji, spaces) and, with
 does; the Japanese adapters also replace each word by its dictionary form
 (``走っ`` -> ``走る``).  None of them is line-separable: an analyser's reading
 of a line can depend on its neighbours.
+
+Untrusted input stays in each analyser's linear range (the cost model is in
+docs/guides/untrusted-input.md): a run of more than ``RUN_BOUND`` code points
+without whitespace or punctuation is cut every ``RUN_BOUND`` code points, and
+a long text reaches the analyser in pieces (``MECAB_PIECE``, Sudachi's
+``SUDACHI_PIECE``) cut at line breaks, whitespace or punctuation.  Only a
+token inside such a run, or next to a piece's cut, can differ from the
+analyser's on the whole text; ``tokenize_within`` stops after the piece that
+passes a ``max_tokens`` limit.
 """
 
 from __future__ import annotations
@@ -197,8 +206,11 @@ class MorphologicalTokenizer:
         return [piece for part in _runs_cut(text) for piece in self._sized(part)]
 
     def _sized(self, text: str) -> list[str]:
-        """``text`` in pieces the analyser accepts in one call (all of it by default)."""
-        return [text]
+        """``text`` in pieces the analyser takes in one call: by default at most
+        ``MECAB_PIECE`` code points each, cut at a line break, else at
+        whitespace or punctuation (``_natural_pieces``), so that a size limit
+        stops the analyser after a piece; a text that short is one call."""
+        return [text] if len(text) <= MECAB_PIECE else _natural_pieces(text, MECAB_PIECE)
 
     def _new_analyser(self) -> Analyse:
         """This thread's analyser, loading the shared resource if needed."""
@@ -323,11 +335,14 @@ class MeCabTokenizer(MorphologicalTokenizer):
     MeCab crashes the process on one very long call, so a text of more than
     ``MECAB_PIECE`` (10,000) code points is analysed in pieces of at most that
     many, each ending after its last whitespace or punctuation character (see
-    ``_natural_pieces``).  A text that short, the everyday case, is one call
-    with the tokens of fugashi alone.  A cut can change a token next to it:
-    MeCab reads a word with its neighbours' context, which a piece does not
-    see past its ends, and a run of 10,000 code points without whitespace or
-    punctuation is cut inside a word.
+    ``_natural_pieces``; jieba and Kiwi get the same pieces).  A text that
+    short, the everyday case, is one call with the tokens of fugashi alone.
+    A cut can change a token next to it: MeCab reads a word with its
+    neighbours' context, which a piece does not see past its ends.  Like
+    every adapter, it also cuts a run of more than ``RUN_BOUND`` (1,024) code
+    points without whitespace or punctuation every ``RUN_BOUND`` code points,
+    inside what MeCab would take as one word: its time on such a run grows
+    with the run's square.
     """
 
     name = "mecab"
@@ -353,9 +368,6 @@ class MeCabTokenizer(MorphologicalTokenizer):
         word_of: Callable[[Any], str] = _mecab_base_form if self.use_stemmer else _mecab_surface
 
         return lambda piece: [word_of(word) for word in tagger(piece)]
-
-    def _sized(self, text: str) -> list[str]:
-        return [text] if len(text) <= MECAB_PIECE else _natural_pieces(text, MECAB_PIECE)
 
 
 def _mecab_surface(word: Any) -> str:
