@@ -5,7 +5,9 @@
 {'rouge1': Score(precision=1.0, recall=1.0, fmeasure=1.0)}
 """
 
-from kurenai import _moved
+# _startup first (before NumPy and the compiled modules): a Ctrl-C while
+# the command line starts; _moved imports nothing heavy.
+from kurenai import _moved, _startup  # noqa: F401
 from kurenai._backend import IMPLEMENTATION
 from kurenai.rouge_scorer import ROUGE_TYPES, RougeScorer
 

@@ -21,6 +21,7 @@ import argparse
 import importlib
 import itertools
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -28,6 +29,7 @@ from typing import IO
 
 import numpy as np
 
+from kurenai import _startup
 from kurenai.cli._aggregate import Resampling, aggregate_report, with_mean
 from kurenai.cli._args import ExitRequest, parse_args
 from kurenai.cli._files import (
@@ -65,6 +67,8 @@ _SUBCOMMANDS = {
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line on ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if signal.getsignal(signal.SIGINT) is _startup.interrupted:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # now KeyboardInterrupt
     if args and args[0] in _SUBCOMMANDS:
         module, named = _SUBCOMMANDS[args[0]]
         run: Callable[[list[str]], int] = importlib.import_module(module).main

@@ -20,6 +20,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -201,6 +202,9 @@ def test_random_input_never_gives_a_traceback(tmp_path_factory: Any, data: st.Da
         assert err.count("\n") >= 1 and err.startswith("kurenai: "), err
     inputs = {target.name, prediction.name, output.name}
     assert sorted(p.name for p in directory.iterdir() if p.name not in inputs) == []
-    if code in (0, 3) and "--output-format" in options and "jsonl" in options:
-        for line in output.read_text().splitlines():
-            json.loads(line)  # strict JSON: null, never NaN
+    formats = [options[i + 1] for i, item in enumerate(options) if item == "--output-format"]
+    if code in (0, 3) and formats:  # strict JSON (null, never NaN), as the last option asks
+        text = output.read_text()
+        documents = text.splitlines() if formats[-1] == "jsonl" else [text]
+        for document in documents:
+            json.loads(document, parse_constant=lambda name: pytest.fail(f"{name} in {text}"))

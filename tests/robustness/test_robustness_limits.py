@@ -209,3 +209,15 @@ def test_a_cut_lands_only_inside_a_run_longer_than_the_bound() -> None:
     starts = np.cumsum([0, *map(len, parts)])[1:-1]
     run_start = text.index("x")
     assert starts.tolist() == [run_start + RUN_BOUND, run_start + 2 * RUN_BOUND]
+
+
+@pytest.mark.parametrize("mode", ["best", "average", "mean", "best-recall"])
+def test_every_row_over_the_limit_gives_a_table_of_nan(backend: str, mode: str) -> None:
+    # Found by the command line's fuzz: columnar multi-reference scoring
+    # with every row over max_tokens raised IndexError (no picks to take).
+    scorer = RougeScorer(["rouge1", "rougeL"])
+    found = scorer.score_multi_batch(
+        [["a b", "c"], ["d e f"]], ["a", "b"], columnar=True, max_tokens=0, mode=mode
+    )
+    assert all(np.isnan(np.stack(score)).all() for score in found.values())
+    assert scorer.score_multi_batch([["a b"]], ["a"], max_tokens=0, mode=mode) == [None]
