@@ -69,3 +69,36 @@ def test_a_signal_at_any_moment_leaves_no_trace(
             f"kurenai: terminated by signal {signum}",
         )
     assert sorted(p.name for p in directory.iterdir()) == ["scores.csv", "t.txt"]
+
+
+STARTING = (
+    "import sys; sys.argv[0] = {program!r}; import os, signal, time; import kurenai; "
+    "print(signal.getsignal(signal.SIGINT).__name__, flush=True); "
+    "os.kill(os.getpid(), signal.SIGINT); time.sleep(5)"
+)
+
+
+@pytest.mark.parametrize("program", ["-m", "/usr/bin/kurenai"])
+def test_a_ctrl_c_while_the_command_line_imports_is_one_line(program: str) -> None:
+    # As under ``python -m kurenai`` (argv[0] is "-m" while the package
+    # imports) or the console script: SIGINT before main is exit 130.
+    run = subprocess.run(
+        [*kurenai_command()[:3], "-c", STARTING.format(program=program)],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert (run.stdout, run.stderr, run.returncode) == (
+        "interrupted\n",
+        "kurenai: interrupted\n",
+        130,
+    )
+
+
+def test_a_library_import_keeps_pythons_handler() -> None:
+    code = (
+        "import signal, kurenai; "
+        "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
+    )
+    run = subprocess.run(
+        [*kurenai_command()[:3], "-c", code], capture_output=True, text=True, timeout=60
+    )
+    assert run.stdout == "True\n", run.stderr
