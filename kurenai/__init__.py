@@ -10,7 +10,9 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from kurenai import _moved
+# _startup first (before NumPy and the compiled modules): a Ctrl-C while
+# the command line starts; _moved imports nothing heavy.
+from kurenai import _moved, _startup  # noqa: F401
 from kurenai._backend import IMPLEMENTATION
 
 if TYPE_CHECKING:

@@ -185,6 +185,7 @@ class RougeScorer(BaseScorer):
         columnar: Literal[False] = ...,
         allow_none: bool = ...,
         max_tokens: int | None = ...,
+        max_chars: int | None = ...,
     ) -> list[dict[str, Score] | None]: ...
 
     @overload
@@ -197,6 +198,7 @@ class RougeScorer(BaseScorer):
         columnar: Literal[True],
         allow_none: bool = ...,
         max_tokens: int | None = ...,
+        max_chars: int | None = ...,
     ) -> dict[str, Score]: ...
 
     def score_batch(
@@ -208,15 +210,29 @@ class RougeScorer(BaseScorer):
         columnar: bool = False,
         allow_none: bool = False,
         max_tokens: int | None = None,
+        max_chars: int | None = None,
     ) -> list[dict[str, Score] | None] | dict[str, Score]:
         """Score many pairs: ``[score(target, prediction) for target, prediction
         in zip(targets, predictions)]``.
 
         Results keep the input order whatever ``n_jobs`` (threads; -1 or 0: all
         cores).  With ``allow_none=True`` a pair with a None side gets None
-        (null in, null out); with ``max_tokens`` (None or an int >= 0) a pair
-        with more tokens than that on a side gets None instead of a long
-        computation.  With ``columnar=True`` the result is ``{rouge_type:
+        (null in, null out).  Two size limits (None, or an int >= 0) give
+        None to a pair with a side over them, instead of a long computation:
+
+        - ``max_chars``: more code points than that (``len(text)``), read
+          before any tokenizer runs, so such a pair costs nothing;
+        - ``max_tokens``: more tokens than that, as the scorer's tokenizer
+          counts them (for ``rougeLsum``/``rougeW``, the sum over the
+          sentences, if larger).  Exact: a pair is dropped only when a side
+          truly has more.  The tokenizer's work on such a side stops soon
+          after the limit is passed: kurenai's own tokenizers scan at most
+          a prefix (compiled) or a line at a time (pure Python); an analyser
+          (MeCab, Sudachi, jieba, Kiwi) stops after the piece of its input
+          that passes it (``tokenize_within``).  Another tokenizer tokenizes
+          the whole side first, a line at a time if it is ``line_separable``.
+
+        With ``columnar=True`` the result is ``{rouge_type:
         Score(precision=array, recall=array, fmeasure=array)}`` of float64
         NumPy arrays, NaN for None.
 
@@ -233,8 +249,9 @@ class RougeScorer(BaseScorer):
         predictions = _inputs.texts(predictions, "predictions")
         jobs = _batch.resolve_jobs(n_jobs)
         limit = _batch.resolve_limit(max_tokens)
+        chars = _batch.resolve_limit(max_chars, "max_chars")
         size, rows, chosen_targets, chosen_predictions = _batch.checked_pairs(
-            targets, predictions, allow_none
+            targets, predictions, allow_none, chars
         )
         plan = self._batch_plan(jobs, len(chosen_targets))
         if columnar:
@@ -254,6 +271,7 @@ class RougeScorer(BaseScorer):
         columnar: Literal[False] = ...,
         allow_none: Literal[False] = ...,
         max_tokens: None = ...,
+        max_chars: None = ...,
         mode: str = ...,
     ) -> list[dict[str, Score]]: ...
 
@@ -267,6 +285,7 @@ class RougeScorer(BaseScorer):
         columnar: Literal[False] = ...,
         allow_none: bool = ...,
         max_tokens: int | None = ...,
+        max_chars: int | None = ...,
         mode: str = ...,
     ) -> list[dict[str, Score] | None]: ...
 
@@ -280,6 +299,7 @@ class RougeScorer(BaseScorer):
         columnar: Literal[True],
         allow_none: bool = ...,
         max_tokens: int | None = ...,
+        max_chars: int | None = ...,
         mode: str = ...,
     ) -> dict[str, Score]: ...
 
@@ -292,6 +312,7 @@ class RougeScorer(BaseScorer):
         columnar: bool = False,
         allow_none: bool = False,
         max_tokens: int | None = None,
+        max_chars: int | None = None,
         mode: str = "best",
     ) -> list[dict[str, Score]] | list[dict[str, Score] | None] | dict[str, Score]:
         """``[score_multi(references, prediction) for references, prediction in
@@ -299,8 +320,8 @@ class RougeScorer(BaseScorer):
         (reference, prediction) pair.
 
         The options are ``score_batch``'s: with ``allow_none=True`` a row whose
-        reference list or prediction is None gets None; with ``max_tokens`` a
-        row with any text of more tokens than that gets None; ``columnar=True``
+        reference list or prediction is None gets None; with ``max_tokens``
+        or ``max_chars`` a row with any text over the limit gets None; ``columnar=True``
         gives ``{rouge_type: Score(array, array, array)}``, NaN for None.
         ``mode`` combines each row's references as in :meth:`score_multi`.
 
@@ -313,8 +334,9 @@ class RougeScorer(BaseScorer):
         predictions = _inputs.texts(predictions, "predictions")
         jobs = _batch.resolve_jobs(n_jobs)
         limit = _batch.resolve_limit(max_tokens)
+        chars = _batch.resolve_limit(max_chars, "max_chars")
         size, rows, groups, flat_targets, flat_predictions = _batch.checked_groups(
-            targets, predictions, allow_none
+            targets, predictions, allow_none, chars
         )
         # A mode that pools counts reads no scores: without a size limit there
         # is nothing to score first.
@@ -334,16 +356,29 @@ class RougeScorer(BaseScorer):
         return _batch.placed(size, rows, found)
 
     def score_arrow(
-        self, targets: Any, predictions: Any, n_jobs: int = 1, *, max_tokens: int | None = None
+        self,
+        targets: Any,
+        predictions: Any,
+        n_jobs: int = 1,
+        *,
+        max_tokens: int | None = None,
+        max_chars: int | None = None,
     ) -> Any:
         """``score_batch`` as a ``pyarrow.StructArray``: per ROUGE type a field
         ``struct<precision, recall, fmeasure: double>``, a null row where a
-        side is null (None, NaN, ``pd.NA``) or over ``max_tokens``.  Needs the
+        side is null (None, NaN, ``pd.NA``) or over ``max_tokens`` or
+        ``max_chars`` (as in ``score_batch``).  Needs the
         ``arrow`` extra (``pip install -e '.[arrow]'`` in a checkout); see
         :mod:`kurenai._core.arrow`."""
         _arrow.require_pyarrow()  # before scoring: fail fast without the extra
         columns = self.score_batch(
-            targets, predictions, n_jobs, columnar=True, allow_none=True, max_tokens=max_tokens
+            targets,
+            predictions,
+            n_jobs,
+            columnar=True,
+            allow_none=True,
+            max_tokens=max_tokens,
+            max_chars=max_chars,
         )
         return _arrow.struct_array(columns)
 

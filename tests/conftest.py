@@ -49,6 +49,7 @@ SLOW_MODULES = {
     "tests/robustness/test_robustness_fuzz.py": "a hypothesis run in a fresh process",
     "tests/cli/test_cli_integration.py": "the console script in processes",
     "tests/cli/test_cli_reliability.py": "signals and kills of CLI processes",
+    "tests/cli/test_cli_fuzz_signals.py": "signals at random moments of CLI processes",
     "tests/core/test_processes.py": "score_batch's worker processes, each loading an analyser",
 }
 # Single tests that do (module::function, without parameters).

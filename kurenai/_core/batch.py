@@ -85,8 +85,9 @@ def resolve_threads(threads: int) -> int:
     return min(threads, cores) if threads > 0 else cores
 
 
-def resolve_limit(max_tokens: int | None) -> int:
-    """``max_tokens`` as the plans take it: -1 for no limit.
+def resolve_limit(max_tokens: int | None, name: str = "max_tokens") -> int:
+    """``max_tokens`` (or ``max_chars``, named by ``name``) as the plans take
+    it: -1 for no limit.
 
     >>> resolve_limit(None), resolve_limit(0), resolve_limit(10**30) == sys.maxsize
     (-1, 0, True)
@@ -94,11 +95,17 @@ def resolve_limit(max_tokens: int | None) -> int:
     if max_tokens is None:
         return -1
     if not isinstance(max_tokens, int) or isinstance(max_tokens, bool):
-        raise TypeError(f"max_tokens must be None or an int >= 0, got {type(max_tokens).__name__}")
+        raise TypeError(f"{name} must be None or an int >= 0, got {type(max_tokens).__name__}")
     if max_tokens < 0:
-        raise ValueError(f"max_tokens must be None or an int >= 0, got {max_tokens}")
-    # No text has more tokens than this: larger limits are no limit.
+        raise ValueError(f"{name} must be None or an int >= 0, got {max_tokens}")
+    # No text has more tokens (or characters) than this: larger limits are no limit.
     return min(max_tokens, sys.maxsize)
+
+
+def too_long(text: str, max_chars: int) -> bool:
+    """Whether ``text`` has more than ``max_chars`` code points (``len``; -1: no
+    limit).  Read before any tokenizer runs: a text over it costs nothing."""
+    return 0 <= max_chars < len(text)
 
 
 def _listed(values: Any, name: str) -> list[Any]:
@@ -109,10 +116,11 @@ def _listed(values: Any, name: str) -> list[Any]:
 
 
 def checked_pairs(
-    targets: Sequence[Any], predictions: Sequence[Any], allow_none: bool
+    targets: Sequence[Any], predictions: Sequence[Any], allow_none: bool, max_chars: int = -1
 ) -> tuple[int, list[int], list[str], list[str]]:
-    """The number of pairs, the indices of those to score (None pairs
-    excluded), and their targets and predictions as plain str."""
+    """The number of pairs, the indices of those to score (None pairs and
+    pairs with a side over ``max_chars`` code points excluded), and their
+    targets and predictions as plain str."""
     if isinstance(targets, (str, bytes)) or isinstance(predictions, (str, bytes)):
         raise TypeError("targets and predictions must be sequences of str, not strings")
     targets, predictions = _listed(targets, "targets"), _listed(predictions, "predictions")
@@ -125,6 +133,10 @@ def checked_pairs(
         if type(pair[0]) is not str or type(pair[1]) is not str:
             targets[index] = _item("targets", index, pair[0])
             predictions[index] = _item("predictions", index, pair[1])
+        if max_chars >= 0 and (
+            too_long(targets[index], max_chars) or too_long(predictions[index], max_chars)
+        ):
+            continue
         scored.append(index)
     if len(scored) == len(targets):
         return len(targets), scored, targets, predictions
@@ -140,11 +152,12 @@ def _item(name: str, index: int, value: Any) -> str:
 
 
 def checked_groups(
-    targets: Sequence[Any], predictions: Sequence[Any], allow_none: bool
+    targets: Sequence[Any], predictions: Sequence[Any], allow_none: bool, max_chars: int = -1
 ) -> tuple[int, list[int], list[int], list[str], list[str]]:
     """score_multi_batch's input flattened: the number of rows, the indices of
-    those to score, each one's number of references, and every (reference,
-    prediction) pair of them as plain str."""
+    those to score (not those with a text over ``max_chars`` code points),
+    each one's number of references, and every (reference, prediction) pair
+    of them as plain str."""
     if isinstance(predictions, (str, bytes)):
         raise TypeError("predictions must be a sequence of str, not a string")
     targets, predictions = list(targets), list(predictions)
@@ -164,6 +177,10 @@ def checked_groups(
             )
         found = references(group, f"targets[{index}]")
         prediction = _item("predictions", index, prediction)
+        if max_chars >= 0 and (
+            too_long(prediction, max_chars) or any(too_long(t, max_chars) for t in found)
+        ):
+            continue
         rows.append(index)
         groups.append(len(found))
         flat_targets.extend(found)

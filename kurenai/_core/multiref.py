@@ -295,10 +295,13 @@ def combine_table(
     result = _BY_NAME[mode].combine(groups)
     types = len(plan.spec.rouge_types)
     out = np.full((types, len(SCORE_FIELDS), len(counts)), math.nan)
+    if not kept:  # every group over the limit (picks would be an empty float array)
+        return out
     if result.picks is not None:
         assert scored is not None, "a mode that picks a reference uses its scores"
-        out[:, :, kept] = np.take_along_axis(scored, np.array(result.picks)[:, None, :], axis=2)
-    elif kept:
+        picks = np.array(result.picks, dtype=np.intp)
+        out[:, :, kept] = np.take_along_axis(scored, picks[:, None, :], axis=2)
+    else:
         out[:, :, kept] = np.array(result.scores).transpose(0, 2, 1)
     return out
 

@@ -57,6 +57,10 @@ class PythonPlan:
             getattr(type(tokenizer), "line_separable", False) is True and splitter is None
         )
         self._types = list(enumerate(zip(spec.rouge_types, self._kinds)))
+        # ``tokenize_within(text, limit) -> tokens or None`` (the Tokenizer
+        # protocol): stops early on a text over a size limit.
+        within = getattr(tokenizer, "tokenize_within", None)
+        self._within: Callable[[str, int], Any] | None = within if callable(within) else None
 
     @property
     def rouge_types(self) -> tuple[str, ...]:
@@ -124,10 +128,69 @@ class PythonPlan:
         return [s for s in sentences if len(s)]
 
     def _score_limited(self, target: str, prediction: str, limit: int) -> ScoreDict | None:
-        tokenized = self.tokenized(target), self.tokenized(prediction)
-        if limit >= 0 and any(_token_count(side) > limit for side in tokenized):
+        if limit < 0:
+            return self._scores(self._count(self.tokenized(target), self.tokenized(prediction)))
+        # The prediction is not tokenized when the target is already over.
+        target_tokens = self.tokenized_within(target, limit)
+        if target_tokens is None:
             return None
-        return self._scores(self._count(*tokenized))
+        prediction_tokens = self.tokenized_within(prediction, limit)
+        if prediction_tokens is None:
+            return None
+        return self._scores(self._count(target_tokens, prediction_tokens))
+
+    def tokenized_within(self, text: str, limit: int) -> Tokenized | None:
+        """``tokenized(text)``, or None if it has more than ``limit`` tokens
+        (its whole text's, or its sentences' together, whichever is more).
+
+        Exact (None only when truly over), and the tokenizer stops soon
+        after the limit: a line at a time for a line-separable tokenizer,
+        and inside each call for one with ``tokenize_within``.
+        """
+        if self._by_lines:
+            lines = self._lines_within(text, limit)
+            if lines is None or self.spec.want_sentences:
+                return None if lines is None else Tokenized(lines, None)
+            return Tokenized([[token for line in lines for token in line]], None)
+        whole: Tokens = []
+        if self.spec.want_whole:
+            found = self._tokens_within(text, limit)
+            if found is None:
+                return None
+            whole = found
+        if not self.spec.want_sentences:
+            return Tokenized([], whole)
+        sentences, left = [], limit
+        for sentence in self._sentences(text):
+            tokens = self._tokens_within(sentence, left)
+            if tokens is None:
+                return None
+            sentences.append(tokens)
+            left -= len(tokens)
+        return Tokenized(sentences, whole)
+
+    def _lines_within(self, text: str, limit: int) -> list[Tokens] | None:
+        # A line-separable tokenizer's tokens of the text are its lines'.
+        lines, left = [], limit
+        for line in text.split(SENTENCE_SEPARATOR):
+            if line:
+                tokens = self._tokens_within(line, left)
+                if tokens is None:
+                    return None
+                lines.append(tokens)
+                left -= len(tokens)
+        return lines
+
+    def _tokens_within(self, text: str, limit: int) -> Tokens | None:
+        """The tokens of ``text``, or None if more than ``limit``."""
+        if self._within is None:
+            tokens = self._checked(self._tokenize(text))
+        else:
+            tokens = self._within(text, limit)
+            if tokens is None:
+                return None
+            tokens = self._checked(tokens)
+        return None if len(tokens) > limit else tokens
 
     def _count(self, target: Tokenized, prediction: Tokenized) -> Pair:
         """The kernels' counts of one pair, for the kinds to read."""
@@ -156,11 +219,6 @@ class PythonPlan:
     def _scores(self, pair: Pair) -> ScoreDict:
         weight = self.spec.w_weight
         return {name: kind.score(kind.count(pair, i), weight) for i, (name, kind) in self._types}
-
-
-def _token_count(tokenized: Tokenized) -> int:
-    sentences, whole = tokenized
-    return max(sum(map(len, sentences)), len(whole) if whole is not None else 0)
 
 
 def _first_unhashable(*sides: Tokenized) -> object:

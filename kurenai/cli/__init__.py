@@ -21,11 +21,15 @@ import argparse
 import importlib
 import itertools
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import IO
 
+import numpy as np
+
+from kurenai import _startup
 from kurenai.cli._aggregate import Resampling, aggregate_report, with_mean
 from kurenai.cli._args import ExitRequest, parse_args
 from kurenai.cli._files import (
@@ -38,7 +42,7 @@ from kurenai.cli._files import (
 )
 from kurenai.cli._io import Sides, count_records, read_records
 from kurenai.cli._notes import note_lsum
-from kurenai.cli._output import Report, record_report
+from kurenai.cli._output import Block, Report, record_report
 from kurenai.cli._progress import Progress
 from kurenai.cli._scoring import scored_blocks
 from kurenai.cli._sources import CliError, Source, detect_format
@@ -63,6 +67,8 @@ _SUBCOMMANDS = {
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line on ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if signal.getsignal(signal.SIGINT) is _startup.interrupted:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # now KeyboardInterrupt
     if args and args[0] in _SUBCOMMANDS:
         module, named = _SUBCOMMANDS[args[0]]
         run: Callable[[list[str]], int] = importlib.import_module(module).main
@@ -148,9 +154,11 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError(f"no records in {sides.describe()}")
     progress = Progress(total, shown, loading=loading)
     sign = str(signature(args, scorer))
+    over = 0  # records over --max-tokens or --max-chars
     with atomic_output(args.output) as stream:
         report = _report(args, stream, scorer, progress, sign)
         for block in scored_blocks(scorer, itertools.chain([first], records), args):
+            over += _over_limits(block)
             report.add(block)
             if report_tap is not None:
                 report_tap.add(block)
@@ -164,9 +172,23 @@ def _run(args: argparse.Namespace) -> int:
         if report_tap is not None:
             report_tap.write(sign)
     progress.close(summary=not args.quiet)
+    if over and not args.quiet:
+        stderr_line(
+            f"kurenai: {over} records over --max-tokens or --max-chars: null in the output, "
+            "left out of corpus scores"
+        )
     if args.signature:
         stderr_line(sign)
     return _threshold_status(args, report)
+
+
+def _over_limits(block: Block) -> int:
+    """How many of the block's records were not scored (NaN: a real score
+    never is) because a text is over a size limit, on either side."""
+    over = np.isnan(block.values[:, 2]).any(axis=0)
+    if block.baseline is not None:
+        over |= np.isnan(block.baseline[:, 2]).any(axis=0)
+    return int(over.sum())
 
 
 def _report(

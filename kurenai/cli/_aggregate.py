@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from kurenai._core.bootstrap import bootstrap, paired_bootstrap
 from kurenai.cli._output import MEASURES, Block, Corpus, Report, write_corpus
+from kurenai.cli._sources import CliError
 from kurenai.scoring import AggregateScore
 
 __all__ = ["Resampling", "aggregate_report", "with_mean"]
@@ -53,14 +54,24 @@ class _Collected:
         raise NotImplementedError
 
     def add(self, block: Block) -> None:
-        """Keep the block's scores."""
-        self._values.append(block.values)
-        if block.baseline is not None:
-            self._baseline.append(block.baseline)
+        """Keep the block's scores, less the records over ``--max-tokens`` or
+        ``--max-chars`` (NaN: a real score never is) on either side."""
+        values, baseline = block.values, block.baseline
+        over = np.isnan(values[:, 2]).any(axis=0)
+        if baseline is not None:
+            over |= np.isnan(baseline[:, 2]).any(axis=0)
+        if over.any():
+            values = values[:, :, ~over]
+            baseline = None if baseline is None else baseline[:, :, ~over]
+        self._values.append(values)
+        if baseline is not None:
+            self._baseline.append(baseline)
 
     def _matrices(self, blocks: list[npt.NDArray[np.float64]]) -> dict[str, Any]:
         """Per type (in the scorer's order), the (records x P/R/F) matrix."""
         table = np.concatenate(blocks, axis=2)
+        if not table.shape[2]:
+            raise CliError("every record is over --max-tokens or --max-chars: no corpus score")
         return {t: np.ascontiguousarray(table[i].T) for i, t in enumerate(self._types)}
 
     def _write(

@@ -266,6 +266,21 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
         help=f"records with several references: {_multiref.help_text()} (default: best)",
     )
     add(
+        "--max-tokens",
+        type=_int_in(0),
+        metavar="N",
+        help="do not score a record with a text of more than N tokens (as the tokenizer "
+        "counts them; it stops soon after N): null in the output (an empty CSV cell, JSON "
+        "null), left out of corpus scores, counted on stderr (default: no limit)",
+    )
+    add(
+        "--max-chars",
+        type=_int_in(0),
+        metavar="N",
+        help="the same for a text of more than N characters (Unicode code points), "
+        "checked before any tokenizing (default: no limit)",
+    )
+    add(
         "--jobs",
         type=_int_in(-1),
         default=1,

@@ -122,6 +122,12 @@ class _CsvRecords:
     def add(self, block: Block) -> None:
         rows = block.values.reshape(-1, block.values.shape[-1]).T.tolist()
         ids = block.ids if isinstance(block.ids, range) else _csv_cells([str(i) for i in block.ids])
+        if np.isnan(block.values).any():  # over --max-tokens/--max-chars: empty cells
+            cells = [
+                [str(i), *("" if v != v else f"{v:f}" for v in vs)] for i, vs in zip(ids, rows)
+            ]
+            self._stream.write("".join(",".join(line) + "\n" for line in cells))
+            return
         row = self._row
         self._stream.write("".join([row % (i, *values) for i, values in zip(ids, rows)]))
 
@@ -161,6 +167,8 @@ class _JsonRecords:
 
     def add(self, block: Block) -> None:
         values = block.values.tolist()
+        if np.isnan(block.values).any():  # over --max-tokens/--max-chars: null
+            values = [[[None if v != v else v for v in m] for m in t] for t in values]
         parts = []
         for column, record_id in enumerate(block.ids):
             record: dict[str, object] = {"id": record_id}

@@ -55,12 +55,18 @@ def _score(
 ) -> npt.NDArray[np.float64]:
     """(types x P/R/F x records) scores; ``score_multi`` for lists of targets."""
     jobs = args.jobs
+    # --max-tokens and --max-chars, when given: a record over one scores NaN.
+    limits = {
+        name: value
+        for name, value in (("max_tokens", args.max_tokens), ("max_chars", args.max_chars))
+        if value is not None
+    }
     single = [i for i, target in enumerate(targets) if isinstance(target, str)]
     values = np.empty((len(scorer.rouge_types), len(MEASURES), len(targets)))
     if single:
         texts = [cast(str, targets[i]) for i in single]
         chosen = predictions if len(single) == len(targets) else [predictions[i] for i in single]
-        columns = scorer.score_batch(texts, chosen, n_jobs=jobs, columnar=True)
+        columns = scorer.score_batch(texts, chosen, n_jobs=jobs, columnar=True, **limits)
         for k, rouge_type in enumerate(scorer.rouge_types):
             values[k][:, single] = list(columns[rouge_type])
     multi = [i for i, target in enumerate(targets) if not isinstance(target, str)]
@@ -71,7 +77,9 @@ def _score(
         [predictions[i] for i in multi],
         n_jobs=jobs,
         mode=args.multi_ref_mode,
+        columnar=True,
+        **limits,
     )
-    for row, scores in zip(multi, best):
-        values[:, :, row] = [list(scores[t]) for t in scorer.rouge_types]
+    for k, rouge_type in enumerate(scorer.rouge_types):
+        values[k][:, multi] = list(best[rouge_type])  # NaN: over a limit
     return values

@@ -2,7 +2,8 @@
 
 ``MorphologicalTokenizer.tokenize`` gives words only; here each adapter's
 analyser is run again over the tokenizer's own loaded dictionary or model,
-keeping the offsets (MeCab's surfaces and the spaces before them, Sudachi's
+on the same pieces (``MorphologicalTokenizer._calls``), keeping the offsets
+(MeCab's surfaces and the spaces before them, Sudachi's
 ``begin``/``end``, jieba's and Kiwi's start and length), and the adapter's
 steps are replayed on them: the same filtering of words without a letter,
 number or mark, the same gluing of split-off marks and jieba fragments, the
@@ -21,14 +22,12 @@ import weakref
 from typing import Any, Callable
 
 from kurenai.tokenizers._morphological import (
-    SUDACHI_PIECE,
     JiebaTokenizer,
     KiwiTokenizer,
     MeCabTokenizer,
     MorphologicalTokenizer,
     SudachiTokenizer,
     _mecab_base_form,
-    _pieces,
 )
 from kurenai.tokenizers._unicode import is_marks, is_spaced_word
 
@@ -56,11 +55,22 @@ def analysed_spans(tokenizer: MorphologicalTokenizer, text: str) -> Spans | None
             if maker is None:
                 return None
             analyse = _ANALYSERS[tokenizer] = maker(tokenizer, _resource(tokenizer))
-        words = _kept(analyse(text))
+        words = _kept(_in_calls(tokenizer, analyse, text))
     stemmer = tokenizer.stemmer  # the adapter's stem-then-filter step, as it tokenizes
     if stemmer is None:
         return words
     return [(stem, s, e) for word, s, e in words if (stem := stemmer(word)) is not None]
+
+
+def _in_calls(tokenizer: MorphologicalTokenizer, analyse: Analyse, text: str) -> Spans:
+    """``analyse`` run on the pieces the adapter gives its analyser
+    (``_calls``: size limits, long unbroken runs cut), spans into ``text``."""
+    found: Spans = []
+    offset = 0
+    for call in tokenizer._calls(text):
+        found.extend((word, offset + start, offset + end) for word, start, end in analyse(call))
+        offset += len(call)
+    return found
 
 
 def _resource(tokenizer: MorphologicalTokenizer) -> Any:
@@ -114,12 +124,9 @@ def _sudachi(tokenizer: SudachiTokenizer, loaded: Any) -> Analyse:
 
     def analyse(text: str) -> Spans:
         found: Spans = []
-        offset = 0
-        for piece in _pieces(text, SUDACHI_PIECE):
-            for m in analyser.tokenize(piece):
-                word = m.dictionary_form() if lemma else m.surface()
-                found.append((word, offset + m.begin(), offset + m.end()))
-            offset += len(piece)
+        for m in analyser.tokenize(text):
+            word = m.dictionary_form() if lemma else m.surface()
+            found.append((word, m.begin(), m.end()))
         return found
 
     return analyse

@@ -2,7 +2,7 @@
 structs of scores out, through ``score_batch(columnar=True)``.
 
 ``Options`` holds what is fixed when a function or expression is made
-(tokenizer, stemmer, sentence splitting, size limit, threads); the ROUGE type
+(tokenizer, stemmer, sentence splitting, size limits, threads); the ROUGE type
 may come per row (SQL) or per expression.  Scorers are built once per
 (options, types) and reused for every batch.
 """
@@ -36,6 +36,7 @@ class Options:
     split_summaries: bool = False
     max_tokens: int | None = None
     n_jobs: int = -1
+    max_chars: int | None = None
     _scorers: dict[tuple[tuple[str, ...], bool], Any] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -47,11 +48,12 @@ class Options:
         for flag in ("use_stemmer", "split_summaries"):
             if not isinstance(getattr(self, flag), bool):
                 raise TypeError(f"{flag} must be a bool, got {type(getattr(self, flag)).__name__}")
-        limit = self.max_tokens
-        if limit is not None and (
-            not isinstance(limit, int) or isinstance(limit, bool) or limit < 0
-        ):
-            raise ValueError(f"max_tokens must be None or an int >= 0, got {limit!r}")
+        for name in ("max_tokens", "max_chars"):
+            limit = getattr(self, name)
+            if limit is not None and (
+                not isinstance(limit, int) or isinstance(limit, bool) or limit < 0
+            ):
+                raise ValueError(f"{name} must be None or an int >= 0, got {limit!r}")
         resolve_jobs(self.n_jobs)
         # Fails now for an unknown name or a non-tokenizer, not on a batch.
         object.__setattr__(self, "_tokenizer", resolve_tokenizer(self.tokenizer, self.use_stemmer))
@@ -78,6 +80,7 @@ class Options:
             columnar=True,
             allow_none=True,
             max_tokens=self.max_tokens,
+            max_chars=self.max_chars,
         )
         return np.stack(columns[rouge_type])
 
@@ -98,7 +101,7 @@ def single(options: Options, name: str, predictions: list[Any], targets: list[An
 
 def nested(options: Options, names: list[str], predictions: list[Any], targets: list[Any]) -> Any:
     """A struct with one score struct per type (fields named as given); a row
-    is NULL as a whole when a text is NULL or over ``max_tokens``."""
+    is NULL as a whole when a text is NULL or over ``max_tokens`` or ``max_chars``."""
     import pyarrow as pa
 
     tables = [options.table(name, predictions, targets) for name in names]

@@ -38,6 +38,7 @@ def register(
     tokenizer: Any = None,
     split_summaries: bool = False,
     max_tokens: int | None = None,
+    max_chars: int | None = None,
     n_jobs: int = -1,
 ) -> None:
     """Make ``name(prediction, target, rouge_type)`` a SQL function of ``con``.
@@ -56,7 +57,7 @@ def register(
         ) from error
     if not isinstance(name, str) or not name:
         raise TypeError(f"name must be a non-empty str, got {name!r}")
-    options = Options(use_stemmer, tokenizer, split_summaries, max_tokens, n_jobs)
+    options = Options(use_stemmer, tokenizer, split_summaries, max_tokens, n_jobs, max_chars)
 
     def rouge(prediction: Any, target: Any, rouge_type: Any) -> Any:
         return by_row_type(

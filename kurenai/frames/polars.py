@@ -52,6 +52,7 @@ class RougeNamespace:
         tokenizer: Any = None,
         split_summaries: bool = False,
         max_tokens: int | None = None,
+        max_chars: int | None = None,
         n_jobs: int = -1,
     ) -> pl.Expr:
         """``struct(precision, recall, fmeasure)`` of this column against
@@ -60,7 +61,7 @@ class RougeNamespace:
         from kurenai.spark._names import spark_type
 
         spark_type(rouge_type, split_summaries)  # an unknown type fails here
-        options = Options(use_stemmer, tokenizer, split_summaries, max_tokens, n_jobs)
+        options = Options(use_stemmer, tokenizer, split_summaries, max_tokens, n_jobs, max_chars)
         return self._map(target, lambda p, t: single(options, rouge_type, p, t), score_dtype())
 
     def scores(
@@ -72,6 +73,7 @@ class RougeNamespace:
         tokenizer: Any = None,
         split_summaries: bool = False,
         max_tokens: int | None = None,
+        max_chars: int | None = None,
         n_jobs: int = -1,
     ) -> pl.Expr:
         """A struct with one ``struct(precision, recall, fmeasure)`` field per
@@ -87,7 +89,7 @@ class RougeNamespace:
             raise ValueError(f"rouge_types must name distinct types, got {names!r}")
         for name in names:
             spark_type(name, split_summaries)
-        options = Options(use_stemmer, tokenizer, split_summaries, max_tokens, n_jobs)
+        options = Options(use_stemmer, tokenizer, split_summaries, max_tokens, n_jobs, max_chars)
         dtype = pl.Struct({name: score_dtype() for name in names})
         return self._map(target, lambda p, t: nested(options, names, p, t), dtype)
 

@@ -20,6 +20,7 @@ from typing import Any, Union
 import numpy as np
 
 from kurenai._core import aggregate as _aggregate
+from kurenai._core import batch as _batch
 from kurenai._core import bootstrap as _bootstrap
 from kurenai._core import multiref as _multiref
 from kurenai.metrics._table import CallableTokenizer, score_table
@@ -52,6 +53,8 @@ def compute(
     accumulate: str = "best",
     n_samples: int = 1000,
     confidence_interval: float = 0.95,
+    max_tokens: int | None = None,
+    max_chars: int | None = None,
 ) -> Result:
     """ROUGE of ``predictions`` against ``references``, as evaluate's metric.
 
@@ -96,13 +99,25 @@ def compute(
             ``"mean"``; ``"best-recall"``, ``"average"``).
         n_samples: the bootstrap's resamples, as rouge-score's.
         confidence_interval: the bootstrap's interval, as rouge-score's.
+        max_tokens, max_chars: size limits, as in ``RougeScorer.score_batch``
+            (None: none): a pair with a text of more tokens or code points
+            is not scored; it is left out of the summary, and its per-pair
+            F-measure is NaN.
 
     Raises:
         ValueError: no predictions, different lengths, an empty reference
             list, or an unknown option.
         TypeError: a text that is not a str, naming its index.
     """
-    metric = Rouge(rouge_types, use_stemmer, tokenizer, accumulate=accumulate, n_jobs=n_jobs)
+    metric = Rouge(
+        rouge_types,
+        use_stemmer,
+        tokenizer,
+        accumulate=accumulate,
+        n_jobs=n_jobs,
+        max_tokens=max_tokens,
+        max_chars=max_chars,
+    )
     metric.add_batch(predictions, references)
     return metric.compute(
         use_aggregator=use_aggregator,
@@ -135,8 +150,13 @@ class Rouge:
     Args: as :func:`compute`'s, plus ``accumulate`` (``"best"``:
     rouge-score's best reference per type; ``"avg"``: the mean of precision,
     recall and F over a record's references, as torchmetrics; or any other
-    mode of ``score_multi``) and ``n_jobs``.
+    mode of ``score_multi``), ``n_jobs``, ``max_tokens`` and ``max_chars``
+    (``skipped`` counts the pairs over them).
     """
+
+    # Class defaults: a metric pickled before the limits existed has none.
+    max_tokens: int | None = None
+    max_chars: int | None = None
 
     def __init__(
         self,
@@ -146,8 +166,13 @@ class Rouge:
         *,
         accumulate: str = "best",
         n_jobs: int = 1,
+        max_tokens: int | None = None,
+        max_chars: int | None = None,
     ) -> None:
         _multiref.check_mode(accumulate)
+        _batch.resolve_limit(max_tokens)
+        _batch.resolve_limit(max_chars, "max_chars")
+        self.max_tokens, self.max_chars = max_tokens, max_chars
         types = DEFAULT_ROUGE_TYPES if rouge_types is None else rouge_types
         if isinstance(types, (str, bytes)):
             raise TypeError(f"rouge_types must be a list of ROUGE types, e.g. [{types!r}]")
@@ -178,7 +203,15 @@ class Rouge:
 
     def add_batch(self, predictions: Any, references: Any) -> None:
         """Score a batch of predictions against their references; keep the numbers."""
-        table = score_table(self.scorer, predictions, references, self.accumulate, self.n_jobs)
+        table = score_table(
+            self.scorer,
+            predictions,
+            references,
+            self.accumulate,
+            self.n_jobs,
+            self.max_tokens,
+            self.max_chars,
+        )
         if table.shape[2]:
             self._chunks.append(table)
 
@@ -229,6 +262,11 @@ class Rouge:
             raise ValueError("no predictions to score: add a batch first")
         if not use_aggregator:
             return _per_pair(self.rouge_types, table, details)
+        over = np.isnan(table[:, 2]).any(axis=0)  # pairs over a limit
+        if over.any():
+            table = table[:, :, ~over]
+        if not table.shape[2]:
+            raise ValueError("every pair is over max_tokens or max_chars: nothing to summarise")
         if aggregate == "mean":
             means = _aggregate.mean(table)
             return {
@@ -240,6 +278,11 @@ class Rouge:
             rouge_type: _bootstrap_summary(bounds[i], details)
             for i, rouge_type in enumerate(self.rouge_types)
         }
+
+    @property
+    def skipped(self) -> int:
+        """How many pairs added were over ``max_tokens`` or ``max_chars``."""
+        return int(np.isnan(self._table()[:, 2]).any(axis=0).sum())
 
     def __len__(self) -> int:
         return sum(chunk.shape[2] for chunk in self._chunks)
@@ -263,7 +306,8 @@ class Rouge:
 
     def _config(self) -> tuple[Any, ...]:
         mode = _multiref.check_mode(self.accumulate)  # "avg" and "mean" merge
-        return (self.rouge_types, self.use_stemmer, _tokenizer_key(self.tokenizer), mode)
+        limits = (self.max_tokens, self.max_chars)
+        return (self.rouge_types, self.use_stemmer, _tokenizer_key(self.tokenizer), mode, limits)
 
     def _table(self) -> np.ndarray:
         if len(self._chunks) != 1:

@@ -42,9 +42,13 @@ def score_table(
     references: Any,
     accumulate: str = "best",
     n_jobs: int = 1,
+    max_tokens: int | None = None,
+    max_chars: int | None = None,
 ) -> np.ndarray:
     """Scores of each prediction against its reference(s): (types, 3, records);
-    ``accumulate`` is the multi-reference mode of the records with several."""
+    ``accumulate`` is the multi-reference mode of the records with several;
+    NaN for a record with a text over ``max_tokens`` or ``max_chars``."""
+
     if isinstance(predictions, (str, bytes)):
         raise TypeError("predictions must be a list of str, not a single string")
     predictions = list(_inputs.texts(predictions))
@@ -56,9 +60,25 @@ def score_table(
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions but {len(references)} references")
     if all(isinstance(reference, str) for reference in references):
-        return _table(scorer, scorer.score_batch(references, predictions, n_jobs, columnar=True))
+        columns = scorer.score_batch(
+            references,
+            predictions,
+            n_jobs,
+            columnar=True,
+            max_tokens=max_tokens,
+            max_chars=max_chars,
+        )
+        return _table(scorer, columns)
     lists = [_reference_list(index, group) for index, group in enumerate(references)]
-    combined = scorer.score_multi_batch(lists, predictions, n_jobs, columnar=True, mode=accumulate)
+    combined = scorer.score_multi_batch(
+        lists,
+        predictions,
+        n_jobs,
+        columnar=True,
+        mode=accumulate,
+        max_tokens=max_tokens,
+        max_chars=max_chars,
+    )
     return _table(scorer, combined)
 
 

@@ -9,7 +9,7 @@ the UDF carries and reusing it.  Needs the ``spark`` extra
 
 Arguments are checked when the Column is built (or the SQL function
 registered): the ROUGE type names, ``use_stemmer``, ``split_summaries``,
-``max_tokens``, the tokenizer (a known name, or an object with ``tokenize``)
+``max_tokens``, ``max_chars``, the tokenizer (a known name, or an object with ``tokenize``)
 and that ``prediction`` and ``target`` are Columns or column names.  What
 Spark knows only when the query runs is checked on the executors, each
 failure one TypeError naming the argument: a ``prediction`` or ``target``
@@ -58,17 +58,21 @@ def rouge_score(
     tokenizer: str | Tokenizer | None = None,
     split_summaries: bool = False,
     max_tokens: int | None = None,
+    max_chars: int | None = None,
 ) -> Column:
     """``struct<precision, recall, fmeasure>`` of ``prediction`` against ``target``.
 
     ``rouge_type`` is any ROUGE type name (:func:`spark_type`).  The
     result is NULL when either text is NULL or has more than ``max_tokens``
-    tokens; every other row equals ``RougeScorer.score(target, prediction)``.
+    tokens or ``max_chars`` code points (as ``RougeScorer.score_batch``
+    counts them); every other row equals ``RougeScorer.score(target, prediction)``.
     ``tokenizer`` is a name (``"char"``, ``"mecab"``, ...) or a tokenizer
     object, which is pickled to the workers unused.  Bad arguments raise
     here, not on the executors.
     """
-    spec = _spec([rouge_type], use_stemmer, tokenizer, split_summaries, max_tokens, nested=False)
+    spec = _spec(
+        [rouge_type], use_stemmer, tokenizer, split_summaries, (max_tokens, max_chars), nested=False
+    )
     result: Column = _load_udfs().column(spec, prediction, target)
     return result
 
@@ -82,16 +86,19 @@ def rouge_scores(
     tokenizer: str | Tokenizer | None = None,
     split_summaries: bool = False,
     max_tokens: int | None = None,
+    max_chars: int | None = None,
 ) -> Column:
     """A struct with one ``struct<precision, recall, fmeasure>`` field per type.
 
     Fields take kurenai's spelling of each name (``ROUGE-L`` and ``rouge_l``
     give ``rougeL``; Foundry's ``ROUGE-Lsum (detected sentences)`` gives
     ``rougeLsum_sentences``), in the order given.  The whole struct is NULL
-    when a text is NULL or over ``max_tokens``.  Other arguments as in
+    when a text is NULL or over ``max_tokens`` or ``max_chars``.  Other arguments as in
     :func:`rouge_score`.
     """
-    spec = _spec(rouge_types, use_stemmer, tokenizer, split_summaries, max_tokens, nested=True)
+    spec = _spec(
+        rouge_types, use_stemmer, tokenizer, split_summaries, (max_tokens, max_chars), nested=True
+    )
     result: Column = _load_udfs().column(spec, prediction, target)
     return result
 
@@ -103,19 +110,22 @@ def register(
     tokenizer: str | None = None,
     split_summaries: bool = False,
     max_tokens: int | None = None,
+    max_chars: int | None = None,
 ) -> None:
     """Make ``name(prediction, target[, rouge_type[, use_stemmer]])`` a Spark
     SQL function, e.g. ``SELECT rouge_score(pred, ref, 'ROUGE-L') FROM t``.
 
     The type (default ``rougeL``) and the stemmer flag (default false) are SQL
     values, so an unknown type fails the query, naming the valid ones; the
-    tokenizer name, sentence splitting and size limit are fixed here.
+    tokenizer name, sentence splitting and size limits are fixed here.
     """
     if tokenizer is not None and not isinstance(tokenizer, str):
         raise TypeError(f"register takes a tokenizer name or None, got {tokenizer!r}")
     if not isinstance(name, str) or not name.strip():
         raise TypeError(f"register takes the SQL function's name as a non-empty str, got {name!r}")
-    spec = _spec(["rougeL"], False, tokenizer, split_summaries, max_tokens, nested=False)
+    spec = _spec(
+        ["rougeL"], False, tokenizer, split_summaries, (max_tokens, max_chars), nested=False
+    )
     spark.udf.register(name, _load_udfs().sql_function(spec, split_summaries))
 
 
@@ -124,7 +134,7 @@ def _spec(
     use_stemmer: Any,
     tokenizer: Any,
     split_summaries: Any,
-    max_tokens: Any,
+    limits: tuple[Any, Any],
     nested: bool,
 ) -> Spec:
     """The checked arguments, as the plain values the workers receive."""
@@ -133,10 +143,11 @@ def _spec(
     for flag, value in (("use_stemmer", use_stemmer), ("split_summaries", split_summaries)):
         if not isinstance(value, bool):
             raise TypeError(f"{flag} must be a bool, got {type(value).__name__}")
-    if max_tokens is not None and (
-        not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 0
-    ):
-        raise ValueError(f"max_tokens must be None or an int >= 0, got {max_tokens!r}")
+    for name, limit in zip(("max_tokens", "max_chars"), limits):
+        if limit is not None and (
+            not isinstance(limit, int) or isinstance(limit, bool) or limit < 0
+        ):
+            raise ValueError(f"{name} must be None or an int >= 0, got {limit!r}")
     fields: list[tuple[str, str, bool]] = []
     for name in rouge_types:
         rouge_type, split = spark_type(name, split_summaries)
@@ -147,7 +158,9 @@ def _spec(
     if not fields:
         raise ValueError("rouge_types must name at least one ROUGE type")
     _check_tokenizer(tokenizer, use_stemmer)
-    return Spec(tuple(fields), use_stemmer, tokenizer, max_tokens, nested, tokenizer_key(tokenizer))
+    max_tokens, max_chars = limits
+    key = tokenizer_key(tokenizer)
+    return Spec(tuple(fields), use_stemmer, tokenizer, max_tokens, nested, key, max_chars)
 
 
 def tokenizer_key(tokenizer: Any) -> str:

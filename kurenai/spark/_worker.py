@@ -4,7 +4,7 @@ A Python worker keeps its scorers in a module-level cache, so each is built
 once, from the plain parameters in a ``Spec``, and reused for every batch
 and every task the worker runs.  Scores come from
 ``score_batch(columnar=True)``: NaN marks exactly the NULL rows (a NULL side
-or a side over ``max_tokens``), since a real score is never NaN.
+or a side over ``max_tokens`` or ``max_chars``), since a real score is never NaN.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ class Spec(NamedTuple):
     max_tokens: int | None
     nested: bool  # one struct field per type (rouge_scores) or a bare Score struct
     key: str  # the tokenizer's value, for the scorer cache (see kurenai.spark)
+    max_chars: int | None = None
 
 
 # The most recently used scorers of this worker: a long-lived worker serving
@@ -72,7 +73,12 @@ def score_tables(
     tables: dict[tuple[str, bool], np.ndarray] = {}
     for split in {split for _, _, split in spec.fields}:
         columns = scorer(spec, split).score_batch(
-            targets, predictions, columnar=True, allow_none=True, max_tokens=spec.max_tokens
+            targets,
+            predictions,
+            columnar=True,
+            allow_none=True,
+            max_tokens=spec.max_tokens,
+            max_chars=spec.max_chars,
         )
         for rouge_type, score in columns.items():
             tables[rouge_type, split] = np.stack(score)

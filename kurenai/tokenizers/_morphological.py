@@ -17,10 +17,20 @@ number or mark (punctuation, symbols, emoji, spaces) and, with
 does; the Japanese adapters also replace each word by its dictionary form
 (``走っ`` -> ``走る``).  None of them is line-separable: an analyser's reading
 of a line can depend on its neighbours.
+
+Untrusted input stays in each analyser's linear range (the cost model is in
+docs/guides/untrusted-input.md): a run of more than ``RUN_BOUND`` code points
+without whitespace or punctuation is cut every ``RUN_BOUND`` code points, and
+a long text reaches the analyser in pieces (``MECAB_PIECE``, Sudachi's
+``SUDACHI_PIECE``) cut at line breaks, whitespace or punctuation.  Only a
+token inside such a run, or next to a piece's cut, can differ from the
+analyser's on the whole text; ``tokenize_within`` stops after the piece that
+passes a ``max_tokens`` limit.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import logging
@@ -35,7 +45,7 @@ from typing import Any, Callable, ClassVar
 from kurenai.tokenizers._private_cache import private_cache_dir
 from kurenai.tokenizers._protocol import distribution_version, own_name, signature_text
 from kurenai.tokenizers._stemming import Stemmer, porter_stemmer, stem_signature, stemmed
-from kurenai.tokenizers._unicode import is_marks, is_spaced_word, make_normalizer
+from kurenai.tokenizers._unicode import class_of, is_marks, is_spaced_word, make_normalizer
 
 __all__ = ["JiebaTokenizer", "KiwiTokenizer", "MeCabTokenizer", "SudachiTokenizer"]
 
@@ -49,6 +59,16 @@ SUDACHI_PIECE = 12_000
 # 10,000 code points, far below every crash seen and short enough that
 # its time on an unbroken run of letters (quadratic in MeCab) stays small.
 MECAB_PIECE = 10_000
+# The cost model (measured by benchmarks/bench_robustness.py): MeCab's time
+# on a run of characters with no whitespace or punctuation between them
+# grows with the run's square (Latin letters, digits, Hangul: it weighs every
+# length of unknown word), so do Kiwi's on Latin letters and jieba's on one
+# Han character repeated; Sudachi's stays linear.  Every analyser gets runs
+# of at most RUN_BOUND code points, a longer run being cut every RUN_BOUND
+# code points from its start: each call then costs at most a constant, and a
+# text costs time linear in its length.  No word of any language is that long,
+# so only such a run's tokens can change.
+RUN_BOUND = 1_024
 Analyse = Callable[[str], Iterable[str]]
 # The post-stem filter of the analysers' words: the Unicode tokenizers'.
 _FILTER = "unicode"
@@ -140,16 +160,57 @@ class MorphologicalTokenizer:
 
     def tokenize(self, text: str) -> list[str]:
         """The analyser's words of ``text``, lowercased, without punctuation."""
+        text = self._prepared(text)
+        if not text:
+            return []
+        analyse = self._analyse()
+        calls = self._calls(text)
+        if len(calls) == 1:
+            return stemmed(_kept_words(analyse(text)), self.stemmer)
+        return stemmed(_kept_words([w for call in calls for w in analyse(call)]), self.stemmer)
+
+    def tokenize_within(self, text: str, limit: int) -> list[str] | None:
+        """``tokenize(text)``, or None if it has more than ``limit`` words:
+        the analyser then stops after the call (a piece of at most
+        ``MECAB_PIECE``, ``SUDACHI_PIECE`` or, in a long unbroken run,
+        ``RUN_BOUND`` code points) that passes the limit."""
+        text = self._prepared(text)
+        if not text:
+            return []
+        analyse = self._analyse()
+        words = (word for call in self._calls(text) for word in analyse(call))
+        return _kept_within(words, self.stemmer, limit)
+
+    def _prepared(self, text: str) -> str:
+        """``text`` as the analyser takes it; empty when it has no word."""
         if self._normalizer is not None:
             text = self._normalizer(text)
         if not text or text.isspace():
-            return []
+            return ""
         if not text.isascii():
             # The analysers take UTF-8 or UTF-16, where a lone surrogate (no
             # character, so no word) cannot be encoded: it separates, as a space.
             text = _SURROGATE.sub(" ", text)
-        analyse = self._shared or getattr(self._local, "analyse", None) or self._new_analyser()
-        return stemmed(_kept_words(analyse(text)), self.stemmer)
+        return text
+
+    def _analyse(self) -> Analyse:
+        return self._shared or getattr(self._local, "analyse", None) or self._new_analyser()
+
+    def _calls(self, text: str) -> list[str]:
+        """``text`` cut into the analyser's calls: inside every run longer
+        than ``RUN_BOUND`` (``_runs_cut``), then into the ``_sized`` pieces
+        the analyser accepts (at whitespace or punctuation: a longer run
+        without either is already cut)."""
+        if len(text) <= RUN_BOUND:
+            return [text]
+        return [piece for part in _runs_cut(text) for piece in self._sized(part)]
+
+    def _sized(self, text: str) -> list[str]:
+        """``text`` in pieces the analyser takes in one call: by default at most
+        ``MECAB_PIECE`` code points each, cut at a line break, else at
+        whitespace or punctuation (``_natural_pieces``), so that a size limit
+        stops the analyser after a piece; a text that short is one call."""
+        return [text] if len(text) <= MECAB_PIECE else _natural_pieces(text, MECAB_PIECE)
 
     def _new_analyser(self) -> Analyse:
         """This thread's analyser, loading the shared resource if needed."""
@@ -196,6 +257,67 @@ def _kept_words(analysed: Iterable[str]) -> list[str]:
     return [group[0] if len(group) == 1 else "".join(group) for group in groups]
 
 
+def _kept_within(analysed: Iterable[str], stemmer: Stemmer | None, limit: int) -> list[str] | None:
+    """``stemmed(_kept_words(analysed), stemmer)``, or None as soon as it has
+    more than ``limit`` words.  Exact: a word is final once the next kept
+    word starts (only marks join the last one), and is then stemmed and
+    counted, so words are counted only once the stemmer has kept them."""
+    tokens: list[str] = []
+    group: list[str] = []
+    previous_kept = False
+    for word in analysed:
+        if previous_kept and is_marks(word):
+            group.append(word)
+            continue
+        previous_kept = _HAS_WORD_CHARACTER.search(word) is not None
+        if previous_kept:
+            if group:
+                _add_word(tokens, group, stemmer)
+                if len(tokens) > limit:
+                    return None
+            group = [word.lower()]
+    if group:
+        _add_word(tokens, group, stemmer)
+    return None if len(tokens) > limit else tokens
+
+
+def _add_word(tokens: list[str], group: list[str], stemmer: Stemmer | None) -> None:
+    word: str | None = group[0] if len(group) == 1 else "".join(group)
+    if stemmer is not None:
+        word = stemmer(word)  # type: ignore[arg-type]
+    if word is not None:
+        tokens.append(word)
+
+
+@functools.cache
+def _run_pattern() -> re.Pattern[str]:
+    """A maximal run of characters that are neither whitespace nor punctuation
+    (category P*) of the Basic Multilingual Plane; built once, ~15 ms."""
+    # Plane 1's few punctuation marks (old scripts) are left out: a class
+    # with code points past U+FFFF is a list of ranges to re, searched
+    # linearly for each character (8x slower on every long text).
+    punctuation = [c for c in range(0x10000) if unicodedata.category(chr(c))[0] == "P"]
+    return re.compile(f"[^\\s{class_of(punctuation)[1:-1]}]+")
+
+
+def _runs_cut(piece: str, bound: int = RUN_BOUND) -> list[str]:
+    """``piece`` cut inside each run (of characters neither whitespace nor
+    punctuation) longer than ``bound``, every ``bound`` code points from the
+    run's start; a piece without such a run stays whole.  Linear: one
+    ``finditer`` over the maximal runs."""
+    if len(piece) <= bound:
+        return [piece]
+    cuts: list[int] = []
+    for run in _run_pattern().finditer(piece):
+        start, end = run.span()
+        if end - start > bound:
+            cuts.extend(range(start + bound, end, bound))
+    if not cuts:
+        return [piece]
+    edges = [0, *cuts, len(piece)]
+    return [piece[a:b] for a, b in zip(edges, edges[1:])]
+
+
 def _installed(module: str) -> bool:
     try:
         return importlib.util.find_spec(module) is not None
@@ -213,11 +335,14 @@ class MeCabTokenizer(MorphologicalTokenizer):
     MeCab crashes the process on one very long call, so a text of more than
     ``MECAB_PIECE`` (10,000) code points is analysed in pieces of at most that
     many, each ending after its last whitespace or punctuation character (see
-    ``_natural_pieces``).  A text that short, the everyday case, is one call
-    with the tokens of fugashi alone.  A cut can change a token next to it:
-    MeCab reads a word with its neighbours' context, which a piece does not
-    see past its ends, and a run of 10,000 code points without whitespace or
-    punctuation is cut inside a word.
+    ``_natural_pieces``; jieba and Kiwi get the same pieces).  A text that
+    short, the everyday case, is one call with the tokens of fugashi alone.
+    A cut can change a token next to it: MeCab reads a word with its
+    neighbours' context, which a piece does not see past its ends.  Like
+    every adapter, it also cuts a run of more than ``RUN_BOUND`` (1,024) code
+    points without whitespace or punctuation every ``RUN_BOUND`` code points,
+    inside what MeCab would take as one word: its time on such a run grows
+    with the run's square.
     """
 
     name = "mecab"
@@ -242,11 +367,7 @@ class MeCabTokenizer(MorphologicalTokenizer):
         tagger = fugashi.Tagger(self.tagger_args)  # ~1 ms with the dictionary mapped
         word_of: Callable[[Any], str] = _mecab_base_form if self.use_stemmer else _mecab_surface
 
-        def analyse(text: str) -> list[str]:
-            pieces = [text] if len(text) <= MECAB_PIECE else _natural_pieces(text, MECAB_PIECE)
-            return [word_of(word) for piece in pieces for word in tagger(piece)]
-
-        return analyse
+        return lambda piece: [word_of(word) for word in tagger(piece)]
 
 
 def _mecab_surface(word: Any) -> str:
@@ -306,12 +427,14 @@ class SudachiTokenizer(MorphologicalTokenizer):
         tokenizer = make(mode=mode) if make is not None else dictionary.create(mode)
         lemma = self.use_stemmer
 
-        def analyse(text: str) -> list[str]:
-            pieces = _pieces(text, SUDACHI_PIECE)
-            morphemes = [m for piece in pieces for m in tokenizer.tokenize(piece)]
+        def analyse(piece: str) -> list[str]:
+            morphemes = tokenizer.tokenize(piece)
             return [m.dictionary_form() if lemma else m.surface() for m in morphemes]
 
         return analyse
+
+    def _sized(self, text: str) -> list[str]:
+        return _pieces(text, SUDACHI_PIECE)
 
 
 def _pieces(text: str, size: int) -> list[str]:

@@ -37,6 +37,11 @@ class Tokenizer(Protocol):
     - ``load()``: load what the first ``tokenize`` would (a dictionary, a
       model) now; the command line calls it to time loading apart from
       scoring and to fail before writing anything.
+    - ``tokenize_within(text, limit) -> list[str] | None``: ``tokenize(text)``
+      if it has at most ``limit`` tokens, else None, stopping its work soon
+      after the limit is passed.  A promise of exactness: None only when
+      ``len(tokenize(text)) > limit``.  ``score_batch(max_tokens=...)``
+      calls it instead of ``tokenize``.
     """
 
     def tokenize(self, text: str) -> list[str]: ...

@@ -65,7 +65,7 @@ _UNSPACED_RANGES = _UNSPACED_PLANES_0_1 + _PLANES_2_3
 _ALNUM = r"[^\W_]"
 
 
-def _class_of(code_points: list[int]) -> str:
+def class_of(code_points: list[int]) -> str:
     """A regex character class matching exactly ``code_points`` (sorted)."""
     ranges: list[str] = []
     start = previous = code_points[0]
@@ -82,7 +82,7 @@ def _mark_class() -> str:
     """A regex class of every combining mark (category M*), built once (~10 ms)."""
     # Marks live in planes 0-1 and in plane 14's variation selectors.
     code_points = [*range(0x20000), *range(0xE0000, 0xE1000)]
-    return _class_of([c for c in code_points if unicodedata.category(chr(c))[0] == "M"])
+    return class_of([c for c in code_points if unicodedata.category(chr(c))[0] == "M"])
 
 
 @functools.cache
@@ -105,8 +105,8 @@ def _char_pattern() -> re.Pattern[str]:
         char = chr(code)
         if char.isalnum():
             (alone if unspaced(char) and not char.isdecimal() else joined).append(code)
-    letter = f"(?:{_class_of(alone)}|(?=[^\\W_])[{_PLANES_2_3}])"
-    word, mark = _class_of(joined), _mark_class()
+    letter = f"(?:{class_of(alone)}|(?=[^\\W_])[{_PLANES_2_3}])"
+    word, mark = class_of(joined), _mark_class()
     return re.compile(f"{letter}{mark}*|{word}(?:{word}|{mark})*")
 
 

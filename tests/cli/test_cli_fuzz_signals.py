@@ -1,0 +1,104 @@
+"""The command line killed at a random moment: a documented exit, nothing left behind.
+
+Each example starts ``python -m kurenai`` on a corpus long enough to be
+mid-run (reading, scoring, writing or bootstrapping, over a size limit or
+not) and sends SIGINT or SIGTERM after a random delay.  Whatever the moment:
+no Python traceback, exit status 0 (it finished first), 130 or 128+15, the
+existing ``--output`` untouched unless the run finished, no temporary file.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+from cli_support import kurenai_command
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+pytestmark = pytest.mark.skipif(os.name == "nt", reason="POSIX signals")
+
+LINES = ["the cat sat on the mat " * 4, "a dog ran " + "x" * 3000, "猫 は マット の 上 " * 10]
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    signum=st.sampled_from([signal.SIGINT, signal.SIGTERM]),
+    delay=st.floats(0.0, 1.0),
+    options=st.sampled_from(
+        [[], ["--max-tokens", "50"], ["--max-chars", "100"], ["--aggregate", "bootstrap"]]
+    ),
+)
+def test_a_signal_at_any_moment_leaves_no_trace(
+    tmp_path_factory: pytest.TempPathFactory, signum: int, delay: float, options: list[str]
+) -> None:
+    directory = tmp_path_factory.mktemp("signals")
+    targets = directory / "t.txt"
+    targets.write_text("".join(LINES[i % 3] + "\n" for i in range(20_000)))
+    output = directory / "scores.csv"
+    output.write_text("precious\n")
+    child = subprocess.Popen(
+        kurenai_command("--target-file", str(targets), "--prediction-file", str(targets),
+                        "--chunk-size", "100", "--output", str(output), *options),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    # The delay counts from the run's start (its temporary output exists):
+    # before, the interpreter and its site hooks start, out of kurenai's hands.
+    started = time.monotonic()
+    while child.poll() is None and time.monotonic() - started < 60:
+        if any(p.name.endswith(".tmp") for p in directory.iterdir()):
+            break
+        time.sleep(0.005)
+    time.sleep(delay)
+    child.send_signal(signum)
+    _, err = child.communicate(timeout=120)
+    text = err.decode()
+    assert "Traceback" not in text, text
+    assert child.returncode in (0, 128 + signum), (child.returncode, text)
+    if child.returncode:
+        assert output.read_text() == "precious\n"
+        assert text.splitlines()[-1] in (
+            "kurenai: interrupted",
+            f"kurenai: terminated by signal {signum}",
+        )
+    assert sorted(p.name for p in directory.iterdir()) == ["scores.csv", "t.txt"]
+
+
+STARTING = (
+    "import sys; sys.argv[0] = {program!r}; import os, signal, time; import kurenai; "
+    "print(signal.getsignal(signal.SIGINT).__name__, flush=True); "
+    "os.kill(os.getpid(), signal.SIGINT); time.sleep(5)"
+)
+
+
+@pytest.mark.parametrize("program", ["-m", "/usr/bin/kurenai"])
+def test_a_ctrl_c_while_the_command_line_imports_is_one_line(program: str) -> None:
+    # As under ``python -m kurenai`` (argv[0] is "-m" while the package
+    # imports) or the console script: SIGINT before main is exit 130.
+    run = subprocess.run(
+        [*kurenai_command()[:3], "-c", STARTING.format(program=program)],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert (run.stdout, run.stderr, run.returncode) == (
+        "interrupted\n",
+        "kurenai: interrupted\n",
+        130,
+    )
+
+
+def test_a_library_import_keeps_pythons_handler() -> None:
+    code = (
+        "import signal, kurenai; "
+        "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
+    )
+    run = subprocess.run(
+        [*kurenai_command()[:3], "-c", code], capture_output=True, text=True, timeout=60
+    )
+    assert run.stdout == "True\n", run.stderr
