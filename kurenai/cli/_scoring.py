@@ -53,17 +53,19 @@ def _score(
 ) -> npt.NDArray[np.float64]:
     """(types x P/R/F x records) scores; ``score_multi`` for lists of targets."""
     jobs = args.jobs
-    single = [i for i, target in enumerate(targets) if isinstance(target, str)]
     values = np.empty((len(scorer.rouge_types), len(MEASURES), len(targets)))
+    if set(map(type, targets)) == {str}:  # the usual chunk: one reference each
+        columns = scorer.score_batch(targets, predictions, n_jobs=jobs, columnar=True)
+        for k, rouge_type in enumerate(scorer.rouge_types):
+            values[k] = columns[rouge_type]
+        return values
+    single = [i for i, target in enumerate(targets) if isinstance(target, str)]
     if single:
         texts = [cast(str, targets[i]) for i in single]
-        chosen = predictions if len(single) == len(targets) else [predictions[i] for i in single]
+        chosen = [predictions[i] for i in single]
         columns = scorer.score_batch(texts, chosen, n_jobs=jobs, columnar=True)
         for k, rouge_type in enumerate(scorer.rouge_types):
-            if len(single) == len(targets):
-                values[k] = columns[rouge_type]
-            else:
-                values[k][:, single] = list(columns[rouge_type])
+            values[k][:, single] = list(columns[rouge_type])
     multi = [i for i, target in enumerate(targets) if not isinstance(target, str)]
     if not multi:
         return values
