@@ -28,7 +28,15 @@ __all__ = ["fixed6_rows", "json_float", "json_floats"]
 
 # Farther than this from a half-integer, x * 1e6 rounds as the exact product.
 _MARGIN = 1e-9
-_POWERS = 10 ** np.arange(5, -1, -1, dtype=np.int64)  # the six decimals' weights
+# A score's micro-units m = 1000 * high + low as the 8 bytes of its %f:
+# _HIGH[high] holds "d.ddd" (bytes 0-4), _LOW[low] the last three digits.
+_HIGH = np.array(
+    [int.from_bytes(f"{h // 1000}.{h % 1000:03d}\0\0\0".encode(), "little") for h in range(1001)],
+    dtype="<u8",
+)
+_LOW = np.array(
+    [int.from_bytes(f"\0\0\0\0\0{low:03d}".encode(), "little") for low in range(1000)], dtype="<u8"
+)
 
 
 def fixed6_rows(table: npt.NDArray[np.float64]) -> list[str] | None:
@@ -38,22 +46,20 @@ def fixed6_rows(table: npt.NDArray[np.float64]) -> list[str] | None:
     rows, cells = table.shape
     if not rows:
         return []
-    scaled = table * 1e6
-    inside = (table >= 0.0) & (table <= 1.0) & ~np.signbit(table)
-    if not inside.all():
+    if not ((table >= 0.0) & (table <= 1.0) & ~np.signbit(table)).all():
         return None
+    scaled = table * 1e6
     micros = np.rint(scaled).astype(np.int64)
     close = np.abs(scaled - np.floor(scaled) - 0.5) <= _MARGIN
     for row, cell in zip(*np.nonzero(close)):  # format these as % does
-        micros[row, cell] = int(("%f" % table[row, cell]).replace(".", ""))
-    text = np.empty((rows, cells, 9), dtype=np.uint8)
-    text[:, :, 0] = ord(",")
-    text[:, :, 1] = ord("0") + micros // 10**6
-    text[:, :, 2] = ord(".")
-    text[:, :, 3:] = ord("0") + micros[:, :, None] // _POWERS % 10
-    ends = np.full((rows, 1), ord("\n"), dtype=np.uint8)
-    body = np.concatenate([text.reshape(rows, cells * 9), ends], axis=1)
-    return body.tobytes().decode("ascii").splitlines(keepends=True)
+        micros[row, cell] = int(("%f" % float(table[row, cell])).replace(".", ""))
+    high, low = np.divmod(micros, 1000)
+    text = np.empty((rows, cells * 9 + 1), dtype=np.uint8)
+    view = text[:, :-1].reshape(rows, cells, 9)
+    view[:, :, 0] = ord(",")
+    view[:, :, 1:] = (_HIGH[high] | _LOW[low]).view(np.uint8).reshape(rows, cells, 8)
+    text[:, -1] = ord("\n")
+    return text.tobytes().decode("ascii").splitlines(keepends=True)
 
 
 def json_float(value: float) -> str:
