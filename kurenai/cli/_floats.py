@@ -42,7 +42,7 @@ _LOW = np.array(
 def fixed6_rows(table: npt.NDArray[np.float64]) -> list[str] | None:
     """Per row of ``table`` (records x scores), ``",%f,%f,...\\n"`` of its
     values; None if a value is not in [0, 1] (NaN, a negative zero...)."""
-    table = np.asarray(table, dtype=np.float64)
+    table = np.ascontiguousarray(table, dtype=np.float64)
     rows, cells = table.shape
     if not rows:
         return []
