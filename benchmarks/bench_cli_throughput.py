@@ -9,8 +9,9 @@ files and as one JSONL file, and runs in fresh processes, round-robin:
 - the command line (``kurenai.cli.main``, its import excluded: timed inside
   the child) from each input form (two line files, JSONL) to CSV and JSONL.
 
-For each size it prints the median seconds, records/s, the share of
-score_batch's throughput and each child's peak RSS (``os.wait4``), so that
+For each size it prints the median wall seconds, records/s, the share of
+score_batch's throughput (wall, and CPU time: steadier on shared cores) and
+each child's peak RSS (``os.wait4``), so that
 memory can be seen flat in the record count.  Types rouge1, rouge2, rougeL;
 one core (``--jobs 1``, score_batch's ``n_jobs=1``).  ``--tiny`` runs a few
 thousand records once.
@@ -44,12 +45,12 @@ _CLI_CHILD = """
 import json, time
 start = time.perf_counter()
 from kurenai import cli
-imported = time.perf_counter()
+imported, cpu = time.perf_counter(), time.process_time()
 code = cli.main(ARGV)
-done = time.perf_counter()
+done, cpu = time.perf_counter(), time.process_time() - cpu
 from _common import kurenai_identity
-print(json.dumps({"seconds": done - imported, "import": imported - start, "code": code,
-                  "kurenai": kurenai_identity()}))
+print(json.dumps({"seconds": done - imported, "cpu": cpu, "import": imported - start,
+                  "code": code, "kurenai": kurenai_identity()}))
 """
 _BATCH_CHILD = """
 import json, time
@@ -57,11 +58,11 @@ from kurenai.rouge_scorer import RougeScorer
 with open(TARGETS, encoding="utf-8") as t, open(PREDICTIONS, encoding="utf-8") as p:
     targets, predictions = t.read().split("\\n")[:-1], p.read().split("\\n")[:-1]
 scorer = RougeScorer(TYPES.split(","))
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 scorer.score_batch(targets, predictions, columnar=True)
-seconds = time.perf_counter() - start
+seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
 from _common import kurenai_identity
-print(json.dumps({"seconds": seconds, "code": 0, "kurenai": kurenai_identity()}))
+print(json.dumps({"seconds": seconds, "cpu": cpu, "code": 0, "kurenai": kurenai_identity()}))
 """
 
 
@@ -123,21 +124,24 @@ def _measure(folder: Path, size: int, repeats: int) -> None:
             argv += ["--output", str(folder / f"out.{output}")]
             runs[f"CLI, {label} -> {output.upper()}"] = _CLI_CHILD.replace("ARGV", repr(argv))
     seconds: dict[str, list[float]] = {name: [] for name in runs}
+    cpu: dict[str, list[float]] = {name: [] for name in runs}
     peaks: dict[str, int] = dict.fromkeys(runs, 0)
     for _ in range(repeats):
         for name, code in runs.items():
             result, peak_kb = _child(code)
             seconds[name].append(result["seconds"])
+            cpu[name].append(result["cpu"])
             peaks[name] = max(peaks[name], peak_kb)
     base = statistics.median(seconds[SCORE_BATCH])
-    print(f"\n{size:,} records: median seconds (CLI: main() only), records/s, share of")
-    print("score_batch's throughput, peak RSS of the process")
+    base_cpu = statistics.median(cpu[SCORE_BATCH])
+    print(f"\n{size:,} records: median wall seconds (CLI: main() only), records/s, share of")
+    print("score_batch's throughput (wall; CPU time), peak RSS of the process")
     for name, values in seconds.items():
         median = statistics.median(values)
-        share = 100 * base / median
+        share, cpu_share = 100 * base / median, 100 * base_cpu / statistics.median(cpu[name])
         print(
             f"  {name:<40} {median:7.2f} s {size / median:10,.0f}/s {share:5.0f}%"
-            f"  {peaks[name] / 1024:7.1f} MB"
+            f" (CPU {cpu_share:3.0f}%) {peaks[name] / 1024:7.1f} MB"
         )
 
 

@@ -13,6 +13,7 @@ helpers, which give the same records and raise the same errors.
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple
 
@@ -33,7 +34,6 @@ from kurenai.cli._sources import Row, Source
 
 __all__ = ["Chunk", "chunked", "read_chunks"]
 
-_MISSING = object()
 _ID_TYPES = {str, int}
 
 
@@ -104,8 +104,10 @@ def _texts(source: Source, rows: list[Row]) -> list[str] | None:
     """The side's texts, if every row gives a string."""
     if not source.structured:  # lines, always strings
         return list(map(unescape_newlines, rows)) if source.escapes else rows  # type: ignore[arg-type]
-    get = source.field
-    values = [row.get(get, _MISSING) for row in rows]  # type: ignore[union-attr]
+    try:
+        values = list(map(operator.itemgetter(source.field), rows))
+    except (KeyError, TypeError):
+        return None
     return values if set(map(type, values)) == {str} else None
 
 
@@ -113,8 +115,10 @@ def _ids(sides: list[tuple[Source, list[Row]]]) -> list[RecordId] | None:
     """The records' ids, if each side has a string or integer one and they agree."""
     found = []
     for source, rows in sides:
-        field = source.id_field
-        values = [row.get(field, _MISSING) for row in rows]  # type: ignore[union-attr]
+        try:
+            values = list(map(operator.itemgetter(source.id_field), rows))
+        except (KeyError, TypeError):
+            return None
         if not set(map(type, values)) <= _ID_TYPES:
             return None
         found.append(values)
