@@ -49,18 +49,21 @@ def row_blocks(source: Source) -> Iterator[RowBlock]:
 
 
 def _text_blocks(source: Source) -> Iterator[RowBlock]:
-    for number, block in raw_blocks(source):
+    number = 1  # of the block's first line
+    for block in raw_blocks(source):
         try:
             text = block.decode("utf-8")
         except UnicodeDecodeError:
             yield from _grouped(_lines_of(source, number, block))
+            number += block.count(b"\n") + (not block.endswith(b"\n"))
             continue
         lines = text.split("\n")
         if text.endswith("\n"):
             lines.pop()
         if number == 1 and lines[0].startswith("\ufeff"):
             lines[0] = lines[0][1:]  # a byte-order mark would stick to the first token
-        yield range(number, number + len(lines)), list(lines)
+        yield range(number, number + len(lines)), lines
+        number += len(lines)
 
 
 def _lines_of(source: Source, number: int, block: bytes) -> Iterator[tuple[int, Row]]:
@@ -76,12 +79,15 @@ def _lines_of(source: Source, number: int, block: bytes) -> Iterator[tuple[int, 
 
 def _json_blocks(source: Source) -> Iterator[RowBlock]:
     fast = _orjson_loads()
-    for number, block in raw_blocks(source):
+    number = 1  # of the block's first line
+    for block in raw_blocks(source):
         rows = _parsed(block[3:] if number == 1 and block.startswith(_BOM) else block, fast)
-        if rows is not None:
+        if rows is not None:  # one per line
             yield range(number, number + len(rows)), rows
+            number += len(rows)
         else:
             yield from _grouped(_json_lines_of(source, number, block, fast))
+            number += block.count(b"\n") + (not block.endswith(b"\n"))
 
 
 def _parsed(block: bytes, fast: Callable[[bytes], object] | None) -> list[Row] | None:

@@ -114,7 +114,7 @@ def count(source: Source) -> int | None:
     if source.fmt in ("csv", "tsv"):
         return sum(1 for _ in _csv_rows(source))
     found = 0
-    for _, block in raw_blocks(source):
+    for block in raw_blocks(source):
         if source.fmt == "jsonl":  # the non-blank lines
             found += sum(map(bool, map(bytes.strip, block.split(b"\n"))))
         else:
@@ -122,25 +122,22 @@ def count(source: Source) -> int | None:
     return found
 
 
-def raw_blocks(source: Source) -> Iterator[tuple[int, bytes]]:
-    """(number of its first line, bytes) of consecutive blocks of whole lines
-    of ``source``, each with its lines' ``\\n`` (the file's last line may have
-    none); a few hundred kilobytes each, never empty."""
+def raw_blocks(source: Source) -> Iterator[bytes]:
+    """Consecutive blocks of whole lines of ``source``, each with its lines'
+    ``\\n`` (the file's last line may have none); a few hundred kilobytes
+    each, never empty."""
     with _open(source) as stream:
         read = getattr(stream, "read1", stream.read)
         pending: list[bytes] = []
-        number = 1
         while data := read(_BLOCK_BYTES):
             end = data.rfind(b"\n") + 1
             if not end:  # a line longer than a block
                 pending.append(data)
                 continue
-            block = b"".join([*pending, data[:end]]) if pending else data[:end]
+            yield b"".join([*pending, data[:end]]) if pending else data[:end]
             pending = [data[end:]] if end < len(data) else []
-            yield number, block
-            number += block.count(b"\n")
         if pending:
-            yield number, b"".join(pending)
+            yield b"".join(pending)
 
 
 def ends_blank(source: Source) -> bool:
