@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Iterator, Sequence
-from typing import Callable
+from typing import Callable, cast
 
 from kurenai.cli._sources import (
     Row,
@@ -62,7 +62,7 @@ def _text_blocks(source: Source) -> Iterator[RowBlock]:
             lines.pop()
         if number == 1 and lines[0].startswith("\ufeff"):
             lines[0] = lines[0][1:]  # a byte-order mark would stick to the first token
-        yield range(number, number + len(lines)), lines
+        yield range(number, number + len(lines)), cast("list[Row]", lines)
         number += len(lines)
 
 
@@ -101,9 +101,9 @@ def _parsed(block: bytes, fast: Callable[[bytes], object] | None) -> list[Row] |
             rows = list(map(fast, lines))
         else:
             rows = list(map(json.loads, block.decode("utf-8").split("\n")[: len(lines)]))
-    except Exception:  # noqa: BLE001 - any refusal: the per-line reader gives the verdict
+    except Exception:  # any refusal: the per-line reader gives the verdict
         return None
-    return rows if set(map(type, rows)) == {dict} else None
+    return cast("list[Row]", rows) if set(map(type, rows)) == {dict} else None
 
 
 def _json_lines_of(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 import operator
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from kurenai.cli._blocks import RowBlock, row_blocks
 from kurenai.cli._io import (
@@ -103,7 +103,8 @@ def _fast(sources: list[Source], found: list[RowBlock]) -> Chunk | None:
 def _texts(source: Source, rows: list[Row]) -> list[str] | None:
     """The side's texts, if every row gives a string."""
     if not source.structured:  # lines, always strings
-        return list(map(unescape_newlines, rows)) if source.escapes else rows  # type: ignore[arg-type]
+        lines = cast("list[str]", rows)
+        return list(map(unescape_newlines, lines)) if source.escapes else lines
     try:
         values = list(map(operator.itemgetter(source.field), rows))
     except (KeyError, TypeError):
@@ -174,7 +175,11 @@ class _Buffer:
             self._numbers, self._rows = numbers, rows
         else:
             kept = self._numbers[start:]
-            if isinstance(kept, range) and isinstance(numbers, range) and kept.stop == numbers.start:
+            if (
+                isinstance(kept, range)
+                and isinstance(numbers, range)
+                and kept.stop == numbers.start
+            ):
                 self._numbers = range(kept.start, numbers.stop)
             else:
                 self._numbers = [*kept, *numbers]

@@ -52,7 +52,8 @@ def fixed6_rows(table: npt.NDArray[np.float64]) -> list[str] | None:
     micros = np.rint(scaled).astype(np.int64)
     close = np.abs(scaled - np.floor(scaled) - 0.5) <= _MARGIN
     for row, cell in zip(*np.nonzero(close)):  # format these as % does
-        micros[row, cell] = int(("%f" % float(table[row, cell])).replace(".", ""))
+        exact = "%f" % float(table[row, cell])  # noqa: UP031 - the reference's own %
+        micros[row, cell] = int(exact.replace(".", ""))
     high, low = np.divmod(micros, 1000)
     text = np.empty((rows, cells * 9 + 1), dtype=np.uint8)
     view = text[:, :-1].reshape(rows, cells, 9)

@@ -220,7 +220,7 @@ def _json_ids(ids: Sequence[RecordId]) -> list[str]:
     if kinds == {str}:
         return list(map(encode_basestring, ids))  # type: ignore[arg-type]
     if kinds == {int}:
-        return list(map(int.__repr__, ids))  # type: ignore[arg-type]
+        return list(map(int.__repr__, ids))
     return [json.dumps(i, ensure_ascii=False) for i in ids]
 
 

@@ -55,7 +55,8 @@ def _score(
     jobs = args.jobs
     values = np.empty((len(scorer.rouge_types), len(MEASURES), len(targets)))
     if set(map(type, targets)) == {str}:  # the usual chunk: one reference each
-        columns = scorer.score_batch(targets, predictions, n_jobs=jobs, columnar=True)
+        texts = cast("Sequence[str]", targets)
+        columns = scorer.score_batch(texts, predictions, n_jobs=jobs, columnar=True)
         for k, rouge_type in enumerate(scorer.rouge_types):
             values[k] = columns[rouge_type]
         return values

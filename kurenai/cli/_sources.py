@@ -23,7 +23,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Callable, Union, cast
 
-__all__ = ["FORMATS", "CliError", "Row", "Source", "count", "detect_format", "ends_blank", "raw_blocks", "rows"]
+__all__ = [
+    "FORMATS",
+    "CliError",
+    "Row",
+    "Source",
+    "count",
+    "detect_format",
+    "ends_blank",
+    "raw_blocks",
+    "rows",
+]
 
 FORMATS = ("auto", "text", "jsonl", "csv", "tsv")
 Row = Union[str, dict[str, object]]

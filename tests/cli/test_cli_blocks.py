@@ -117,7 +117,9 @@ def _floats_in_unit() -> list[float]:
     values += [rng.random() * 10.0 ** -rng.randint(1, 320) for _ in range(2_000)]
     values += [k / 2**m for m in range(1, 24) for k in range(1, 2**m, max(1, 2**m // 97))]
     halves = [(k + 0.5) / 1e6 for k in range(0, 10**6, 331)]  # ties of %f, nearly
-    values += halves + [math.nextafter(h, 0.0) for h in halves] + [math.nextafter(h, 1) for h in halves]
+    values += (
+        halves + [math.nextafter(h, 0.0) for h in halves] + [math.nextafter(h, 1) for h in halves]
+    )
     bits = [struct.unpack("<d", struct.pack("<q", rng.getrandbits(62)))[0] for _ in range(2000)]
     values += [b for b in bits if 0.0 <= b <= 1.0]
     return [v for v in values if 0.0 <= v <= 1.0]
@@ -127,7 +129,7 @@ def test_fixed6_rows_give_the_characters_of_percent_f() -> None:
     values = _floats_in_unit()
     values += [0.0] * (-len(values) % 9)
     table = np.array(values).reshape(-1, 9)
-    expected = ["".join("," + "%f" % v for v in row) + "\n" for row in table.tolist()]
+    expected = ["".join("," + "%f" % v for v in row) + "\n" for row in table.tolist()]  # noqa: UP031
     assert _floats.fixed6_rows(table) == expected
     assert _floats.fixed6_rows(table.T.copy().T) == expected  # any memory layout
     assert _floats.fixed6_rows(np.empty((0, 9))) == []
@@ -139,7 +141,7 @@ def test_fixed6_rows_leave_values_outside_the_unit_interval_to_percent(odd: floa
 
 
 def test_json_floats_give_the_characters_of_json_dumps() -> None:
-    values = _floats_in_unit() + [math.nan, math.inf, -math.inf, -0.0, 1e16, 1e-5, -2.5, 123.0]
+    values = [*_floats_in_unit(), math.nan, math.inf, -math.inf, -0.0, 1e16, 1e-5, -2.5, 123.0]
     values += [0.0] * (-len(values) % 9)
     table = np.array(values).reshape(3, 3, -1)
     found = _floats.json_floats(table)
@@ -170,7 +172,9 @@ def _blocks(count: int, types: int, ids: str, seed: int) -> list[Block]:
     return blocks
 
 
-def _written(formats: dict[str, OutputFormat], fmt: str, types: list[str], blocks: list[Block]) -> str:
+def _written(
+    formats: dict[str, OutputFormat], fmt: str, types: list[str], blocks: list[Block]
+) -> str:
     import io
 
     stream = io.StringIO()
@@ -202,7 +206,7 @@ def test_nan_scores_are_written_as_before(fmt: str) -> None:
 
 # ------------------------------------------------------------ end to end
 
-WORDS = "the cat sat on a mat dog ran far away and then came back home".split()
+WORDS = ["the", "cat", "sat", "on", "a", "mat", "dog", "ran", "far", "away", "and", "back"]
 
 
 def _text(rng: random.Random) -> str:
@@ -223,10 +227,14 @@ def _inputs(tmp_path: Path, count: int = 257) -> dict[str, list[str]]:
         {"id": i, "target": t, "prediction": p, "baseline": b}
         for i, t, p, b in zip(ids, targets, predictions, baseline)
     ]
-    multi = [dict(r, target=[r["target"], "the cat"]) if k % 5 == 0 else r for k, r in enumerate(records)]
+    multi = [
+        dict(r, target=[r["target"], "the cat"]) if k % 5 == 0 else r for k, r in enumerate(records)
+    ]
     lines = [json.dumps(r, ensure_ascii=False) for r in records]
     (tmp_path / "r.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    (tmp_path / "m.jsonl").write_text("".join(json.dumps(r) + "\n" for r in multi), encoding="utf-8")
+    (tmp_path / "m.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in multi), encoding="utf-8"
+    )
     (tmp_path / "preds.jsonl").write_text(
         "".join(json.dumps({"id": r["id"], "prediction": r["prediction"]}) + "\n" for r in records)
     )
@@ -245,7 +253,12 @@ def _inputs(tmp_path: Path, count: int = 257) -> dict[str, list[str]]:
             *("--target-file", f"{folder}/r.jsonl", "--prediction-file", f"{folder}/preds.jsonl"),
             *("--id-field", "id"),
         ],
-        "multi-ref": ["--target-file", f"{folder}/m.jsonl", "--prediction-file", f"{folder}/m.jsonl"],
+        "multi-ref": [
+            "--target-file",
+            f"{folder}/m.jsonl",
+            "--prediction-file",
+            f"{folder}/m.jsonl",
+        ],
         "csv+ids": [
             *("--target-file", f"{folder}/r.csv", "--prediction-file", f"{folder}/r.csv"),
             *("--id-field", "id"),
@@ -275,7 +288,8 @@ def _both(
 
 
 @pytest.mark.parametrize(
-    "form", ["text", "jsonl", "jsonl+ids", "multi-ref", "csv+ids", "text+baseline", "jsonl+baseline"]
+    "form",
+    ["text", "jsonl", "jsonl+ids", "multi-ref", "csv+ids", "text+baseline", "jsonl+baseline"],
 )
 @pytest.mark.parametrize("fmt", ["csv", "jsonl", "json"])
 @pytest.mark.parametrize(
@@ -357,7 +371,12 @@ def test_unusual_inputs_give_the_reference_records_and_messages(
     else:
         (tmp_path / "t.txt").write_bytes(targets)
         (tmp_path / "p.txt").write_bytes(predictions)
-        argv = ["--target-file", str(tmp_path / "t.txt"), "--prediction-file", str(tmp_path / "p.txt")]
+        argv = [
+            "--target-file",
+            str(tmp_path / "t.txt"),
+            "--prediction-file",
+            str(tmp_path / "p.txt"),
+        ]
     monkeypatch.setattr(_sources, "_BLOCK_BYTES", block_bytes)
     for fmt in ("csv", "jsonl"):
         fast, reference = _both(capsys, monkeypatch, *argv, "--output-format", fmt, "--quiet")
