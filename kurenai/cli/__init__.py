@@ -1,7 +1,7 @@
 """``python -m kurenai`` / ``kurenai``: score a file of predictions against references.
 
 A thin layer over :class:`kurenai.rouge_scorer.RougeScorer`: records stream in
-chunks from plain-text, JSONL or CSV files (:mod:`kurenai.cli._io`), each
+chunks from plain-text, JSONL or CSV files (:mod:`kurenai.cli._chunks`), each
 chunk is scored with ``score_batch(columnar=True)`` (``score_multi_batch``
 for records with several references), and the scores stream out per record
 (:mod:`kurenai.cli._output`) or are aggregated at the end: mean, bootstrap
@@ -32,6 +32,7 @@ import numpy as np
 from kurenai import _startup
 from kurenai.cli._aggregate import Resampling, aggregate_report, with_mean
 from kurenai.cli._args import ExitRequest, parse_args
+from kurenai.cli._chunks import chunked, read_chunks
 from kurenai.cli._files import (
     Terminated,
     atomic_output,
@@ -148,8 +149,11 @@ def _run(args: argparse.Namespace) -> int:
     shown = _show_progress(args)
     total = count_records(sides, for_progress=shown)
     note_lsum(args, [source.fmt for source in sides.all])
-    records = read_records(sides) if report_tap is None else report_tap.records(read_records(sides))
-    first = next(records, None)  # before the output is opened or written
+    if report_tap is None:
+        chunks = read_chunks(sides, args.chunk_size)
+    else:  # the report keeps the records
+        chunks = chunked(report_tap.records(read_records(sides)), args.chunk_size)
+    first = next(chunks, None)  # before the output is opened or written
     if first is None:
         raise CliError(f"no records in {sides.describe()}")
     progress = Progress(total, shown, loading=loading)
@@ -157,7 +161,7 @@ def _run(args: argparse.Namespace) -> int:
     over = 0  # records over --max-tokens or --max-chars
     with atomic_output(args.output) as stream:
         report = _report(args, stream, scorer, progress, sign)
-        for block in scored_blocks(scorer, itertools.chain([first], records), args):
+        for block in scored_blocks(scorer, itertools.chain([first], chunks), args):
             over += _over_limits(block)
             report.add(block)
             if report_tap is not None:

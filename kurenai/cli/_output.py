@@ -14,13 +14,16 @@ order of rouge-score's ``Score``); JSON names them.
 from __future__ import annotations
 
 import json
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
+from json.encoder import encode_basestring  # json.dumps's quoting, with ensure_ascii=False
 from typing import IO, Any, Callable, NamedTuple, Protocol, Union
 
 import numpy as np
 import numpy.typing as npt
 
+from kurenai.cli._floats import fixed6_rows, json_floats
 from kurenai.cli._sources import CliError
 
 __all__ = [
@@ -110,29 +113,42 @@ def write_corpus(stream: IO[str], fmt: str, corpus: Corpus, signature: str) -> N
 
 
 class _CsvRecords:
-    """``id,rouge1-P,rouge1-R,rouge1-F,...``: rouge-score's columns, 6 decimals."""
+    """``id,rouge1-P,rouge1-R,rouge1-F,...``: rouge-score's columns, 6 decimals
+    (``%f``: :func:`~kurenai.cli._floats.fixed6_rows` writes the very same)."""
 
     def __init__(self, stream: IO[str], rouge_types: Sequence[str], signature: str) -> None:
         self._stream = stream
-        # One %-format per row: the CLI's hot loop when the scorer is fast.
         self._row = "%s," + ",".join(["%f"] * (3 * len(rouge_types))) + "\n"
         header = [f"{t}-{letter}" for t in rouge_types for letter, _ in MEASURES]
         stream.write(",".join(["id", *_csv_cells(header)]) + "\n")
 
     def add(self, block: Block) -> None:
-        rows = block.values.reshape(-1, block.values.shape[-1]).T.tolist()
-        ids = block.ids if isinstance(block.ids, range) else _csv_cells([str(i) for i in block.ids])
-        if np.isnan(block.values).any():  # over --max-tokens/--max-chars: empty cells
-            cells = [
-                [str(i), *("" if v != v else f"{v:f}" for v in vs)] for i, vs in zip(ids, rows)
-            ]
+        table = block.values.reshape(-1, block.values.shape[-1]).T
+        ids = list(map(str, block.ids)) if isinstance(block.ids, range) else _csv_ids(block.ids)
+        rows = fixed6_rows(table)
+        if rows is not None:
+            self._stream.write("".join(map(operator.add, ids, rows)))
+        elif np.isnan(table).any():  # over --max-tokens/--max-chars: empty cells
+            cells = (
+                [i, *("" if v != v else f"{v:f}" for v in values)]
+                for i, values in zip(ids, table.tolist())
+            )
             self._stream.write("".join(",".join(line) + "\n" for line in cells))
-            return
-        row = self._row
-        self._stream.write("".join([row % (i, *values) for i, values in zip(ids, rows)]))
+        else:  # a value outside [0, 1]: % itself, row by row
+            self._stream.write(csv_rows(self._row, ids, table))
 
     def close(self) -> None:
         pass
+
+
+def csv_rows(row: str, ids: Sequence[str], table: npt.NDArray[np.float64]) -> str:
+    """The CSV rows of ``table`` (records x scores), one ``row % values`` each:
+    how every row was written before the block formatting, kept as its reference."""
+    return "".join([row % (i, *values) for i, values in zip(ids, table.tolist())])
+
+
+def _csv_ids(ids: Sequence[RecordId]) -> list[str]:
+    return _csv_cells([str(i) for i in ids])
 
 
 def _csv_corpus(stream: IO[str], corpus: Corpus, signature: str) -> None:
@@ -166,28 +182,53 @@ class _JsonRecords:
             stream.write(f'{{"signature": {json.dumps(signature)}, "records": [\n')
 
     def add(self, block: Block) -> None:
-        values = block.values.tolist()
-        if np.isnan(block.values).any():  # over --max-tokens/--max-chars: null
-            values = [[[None if v != v else v for v in m] for m in t] for t in values]
-        parts = []
-        for column, record_id in enumerate(block.ids):
-            record: dict[str, object] = {"id": record_id}
-            for t, rouge_type in enumerate(self._types):
-                record[rouge_type] = {
-                    name: values[t][m][column] for m, (_, name) in enumerate(MEASURES)
-                }
-            parts.append(json.dumps(record, ensure_ascii=False))
-        if not parts:
+        count = len(block.ids)
+        if not count:
             return
+        separator = "\n" if self._lines else ",\n"
+        text = "".join(self._pieces(block, separator).ravel().tolist())
         if self._lines:
-            self._stream.write("\n".join(parts) + "\n")
+            self._stream.write(text)
         else:
-            self._stream.write((",\n" if self._count else "") + ",\n".join(parts))
-        self._count += len(parts)
+            self._stream.write((",\n" if self._count else "") + text[: -len(separator)])
+        self._count += count
+
+    def _pieces(self, block: Block, separator: str) -> npt.NDArray[np.object_]:
+        """Per record, the pieces of its line: ``{"id": ``, the id, then each
+        score's key and value, then ``}}`` and the separator."""
+        count, types = len(block.ids), len(self._types)
+        pieces = np.empty((count, 2 + 2 * 3 * types + 1), dtype=object)
+        pieces[:, 0] = '{"id": '
+        pieces[:, 1] = _json_ids(block.ids)
+        values = json_floats(block.values)
+        values[np.isnan(block.values)] = "null"  # over --max-tokens/--max-chars
+        column = 2
+        for t, rouge_type in enumerate(self._types):
+            for m, (_, name) in enumerate(MEASURES):
+                key = encode_basestring(name)
+                if not m:
+                    key = f"{encode_basestring(rouge_type)}: {{{key}"
+                pieces[:, column] = ("}, " if t and not m else ", ") + key + ": "
+                pieces[:, column + 1] = values[t, m]
+                column += 2
+        pieces[:, column] = "}}" + separator
+        return pieces
 
     def close(self) -> None:
         if not self._lines:
             self._stream.write("\n]}\n" if self._count else "]}\n")
+
+
+def _json_ids(ids: Sequence[RecordId]) -> list[str]:
+    """The ids as ``json.dumps(id, ensure_ascii=False)`` writes them."""
+    if isinstance(ids, range):
+        return list(map(str, ids))
+    kinds = set(map(type, ids))
+    if kinds == {str}:
+        return list(map(encode_basestring, ids))  # type: ignore[arg-type]
+    if kinds == {int}:
+        return list(map(int.__repr__, ids))
+    return [json.dumps(i, ensure_ascii=False) for i in ids]
 
 
 def _json_corpus(stream: IO[str], corpus: Corpus, signature: str) -> None:

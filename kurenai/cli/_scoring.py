@@ -1,6 +1,6 @@
 """The command line's scoring: records in, blocks of columnar scores out.
 
-Records are scored ``--chunk-size`` at a time with
+Chunks of ``--chunk-size`` records (:mod:`kurenai.cli._chunks`) are scored with
 ``RougeScorer.score_batch(columnar=True)``, which writes every score into
 one float64 array; records with several references go through
 ``score_multi_batch``.  In a comparison the baseline's predictions are
@@ -10,14 +10,14 @@ scored against the same targets.
 from __future__ import annotations
 
 import argparse
-import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from typing import cast
 
 import numpy as np
 import numpy.typing as npt
 
-from kurenai.cli._io import Record, Target
+from kurenai.cli._chunks import Chunk
+from kurenai.cli._io import Target
 from kurenai.cli._notes import warn_unspaced
 from kurenai.cli._output import MEASURES, Block, RecordId
 from kurenai.rouge_scorer import RougeScorer
@@ -26,25 +26,23 @@ __all__ = ["scored_blocks"]
 
 
 def scored_blocks(
-    scorer: RougeScorer, records: Iterable[Record], args: argparse.Namespace
+    scorer: RougeScorer, chunks: Iterable[Chunk], args: argparse.Namespace
 ) -> Iterator[Block]:
     """One :class:`Block` per chunk of records, in input order."""
-    iterator = iter(records)
     start = 0
-    while chunk := list(itertools.islice(iterator, args.chunk_size)):
+    for chunk in chunks:
         if not start:
-            warn_unspaced(args, [r.prediction for r in chunk])
-        targets = [r.target for r in chunk]
-        values = _score(scorer, targets, [r.prediction for r in chunk], args)
+            warn_unspaced(args, chunk.predictions)
+        values = _score(scorer, chunk.targets, chunk.predictions, args)
         baseline = None
         if args.baseline_file is not None:
-            predictions = [r.baseline or "" for r in chunk]
-            baseline = _score(scorer, targets, predictions, args)
-        ids: Sequence[RecordId] = range(start, start + len(chunk))
-        if chunk[0].id is not None:  # every record has one then
-            ids = [cast(RecordId, r.id) for r in chunk]
+            baseline = _score(scorer, chunk.targets, chunk.baselines or [], args)
+        size = len(chunk.predictions)
+        ids: Sequence[RecordId] = range(start, start + size)
+        if chunk.ids is not None:  # every record has one then
+            ids = cast("list[RecordId]", chunk.ids)
         yield Block(ids, values, baseline)
-        start += len(chunk)
+        start += size
 
 
 def _score(
@@ -61,11 +59,17 @@ def _score(
         for name, value in (("max_tokens", args.max_tokens), ("max_chars", args.max_chars))
         if value is not None
     }
-    single = [i for i, target in enumerate(targets) if isinstance(target, str)]
     values = np.empty((len(scorer.rouge_types), len(MEASURES), len(targets)))
+    if set(map(type, targets)) == {str}:  # the usual chunk: one reference each
+        texts = cast("Sequence[str]", targets)
+        columns = scorer.score_batch(texts, predictions, n_jobs=jobs, columnar=True, **limits)
+        for k, rouge_type in enumerate(scorer.rouge_types):
+            values[k] = columns[rouge_type]
+        return values
+    single = [i for i, target in enumerate(targets) if isinstance(target, str)]
     if single:
         texts = [cast(str, targets[i]) for i in single]
-        chosen = predictions if len(single) == len(targets) else [predictions[i] for i in single]
+        chosen = [predictions[i] for i in single]
         columns = scorer.score_batch(texts, chosen, n_jobs=jobs, columnar=True, **limits)
         for k, rouge_type in enumerate(scorer.rouge_types):
             values[k][:, single] = list(columns[rouge_type])

@@ -23,7 +23,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Callable, Union, cast
 
-__all__ = ["FORMATS", "CliError", "Row", "Source", "count", "detect_format", "ends_blank", "rows"]
+__all__ = [
+    "FORMATS",
+    "CliError",
+    "Row",
+    "Source",
+    "count",
+    "detect_format",
+    "ends_blank",
+    "raw_blocks",
+    "rows",
+]
 
 FORMATS = ("auto", "text", "jsonl", "csv", "tsv")
 Row = Union[str, dict[str, object]]
@@ -38,6 +48,8 @@ _EXTENSIONS = {".jsonl": "jsonl", ".csv": "csv", ".tsv": "tsv"}
 # OSError, but a corrupt deflate stream is a zlib.error and a truncated one an
 # EOFError; xz's are LZMAError.
 _READ_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError)
+# Bytes read at a time by raw_blocks: many short lines, little memory.
+_BLOCK_BYTES = 1 << 18
 
 
 class CliError(Exception):
@@ -111,10 +123,31 @@ def count(source: Source) -> int | None:
         return None
     if source.fmt in ("csv", "tsv"):
         return sum(1 for _ in _csv_rows(source))
+    found = 0
+    for block in raw_blocks(source):
+        if source.fmt == "jsonl":  # the non-blank lines
+            found += sum(map(bool, map(bytes.strip, block.split(b"\n"))))
+        else:
+            found += block.count(b"\n") + (not block.endswith(b"\n"))
+    return found
+
+
+def raw_blocks(source: Source) -> Iterator[bytes]:
+    """Consecutive blocks of whole lines of ``source``, each with its lines'
+    ``\\n`` (the file's last line may have none); a few hundred kilobytes
+    each, never empty."""
     with _open(source) as stream:
-        if source.fmt == "jsonl":
-            return sum(1 for line in stream if line.strip())
-        return sum(1 for _ in stream)
+        read = getattr(stream, "read1", stream.read)
+        pending: list[bytes] = []
+        while data := read(_BLOCK_BYTES):
+            end = data.rfind(b"\n") + 1
+            if not end:  # a line longer than a block
+                pending.append(data)
+                continue
+            yield b"".join([*pending, data[:end]]) if pending else data[:end]
+            pending = [data[end:]] if end < len(data) else []
+        if pending:
+            yield b"".join(pending)
 
 
 def ends_blank(source: Source) -> bool:
@@ -137,38 +170,52 @@ def _lines(source: Source, keep_ends: bool = False) -> Iterator[tuple[int, str]]
         for number, raw in enumerate(stream, 1):
             if raw.endswith(b"\n") and not keep_ends:
                 raw = raw[:-1]
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise CliError(
-                    f"{source.name}: line {number}: invalid UTF-8 "
-                    f"(byte 0x{raw[error.start]:02x} at column {error.start + 1})"
-                ) from None
+            line = _decoded(source, number, raw)
             # A byte-order mark would otherwise stick to the first token.
             yield number, line[1:] if number == 1 and line.startswith("\ufeff") else line
 
 
+def _decoded(source: Source, number: int, raw: bytes) -> str:
+    """Line ``number`` of ``source`` as text; CliError if it is no UTF-8."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise CliError(
+            f"{source.name}: line {number}: invalid UTF-8 "
+            f"(byte 0x{raw[error.start]:02x} at column {error.start + 1})"
+        ) from None
+
+
 def _json_objects(source: Source) -> Iterator[tuple[int, Row]]:
-    """Each non-blank line's object.  With orjson installed, lines are parsed
-    from their bytes by orjson; a line it refuses (or a BOM-less decode
-    error) goes to the json module, which gives the same objects and the
-    messages below."""
+    """Each non-blank line's object (see :func:`_json_row`)."""
     fast = _orjson_loads()
     with _open(source) as stream:
         for number, raw in enumerate(stream, 1):
-            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]  # a byte-order mark
-            if not raw.strip():
-                continue
-            try:
-                obj = fast(raw) if fast is not None else None
-            except Exception:  # every refusal gets the json module's verdict
-                obj = None
-            if obj is None:
-                obj = _json_object(source, number, raw)
-            if not isinstance(obj, dict):
-                raise CliError(f"{source.name}: line {number}: expected a JSON object")
-            yield number, obj
+            obj = _json_row(source, number, raw, fast)
+            if obj is not None:
+                yield number, obj
+
+
+def _json_row(
+    source: Source, number: int, raw: bytes, fast: Callable[[bytes], object] | None
+) -> dict[str, object] | None:
+    """The object of line ``number`` (``raw``, with its ``\\n``), or None if
+    it is blank.  With orjson installed (``fast``), lines are parsed from
+    their bytes by orjson; a line it refuses goes to the json module, which
+    gives the same objects and the messages of :func:`_json_object`."""
+    if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]  # a byte-order mark
+    if not raw.strip():
+        return None
+    try:
+        obj = fast(raw) if fast is not None else None
+    except Exception:  # every refusal gets the json module's verdict
+        obj = None
+    if obj is None:
+        obj = _json_object(source, number, raw)
+    if not isinstance(obj, dict):
+        raise CliError(f"{source.name}: line {number}: expected a JSON object")
+    return obj
 
 
 def _json_object(source: Source, number: int, raw: bytes) -> object:

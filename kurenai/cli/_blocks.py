@@ -1,0 +1,129 @@
+"""The rows of a source a block at a time: what :func:`~kurenai.cli._sources.rows`
+gives, as lists.
+
+:func:`row_blocks` reads a file in blocks of whole lines (a few hundred
+kilobytes, so memory does not grow with the file) and gives each block's
+rows as one list, with their line numbers: a block of plain text is decoded
+and split at once, a block of JSONL parsed with one ``map``; a block that
+holds anything unusual (a blank line, a line the fast parser refuses, bytes
+that are no UTF-8) goes through :mod:`~kurenai.cli._sources`'s per-line
+readers, which give the same rows and the same messages.  CSV and TSV rows
+come from the csv module, grouped.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterator, Sequence
+from typing import Callable, cast
+
+from kurenai.cli._sources import (
+    Row,
+    Source,
+    _csv_rows,
+    _decoded,
+    _json_row,
+    _orjson_loads,
+    raw_blocks,
+)
+
+__all__ = ["RowBlock", "row_blocks"]
+
+# (line numbers, rows) of consecutive records.
+RowBlock = tuple[Sequence[int], list[Row]]
+_CSV_ROWS = 4096
+_BOM = b"\xef\xbb\xbf"
+
+
+def row_blocks(source: Source) -> Iterator[RowBlock]:
+    """The (line number, row) pairs of ``rows(source)``, a block at a time."""
+    if source.fmt == "jsonl":
+        return _json_blocks(source)
+    if source.fmt in ("csv", "tsv"):
+        return _grouped(_csv_rows(source))
+    return _text_blocks(source)
+
+
+# ------------------------------------------------------------ reading
+
+
+def _text_blocks(source: Source) -> Iterator[RowBlock]:
+    number = 1  # of the block's first line
+    for block in raw_blocks(source):
+        try:
+            text = block.decode("utf-8")
+        except UnicodeDecodeError:
+            yield from _grouped(_lines_of(source, number, block))
+            number += block.count(b"\n") + (not block.endswith(b"\n"))
+            continue
+        lines = text.split("\n")
+        if text.endswith("\n"):
+            lines.pop()
+        if number == 1 and lines[0].startswith("\ufeff"):
+            lines[0] = lines[0][1:]  # a byte-order mark would stick to the first token
+        yield range(number, number + len(lines)), cast("list[Row]", lines)
+        number += len(lines)
+
+
+def _lines_of(source: Source, number: int, block: bytes) -> Iterator[tuple[int, Row]]:
+    """The block's lines one by one, as ``_sources._lines`` reads them: the
+    first that is no UTF-8 raises its CliError."""
+    raws = block.split(b"\n")
+    if block.endswith(b"\n"):
+        raws.pop()
+    for offset, raw in enumerate(raws):
+        line = _decoded(source, number + offset, raw)
+        yield number + offset, line[1:] if number + offset == 1 and line[:1] == "\ufeff" else line
+
+
+def _json_blocks(source: Source) -> Iterator[RowBlock]:
+    fast = _orjson_loads()
+    number = 1  # of the block's first line
+    for block in raw_blocks(source):
+        rows = _parsed(block[3:] if number == 1 and block.startswith(_BOM) else block, fast)
+        if rows is not None:  # one per line
+            yield range(number, number + len(rows)), rows
+            number += len(rows)
+        else:
+            yield from _grouped(_json_lines_of(source, number, block, fast))
+            number += block.count(b"\n") + (not block.endswith(b"\n"))
+
+
+def _parsed(block: bytes, fast: Callable[[bytes], object] | None) -> list[Row] | None:
+    """Every line's object, or None if a line is blank, is refused by the
+    parser or is no object: the per-line reader then decides."""
+    lines = block.split(b"\n")
+    if block.endswith(b"\n"):
+        lines.pop()
+    try:
+        if fast is not None:
+            rows = list(map(fast, lines))
+        else:
+            rows = list(map(json.loads, block.decode("utf-8").split("\n")[: len(lines)]))
+    except Exception:  # any refusal: the per-line reader gives the verdict
+        return None
+    return cast("list[Row]", rows) if set(map(type, rows)) == {dict} else None
+
+
+def _json_lines_of(
+    source: Source, number: int, block: bytes, fast: Callable[[bytes], object] | None
+) -> Iterator[tuple[int, Row]]:
+    """The block's objects line by line, as ``_sources._json_objects`` reads them."""
+    raws = block.split(b"\n")
+    last = raws.pop()  # b"" after a final newline, else the file's last line
+    for offset, raw in enumerate(raws):
+        row = _json_row(source, number + offset, raw + b"\n", fast)
+        if row is not None:
+            yield number + offset, row
+    if last:
+        row = _json_row(source, number + len(raws), last, fast)
+        if row is not None:
+            yield number + len(raws), row
+
+
+def _grouped(pairs: Iterator[tuple[int, Row]]) -> Iterator[RowBlock]:
+    """(number, row) pairs gathered into blocks."""
+    while group := list(itertools.islice(pairs, _CSV_ROWS)):
+        numbers, rows = zip(*group)
+        yield list(numbers), list(rows)
