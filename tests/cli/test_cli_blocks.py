@@ -44,7 +44,12 @@ class _ReferenceCsv:
         rows = block.values.reshape(-1, block.values.shape[-1]).T.tolist()
         ids = [str(i) for i in block.ids]
         ids = ids if isinstance(block.ids, range) else _output._csv_cells(ids)
-        self._stream.write("".join([self._row % (i, *values) for i, values in zip(ids, rows)]))
+        # A record over --max-tokens/--max-chars scores NaN and gets empty cells.
+        cells = (
+            [i, *("" if v != v else "%f" % v for v in values)]  # noqa: UP031 - the reference's %
+            for i, values in zip(ids, rows)
+        )
+        self._stream.write("".join(",".join(line) + "\n" for line in cells))
 
     def close(self) -> None:
         pass
@@ -66,8 +71,9 @@ class _ReferenceJson:
         for column, record_id in enumerate(block.ids):
             record: dict[str, object] = {"id": record_id}
             for t, rouge_type in enumerate(self._types):
-                record[rouge_type] = {
-                    name: values[t][m][column] for m, (_, name) in enumerate(MEASURES)
+                record[rouge_type] = {  # NaN (over a size limit): null
+                    name: None if (v := values[t][m][column]) != v else v
+                    for m, (_, name) in enumerate(MEASURES)
                 }
             parts.append(json.dumps(record, ensure_ascii=False))
         if not parts:
@@ -196,7 +202,7 @@ def test_record_writers_write_the_reference_bytes(fmt: str, ids: str, types: lis
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "jsonl"])
-def test_nan_scores_are_written_as_before(fmt: str) -> None:
+def test_scores_over_a_size_limit_are_empty_cells_or_null(fmt: str) -> None:
     values = np.array([[[0.5, math.nan, 1.0], [0.25, math.nan, 1.0], [1 / 3, math.nan, 1.0]]])
     blocks = [Block(range(3), values)]
     assert _written(_output.FORMATS, fmt, ["rouge1"], blocks) == _written(
