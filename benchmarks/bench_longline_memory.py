@@ -10,12 +10,13 @@ a fresh child process (the kernels allocate with C malloc, which tracemalloc
 does not see): its CPU time (``time.process_time``) and its extra peak
 resident memory.  On Linux that is the peak during the call (``VmHWM``, reset
 through ``/proc/self/clear_refs`` just before it) less the resident memory
-before it; elsewhere the child's ``ru_maxrss`` less that of a child that builds
-the same texts and scorer but does not score (this can hide what fits under
-the texts' own building peak).  The *rouge1* column is the same for
-``rouge1`` (this tree): the scan's own memory, which ROUGE-Lsum's includes.  ``--base TREE`` runs the same children on another
-built kurenai tree (``PYTHONPATH=TREE``, e.g. a worktree of ``main`` built in
-place), interleaved with this one, and checks that both give the same score.
+before it; elsewhere the child's ``ru_maxrss`` less that of a child that
+builds the same texts and scorer but does not score (this can hide what fits
+under the texts' own building peak).  The *rouge1* column is the same for
+``rouge1`` (this tree): the scan's own memory, which ROUGE-Lsum's includes.
+``--base TREE`` runs the same children on another built kurenai tree
+(``PYTHONPATH=TREE``, e.g. a worktree of ``main`` built in place),
+interleaved with this one, and checks that both give the same score.
 
 Shapes, words ``w<k>``:
 
@@ -108,9 +109,7 @@ def status_kib(field: str) -> int:
     raise LookupError(field)
 
 
-def child(
-    tree: Path, shape: str, n: int, score: bool, kind: str = "rougeLsum"
-) -> dict[str, Any]:
+def child(tree: Path, shape: str, n: int, score: bool, kind: str = "rougeLsum") -> dict[str, Any]:
     """One fresh interpreter importing kurenai from ``tree`` only."""
     code = CHILD.format(benchmarks=str(BENCHMARKS), shape=shape, n=n, score=score, kind=kind)
     env = {**os.environ, "PYTHONPATH": str(tree)}
@@ -180,7 +179,8 @@ def main() -> None:
             result = measure(trees, shape, n, repeats)
             cells = " | ".join(f"{result[t]['mib']:.1f} | {result[t]['cpu']:.2f} s" for t in names)
             if ratios:
-                same = result["base"]["f"] is not None and result["base"]["f"] == result["this"]["f"]
+                base, this = result["base"]["f"], result["this"]["f"]
+                same = base is not None and base == this
                 cells += (
                     f" | {result['this']['mib'] / max(result['base']['mib'], 0.1):.2f}×"
                     f" | {result['this']['cpu'] / max(result['base']['cpu'], 1e-6):.2f}×"

@@ -227,8 +227,10 @@ def tiles(group: int, span: int) -> Iterator[None]:
 
 # Refs from 1 to 5 words, cut around word edges; tiles from one word by one
 # token to wider and longer than the pair.
-around_words = st.sampled_from(AROUND_WORDS + [191, 192, 193, 256, 257, 320])
-tile_shapes = st.tuples(st.sampled_from([0, 1, 2, 3, 8]), st.sampled_from([0, 1, 2, 7, 63, 64, 65, 500]))
+around_words = st.sampled_from([*AROUND_WORDS, 191, 192, 193, 256, 257, 320])
+tile_shapes = st.tuples(
+    st.sampled_from([0, 1, 2, 3, 8]), st.sampled_from([0, 1, 2, 7, 63, 64, 65, 500])
+)
 
 
 @pytest.mark.compiled_only
@@ -278,6 +280,25 @@ def test_tiled_walk_along_the_top(shape: tuple[int, int]) -> None:
     with tiles(*shape):
         assert _lcs.lcs_indices(ref, can) == rs.lcs_ind(ref, can)
         assert _lcs.lcs_indices(can, ref) == rs.lcs_ind(can, ref)
+
+
+words_text = st.lists(
+    st.lists(st.sampled_from(["a", "b", "c", "dog", "Cat"]), max_size=150), min_size=1, max_size=3
+).map(lambda lines: "\n".join(" ".join(line) for line in lines))
+
+
+@pytest.mark.compiled_only
+@settings(max_examples=60, deadline=None)
+@given(words_text, words_text, tile_shapes)
+def test_tiled_rouge_lsum_equals_rouge_score(
+    target: str, prediction: str, shape: tuple[int, int]
+) -> None:
+    # The whole scorer (the fused plan's counts) on the tiled walk.
+    from kurenai.rouge_scorer import RougeScorer
+
+    expected = rs.RougeScorer(["rougeLsum"]).score(target, prediction)
+    with tiles(*shape):
+        assert RougeScorer(["rougeLsum"]).score(target, prediction) == expected
 
 
 def test_kernels_accept_any_hashable_tokens(kernels: ModuleType) -> None:
