@@ -177,7 +177,8 @@ cdef inline bint same_fast_key(const HashKey *a, const HashKey *b) noexcept nogi
     return a.words[0] == b.words[0] and a.constant_fast == b.constant_fast
 
 
-cdef inline uint64_t token_hash(const StemCache *c, const Table *t, const Entry *token) noexcept nogil:
+cdef inline uint64_t token_hash(const StemCache *c, const Table *t,
+                                const Entry *token) noexcept nogil:
     """cache_hash of a pair's token: the hash the pair's table computed, if
     that is the cache's (both fast, under the same key)."""
     if not (c.strong or t.strong) and same_fast_key(&c.key, &t.key):
@@ -382,14 +383,9 @@ cdef inline int stem_all(Table *t, const ScanRules *rules, StemCache *cache, obj
     None) holds results it gave before, read on a miss without calling it.
     The stems new to the pair are copied into ``text`` (the pair frees it).
     """
-    cdef Py_ssize_t raw_count = t.n, n_before, e, epoch = cache.epoch
+    cdef Py_ssize_t raw_count = t.n, e, epoch = cache.epoch
     cdef int32_t *final = <int32_t *> malloc((raw_count + 1) * sizeof(int32_t))
     cdef uint64_t *hashes = <uint64_t *> malloc((raw_count + 1) * sizeof(uint64_t))
-    cdef int32_t index
-    cdef Entry entry
-    cdef Stem found
-    cdef const Record *record
-    cdef object answer
     final_ids[0] = final
     text.first = raw_count
     if final == NULL or hashes == NULL:

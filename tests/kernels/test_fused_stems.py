@@ -174,3 +174,27 @@ def test_score_batch_on_two_threads_equals_rouge_score(backend: str, max_bytes: 
     for _ in range(2):
         assert ours.score_batch(targets, predictions, n_jobs=2) == expected
     assert [ours.score(t, p) for t, p in zip(targets, predictions)] == expected
+
+
+@pytest.mark.compiled_only
+def test_stems_do_not_depend_on_which_hash_the_cache_uses() -> None:
+    """With the fast hash a constant every token collides: the cache switches
+    to SipHash; a cache made under the other hash than its pairs' still
+    answers (the pairs' hashes are recomputed, never mixed)."""
+    from kurenai import _fused
+
+    texts = [" ".join(f"w{k}{suffix}" for k in range(150)) for suffix in ("ing", "s", "ations")]
+    before = stemmed_plan("rouge-score")  # its cache made under the fast hash
+    expected = [before.tokenizer.tokenize(text) for text in texts]
+    assert [before.plan.tokens(text, stemmed=True) for text in texts] == expected
+    _fused._degrade_fast_hash(True)
+    try:
+        during = stemmed_plan("rouge-score")
+        for _ in range(2):
+            assert [during.plan.tokens(text, stemmed=True) for text in texts] == expected
+            assert [before.plan.tokens(text, stemmed=True) for text in texts] == expected
+    finally:
+        _fused._degrade_fast_hash(False)
+    assert [during.plan.tokens(text, stemmed=True) for text in texts] == expected
+    stemmable = {word for text in texts for word in text.split() if len(word) > 3}
+    assert during.plan._stem_cache()[0] == len(stemmable)
