@@ -137,7 +137,7 @@ cdef enum:
     STEM_BLOCK = 16    # pairs score_many scans, stems, then counts at a time
 
 # Bytes a plan's stem cache holds at most (tokens, stems and their entries):
-# 32 MiB, about 400,000 English words; emptied when full.
+# 32 MiB, some 250,000 English words; emptied when full.
 STEM_CACHE_BYTES = 1 << 25
 
 

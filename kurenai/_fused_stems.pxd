@@ -41,7 +41,7 @@ cdef extern from *:
 
 cdef enum:
     CHUNK = 1 << 16       # bytes of a block of the cache's arena (at least)
-    SLOT_COST = 32        # bytes of slots a cached token costs (16 a slot, half full)
+    SLOT_COST = 64        # bytes of slots a cached token costs at most (16 a slot, a quarter full)
 
 
 cdef struct Stem:
