@@ -421,6 +421,7 @@ cdef inline int stem_pair(Table *t, StemCache *cache, object stem, dict memo, St
     cdef Stem found
     cdef const Record *record
     cdef object answer
+    found.data, found.kind, found.length, found.hash = NULL, 1, 0, 0  # both branches set it
     for e in range(raw_count):
         if final[e] != -2:
             continue
