@@ -99,10 +99,10 @@ def compute(
             ``"mean"``; ``"best-recall"``, ``"average"``).
         n_samples: the bootstrap's resamples, as rouge-score's.
         confidence_interval: the bootstrap's interval, as rouge-score's.
-        max_tokens, max_chars: size limits, as in ``RougeScorer.score_batch``
-            (None: none): a pair with a text of more tokens or code points
-            is not scored; it is left out of the summary, and its per-pair
-            F-measure is NaN.
+        max_tokens: a size limit, as in ``RougeScorer.score_batch`` (None:
+            none): a pair with a text of more tokens is not scored; it is
+            left out of the summary, and its per-pair F-measure is NaN.
+        max_chars: the same limit in code points, checked before tokenizing.
 
     Raises:
         ValueError: no predictions, different lengths, an empty reference

@@ -226,7 +226,7 @@ def scored(spark: SparkSession, texts: dict[str, list[Any]]) -> dict[str, list[A
     columns = {}
     for case, (_, options) in CASES.items():
         spec = _spec(TYPES, options.get("use_stemmer", False), options["tokenizer"], False,
-                     LIMIT, True)  # fmt: skip
+                     (LIMIT, None), True)  # fmt: skip
         for engine in ("arrow", "pandas"):
             column = _spark_udfs.column(spec, f"{case}_p", f"{case}_t", arrow=engine == "arrow")
             columns[f"{case}-{engine}"] = column
@@ -280,7 +280,7 @@ def test_any_tokenizer_and_tokenizer_objects(spark: SparkSession) -> None:
 
 
 def test_worker_builds_one_scorer_and_reuses_it() -> None:
-    spec = _spec(["rouge1", "rougeLsum"], False, "char", False, None, True)
+    spec = _spec(["rouge1", "rougeLsum"], False, "char", False, (None, None), True)
     first = _spark_worker.scorer(spec, False)
     # The UDF ships the spec, never a scorer: a copy finds the same cache entry.
     copy = pickle.loads(pickle.dumps(spec))
