@@ -3,8 +3,10 @@
 Each wraps an optional package (``pip install -e '.[ja]' in a kurenai checkout``, ``[zh]``,
 ``[ko]``).  Constructing one only checks that the package is installed, and
 raises ImportError naming the pip command if not; the package is imported and
-its dictionary or model loaded on the first ``tokenize`` call, once per
-instance, so ``import kurenai`` stays light.
+its dictionary or model loaded on the first ``tokenize`` call, so ``import
+kurenai`` stays light.  A loaded dictionary or model serves every instance
+with the same loading options in the process (``_LOADED``: Kiwi's model
+alone takes seconds to load), so a new scorer does not load it again.
 
 An instance may be shared by threads: the analysers that are not thread-safe
 (MeCab's tagger, Sudachi's tokenizer) get one per thread over the shared
@@ -38,7 +40,8 @@ import re
 import threading
 import unicodedata
 import warnings
-from collections.abc import Iterable
+from collections import OrderedDict
+from collections.abc import Hashable, Iterable
 from types import ModuleType
 from typing import Any, Callable, ClassVar
 
@@ -74,6 +77,14 @@ Analyse = Callable[[str], Iterable[str]]
 _FILTER = "unicode"
 # Attributes rebuilt on demand, never pickled (locks, loaded analysers).
 _RUNTIME_STATE = ("_lock", "_resource", "_shared", "_local")
+# Loaded resources shared by every instance of a class with the same
+# ``_load_key``, newest last: at most _LOADED_MAX of them stay cached (an
+# instance keeps its own alive while it lives).  No analyser is changed
+# after loading (kurenai adds no user words), so sharing one is as safe as
+# an instance sharing it between its threads.
+_LOADED: OrderedDict[tuple[type, Hashable], Any] = OrderedDict()
+_LOADED_MAX = 8
+_LOADED_LOCK = threading.Lock()
 
 
 def _import_quietly(module: str) -> ModuleType:
@@ -218,13 +229,32 @@ class MorphologicalTokenizer:
             if self._shared is not None:
                 return self._shared
             if self._resource is None:
-                self._resource = self._load()
+                self._resource = self._shared_resource()
             analyse = self._analyser(self._resource)
             if self.thread_safe:
                 self._shared = analyse
             else:
                 self._local.analyse = analyse
             return analyse
+
+    def _shared_resource(self) -> Any:
+        """The process's loaded resource for this class and ``_load_key``,
+        loaded now if no instance loaded it yet (one load at a time: two
+        scorers starting together load once)."""
+        key = (type(self), self._load_key())
+        with _LOADED_LOCK:
+            resource = _LOADED.get(key)
+            if resource is None:
+                resource = self._load()
+            _LOADED[key] = resource
+            _LOADED.move_to_end(key)
+            while len(_LOADED) > _LOADED_MAX:
+                _LOADED.popitem(last=False)
+            return resource
+
+    def _load_key(self) -> Hashable:
+        """What ``_load`` depends on: instances with equal keys share it."""
+        return ()
 
     def _load(self) -> Any:
         """Import the package and load its dictionary or model (not None)."""
@@ -416,6 +446,9 @@ class SudachiTokenizer(MorphologicalTokenizer):
     def _options(self) -> dict[str, object]:
         return {"mode": self.mode}
 
+    def _load_key(self) -> Hashable:
+        return self.dict
+
     def _load(self) -> Any:
         sudachipy = _import_quietly("sudachipy")
         return sudachipy, sudachipy.Dictionary(dict=self.dict)
@@ -506,11 +539,17 @@ class JiebaTokenizer(MorphologicalTokenizer):
     def _options(self) -> dict[str, object]:
         return {"hmm": self.hmm}
 
+    def _load_key(self) -> Hashable:
+        return self._cache_dir()
+
+    def _cache_dir(self) -> str:
+        return self.cache_dir or private_cache_dir()
+
     def _load(self) -> Any:
         jieba = _import_quietly("jieba")
         logging.getLogger("jieba").setLevel(logging.WARNING)
         tokenizer = jieba.Tokenizer()
-        tokenizer.tmp_dir = self.cache_dir or private_cache_dir()
+        tokenizer.tmp_dir = self._cache_dir()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             tokenizer.initialize()
@@ -559,6 +598,11 @@ class KiwiTokenizer(MorphologicalTokenizer):
     def _options(self) -> dict[str, object]:
         # The model ships apart from the analyser, in its own package.
         return {"kiwipiepy-model": distribution_version("kiwipiepy-model"), **self.kiwi_options}
+
+    def _load_key(self) -> Hashable:
+        # By value (repr: an option may be unhashable); an option object
+        # without a value repr only shares with itself.
+        return repr(sorted(self.kiwi_options.items()))
 
     def _load(self) -> Any:
         return _import_quietly("kiwipiepy").Kiwi(**self.kiwi_options)

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import pickle
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -231,3 +232,64 @@ def test_importing_kurenai_loads_no_analyser() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
     )
     assert result.stdout.strip() == "[]"
+
+
+# ------------------------------------------------------- shared resources
+
+
+class _CountingAnalyser(MorphologicalTokenizer):
+    """A whitespace "analyser" that counts its loads (no package needed)."""
+
+    name = "counting"
+    extra = "none"
+    requirements = ()
+    loads = 0
+
+    def __init__(self, dictionary: str = "a") -> None:
+        super().__init__()
+        self.dictionary = dictionary
+
+    def _load_key(self) -> object:
+        return self.dictionary
+
+    def _load(self) -> object:
+        type(self).loads += 1
+        return f"dictionary {self.dictionary} #{type(self).loads}"
+
+    def _analyser(self, resource: object) -> Callable[[str], list[str]]:
+        return str.split
+
+
+def test_instances_with_the_same_options_share_one_load(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(_morphological, "_LOADED", _morphological.OrderedDict())
+    monkeypatch.setattr(_CountingAnalyser, "loads", 0)
+    first, second, other = _CountingAnalyser("a"), _CountingAnalyser("a"), _CountingAnalyser("b")
+    for tokenizer in (first, second, other):
+        assert tokenizer.tokenize("x y") == ["x", "y"]
+    assert _CountingAnalyser.loads == 2
+    assert first._resource is second._resource != other._resource
+
+
+def test_the_process_keeps_a_bounded_number_of_loaded_resources(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(_morphological, "_LOADED", _morphological.OrderedDict())
+    monkeypatch.setattr(_CountingAnalyser, "loads", 0)
+    limit = _morphological._LOADED_MAX
+    for k in range(limit + 3):
+        _CountingAnalyser(str(k)).tokenize("x")
+    assert len(_morphological._LOADED) == limit
+    _CountingAnalyser("0").tokenize("x")  # evicted, oldest first: loads again
+    _CountingAnalyser(str(limit + 2)).tokenize("x")  # still cached
+    assert _CountingAnalyser.loads == limit + 4
+
+
+def test_a_pickled_analyser_loads_from_the_process_cache() -> None:
+    tokenizer = _CountingAnalyser("pickled")
+    tokenizer.tokenize("x")
+    copy = pickle.loads(pickle.dumps(tokenizer))
+    assert copy._resource is None
+    copy.tokenize("x")
+    assert copy._resource is tokenizer._resource
