@@ -66,20 +66,29 @@ cdef inline void work_init(PairWork *w) noexcept nogil:
     memset(w, 0, sizeof(PairWork))
 
 
-cdef inline void work_release(PairWork *w) noexcept nogil:
-    """Free the buffers; keep the counts and token totals the scores need."""
-    free(w.t.ids)
-    free(w.t.bounds)
-    free(w.p.ids)
-    free(w.p.bounds)
+cdef inline void work_release_scan(PairWork *w) noexcept nogil:
+    """Free what only the scan and the stemming read: the table (its size,
+    the vocabulary the counts need, stays), the lowercased copies and the
+    stems.  The counts read the IDs alone, so a long pair's peak is the
+    larger of its scan's and its count's, not their sum."""
     free(w.final_ids)
     free(w.stems.data)
     free(w.lowered)
     table_free(&w.table)
-    w.t.ids = w.p.ids = w.final_ids = NULL
+    w.final_ids = NULL
     w.lowered = NULL
     w.stems.data = NULL
     w.stems.used = w.stems.capacity = 0
+
+
+cdef inline void work_release(PairWork *w) noexcept nogil:
+    """Free the buffers; keep the counts and token totals the scores need."""
+    work_release_scan(w)
+    free(w.t.ids)
+    free(w.t.bounds)
+    free(w.p.ids)
+    free(w.p.bounds)
+    w.t.ids = w.p.ids = NULL
     w.t.bounds = w.p.bounds = NULL
 
 
@@ -94,11 +103,15 @@ cdef inline void work_scan(const Layout *c, PairWork *w, const char *t_data, int
                            Py_ssize_t t_length, const char *p_data, int p_kind,
                            Py_ssize_t p_length, Py_ssize_t max_tokens) noexcept nogil:
     """Scan a pair of texts (each ASCII, or lowercased already) into ``w``."""
-    # Real text has roughly a distinct token per 8 code points; a size limit
-    # bounds the tokens, and so the table, too.
+    # A short text has roughly a distinct token per 8 code points; a size
+    # limit bounds the tokens, and so the table, too.  A long text has far
+    # fewer distinct tokens than that: its table starts at TABLE_START_MAX
+    # entries and doubles as it fills (the slots are written when made, so
+    # a table sized by length alone cost 16 MiB for two 6 MB texts).
     cdef Py_ssize_t expected = (t_length + p_length) // 8
     if 0 <= max_tokens < expected // 2:
         expected = 2 * max_tokens + 2
+    expected = min(expected, TABLE_START_MAX)
     w.status = table_init(&w.table, expected, c.key)
     if w.status == 0:
         w.status = lower_ascii(w, &t_data, t_kind, t_length, &p_data, p_kind, p_length)
@@ -106,6 +119,32 @@ cdef inline void work_scan(const Layout *c, PairWork *w, const char *t_data, int
         w.status = scan(&w.table, c.rules, t_data, t_kind, t_length, c.mode, &w.t, max_tokens)
     if w.status == 0:
         w.status = scan(&w.table, c.rules, p_data, p_kind, p_length, c.mode, &w.p, max_tokens)
+
+
+cdef enum:
+    # The most entries a pair's interning table starts with (see work_scan).
+    TABLE_START_MAX = 1 << 16
+    # From this many code units, a 1-byte text with no A-Z is scanned as it
+    # is, without a lowercased copy (a shorter text is copied without looking:
+    # the copy is as fast as the look).
+    LOWER_CHECK_MIN = 1 << 16
+
+
+cdef inline bint has_upper(const uint8_t *text, Py_ssize_t length) noexcept nogil:
+    """Whether ``text`` holds an A-Z; a loop the compiler vectorizes."""
+    cdef Py_ssize_t i
+    cdef uint8_t found = 0
+    for i in range(length):
+        found |= <uint8_t> (text[i] - 65) < 26
+    return found
+
+
+cdef inline bint needs_lowering(const char *data, int kind, Py_ssize_t length) noexcept nogil:
+    """Whether lower_ascii copies this text: a 1-byte one, unless long and
+    lowercase already."""
+    if kind != 1:
+        return False
+    return length < LOWER_CHECK_MIN or has_upper(<const uint8_t *> data, length)
 
 
 cdef inline void ascii_lower(const uint8_t *text, uint8_t *out,
@@ -119,23 +158,26 @@ cdef inline void ascii_lower(const uint8_t *text, uint8_t *out,
 cdef inline int lower_ascii(PairWork *w, const char **t_data, int t_kind, Py_ssize_t t_length,
                             const char **p_data, int p_kind,
                             Py_ssize_t p_length) noexcept nogil:
-    """Point each 1-byte text at a copy with A-Z lowercased (owned by ``w``).
+    """Point each 1-byte text at a copy with A-Z lowercased (owned by ``w``),
+    unless needs_lowering finds it lowercase already.
 
     The texts are ASCII, so this is their str.lower(), or lowercased already,
     so this copies them unchanged.  Returns -1 if out of memory.
     """
-    cdef Py_ssize_t size = (t_length if t_kind == 1 else 0) + (p_length if p_kind == 1 else 0)
+    cdef bint t_lower = needs_lowering(t_data[0], t_kind, t_length)
+    cdef bint p_lower = needs_lowering(p_data[0], p_kind, p_length)
+    cdef Py_ssize_t size = (t_length if t_lower else 0) + (p_length if p_lower else 0)
     cdef uint8_t *out
     if size == 0:
         return 0
     out = w.lowered = <uint8_t *> malloc(size)
     if out == NULL:
         return -1
-    if t_kind == 1:
+    if t_lower:
         ascii_lower(<const uint8_t *> t_data[0], out, t_length)
         t_data[0] = <const char *> out
         out += t_length
-    if p_kind == 1:
+    if p_lower:
         ascii_lower(<const uint8_t *> p_data[0], out, p_length)
         p_data[0] = <const char *> out
     return 0
@@ -143,6 +185,7 @@ cdef inline int lower_ascii(PairWork *w, const char **t_data, int t_kind, Py_ssi
 
 cdef inline void work_count(const Layout *c, PairWork *w) noexcept nogil:
     """Every count of a scanned (and stemmed) pair, unless it failed."""
+    work_release_scan(w)
     if w.status == 0:
         w.status = doc_counts(&w.t, &w.p, &w.t, &w.p, c.ngram_orders, c.n_orders,
                               c.want_lcs, c.want_lsum, w.table.n, c.threads, &w.counts)

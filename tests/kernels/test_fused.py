@@ -4,6 +4,7 @@ token for token, and its pickling."""
 from __future__ import annotations
 
 import pickle
+import random
 import subprocess
 import sys
 
@@ -12,6 +13,8 @@ from conftest import on_compiled_plan
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kurenai import _lcs
+from kurenai._core.python_plan import PythonPlan
 from kurenai._core.rules import SCANS
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import get_tokenizer
@@ -122,3 +125,39 @@ def test_a_pickled_plan_scores_as_the_original(name: str, stem: bool) -> None:
     pair = ("Running dogs ran far.\n猫が走る。 The cats", "the dog runs\n猫は走った cats ran")
     assert copy.score(*pair) == plan.score(*pair)
     assert copy.tallies(*pair) == plan.tallies(*pair)
+
+
+def python_twin(scorer: RougeScorer) -> PythonPlan:
+    """The Python plan of ``scorer``'s types and tokenizer, on the compiled kernels."""
+    return PythonPlan(scorer.plan.spec, scorer.tokenizer, _lcs, None)  # type: ignore[attr-defined]
+
+
+def test_a_long_text_is_lowercased_only_when_it_has_capitals() -> None:
+    # From LOWER_CHECK_MIN code units a lowercase 1-byte text is scanned in
+    # place; one with capitals is still lowercased first.
+    rng = random.Random(5)
+    words = [f"w{rng.randrange(3_000)}" for _ in range(14_000)]
+    lower = " ".join(words)
+    upper = " ".join(w.upper() if rng.random() < 0.3 else w for w in words)
+    other = " ".join(w for w in words if rng.random() < 0.9).replace("w1", "W1")
+    assert len(lower) > 1 << 16
+    scorer = RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"])
+    assert on_compiled_plan(scorer)
+    twin = python_twin(scorer)
+    for target, prediction in ((lower, other), (upper, other), (upper, lower), ("A b", lower)):
+        expected = twin.tallies(target, prediction)
+        assert scorer.plan.tallies(target, prediction) == expected  # type: ignore[attr-defined]
+        assert scorer.plan.tallies(target.lower(), prediction.lower()) == expected  # type: ignore[attr-defined]
+
+
+def test_a_long_pair_grows_its_table_past_its_first_size() -> None:
+    # A long pair's interning table starts at TABLE_START_MAX entries.
+    rng = random.Random(7)
+    words = [f"t{k}" for k in range(70_000)]
+    target = " ".join(words)
+    rng.shuffle(words)
+    prediction = " ".join([*words[:60_000], "u2"])
+    scorer = RougeScorer(["rouge1", "rougeLsum"])
+    expected = python_twin(scorer).tallies(target, prediction)
+    assert scorer.plan.tallies(target, prediction) == expected  # type: ignore[attr-defined]
+    assert expected[0][0] == 60_000
