@@ -33,7 +33,7 @@ def test_quick_start_is_two_commands_ci_can_run() -> None:
     assert files and all(f.startswith("examples/") and (ROOT / f).is_file() for f in files)
     assert [shlex.split(part) for part in second.split(" && ")] == [
         ["pip", "install", "-e", ".[test]"],
-        ["pytest"],
+        ["pytest", "-n", "auto"],
     ]
 
 
