@@ -4,7 +4,9 @@ gives, as lists.
 :func:`row_blocks` reads a file in blocks of whole lines (a few hundred
 kilobytes, so memory does not grow with the file) and gives each block's
 rows as one list, with their line numbers: a block of plain text is decoded
-and split at once, a block of JSONL parsed with one ``map``; a block that
+and split at once, a block of JSONL whose objects are string members only
+(no escapes) read by ``kurenai._jsonl.simple_rows`` without a JSON parser,
+any other block of JSONL parsed with one ``map``; a block that
 holds anything unusual (a blank line, a line the fast parser refuses, bytes
 that are no UTF-8) goes through :mod:`~kurenai.cli._sources`'s per-line
 readers, which give the same rows and the same messages.  CSV and TSV rows
@@ -18,6 +20,7 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Callable, cast
 
+from kurenai import _backend
 from kurenai.cli._sources import (
     Row,
     Source,
@@ -36,10 +39,13 @@ _CSV_ROWS = 4096
 _BOM = b"\xef\xbb\xbf"
 
 
-def row_blocks(source: Source) -> Iterator[RowBlock]:
-    """The (line number, row) pairs of ``rows(source)``, a block at a time."""
+def row_blocks(source: Source, fields: tuple[str, ...] = ()) -> Iterator[RowBlock]:
+    """The (line number, row) pairs of ``rows(source)``, a block at a time.
+
+    ``fields``: the only fields of JSONL objects the caller reads; given,
+    a row may hold only those of them that its line has."""
     if source.fmt == "jsonl":
-        return _json_blocks(source)
+        return _json_blocks(source, fields)
     if source.fmt in ("csv", "tsv"):
         return _grouped(_csv_rows(source))
     return _text_blocks(source)
@@ -77,17 +83,27 @@ def _lines_of(source: Source, number: int, block: bytes) -> Iterator[tuple[int, 
         yield number + offset, line[1:] if number + offset == 1 and line[:1] == "\ufeff" else line
 
 
-def _json_blocks(source: Source) -> Iterator[RowBlock]:
+def _json_blocks(source: Source, fields: tuple[str, ...]) -> Iterator[RowBlock]:
     fast = _orjson_loads()
     number = 1  # of the block's first line
     for block in raw_blocks(source):
-        rows = _parsed(block[3:] if number == 1 and block.startswith(_BOM) else block, fast)
+        body = block[3:] if number == 1 and block.startswith(_BOM) else block
+        rows = _simple(body, fields) if fields and body else None
+        if rows is None:
+            rows = _parsed(body, fast)
         if rows is not None:  # one per line
             yield range(number, number + len(rows)), rows
             number += len(rows)
         else:
             yield from _grouped(_json_lines_of(source, number, block, fast))
             number += block.count(b"\n") + (not block.endswith(b"\n"))
+
+
+def _simple(block: bytes, fields: tuple[str, ...]) -> list[Row] | None:
+    """The fields of every line, if all its objects have the simplest shape
+    (string members without escapes; see ``kurenai._jsonl_py``): the texts a
+    JSON parser gives, without parsing."""
+    return cast("list[Row] | None", _backend.jsonl.simple_rows(block, fields))
 
 
 def _parsed(block: bytes, fast: Callable[[bytes], object] | None) -> list[Row] | None:

@@ -52,7 +52,7 @@ def read_chunks(sides: Sides, size: int) -> Iterator[Chunk]:
     Raises CliError as :func:`~kurenai.cli._io.read_records` does."""
     sources = sides.all
     files = _files(sources)
-    buffers = [_Buffer(row_blocks(group[0])) for group in files]
+    buffers = [_Buffer(row_blocks(group[0], _fields(group))) for group in files]
     where = {id(source): i for i, group in enumerate(files) for source in group}
     reads = [where[id(source)] for source in sources]
     done = 0
@@ -69,6 +69,12 @@ def read_chunks(sides: Sides, size: int) -> Iterator[Chunk]:
         found = [taken[i] for i in reads]
         yield _fast(sources, found) or _slow(sources, reads, taken)
         done += lengths[0]
+
+
+def _fields(group: list[Source]) -> tuple[str, ...]:
+    """The fields the sides read from one file: its rows need no others."""
+    names = (name for s in group for name in (s.field, s.id_field) if name is not None)
+    return tuple(dict.fromkeys(names))
 
 
 def chunked(records: Iterable[Record], size: int) -> Iterator[Chunk]:

@@ -1,0 +1,7 @@
+import numpy as np
+import numpy.typing as npt
+
+def simple_rows(block: bytes, fields: tuple[str, ...]) -> list[dict[str, str]] | None: ...
+def records_text(
+    values: npt.NDArray[np.float64], ids: list[str], pieces: list[str]
+) -> str | None: ...

@@ -1,0 +1,103 @@
+"""The pure twin of ``kurenai._jsonl``: the command line's JSONL fast paths, readable.
+
+:func:`simple_rows` reads a block of JSONL lines whose objects are string
+members only, without escapes or control characters: such a string's JSON
+value is its bytes decoded, so the requested fields are taken without a JSON
+parser.  Anything else gives None, and the caller parses the block with its
+general reader (orjson or the json module), which decides.  :func:`records_text`
+writes records' scores as JSON objects, each distinct float formatted once.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # NumPy loads on first use: ``import kurenai`` imports this module
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["records_text", "simple_rows"]
+
+_BLANK = "[ \t\r]*"  # JSON's whitespace (a line has no \n)
+_STRING = '"[^"\\\\\x00-\x1f]*"'  # no escape, no control character
+_MEMBER = f"{_STRING}{_BLANK}:{_BLANK}{_STRING}"
+_OBJECT = re.compile(
+    f"{_BLANK}\\{{{_BLANK}(?:{_MEMBER}{_BLANK}(?:,{_BLANK}{_MEMBER}{_BLANK})*)?\\}}{_BLANK}"
+)
+_STRINGS = re.compile('"([^"]*)"')
+
+
+def simple_rows(block: bytes, fields: tuple[str, ...]) -> list[dict[str, str]] | None:
+    """Each line's ``{field: text}`` for the ``fields`` it holds, in the
+    line's order, if every line of ``block`` (lines split on ``\\n``, the last
+    one with or without it) is a JSON object of string members without
+    escapes or control characters, whose requested keys appear at most once,
+    and the block is UTF-8; None otherwise."""
+    if len(fields) > 8:
+        return None
+    try:
+        text = block.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not text:
+        return []
+    lines = text.split("\n")
+    if text.endswith("\n"):
+        lines.pop()
+    wanted = set(fields)
+    rows = []
+    for line in lines:
+        if not _OBJECT.fullmatch(line):
+            return None
+        strings = _STRINGS.findall(line)  # keys and values, alternately
+        row: dict[str, str] = {}
+        for key, value in zip(strings[::2], strings[1::2]):
+            if key in wanted:
+                if key in row:
+                    return None  # a repeated requested key
+                row[key] = value
+        rows.append(row)
+    return rows
+
+
+def records_text(values: npt.NDArray[np.float64], ids: list[str], pieces: list[str]) -> str | None:
+    """Per record ``r``, ``pieces[0] + ids[r] + pieces[1] + v[0] + pieces[2] +
+    ... + v[k - 1] + pieces[k + 1]``, with ``v[i]`` the JSON of
+    ``values[i, r]`` (``float.__repr__``; NaN is ``null``, infinities
+    ``Infinity`` and ``-Infinity``), as one string; None if an id or a piece
+    is not ASCII.  ``values`` is (k, records), ``pieces`` has k + 2 strings."""
+    import numpy as np
+
+    k, count = values.shape
+    if len(pieces) != k + 2 or len(ids) != count:
+        raise ValueError("records_text: pieces must be k + 2 strings and ids one per record")
+    if not all(piece.isascii() for piece in pieces) or not all(i.isascii() for i in ids):
+        return None
+    table = np.empty((count, 2 * k + 3), dtype=object)
+    table[:, 0] = pieces[0]
+    table[:, 1] = ids
+    table[:, 2 : 2 * k + 2 : 2] = pieces[1 : k + 1]
+    table[:, 3 : 2 * k + 3 : 2] = _json_values(values).T
+    table[:, 2 * k + 2] = pieces[k + 1]
+    return "".join(table.ravel().tolist())
+
+
+def _json_values(values: npt.NDArray[np.float64]) -> npt.NDArray[np.object_]:
+    """Each value's JSON, each distinct value (by its bits: ``-0.0`` is not
+    ``0.0``) formatted once."""
+    import numpy as np
+
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    distinct, where = np.unique(values.view(np.int64).ravel(), return_inverse=True)
+    strings = np.array([_json(v) for v in distinct.view(np.float64).tolist()], dtype=object)
+    return strings[where.reshape(values.shape)]
+
+
+def _json(value: float) -> str:
+    if value != value:
+        return "null"
+    if math.isinf(value):
+        return "Infinity" if value > 0 else "-Infinity"
+    return float.__repr__(value)
