@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import math
 import re
-from typing import TYPE_CHECKING
+import typing
 
-if TYPE_CHECKING:  # NumPy loads on first use: ``import kurenai`` imports this module
+if typing.TYPE_CHECKING:  # NumPy loads on first use: ``import kurenai`` imports this module
     import numpy as np
     import numpy.typing as npt
 

@@ -57,9 +57,10 @@ FAMILIES = {
         "_variants_py",
         twin_only={"wlcs_indices": "the spec's backtrack, internal to the compiled ROUGE-W"},
     ),
+    "jsonl": Family("_jsonl", "_jsonl_py"),
 }
 # Compiled modules without a twin still describe their surface in a .pyi.
-COMPILED = ["_lcs", "_variants", "_fused", "_resample", "_perl"]
+COMPILED = ["_lcs", "_variants", "_fused", "_resample", "_perl", "_jsonl"]
 
 
 def _pyi(name: str) -> dict[str, Parameters | None]:
