@@ -5,7 +5,7 @@ gives, as lists.
 kilobytes, so memory does not grow with the file) and gives each block's
 rows as one list, with their line numbers: a block of plain text is decoded
 and split at once, a block of JSONL whose objects are string members only
-(no escapes) read by ``kurenai._jsonl.simple_rows`` without a JSON parser,
+(no escapes) read by ``kurenai._records.simple_rows`` without a JSON parser,
 any other block of JSONL parsed with one ``map``; a block that
 holds anything unusual (a blank line, a line the fast parser refuses, bytes
 that are no UTF-8) goes through :mod:`~kurenai.cli._sources`'s per-line
@@ -101,9 +101,9 @@ def _json_blocks(source: Source, fields: tuple[str, ...]) -> Iterator[RowBlock]:
 
 def _simple(block: bytes, fields: tuple[str, ...]) -> list[Row] | None:
     """The fields of every line, if all its objects have the simplest shape
-    (string members without escapes; see ``kurenai._jsonl_py``): the texts a
+    (string members without escapes; see ``kurenai._records_py``): the texts a
     JSON parser gives, without parsing."""
-    return cast("list[Row] | None", _backend.jsonl.simple_rows(block, fields))
+    return cast("list[Row] | None", _backend.records.simple_rows(block, fields))
 
 
 def _parsed(block: bytes, fast: Callable[[bytes], object] | None) -> list[Row] | None:

@@ -115,17 +115,26 @@ def write_corpus(stream: IO[str], fmt: str, corpus: Corpus, signature: str) -> N
 
 class _CsvRecords:
     """``id,rouge1-P,rouge1-R,rouge1-F,...``: rouge-score's columns, 6 decimals
-    (``%f``: :func:`~kurenai.cli._floats.fixed6_rows` writes the very same)."""
+    (``%f``: ``kurenai._records.records_text`` and, for what it declines,
+    :func:`~kurenai.cli._floats.fixed6_rows` write the very same)."""
 
     def __init__(self, stream: IO[str], rouge_types: Sequence[str], signature: str) -> None:
         self._stream = stream
         self._row = "%s," + ",".join(["%f"] * (3 * len(rouge_types))) + "\n"
+        self._cells = ["", *[","] * (3 * len(rouge_types)), "\n"]  # around the id and values
         header = [f"{t}-{letter}" for t in rouge_types for letter, _ in MEASURES]
         stream.write(",".join(["id", *_csv_cells(header)]) + "\n")
 
     def add(self, block: Block) -> None:
-        table = block.values.reshape(-1, block.values.shape[-1]).T
+        count = block.values.shape[-1]
         ids = list(map(str, block.ids)) if isinstance(block.ids, range) else _csv_ids(block.ids)
+        values = np.ascontiguousarray(block.values.reshape(-1, count), dtype=np.float64)
+        text = _backend.records.records_text(values, ids, self._cells, fixed6=True)
+        if text is not None:
+            self._stream.write(text)
+            return
+        # A non-ASCII id, or a value of many digits: the general path.
+        table = values.T
         rows = fixed6_rows(table)
         if rows is not None:
             self._stream.write("".join(map(operator.add, ids, rows)))
@@ -188,7 +197,7 @@ class _JsonRecords:
             return
         separator = "\n" if self._lines else ",\n"
         values = np.ascontiguousarray(block.values.reshape(-1, count), dtype=np.float64)
-        text = _backend.jsonl.records_text(values, _json_ids(block.ids), self._keys(separator))
+        text = _backend.records.records_text(values, _json_ids(block.ids), self._keys(separator))
         if text is None:  # a non-ASCII id
             text = "".join(self._pieces(block, separator).ravel().tolist())
         if self._lines:

@@ -3,5 +3,5 @@ import numpy.typing as npt
 
 def simple_rows(block: bytes, fields: tuple[str, ...]) -> list[dict[str, str]] | None: ...
 def records_text(
-    values: npt.NDArray[np.float64], ids: list[str], pieces: list[str]
+    values: npt.NDArray[np.float64], ids: list[str], pieces: list[str], fixed6: bool = False
 ) -> str | None: ...

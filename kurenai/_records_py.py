@@ -1,11 +1,11 @@
-"""The pure twin of ``kurenai._jsonl``: the command line's JSONL fast paths, readable.
+"""The pure twin of ``kurenai._records``: the command line's fast paths for records, readable.
 
 :func:`simple_rows` reads a block of JSONL lines whose objects are string
 members only, without escapes or control characters: such a string's JSON
 value is its bytes decoded, so the requested fields are taken without a JSON
 parser.  Anything else gives None, and the caller parses the block with its
 general reader (orjson or the json module), which decides.  :func:`records_text`
-writes records' scores as JSON objects, each distinct float formatted once.
+writes records' scores as lines of JSON or CSV, each distinct float formatted once.
 """
 
 from __future__ import annotations
@@ -62,12 +62,15 @@ def simple_rows(block: bytes, fields: tuple[str, ...]) -> list[dict[str, str]] |
     return rows
 
 
-def records_text(values: npt.NDArray[np.float64], ids: list[str], pieces: list[str]) -> str | None:
+def records_text(
+    values: npt.NDArray[np.float64], ids: list[str], pieces: list[str], fixed6: bool = False
+) -> str | None:
     """Per record ``r``, ``pieces[0] + ids[r] + pieces[1] + v[0] + pieces[2] +
-    ... + v[k - 1] + pieces[k + 1]``, with ``v[i]`` the JSON of
+    ... + v[k - 1] + pieces[k + 1]`` as one string, with ``v[i]`` the JSON of
     ``values[i, r]`` (``float.__repr__``; NaN is ``null``, infinities
-    ``Infinity`` and ``-Infinity``), as one string; None if an id or a piece
-    is not ASCII.  ``values`` is (k, records), ``pieces`` has k + 2 strings."""
+    ``Infinity`` and ``-Infinity``), or with ``fixed6`` its ``"%f" %`` (NaN:
+    empty).  None if an id or a piece is not ASCII, or a ``%f`` is longer than
+    32 characters.  ``values`` is (k, records), ``pieces`` has k + 2 strings."""
     import numpy as np
 
     k, count = values.shape
@@ -75,24 +78,20 @@ def records_text(values: npt.NDArray[np.float64], ids: list[str], pieces: list[s
         raise ValueError("records_text: pieces must be k + 2 strings and ids one per record")
     if not all(piece.isascii() for piece in pieces) or not all(i.isascii() for i in ids):
         return None
+    # Each distinct value (by its bits: -0.0 is not 0.0) formatted once.
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    distinct, where = np.unique(values.view(np.int64).ravel(), return_inverse=True)
+    format_one = _fixed6 if fixed6 else _json
+    strings = [format_one(v) for v in distinct.view(np.float64).tolist()]
+    if any(len(string) > 32 for string in strings):
+        return None
     table = np.empty((count, 2 * k + 3), dtype=object)
     table[:, 0] = pieces[0]
     table[:, 1] = ids
     table[:, 2 : 2 * k + 2 : 2] = pieces[1 : k + 1]
-    table[:, 3 : 2 * k + 3 : 2] = _json_values(values).T
+    table[:, 3 : 2 * k + 3 : 2] = np.array(strings, dtype=object)[where.reshape(values.shape)].T
     table[:, 2 * k + 2] = pieces[k + 1]
     return "".join(table.ravel().tolist())
-
-
-def _json_values(values: npt.NDArray[np.float64]) -> npt.NDArray[np.object_]:
-    """Each value's JSON, each distinct value (by its bits: ``-0.0`` is not
-    ``0.0``) formatted once."""
-    import numpy as np
-
-    values = np.ascontiguousarray(values, dtype=np.float64)
-    distinct, where = np.unique(values.view(np.int64).ravel(), return_inverse=True)
-    strings = np.array([_json(v) for v in distinct.view(np.float64).tolist()], dtype=object)
-    return strings[where.reshape(values.shape)]
 
 
 def _json(value: float) -> str:
@@ -101,3 +100,7 @@ def _json(value: float) -> str:
     if math.isinf(value):
         return "Infinity" if value > 0 else "-Infinity"
     return float.__repr__(value)
+
+
+def _fixed6(value: float) -> str:
+    return "" if value != value else "%f" % value  # noqa: UP031 - the reference's own %

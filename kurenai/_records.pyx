@@ -1,14 +1,15 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""Compiled JSONL reading and writing of the command line, for many short records.
+"""The command line's records, compiled: JSONL read and scores written, for many short records.
 
 :func:`simple_rows` reads a block of JSONL lines whose objects have the
 simplest shape, string members only, without escapes, and gives each line's
 requested fields; anything else (a blank line, an escape, a number, a nested
 value, a repeated requested key, bytes that are no UTF-8) gives None, and the
 caller parses the block with its general JSON reader.  :func:`records_text`
-writes records' scores as JSON objects, each distinct float formatted once
-with ``float.__repr__``'s own C function.  ``kurenai/_jsonl_py.py`` is the
-twin: the spec, and the path without a compiler.
+writes records' scores as lines of JSON or CSV, each distinct float formatted
+once (and kept for the next call) with the C function of ``float.__repr__``
+or of ``"%f" %``.  ``kurenai/_records_py.py`` is the twin: the spec, and the
+path without a compiler.
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
@@ -28,10 +29,11 @@ cdef extern from "Python.h":
                                 int *kind) except NULL
     int Py_DTSF_ADD_DOT_0
 
-# At most this many fields are looked up per line; more: the general reader.
-DEF MAX_FIELDS = 8
-# A formatted float's longest repr is 24 characters ("-2.2250738585072014e-308").
-DEF SLOT = 32
+cdef enum:
+    # At most this many fields are looked up per line; more: the general reader.
+    MAX_FIELDS = 8
+    # A formatted float's longest repr is 24 characters ("-2.2250738585072014e-308").
+    SLOT = 32
 
 
 cdef inline Py_ssize_t _blank(const unsigned char *s, Py_ssize_t i, Py_ssize_t end) noexcept:
@@ -41,18 +43,60 @@ cdef inline Py_ssize_t _blank(const unsigned char *s, Py_ssize_t i, Py_ssize_t e
     return i
 
 
-cdef inline Py_ssize_t _string(const unsigned char *s, Py_ssize_t i, Py_ssize_t end) noexcept:
+# Eight bytes at a time: a byte below 0x20 (a control character), a quote, a
+# backslash or a byte of a multi-byte character stops the quick scan.
+cdef extern from *:
+    """
+    #define KURENAI_ONES 0x0101010101010101ULL
+    #define KURENAI_HIGHS 0x8080808080808080ULL
+    """
+    const uint64_t ONES "KURENAI_ONES"
+    const uint64_t HIGHS "KURENAI_HIGHS"
+
+
+cdef inline bint _plain8(const unsigned char *s) noexcept:
+    """Whether none of the eight bytes at ``s`` is below 0x20, a quote, a
+    backslash or above 0x7f.  (``(v - ONES) & ~v & HIGHS`` is nonzero
+    exactly when a byte of ``v`` is zero; ``- ONES * 32``: below 0x20.)"""
+    cdef uint64_t w, quote, backslash
+    memcpy(&w, s, 8)
+    quote = w ^ (ONES * 34)
+    backslash = w ^ (ONES * 92)
+    return not (
+        ((w - ONES * 32) & ~w)
+        | ((quote - ONES) & ~quote)
+        | ((backslash - ONES) & ~backslash)
+        | w
+    ) & HIGHS
+
+
+cdef inline Py_ssize_t _string(const unsigned char *s, Py_ssize_t i, Py_ssize_t end,
+                               bint *wide) noexcept:
     """The closing quote of the string opened just before ``i``; -1 if the
-    string has an escape or a control character, or does not end."""
+    string has an escape or a control character, or does not end.  Sets
+    ``wide`` if it has a byte above 0x7f."""
     cdef unsigned char c
+    while i + 8 <= end and _plain8(s + i):
+        i += 8
     while i < end:
         c = s[i]
         if c == 34:
             return i
         if c == 92 or c < 32:
             return -1
+        if c > 127:
+            wide[0] = True
         i += 1
     return -1
+
+
+cdef bint _utf8(const char *data, Py_ssize_t size):
+    """Whether these bytes are UTF-8 (as Python's strict decoder says)."""
+    try:
+        PyUnicode_DecodeUTF8(data, size, NULL)
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def simple_rows(bytes block, tuple fields):
@@ -73,21 +117,19 @@ def simple_rows(bytes block, tuple fields):
     cdef int found, f, j
     cdef const unsigned char *newline
     cdef dict row
+    cdef bint wide
     if nf > MAX_FIELDS:
         return None
     encoded = [field.encode("utf-8", "surrogatepass") for field in fields]
     for f in range(nf):
         names[f] = PyBytes_AS_STRING(encoded[f])
         sizes[f] = PyBytes_GET_SIZE(encoded[f])
-    try:
-        block.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
     rows = []
     while pos < n:
         newline = <const unsigned char *>memchr(s + pos, 10, n - pos)
         end = n if newline == NULL else newline - s
         found = 0
+        wide = False
         i = _blank(s, pos, end)
         if i == end or s[i] != 123:  # "{"
             return None
@@ -99,7 +141,7 @@ def simple_rows(bytes block, tuple fields):
                 if i == end or s[i] != 34:
                     return None
                 key = i + 1
-                key_end = _string(s, key, end)
+                key_end = _string(s, key, end, &wide)
                 if key_end < 0:
                     return None
                 i = _blank(s, key_end + 1, end)
@@ -109,7 +151,7 @@ def simple_rows(bytes block, tuple fields):
                 if i == end or s[i] != 34:
                     return None
                 value = i + 1
-                value_end = _string(s, value, end)
+                value_end = _string(s, value, end, &wide)
                 if value_end < 0:
                     return None
                 for f in range(nf):
@@ -131,6 +173,8 @@ def simple_rows(bytes block, tuple fields):
                 return None
         if _blank(s, i, end) != end:
             return None
+        if wide and not _utf8(<const char *>s + pos, end - pos):
+            return None
         row = {}
         for j in range(found):
             f = order[j]
@@ -149,92 +193,108 @@ cdef inline uint64_t _mix(uint64_t bits) noexcept:
     return bits
 
 
-# The formatted floats, kept from call to call (scores of short texts take few
-# distinct values): an open-addressing table, float bits -> slot + 1 (0:
-# empty), and each slot's characters.  Emptied when a call could fill it past
-# half its capacity, and grown first for a call that alone would.
-cdef uint64_t *_keys = NULL
-cdef int32_t *_table = NULL
-cdef char *_strings = NULL
-cdef unsigned char *_lengths = NULL
-cdef Py_ssize_t _capacity = 0
-cdef Py_ssize_t _used = 0
+# The formatted floats of each style (0: JSON, 1: %f), kept from call to call
+# (scores of short texts take few distinct values): an open-addressing table,
+# float bits -> slot + 1 (0: empty), and each slot's characters.  Emptied when
+# a call could fill it past half its capacity, and grown first for a call that
+# alone would.
+cdef struct Cache:
+    uint64_t *keys
+    int32_t *table
+    char *strings
+    unsigned char *lengths
+    Py_ssize_t capacity
+    Py_ssize_t used
+
+cdef Cache _caches[2]
 
 
-cdef int _make_room(Py_ssize_t needed) except -1:
-    """Room in the table for ``needed`` more floats, at most half full."""
-    global _keys, _table, _strings, _lengths, _capacity, _used
+cdef void _release(Cache *cache) noexcept:
+    free(cache.keys)
+    free(cache.table)
+    free(cache.strings)
+    free(cache.lengths)
+    cache.keys = NULL
+    cache.table = NULL
+    cache.strings = NULL
+    cache.lengths = NULL
+    cache.capacity = 0
+    cache.used = 0
+
+
+cdef int _make_room(Cache *cache, Py_ssize_t needed) except -1:
+    """Room in ``cache`` for ``needed`` more floats, at most half full."""
     cdef Py_ssize_t capacity = 1 << 16
-    if _table != NULL and 2 * (_used + needed) <= _capacity:
+    if cache.table != NULL and 2 * (cache.used + needed) <= cache.capacity:
         return 0
     while capacity < 2 * needed:
         capacity *= 2
-    if capacity > _capacity:
-        free(_keys)
-        free(_table)
-        free(_strings)
-        free(_lengths)
-        _keys = <uint64_t *>malloc(capacity * sizeof(uint64_t))
-        _table = <int32_t *>malloc(capacity * sizeof(int32_t))
-        _strings = <char *>malloc((capacity // 2) * SLOT)
-        _lengths = <unsigned char *>malloc(capacity // 2)
-        if _keys == NULL or _table == NULL or _strings == NULL or _lengths == NULL:
-            free(_keys)
-            free(_table)
-            free(_strings)
-            free(_lengths)
-            _keys = NULL
-            _table = NULL
-            _strings = NULL
-            _lengths = NULL
-            _capacity = 0
+    if capacity > cache.capacity:
+        _release(cache)
+        cache.keys = <uint64_t *>malloc(capacity * sizeof(uint64_t))
+        cache.table = <int32_t *>malloc(capacity * sizeof(int32_t))
+        cache.strings = <char *>malloc((capacity // 2) * SLOT)
+        cache.lengths = <unsigned char *>malloc(capacity // 2)
+        if (cache.keys == NULL or cache.table == NULL or cache.strings == NULL
+                or cache.lengths == NULL):
+            _release(cache)
             raise MemoryError()
-        _capacity = capacity
-    memset(_table, 0, _capacity * sizeof(int32_t))
-    _used = 0
+        cache.capacity = capacity
+    memset(cache.table, 0, cache.capacity * sizeof(int32_t))
+    cache.used = 0
     return 0
 
 
-cdef Py_ssize_t _slot(double x) except -1:
-    """The slot of ``x``'s JSON characters, formatted now if new."""
-    global _used
+cdef Py_ssize_t _slot(Cache *cache, double x, int style) except -2:
+    """The slot of ``x``'s characters in ``style``, formatted now if new; -1
+    if they are longer than a slot (a %f of a large number)."""
     cdef uint64_t bits
     cdef Py_ssize_t at, length
     cdef char *digits
     cdef const char *text
+    cdef char *into = cache.strings + cache.used * SLOT
     memcpy(&bits, &x, sizeof(double))
-    at = <Py_ssize_t>(_mix(bits) & <uint64_t>(_capacity - 1))
-    while _table[at]:
-        if _keys[at] == bits:
-            return _table[at] - 1
-        at = (at + 1) & (_capacity - 1)
-    if isnan(x):
-        text, length = b"null", 4
-        memcpy(_strings + _used * SLOT, text, length)
-    elif isinf(x):
+    at = <Py_ssize_t>(_mix(bits) & <uint64_t>(cache.capacity - 1))
+    while cache.table[at]:
+        if cache.keys[at] == bits:
+            return cache.table[at] - 1
+        at = (at + 1) & (cache.capacity - 1)
+    if isnan(x):  # over a size limit: null in JSON, an empty cell in CSV
+        length = 0 if style else 4
+        memcpy(into, b"null", length)
+    elif isinf(x) and not style:
         text = b"Infinity" if x > 0 else b"-Infinity"
         length = strlen(text)
-        memcpy(_strings + _used * SLOT, text, length)
+        memcpy(into, text, length)
     else:
-        digits = PyOS_double_to_string(x, b"r", 0, Py_DTSF_ADD_DOT_0, NULL)
+        if style:
+            digits = PyOS_double_to_string(x, b"f", 6, 0, NULL)
+        else:
+            digits = PyOS_double_to_string(x, b"r", 0, Py_DTSF_ADD_DOT_0, NULL)
         length = strlen(digits)
-        memcpy(_strings + _used * SLOT, digits, length)
+        if length <= SLOT:
+            memcpy(into, digits, length)
         PyMem_Free(digits)
-    _lengths[_used] = <unsigned char>length
-    _keys[at] = bits
-    _table[at] = <int32_t>(_used + 1)
-    _used += 1
-    return _used - 1
+        if length > SLOT:
+            return -1
+    cache.lengths[cache.used] = <unsigned char>length
+    cache.keys[at] = bits
+    cache.table[at] = <int32_t>(cache.used + 1)
+    cache.used += 1
+    return cache.used - 1
 
 
-def records_text(const double[:, ::1] values, list ids, list pieces):
+def records_text(const double[:, ::1] values, list ids, list pieces, bint fixed6=False):
     """Per record ``r``, ``pieces[0] + ids[r] + pieces[1] + v[0] + pieces[2] +
-    ... + v[k - 1] + pieces[k + 1]``, with ``v[i]`` the JSON of
+    ... + v[k - 1] + pieces[k + 1]`` as one string, with ``v[i]`` the JSON of
     ``values[i, r]`` (``float.__repr__``; NaN is ``null``, infinities
-    ``Infinity`` and ``-Infinity``), as one string; None if an id or a piece
-    is not ASCII.  ``values`` is (k, records), ``pieces`` has k + 2 strings."""
+    ``Infinity`` and ``-Infinity``), or with ``fixed6`` its ``"%f" %`` (NaN:
+    empty).  None if an id or a piece is not ASCII, or a ``%f`` is longer than
+    32 characters.  ``values`` is (k, records), ``pieces`` has k + 2 strings."""
     cdef Py_ssize_t k = values.shape[0], count = values.shape[1]
     cdef Py_ssize_t i, r, total = 0, fixed = 0, slot, length
+    cdef int style = 1 if fixed6 else 0
+    cdef Cache *cache = &_caches[style]
     cdef int32_t *where = NULL
     cdef const char **piece_data = NULL
     cdef Py_ssize_t *piece_sizes = NULL
@@ -250,7 +310,7 @@ def records_text(const double[:, ::1] values, list ids, list pieces):
             return None
         total += PyUnicode_GET_LENGTH(record_id)
     total += fixed * count
-    _make_room(k * count)
+    _make_room(cache, k * count)
     try:
         where = <int32_t *>malloc((k * count + 1) * sizeof(int32_t))
         piece_data = <const char **>malloc((k + 2) * sizeof(char *))
@@ -262,9 +322,11 @@ def records_text(const double[:, ::1] values, list ids, list pieces):
             piece_sizes[i] = PyUnicode_GET_LENGTH(pieces[i])
         for i in range(k):
             for r in range(count):
-                slot = _slot(values[i, r])
+                slot = _slot(cache, values[i, r], style)
+                if slot < 0:
+                    return None
                 where[i * count + r] = <int32_t>slot
-                total += _lengths[slot]
+                total += cache.lengths[slot]
         result = PyUnicode_New(total, 127)
         out = <unsigned char *>PyUnicode_DATA(result)
         for r in range(count):
@@ -278,8 +340,8 @@ def records_text(const double[:, ::1] values, list ids, list pieces):
                     out += length
                 elif i <= k:
                     slot = where[(i - 1) * count + r]
-                    memcpy(out, _strings + slot * SLOT, _lengths[slot])
-                    out += _lengths[slot]
+                    memcpy(out, cache.strings + slot * SLOT, cache.lengths[slot])
+                    out += cache.lengths[slot]
         return result
     finally:
         free(where)
