@@ -1,11 +1,12 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """The command line's records, compiled: JSONL read and scores written, for many short records.
 
-:func:`simple_rows` reads a block of JSONL lines whose objects have the
-simplest shape, string members only, without escapes, and gives each line's
-requested fields; anything else (a blank line, an escape, a number, a nested
-value, a repeated requested key, bytes that are no UTF-8) gives None, and the
-caller parses the block with its general JSON reader.  :func:`records_text`
+:func:`simple_columns` reads a block of JSONL lines whose objects have the
+simplest shape, string members only, without escapes, and gives the
+requested fields as columns; anything else (a blank line, an escape, a
+number, a nested value, a missing or repeated requested field, bytes that
+are no UTF-8) gives None, and the caller parses the block with its general
+JSON reader.  :func:`records_text`
 writes records' scores as lines of JSON or CSV, each distinct float formatted
 once (and kept for the next call) with the C function of ``float.__repr__``
 or of ``"%f" %``.  ``kurenai/_records_py.py`` is the twin: the spec, and the
@@ -99,12 +100,11 @@ cdef bint _utf8(const char *data, Py_ssize_t size):
     return True
 
 
-def simple_rows(bytes block, tuple fields):
-    """Each line's ``{field: text}`` for the ``fields`` it holds, in the
-    line's order, if every line of ``block`` (lines split on ``\\n``, the last
-    one with or without it) is a JSON object of string members without
-    escapes or control characters, whose requested keys appear at most once,
-    and the block is UTF-8; None otherwise."""
+def simple_columns(bytes block, tuple fields):
+    """Per field of ``fields``, the text of each line, if every line of
+    ``block`` (lines split on ``\n``, the last one with or without it) is a
+    JSON object of string members without escapes or control characters, in
+    which each field appears once, and the block is UTF-8; None otherwise."""
     cdef const unsigned char *s = <const unsigned char *>PyBytes_AS_STRING(block)
     cdef Py_ssize_t n = PyBytes_GET_SIZE(block)
     cdef Py_ssize_t nf = len(fields)
@@ -112,24 +112,25 @@ def simple_rows(bytes block, tuple fields):
     cdef Py_ssize_t sizes[MAX_FIELDS]
     cdef Py_ssize_t starts[MAX_FIELDS]
     cdef Py_ssize_t stops[MAX_FIELDS]
-    cdef int order[MAX_FIELDS]
     cdef Py_ssize_t pos = 0, end, i, key, key_end, value, value_end
-    cdef int found, f, j
+    cdef int found, f
     cdef const unsigned char *newline
-    cdef dict row
     cdef bint wide
-    if nf > MAX_FIELDS:
+    cdef list column
+    if nf > MAX_FIELDS or nf == 0:
         return None
     encoded = [field.encode("utf-8", "surrogatepass") for field in fields]
     for f in range(nf):
         names[f] = PyBytes_AS_STRING(encoded[f])
         sizes[f] = PyBytes_GET_SIZE(encoded[f])
-    rows = []
+    columns = [[] for _ in range(nf)]
     while pos < n:
         newline = <const unsigned char *>memchr(s + pos, 10, n - pos)
         end = n if newline == NULL else newline - s
         found = 0
         wide = False
+        for f in range(nf):
+            starts[f] = -1
         i = _blank(s, pos, end)
         if i == end or s[i] != 123:  # "{"
             return None
@@ -156,10 +157,8 @@ def simple_rows(bytes block, tuple fields):
                     return None
                 for f in range(nf):
                     if sizes[f] == key_end - key and not memcmp(names[f], s + key, sizes[f]):
-                        for j in range(found):
-                            if order[j] == f:
-                                return None  # a repeated requested key
-                        order[found] = f
+                        if starts[f] >= 0:
+                            return None  # a repeated field
                         starts[f], stops[f] = value, value_end
                         found += 1
                         break
@@ -171,19 +170,17 @@ def simple_rows(bytes block, tuple fields):
                     i += 1
                     break
                 return None
-        if _blank(s, i, end) != end:
+        if found != nf or _blank(s, i, end) != end:
             return None
         if wide and not _utf8(<const char *>s + pos, end - pos):
             return None
-        row = {}
-        for j in range(found):
-            f = order[j]
-            row[fields[f]] = PyUnicode_DecodeUTF8(
+        for f in range(nf):
+            column = columns[f]
+            column.append(PyUnicode_DecodeUTF8(
                 <const char *>s + starts[f], stops[f] - starts[f], NULL
-            )
-        rows.append(row)
+            ))
         pos = end + 1
-    return rows
+    return columns
 
 
 cdef inline uint64_t _mix(uint64_t bits) noexcept:

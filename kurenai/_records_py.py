@@ -1,6 +1,6 @@
 """The pure twin of ``kurenai._records``: the command line's fast paths for records, readable.
 
-:func:`simple_rows` reads a block of JSONL lines whose objects are string
+:func:`simple_columns` reads a block of JSONL lines whose objects are string
 members only, without escapes or control characters: such a string's JSON
 value is its bytes decoded, so the requested fields are taken without a JSON
 parser.  Anything else gives None, and the caller parses the block with its
@@ -18,7 +18,7 @@ if typing.TYPE_CHECKING:  # NumPy loads on first use: ``import kurenai`` imports
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["records_text", "simple_rows"]
+__all__ = ["records_text", "simple_columns"]
 
 _BLANK = "[ \t\r]*"  # JSON's whitespace (a line has no \n)
 _STRING = '"[^"\\\\\x00-\x1f]*"'  # no escape, no control character
@@ -29,25 +29,22 @@ _OBJECT = re.compile(
 _STRINGS = re.compile('"([^"]*)"')
 
 
-def simple_rows(block: bytes, fields: tuple[str, ...]) -> list[dict[str, str]] | None:
-    """Each line's ``{field: text}`` for the ``fields`` it holds, in the
-    line's order, if every line of ``block`` (lines split on ``\\n``, the last
-    one with or without it) is a JSON object of string members without
-    escapes or control characters, whose requested keys appear at most once,
-    and the block is UTF-8; None otherwise."""
-    if len(fields) > 8:
+def simple_columns(block: bytes, fields: tuple[str, ...]) -> list[list[str]] | None:
+    """Per field of ``fields``, the text of each line, if every line of
+    ``block`` (lines split on ``\n``, the last one with or without it) is a
+    JSON object of string members without escapes or control characters, in
+    which each field appears once, and the block is UTF-8; None otherwise."""
+    if not 0 < len(fields) <= 8:
         return None
     try:
         text = block.decode("utf-8")
     except UnicodeDecodeError:
         return None
-    if not text:
-        return []
     lines = text.split("\n")
-    if text.endswith("\n"):
+    if text.endswith("\n") or not text:
         lines.pop()
     wanted = set(fields)
-    rows = []
+    columns: list[list[str]] = [[] for _ in fields]
     for line in lines:
         if not _OBJECT.fullmatch(line):
             return None
@@ -56,10 +53,13 @@ def simple_rows(block: bytes, fields: tuple[str, ...]) -> list[dict[str, str]] |
         for key, value in zip(strings[::2], strings[1::2]):
             if key in wanted:
                 if key in row:
-                    return None  # a repeated requested key
+                    return None  # a repeated field
                 row[key] = value
-        rows.append(row)
-    return rows
+        if len(row) != len(wanted):
+            return None
+        for column, field in zip(columns, fields):
+            column.append(row[field])
+    return columns
 
 
 def records_text(
