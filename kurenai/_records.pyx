@@ -281,6 +281,22 @@ cdef Py_ssize_t _slot(Cache *cache, double x, int style) except -2:
     return cache.used - 1
 
 
+cdef inline unsigned char *_put(unsigned char *out, const char *text, Py_ssize_t size,
+                                const unsigned char *stop) noexcept:
+    """Copy ``size`` bytes of ``text`` (readable in whole slots of 32 bytes)
+    to ``out``, before ``stop``; the end of the copy.  Copies of 32 bytes
+    where there is room after: a copy of a constant size is a few moves, one
+    of a variable size a slow ``rep movs`` for these short strings."""
+    cdef Py_ssize_t done = 0
+    if out + size + SLOT <= stop:
+        while done < size:
+            memcpy(out + done, text + done, SLOT)
+            done += SLOT
+    else:
+        memcpy(out, text, size)
+    return out + size
+
+
 def records_text(const double[:, ::1] values, list ids, list pieces, bint fixed6=False):
     """Per record ``r``, ``pieces[0] + ids[r] + pieces[1] + v[0] + pieces[2] +
     ... + v[k - 1] + pieces[k + 1]`` as one string, with ``v[i]`` the JSON of
@@ -293,8 +309,10 @@ def records_text(const double[:, ::1] values, list ids, list pieces, bint fixed6
     cdef int style = 1 if fixed6 else 0
     cdef Cache *cache = &_caches[style]
     cdef int32_t *where = NULL
-    cdef const char **piece_data = NULL
+    cdef char *piece_data = NULL  # piece i at i * width, padded
     cdef Py_ssize_t *piece_sizes = NULL
+    cdef Py_ssize_t width = SLOT
+    cdef unsigned char *stop
     cdef unsigned char *out
     if len(pieces) != k + 2 or len(ids) != count:
         raise ValueError("records_text: pieces must be k + 2 strings and ids one per record")
@@ -310,13 +328,16 @@ def records_text(const double[:, ::1] values, list ids, list pieces, bint fixed6
     _make_room(cache, k * count)
     try:
         where = <int32_t *>malloc((k * count + 1) * sizeof(int32_t))
-        piece_data = <const char **>malloc((k + 2) * sizeof(char *))
+        for piece in pieces:
+            while width < PyUnicode_GET_LENGTH(piece):
+                width += SLOT
+        piece_data = <char *>malloc((k + 2) * width)
         piece_sizes = <Py_ssize_t *>malloc((k + 2) * sizeof(Py_ssize_t))
         if where == NULL or piece_data == NULL or piece_sizes == NULL:
             raise MemoryError()
         for i in range(k + 2):
-            piece_data[i] = <const char *>PyUnicode_DATA(pieces[i])
             piece_sizes[i] = PyUnicode_GET_LENGTH(pieces[i])
+            memcpy(piece_data + i * width, PyUnicode_DATA(pieces[i]), piece_sizes[i])
         for i in range(k):
             for r in range(count):
                 slot = _slot(cache, values[i, r], style)
@@ -326,10 +347,10 @@ def records_text(const double[:, ::1] values, list ids, list pieces, bint fixed6
                 total += cache.lengths[slot]
         result = PyUnicode_New(total, 127)
         out = <unsigned char *>PyUnicode_DATA(result)
+        stop = out + total
         for r in range(count):
             for i in range(k + 2):
-                memcpy(out, piece_data[i], piece_sizes[i])
-                out += piece_sizes[i]
+                out = _put(out, piece_data + i * width, piece_sizes[i], stop)
                 if i == 0:
                     record_id = ids[r]
                     length = PyUnicode_GET_LENGTH(record_id)
@@ -337,8 +358,7 @@ def records_text(const double[:, ::1] values, list ids, list pieces, bint fixed6
                     out += length
                 elif i <= k:
                     slot = where[(i - 1) * count + r]
-                    memcpy(out, cache.strings + slot * SLOT, cache.lengths[slot])
-                    out += cache.lengths[slot]
+                    out = _put(out, cache.strings + slot * SLOT, cache.lengths[slot], stop)
         return result
     finally:
         free(where)
