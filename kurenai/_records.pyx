@@ -316,6 +316,9 @@ def records_text(const double[:, ::1] values, list ids, list pieces, bint fixed6
     cdef unsigned char *out
     if len(pieces) != k + 2 or len(ids) != count:
         raise ValueError("records_text: pieces must be k + 2 strings and ids one per record")
+    for text in [*pieces, *ids]:
+        if not isinstance(text, str):
+            raise TypeError("records_text: ids and pieces must be strings")
     for piece in pieces:
         if not PyUnicode_IS_ASCII(piece):
             return None

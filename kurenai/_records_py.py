@@ -76,6 +76,8 @@ def records_text(
     k, count = values.shape
     if len(pieces) != k + 2 or len(ids) != count:
         raise ValueError("records_text: pieces must be k + 2 strings and ids one per record")
+    if not all(isinstance(text, str) for text in [*pieces, *ids]):
+        raise TypeError("records_text: ids and pieces must be strings")
     if not all(piece.isascii() for piece in pieces) or not all(i.isascii() for i in ids):
         return None
     # Each distinct value (by its bits: -0.0 is not 0.0) formatted once.

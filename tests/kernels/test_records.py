@@ -255,3 +255,7 @@ def test_records_text_declines_what_it_cannot_write(module: ModuleType) -> None:
     assert module.records_text(np.array([[1e40]]), ["a"], pieces) == "a,1e+40\n"
     with pytest.raises(ValueError, match="pieces"):
         module.records_text(values, ["a"], pieces)
+    with pytest.raises(TypeError, match="strings"):
+        module.records_text(values, ["a", "b", "c", 4], pieces)
+    with pytest.raises(TypeError, match="strings"):
+        module.records_text(values, ["a", "b", "c", "d"], ["", b",", "\n"])
