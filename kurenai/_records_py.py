@@ -1,18 +1,22 @@
 """The pure twin of ``kurenai._records``: the command line's fast paths for records, readable.
 
 :func:`simple_columns` reads a block of JSONL lines whose objects are string
-members only, without escapes or control characters: such a string's JSON
-value is its bytes decoded, so the requested fields are taken without a JSON
-parser.  Anything else gives None, and the caller parses the block with its
-general reader (orjson or the json module), which decides.  :func:`records_text`
+members only, without escapes or control characters (such a string's JSON
+value is its bytes decoded: the compiled module takes the fields without a
+JSON parser; here each line is parsed, by orjson if installed, and the shape
+checked).  Anything else gives None, and the caller parses the block with its
+general reader, which decides.  :func:`records_text`
 writes records' scores as lines of JSON or CSV, each distinct float formatted once.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 import math
-import re
+import operator
 import typing
+from typing import Any, Callable
 
 if typing.TYPE_CHECKING:  # NumPy loads on first use: ``import kurenai`` imports this module
     import numpy as np
@@ -20,18 +24,10 @@ if typing.TYPE_CHECKING:  # NumPy loads on first use: ``import kurenai`` imports
 
 __all__ = ["records_text", "simple_columns"]
 
-_BLANK = "[ \t\r]*"  # JSON's whitespace (a line has no \n)
-_STRING = '"[^"\\\\\x00-\x1f]*"'  # no escape, no control character
-_MEMBER = f"{_STRING}{_BLANK}:{_BLANK}{_STRING}"
-_OBJECT = re.compile(
-    f"{_BLANK}\\{{{_BLANK}(?:{_MEMBER}{_BLANK}(?:,{_BLANK}{_MEMBER}{_BLANK})*)?\\}}{_BLANK}"
-)
-_STRINGS = re.compile('"([^"]*)"')
-
 
 def simple_columns(block: bytes, fields: tuple[str, ...]) -> list[list[str]] | None:
     """Per field of ``fields``, the text of each line, if every line of
-    ``block`` (lines split on ``\n``, the last one with or without it) is a
+    ``block`` (lines split on ``\\n``, the last one with or without it) is a
     JSON object of string members without escapes or control characters, in
     which each field appears once, and the block is UTF-8; None otherwise."""
     if not 0 < len(fields) <= 8:
@@ -40,26 +36,45 @@ def simple_columns(block: bytes, fields: tuple[str, ...]) -> list[list[str]] | N
         text = block.decode("utf-8")
     except UnicodeDecodeError:
         return None
+    if "\\" in text:  # an escape (outside a string, a backslash is no JSON)
+        return None
     lines = text.split("\n")
     if text.endswith("\n") or not text:
         lines.pop()
-    wanted = set(fields)
-    columns: list[list[str]] = [[] for _ in fields]
+    try:  # (a string without escapes holds no control character, or JSON refuses it)
+        objects = list(map(_loads(), lines))
+    except Exception:  # any refusal: no JSON, or nested too deeply
+        return None
+    if lines and set(map(type, objects)) != {dict}:
+        return None
+    members = itertools.chain.from_iterable(map(dict.values, objects))
+    if not set(map(type, members)) <= {str}:  # another value: a number, null, nested...
+        return None
+    for field in fields:
+        if not all(map(operator.contains, objects, itertools.repeat(field))):
+            return None  # a missing field
+        if text.count(f'"{field}"') != len(lines) and _repeats(lines, field):
+            return None  # a repeated field (a parser keeps the last one)
+    return [list(map(operator.itemgetter(field), objects)) for field in fields]
+
+
+def _repeats(lines: list[str], field: str) -> bool:
+    """Whether a line has ``field`` as a key more than once."""
     for line in lines:
-        if not _OBJECT.fullmatch(line):
-            return None
-        strings = _STRINGS.findall(line)  # keys and values, alternately
-        row: dict[str, str] = {}
-        for key, value in zip(strings[::2], strings[1::2]):
-            if key in wanted:
-                if key in row:
-                    return None  # a repeated field
-                row[key] = value
-        if len(row) != len(wanted):
-            return None
-        for column, field in zip(columns, fields):
-            column.append(row[field])
-    return columns
+        pairs = json.loads(line, object_pairs_hook=list)  # its (key, text) pairs
+        if [key for key, _ in pairs].count(field) > 1:
+            return True
+    return False
+
+
+def _loads() -> Callable[[str], Any]:
+    """orjson's parser if it is installed, else the json module's: the
+    same objects from strict JSON."""
+    try:
+        import orjson
+    except ImportError:
+        return json.loads
+    return orjson.loads
 
 
 def records_text(
