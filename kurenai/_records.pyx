@@ -6,11 +6,11 @@ simplest shape, string members only, without escapes, and gives the
 requested fields as columns; anything else (a blank line, an escape, a
 number, a nested value, a missing or repeated requested field, bytes that
 are no UTF-8) gives None, and the caller parses the block with its general
-JSON reader.  :func:`records_text`
-writes records' scores as lines of JSON or CSV, each distinct float formatted
-once (and kept for the next call) with the C function of ``float.__repr__``
-or of ``"%f" %``.  ``kurenai/_records_py.py`` is the twin: the spec, and the
-path without a compiler.
+JSON reader.  :func:`records_text` writes records' scores as lines of JSON
+or CSV, each distinct float formatted once (and kept for the next call) with
+the C function of ``float.__repr__`` or of ``"%f" %``, each line assembled
+in C.  ``kurenai/_records_py.py`` is the twin: the spec, and the path
+without a compiler.
 """
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
