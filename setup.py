@@ -1,5 +1,5 @@
 """Builds kurenai's compiled modules: ``kurenai._lcs``, ``_fused``, ``_resample``,
-``_variants`` and ``_perl``.
+``_variants``, ``_perl`` and ``_records``.
 
 All metadata lives in pyproject.toml.  If the C compiler fails, kurenai
 installs as pure Python (and warns at import), unless KURENAI_REQUIRE_EXTENSION
@@ -34,7 +34,7 @@ def _extensions():
             extra_compile_args=COMPILE_ARGS + THREAD_ARGS,
             extra_link_args=THREAD_ARGS,
         )
-        for name in ("_lcs", "_fused", "_resample", "_variants", "_perl")
+        for name in ("_lcs", "_fused", "_resample", "_variants", "_perl", "_records")
     ]
     return cythonize(extensions, compiler_directives={"language_level": "3"})
 

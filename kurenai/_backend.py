@@ -10,7 +10,8 @@ plan (``FusedPlan``), or None.
 :func:`make_plan` picks a scorer's plan from them.
 ``variants`` holds the ROUGE-W/S/SU kernels (``_variants`` or its twin) and
 ``resample`` the bootstrap's summing kernel (or None), ``perl`` ROUGE-1.5.5.pl's
-evaluations and bootstrap (``kurenai._perl``, or None).
+evaluations and bootstrap (``kurenai._perl``, or None), ``records`` the
+command line's JSONL reading and record writing (``kurenai._records`` or its twin).
 """
 
 from __future__ import annotations
@@ -149,3 +150,7 @@ resample = _compiled("_resample", "bootstrap kernel", "the bootstrap sums with N
 # ROUGE-1.5.5.pl's evaluations and bootstrap; None: kurenai.rouge155 counts
 # with its pure Python (the spec).
 perl = _compiled("_perl", "ROUGE-1.5.5 kernel", "kurenai.rouge155 counts in pure Python (slower).")
+# The command line's fast paths for records: kurenai._records, or its twin.
+records: ModuleType = _compiled(
+    "_records", "record reader and writer", "the command line reads and writes records more slowly."
+) or importlib.import_module("kurenai._records_py")

@@ -17,7 +17,7 @@ import operator
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, cast
 
-from kurenai.cli._blocks import RowBlock, row_blocks
+from kurenai.cli._blocks import ColumnRows, RowBlock, joined, row_blocks
 from kurenai.cli._io import (
     Record,
     RecordId,
@@ -52,7 +52,7 @@ def read_chunks(sides: Sides, size: int) -> Iterator[Chunk]:
     Raises CliError as :func:`~kurenai.cli._io.read_records` does."""
     sources = sides.all
     files = _files(sources)
-    buffers = [_Buffer(row_blocks(group[0])) for group in files]
+    buffers = [_Buffer(row_blocks(group[0], _fields(group))) for group in files]
     where = {id(source): i for i, group in enumerate(files) for source in group}
     reads = [where[id(source)] for source in sources]
     done = 0
@@ -69,6 +69,12 @@ def read_chunks(sides: Sides, size: int) -> Iterator[Chunk]:
         found = [taken[i] for i in reads]
         yield _fast(sources, found) or _slow(sources, reads, taken)
         done += lengths[0]
+
+
+def _fields(group: list[Source]) -> tuple[str, ...]:
+    """The fields the sides read from one file: its rows need no others."""
+    names = (name for s in group for name in (s.field, s.id_field) if name is not None)
+    return tuple(dict.fromkeys(names))
 
 
 def chunked(records: Iterable[Record], size: int) -> Iterator[Chunk]:
@@ -100,8 +106,10 @@ def _fast(sources: list[Source], found: list[RowBlock]) -> Chunk | None:
     return Chunk(list(columns[0]), columns[1], baselines, ids)
 
 
-def _texts(source: Source, rows: list[Row]) -> list[str] | None:
+def _texts(source: Source, rows: Sequence[Row]) -> list[str] | None:
     """The side's texts, if every row gives a string."""
+    if isinstance(rows, ColumnRows):  # strings, every one
+        return rows.column(source.field)
     if not source.structured:  # lines, always strings
         lines = cast("list[str]", rows)
         return list(map(unescape_newlines, lines)) if source.escapes else lines
@@ -112,10 +120,13 @@ def _texts(source: Source, rows: list[Row]) -> list[str] | None:
     return values if set(map(type, values)) == {str} else None
 
 
-def _ids(sides: list[tuple[Source, list[Row]]]) -> list[RecordId] | None:
+def _ids(sides: list[tuple[Source, Sequence[Row]]]) -> list[RecordId] | None:
     """The records' ids, if each side has a string or integer one and they agree."""
-    found = []
+    found: list[list[Any]] = []
     for source, rows in sides:
+        if isinstance(rows, ColumnRows) and source.id_field is not None:
+            found.append(rows.column(source.id_field))
+            continue
         try:
             values = list(map(operator.itemgetter(source.id_field), rows))
         except (KeyError, TypeError):
@@ -148,7 +159,7 @@ class _Buffer:
     def __init__(self, blocks: Iterator[RowBlock]) -> None:
         self._blocks = blocks
         self._numbers: Sequence[int] = []
-        self._rows: list[Row] = []
+        self._rows: Sequence[Row] = []
         self._start = 0
 
     def take(self, n: int) -> RowBlock:
@@ -183,5 +194,5 @@ class _Buffer:
                 self._numbers = range(kept.start, numbers.stop)
             else:
                 self._numbers = [*kept, *numbers]
-            self._rows = self._rows[start:] + rows
+            self._rows = joined(self._rows[start:], rows)
         self._start = 0

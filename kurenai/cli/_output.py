@@ -23,6 +23,7 @@ from typing import IO, Any, Callable, NamedTuple, Protocol, Union
 import numpy as np
 import numpy.typing as npt
 
+from kurenai import _backend
 from kurenai.cli._floats import fixed6_rows, json_floats
 from kurenai.cli._sources import CliError
 
@@ -114,17 +115,26 @@ def write_corpus(stream: IO[str], fmt: str, corpus: Corpus, signature: str) -> N
 
 class _CsvRecords:
     """``id,rouge1-P,rouge1-R,rouge1-F,...``: rouge-score's columns, 6 decimals
-    (``%f``: :func:`~kurenai.cli._floats.fixed6_rows` writes the very same)."""
+    (``%f``: ``kurenai._records.records_text`` and, for what it declines,
+    :func:`~kurenai.cli._floats.fixed6_rows` write the very same)."""
 
     def __init__(self, stream: IO[str], rouge_types: Sequence[str], signature: str) -> None:
         self._stream = stream
         self._row = "%s," + ",".join(["%f"] * (3 * len(rouge_types))) + "\n"
+        self._cells = ["", *[","] * (3 * len(rouge_types)), "\n"]  # around the id and values
         header = [f"{t}-{letter}" for t in rouge_types for letter, _ in MEASURES]
         stream.write(",".join(["id", *_csv_cells(header)]) + "\n")
 
     def add(self, block: Block) -> None:
-        table = block.values.reshape(-1, block.values.shape[-1]).T
+        count = block.values.shape[-1]
         ids = list(map(str, block.ids)) if isinstance(block.ids, range) else _csv_ids(block.ids)
+        values = np.ascontiguousarray(block.values.reshape(-1, count), dtype=np.float64)
+        text = _backend.records.records_text(values, ids, self._cells, fixed6=True)
+        if text is not None:
+            self._stream.write(text)
+            return
+        # A non-ASCII id, or a value of many digits: the general path.
+        table = values.T
         rows = fixed6_rows(table)
         if rows is not None:
             self._stream.write("".join(map(operator.add, ids, rows)))
@@ -186,16 +196,32 @@ class _JsonRecords:
         if not count:
             return
         separator = "\n" if self._lines else ",\n"
-        text = "".join(self._pieces(block, separator).ravel().tolist())
+        values = np.ascontiguousarray(block.values.reshape(-1, count), dtype=np.float64)
+        text = _backend.records.records_text(values, _json_ids(block.ids), self._keys(separator))
+        if text is None:  # a non-ASCII id
+            text = "".join(self._pieces(block, separator).ravel().tolist())
         if self._lines:
             self._stream.write(text)
         else:
             self._stream.write((",\n" if self._count else "") + text[: -len(separator)])
         self._count += count
 
+    def _keys(self, separator: str) -> list[str]:
+        """What comes before the id, between the values and after the last:
+        ``{"id": ``, ``, "rouge1": {"precision": ``, ..., ``}}`` and the separator."""
+        keys = ['{"id": ']
+        for t, rouge_type in enumerate(self._types):
+            for m, (_, name) in enumerate(MEASURES):
+                key = encode_basestring(name)
+                if not m:
+                    key = f"{encode_basestring(rouge_type)}: {{{key}"
+                keys.append(("}, " if t and not m else ", ") + key + ": ")
+        return [*keys, "}}" + separator]
+
     def _pieces(self, block: Block, separator: str) -> npt.NDArray[np.object_]:
         """Per record, the pieces of its line: ``{"id": ``, the id, then each
-        score's key and value, then ``}}`` and the separator."""
+        score's key and value, then ``}}`` and the separator.  The general
+        path (any id), which ``records_text`` reproduces for ASCII ids."""
         count, types = len(block.ids), len(self._types)
         pieces = np.empty((count, 2 + 2 * 3 * types + 1), dtype=object)
         pieces[:, 0] = '{"id": '

@@ -57,9 +57,10 @@ FAMILIES = {
         "_variants_py",
         twin_only={"wlcs_indices": "the spec's backtrack, internal to the compiled ROUGE-W"},
     ),
+    "records": Family("_records", "_records_py"),
 }
 # Compiled modules without a twin still describe their surface in a .pyi.
-COMPILED = ["_lcs", "_variants", "_fused", "_resample", "_perl"]
+COMPILED = ["_lcs", "_variants", "_fused", "_resample", "_perl", "_records"]
 
 
 def _pyi(name: str) -> dict[str, Parameters | None]:
