@@ -426,15 +426,28 @@ static void kurenai_refill_plain(kurenai_words *w) {
     kurenai_refill_inline(w);
 }
 
+/* 0: the plain refill even where AVX2 is there (the tests compare the two). */
+static int kurenai_avx2_allowed = 1;
+
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define KURENAI_AVX2 1
 __attribute__((target("avx2"))) static void kurenai_refill_avx2(kurenai_words *w) {
     kurenai_refill_inline(w);
 }
 
+static int kurenai_avx2(void) {
+    return kurenai_avx2_allowed && __builtin_cpu_supports("avx2");
+}
+
 KURENAI_INLINE void (*kurenai_refill_choice(void))(kurenai_words *) {
-    return __builtin_cpu_supports("avx2") ? kurenai_refill_avx2 : kurenai_refill_plain;
+    return kurenai_avx2() ? kurenai_refill_avx2 : kurenai_refill_plain;
 }
 #else
+#define KURENAI_AVX2 0
+static int kurenai_avx2(void) {
+    return 0;
+}
+
 KURENAI_INLINE void (*kurenai_refill_choice(void))(kurenai_words *) {
     return kurenai_refill_plain;
 }

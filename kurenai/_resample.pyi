@@ -3,6 +3,8 @@ import numpy.typing as npt
 
 KEY_WORDS: int
 
+def _set_avx2(allowed: bool) -> bool: ...
+
 class Rows:
     def __init__(self, values: npt.NDArray[np.float64], width: int) -> None: ...
     @property

@@ -26,6 +26,8 @@ cdef extern from "_resample.h":
                                       const void *rows, Py_ssize_t row_bytes) noexcept nogil
     void _draw "kurenai_draw"(kurenai_words *words, uint64_t rng, uint64_t *out,
                               size_t count) noexcept nogil
+    int _avx2_allowed "kurenai_avx2_allowed"
+    int _avx2 "kurenai_avx2"() noexcept nogil
     ctypedef struct kurenai_rows:
         Py_ssize_t records
         Py_ssize_t distinct
@@ -39,6 +41,15 @@ cdef extern from "_resample.h":
 
 #: Words in an MT19937 key.
 KEY_WORDS = 624
+
+
+def _set_avx2(bint allowed):
+    """Whether the sums may refill the generator's words on AVX2 lanes (where
+    the processor has them; the tests hold both refills to the same words).
+    Returns whether they now do."""
+    global _avx2_allowed
+    _avx2_allowed = allowed
+    return bool(_avx2())
 
 
 cdef class Rows:
