@@ -278,8 +278,8 @@ static void kurenai_resample_sums(kurenai_mt *mt, const double *values, ptrdiff_
  * And the rows a bootstrap resamples repeat (the scores of short texts are
  * ratios of small counts): ``kurenai_rows`` keeps each distinct row once
  * (equal bits, so -0.0 and +0.0 stay apart) and a record -> row number map
- * the draws read as they go, so the sums gather from a table that fits in
- * the first-level cache instead of from all the records.
+ * the sums read on the way, so they gather from a table that fits in the
+ * first-level cache instead of from all the records.
  * ------------------------------------------------------------------------ */
 
 /* Samples summed side by side. */
@@ -288,9 +288,7 @@ static void kurenai_resample_sums(kurenai_mt *mt, const double *values, ptrdiff_
 /* The rows to resample, laid out for the sums: ``table`` holds rows of
  * ``width`` values ``stride`` apart (a row of 3 padded to 4 with +0.0, so
  * that it is read as two pairs), on a 32-byte boundary.  ``ids`` (NULL: the
- * identity) maps record -> row of ``table``; it has an entry for every value
- * a masked draw can give (``mask`` + 1, zero past the records), so the draws
- * look it up before the rejection test without a branch. */
+ * identity) maps record -> row of ``table``. */
 typedef struct {
     double *table;
     uint32_t *ids;
@@ -324,7 +322,6 @@ static double *kurenai_rows_alloc(kurenai_rows *rows, ptrdiff_t count) {
  * 1: too many (nothing kept); -1: out of memory. */
 static int kurenai_rows_distinct(kurenai_rows *rows, const double *values, ptrdiff_t values_stride) {
     const ptrdiff_t records = rows->records, width = rows->width, limit = records / 4;
-    const size_t entries = (size_t)kurenai_mask((uint64_t)(records - 1)) + 1;
     size_t slots = 16, slot;
     uint32_t *taken;
     ptrdiff_t i, count = 0;
@@ -335,7 +332,7 @@ static int kurenai_rows_distinct(kurenai_rows *rows, const double *values, ptrdi
         slots *= 2;
     }
     taken = (uint32_t *)calloc(slots, sizeof *taken); /* row number + 1; 0: free */
-    rows->ids = (uint32_t *)calloc(entries, sizeof *rows->ids);
+    rows->ids = (uint32_t *)malloc((size_t)records * sizeof *rows->ids);
     rows->table = kurenai_rows_alloc(rows, limit);
     if (taken == NULL || rows->ids == NULL || rows->table == NULL) {
         free(taken);
@@ -438,59 +435,116 @@ __attribute__((target("avx2"))) static void kurenai_refill_avx2(kurenai_words *w
 static int kurenai_avx2(void) {
     return kurenai_avx2_allowed && __builtin_cpu_supports("avx2");
 }
-
-KURENAI_INLINE void (*kurenai_refill_choice(void))(kurenai_words *) {
-    return kurenai_avx2() ? kurenai_refill_avx2 : kurenai_refill_plain;
-}
 #else
 #define KURENAI_AVX2 0
 static int kurenai_avx2(void) {
     return 0;
 }
+#endif
 
-KURENAI_INLINE void (*kurenai_refill_choice(void))(kurenai_words *) {
-    return kurenai_refill_plain;
+/* For the vector draws: per 8-bit mask of accepted lanes, the lanes to
+ * keep, first (the rest repeat lane 0), and how many. */
+typedef struct {
+    uint8_t lane[256][8];
+    uint8_t count[256];
+} kurenai_packing;
+
+static void kurenai_packing_init(kurenai_packing *packing) {
+    int mask, lane, kept;
+    for (mask = 0; mask < 256; mask++) {
+        kept = 0;
+        memset(packing->lane[mask], 0, sizeof packing->lane[mask]);
+        for (lane = 0; lane < 8; lane++) {
+            if (mask >> lane & 1) {
+                packing->lane[mask][kept++] = (uint8_t)lane;
+            }
+        }
+        packing->count[mask] = (uint8_t)kept;
+    }
+}
+
+/* The scalar draws of kurenai_draw32 from word ``*at`` of the block on, until
+ * the block's end or ``count`` values: every try written, kept when accepted
+ * (a rejection test would be a mispredicted branch a quarter of the time). */
+KURENAI_INLINE size_t kurenai_draw32_tail(const uint32_t *word, int *at, uint32_t mask,
+                                          uint32_t bound, uint32_t *out, size_t k, size_t count) {
+    size_t take = (size_t)(KURENAI_MT_N - *at), i;
+    if (take > count - k) {
+        take = count - k; /* each word gives at most one value */
+    }
+    word += *at;
+    for (i = 0; i < take; i++) {
+        uint32_t value = word[i] & mask;
+        out[k] = value;
+        k += value <= bound;
+    }
+    *at += (int)take;
+    return k;
+}
+
+#if KURENAI_AVX2
+#include <immintrin.h>
+
+/* kurenai_draw32 eight words at a time: mask, test and pack the accepted
+ * lanes to the front in vector registers, while at least eight values are
+ * wanted (so the eight lanes written stay inside ``out``). */
+__attribute__((target("avx2"))) static void kurenai_draw32_avx2(kurenai_words *w, uint32_t bound,
+                                                               uint32_t *out, size_t count,
+                                                               const kurenai_packing *packing) {
+    kurenai_mt *mt = w->mt;
+    const uint32_t mask = (uint32_t)kurenai_mask(bound);
+    const __m256i masks = _mm256_set1_epi32((int)mask), bounds = _mm256_set1_epi32((int)bound);
+    size_t k = 0;
+    while (k < count) {
+        int at;
+        if (mt->pos == KURENAI_MT_N) {
+            kurenai_refill_avx2(w);
+        }
+        at = mt->pos;
+        for (; at + 8 <= KURENAI_MT_N && count - k >= 8; at += 8) {
+            __m256i value = _mm256_and_si256(
+                _mm256_loadu_si256((const __m256i *)(w->word + at)), masks);
+            __m256i kept = _mm256_cmpeq_epi32(_mm256_max_epu32(value, bounds), bounds);
+            int lanes = _mm256_movemask_ps(_mm256_castsi256_ps(kept));
+            __m256i order = _mm256_cvtepu8_epi32(
+                _mm_loadl_epi64((const __m128i *)packing->lane[lanes]));
+            _mm256_storeu_si256((__m256i *)(out + k), _mm256_permutevar8x32_epi32(value, order));
+            k += packing->count[lanes];
+        }
+        k = kurenai_draw32_tail(w->word, &at, mask, bound, out, k, count);
+        mt->pos = at;
+    }
 }
 #endif
 
 /* ``count`` integers in [0, bound] (bound <= 0xFFFFFFFF) drawn as
- * kurenai_draw draws them, each written through ``ids`` (NULL: as is). */
-static void kurenai_draw32(kurenai_words *w, uint32_t bound, const uint32_t *ids, uint32_t *out,
-                           size_t count) {
+ * kurenai_draw draws them; eight at a time on AVX2 lanes when ``packing`` is
+ * given (only where kurenai_avx2() says they are there). */
+static void kurenai_draw32(kurenai_words *w, uint32_t bound, uint32_t *out, size_t count,
+                           const kurenai_packing *packing) {
     kurenai_mt *mt = w->mt;
     const uint32_t mask = (uint32_t)kurenai_mask(bound);
-    void (*refill)(kurenai_words *) = kurenai_refill_choice();
     size_t k = 0;
     if (bound == 0) {
         memset(out, 0, count * sizeof *out);
         return;
     }
+#if KURENAI_AVX2
+    if (packing != NULL) {
+        kurenai_draw32_avx2(w, bound, out, count, packing);
+        return;
+    }
+#else
+    (void)packing;
+#endif
     while (k < count) {
-        size_t take, i;
-        const uint32_t *word;
+        int at;
         if (mt->pos == KURENAI_MT_N) {
-            refill(w);
+            kurenai_refill_plain(w);
         }
-        take = (size_t)(KURENAI_MT_N - mt->pos);
-        if (take > count - k) {
-            take = count - k;
-        }
-        word = w->word + mt->pos;
-        /* As in kurenai_draw: every try written, kept when accepted. */
-        if (ids != NULL) {
-            for (i = 0; i < take; i++) {
-                uint32_t value = word[i] & mask;
-                out[k] = ids[value];
-                k += value <= bound;
-            }
-        } else {
-            for (i = 0; i < take; i++) {
-                uint32_t value = word[i] & mask;
-                out[k] = value;
-                k += value <= bound;
-            }
-        }
-        mt->pos += (int)take;
+        at = mt->pos;
+        k = kurenai_draw32_tail(w->word, &at, mask, bound, out, k, count);
+        mt->pos = at;
     }
 }
 
@@ -527,11 +581,13 @@ static const kurenai_pair kurenai_pair_zero = {{0.0, 0.0}};
 #endif
 
 /* The sums of KURENAI_GROUP samples side by side: sample i adds the rows
- * ``from[i][0..records)`` of ``table`` into ``to[i][0..width)``, from +0.0.
- * Inlined with a constant width, the sums live in registers. */
+ * of ``table`` that the records ``from[i][0..records)`` name (through
+ * ``ids``; NULL: the identity) into ``to[i][0..width)``, from +0.0.
+ * Inlined with a constant width and ``ids``, the sums live in registers. */
+#define KURENAI_ROW(i, j) ((ptrdiff_t)(ids != NULL ? ids[from[i][j]] : from[i][j]))
 KURENAI_INLINE void kurenai_add_group(const double *table, ptrdiff_t stride, ptrdiff_t width,
-                                      const uint32_t *const *from, ptrdiff_t records,
-                                      double *const *to) {
+                                      const uint32_t *ids, const uint32_t *const *from,
+                                      ptrdiff_t records, double *const *to) {
     ptrdiff_t j, i, k;
     if (width == 1) {
         double sum[KURENAI_GROUP];
@@ -540,7 +596,7 @@ KURENAI_INLINE void kurenai_add_group(const double *table, ptrdiff_t stride, ptr
         }
         for (j = 0; j < records; j++) {
             for (i = 0; i < KURENAI_GROUP; i++) {
-                sum[i] += table[from[i][j]];
+                sum[i] += table[KURENAI_ROW(i, j)];
             }
         }
         for (i = 0; i < KURENAI_GROUP; i++) {
@@ -553,7 +609,7 @@ KURENAI_INLINE void kurenai_add_group(const double *table, ptrdiff_t stride, ptr
         }
         for (j = 0; j < records; j++) {
             for (i = 0; i < KURENAI_GROUP; i++) {
-                sum[i] = KURENAI_PAIR_ADD(sum[i], kurenai_pair_load(table + (ptrdiff_t)from[i][j] * 2));
+                sum[i] = KURENAI_PAIR_ADD(sum[i], kurenai_pair_load(table + KURENAI_ROW(i, j) * 2));
             }
         }
         for (i = 0; i < KURENAI_GROUP; i++) {
@@ -568,7 +624,7 @@ KURENAI_INLINE void kurenai_add_group(const double *table, ptrdiff_t stride, ptr
         }
         for (j = 0; j < records; j++) {
             for (i = 0; i < KURENAI_GROUP; i++) {
-                const double *row = table + (ptrdiff_t)from[i][j] * 4;
+                const double *row = table + KURENAI_ROW(i, j) * 4;
                 low[i] = KURENAI_PAIR_ADD(low[i], kurenai_pair_load(row));
                 high[i] = KURENAI_PAIR_ADD(high[i], kurenai_pair_load(row + 2));
             }
@@ -586,7 +642,7 @@ KURENAI_INLINE void kurenai_add_group(const double *table, ptrdiff_t stride, ptr
         }
         for (j = 0; j < records; j++) {
             for (i = 0; i < KURENAI_GROUP; i++) {
-                const double *row = table + (ptrdiff_t)from[i][j] * stride;
+                const double *row = table + KURENAI_ROW(i, j) * stride;
                 for (k = 0; k < width; k++) {
                     to[i][k] += row[k];
                 }
@@ -595,25 +651,35 @@ KURENAI_INLINE void kurenai_add_group(const double *table, ptrdiff_t stride, ptr
     }
 }
 
-static void kurenai_add_any_group(const kurenai_rows *rows, const uint32_t *const *from,
-                                  double *const *to) {
+KURENAI_INLINE void kurenai_add_any_group(const kurenai_rows *rows, const uint32_t *ids,
+                                          const uint32_t *const *from, double *const *to) {
     switch (rows->width) {
     case 1:
-        kurenai_add_group(rows->table, 1, 1, from, rows->records, to);
+        kurenai_add_group(rows->table, 1, 1, ids, from, rows->records, to);
         break;
     case 2:
-        kurenai_add_group(rows->table, 2, 2, from, rows->records, to);
+        kurenai_add_group(rows->table, 2, 2, ids, from, rows->records, to);
         break;
     case 3:
-        kurenai_add_group(rows->table, 4, 3, from, rows->records, to);
+        kurenai_add_group(rows->table, 4, 3, ids, from, rows->records, to);
         break;
     case 4:
-        kurenai_add_group(rows->table, 4, 4, from, rows->records, to);
+        kurenai_add_group(rows->table, 4, 4, ids, from, rows->records, to);
         break;
     default:
-        kurenai_add_group(rows->table, rows->stride, rows->width, from, rows->records, to);
+        kurenai_add_group(rows->table, rows->stride, rows->width, ids, from, rows->records, to);
     }
 }
+
+static void kurenai_add_groups(const kurenai_rows *rows, const uint32_t *const *from,
+                               double *const *to) {
+    if (rows->ids != NULL) {
+        kurenai_add_any_group(rows, rows->ids, from, to);
+    } else {
+        kurenai_add_any_group(rows, NULL, from, to);
+    }
+}
+#undef KURENAI_ROW
 
 /* kurenai_resample_sums over ``rows``: out[s * width + k] for ``samples``
  * resamples.  0: done; -1: out of memory (the generator untouched). */
@@ -626,6 +692,8 @@ static int kurenai_resample_rows(kurenai_mt *mt, const kurenai_rows *rows, ptrdi
     double *spare_sums;
     uint32_t *drawn;
     kurenai_words words;
+    kurenai_packing packing;
+    const int avx2 = kurenai_avx2();
     if ((uint64_t)(records - 1) > 0xFFFFFFFFULL) {
         /* 64-bit draws: one sample at a time (no ids: rows of their own). */
         kurenai_resample_sums(mt, rows->table, records, rows->stride, width, samples, out);
@@ -638,17 +706,20 @@ static int kurenai_resample_rows(kurenai_mt *mt, const kurenai_rows *rows, ptrdi
         free(spare_sums);
         return -1;
     }
+    if (avx2) {
+        kurenai_packing_init(&packing);
+    }
     kurenai_words_start(&words, mt, NULL, 0);
     for (s = 0; s < samples; s += group) {
         ptrdiff_t count = samples - s < group ? samples - s : group;
-        kurenai_draw32(&words, (uint32_t)(records - 1), rows->ids, drawn,
-                       (size_t)(count * records));
+        kurenai_draw32(&words, (uint32_t)(records - 1), drawn, (size_t)(count * records),
+                       avx2 ? &packing : NULL);
         /* A short last group repeats its first sample into a spare sum. */
         for (i = 0; i < KURENAI_GROUP; i++) {
             from[i] = drawn + (i < count ? i : 0) * records;
             to[i] = i < count ? out + (s + i) * width : spare_sums;
         }
-        kurenai_add_any_group(rows, from, to);
+        kurenai_add_groups(rows, from, to);
     }
     free(drawn);
     free(spare_sums);
