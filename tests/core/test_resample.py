@@ -199,6 +199,30 @@ def test_grouped_sums_equal_the_numpy_twin_and_leave_numpys_state(
     assert_same_state(stream, rng)
 
 
+@pytest.mark.parametrize("distinct", [None, 300])
+def test_many_records_with_a_short_last_group(distinct: int | None) -> None:
+    """Tens of thousands of records (the index buffers well past the caches),
+    distinct or repeated rows, and a sample count that leaves the last group
+    of samples short."""
+    from kurenai._resample import Rows
+
+    records, samples = 40_000, 14
+    values_rng = np.random.default_rng(7)
+    if distinct is None:
+        values = values_rng.random((records, 3))
+    else:
+        values = repeated_rows(values_rng, records, 3, distinct)
+    rows = Rows(values, 3)
+    assert rows.distinct == (records if distinct is None else distinct)
+    rng = np.random.RandomState(12)
+    stream = stream_of(rng)
+    got = np.empty((samples, 3))
+    stream.sums(rows, got)  # type: ignore[attr-defined]
+    drawn = np.array([rng.choice(records, size=records) for _ in range(samples)])
+    assert got.tobytes() == _numpy_sums(values, drawn).tobytes()
+    assert_same_state(stream, rng)
+
+
 def test_rows_keep_each_distinct_row_once_by_its_bits() -> None:
     from kurenai._resample import Rows
 
