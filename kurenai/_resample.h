@@ -584,6 +584,13 @@ static const kurenai_pair kurenai_pair_zero = {{0.0, 0.0}};
  * of ``table`` that the records ``from[i][0..records)`` name (through
  * ``ids``; NULL: the identity) into ``to[i][0..width)``, from +0.0.
  * Inlined with a constant width and ``ids``, the sums live in registers. */
+/* Rows asked of the cache ahead of the sums, when they are the records' own
+ * (a table too large for the caches; the distinct rows' table is in them). */
+#define KURENAI_AHEAD 16
+#define KURENAI_LOOK_AHEAD(i, j, row_values)                                                  \
+    if (ids == NULL && (j) + KURENAI_AHEAD < records) {                                      \
+        KURENAI_PREFETCH(table + (ptrdiff_t)from[i][(j) + KURENAI_AHEAD] * (row_values));    \
+    }
 #define KURENAI_ROW(i, j) ((ptrdiff_t)(ids != NULL ? ids[from[i][j]] : from[i][j]))
 KURENAI_INLINE void kurenai_add_group(const double *table, ptrdiff_t stride, ptrdiff_t width,
                                       const uint32_t *ids, const uint32_t *const *from,
@@ -596,6 +603,7 @@ KURENAI_INLINE void kurenai_add_group(const double *table, ptrdiff_t stride, ptr
         }
         for (j = 0; j < records; j++) {
             for (i = 0; i < KURENAI_GROUP; i++) {
+                KURENAI_LOOK_AHEAD(i, j, 1)
                 sum[i] += table[KURENAI_ROW(i, j)];
             }
         }
@@ -609,6 +617,7 @@ KURENAI_INLINE void kurenai_add_group(const double *table, ptrdiff_t stride, ptr
         }
         for (j = 0; j < records; j++) {
             for (i = 0; i < KURENAI_GROUP; i++) {
+                KURENAI_LOOK_AHEAD(i, j, 2)
                 sum[i] = KURENAI_PAIR_ADD(sum[i], kurenai_pair_load(table + KURENAI_ROW(i, j) * 2));
             }
         }
@@ -625,6 +634,7 @@ KURENAI_INLINE void kurenai_add_group(const double *table, ptrdiff_t stride, ptr
         for (j = 0; j < records; j++) {
             for (i = 0; i < KURENAI_GROUP; i++) {
                 const double *row = table + KURENAI_ROW(i, j) * 4;
+                KURENAI_LOOK_AHEAD(i, j, 4)
                 low[i] = KURENAI_PAIR_ADD(low[i], kurenai_pair_load(row));
                 high[i] = KURENAI_PAIR_ADD(high[i], kurenai_pair_load(row + 2));
             }
@@ -680,6 +690,7 @@ static void kurenai_add_groups(const kurenai_rows *rows, const uint32_t *const *
     }
 }
 #undef KURENAI_ROW
+#undef KURENAI_LOOK_AHEAD
 
 /* kurenai_resample_sums over ``rows``: out[s * width + k] for ``samples``
  * resamples.  0: done; -1: out of memory (the generator untouched). */
