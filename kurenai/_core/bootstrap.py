@@ -43,7 +43,8 @@ Matrix = npt.NDArray[np.float64]
 # cost, few enough to keep the block's arrays small (8 MiB each).  Progress
 # is reported between blocks.
 _BLOCK_VALUES = 1 << 20
-# The compiled twin's blocks: ~10 ms of work, Python's share negligible.
+# The compiled twin's blocks: ~20 ms of work, Python's share (and the index
+# buffers' allocation in each call) negligible.
 _KERNEL_BLOCK_VALUES = 1 << 24
 
 
