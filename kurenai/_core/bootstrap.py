@@ -14,8 +14,10 @@ yields one stream however it is cut) and adds the chosen rows record after
 record, as ``np.mean(axis=0)`` does.  The compiled one
 (``kurenai._resample.LegacyStream``) copies the generator's MT19937 state
 with ``get_state()``, draws the same integers by NumPy's own rule in C, adds
-each sample's rows as they are drawn, and writes the state back with
-``set_state()``: no index arrays, and none of ``randint``'s per-call cost.
+the rows of a few samples side by side as soon as they are drawn (from a
+table of the distinct rows when rows repeat), and writes the state back with
+``set_state()``: no (samples x records) index array, and none of
+``randint``'s per-call cost.
 :func:`paired_bootstrap` resamples two systems with shared indices for a
 paired significance test, on the same twins.
 """
@@ -41,8 +43,9 @@ Matrix = npt.NDArray[np.float64]
 # cost, few enough to keep the block's arrays small (8 MiB each).  Progress
 # is reported between blocks.
 _BLOCK_VALUES = 1 << 20
-# The compiled twin's blocks: ~10 ms of work, Python's share negligible.
-_KERNEL_BLOCK_VALUES = 1 << 22
+# The compiled twin's blocks: ~20 ms of work, Python's share (and the index
+# buffers' allocation in each call) negligible.
+_KERNEL_BLOCK_VALUES = 1 << 24
 
 
 # Chosen in kurenai._backend; None: the NumPy twin below.
@@ -214,17 +217,12 @@ def _resampled_sums(
     return sums
 
 
-def _kernel_rows(matrix: Matrix) -> Matrix:
-    """``matrix`` as the compiled kernel reads it best: C order, on a 32-byte
-    boundary, rows of 3 padded to 4 values, so that no row straddles two
-    cache lines (a resample reads rows at random)."""
-    size, width = matrix.shape
-    stride = 4 if width == 3 else width
-    buffer = np.zeros(size * stride + 3)
-    offset = (-buffer.ctypes.data % 32) // buffer.itemsize
-    rows = buffer[offset : offset + size * stride].reshape(size, stride)
-    rows[:, :width] = matrix
-    return rows
+def _kernel_rows(matrix: Matrix) -> Any:
+    """``matrix`` laid out once for the compiled kernel's sums
+    (``kurenai._resample.Rows``: each distinct row once when rows repeat, as
+    scores of short texts do, so that the sums gather from a small table)."""
+    kernel: Any = _backend.resample
+    return kernel.Rows(np.ascontiguousarray(matrix), matrix.shape[1])
 
 
 def _numpy_sums(matrix: Matrix, indices: npt.NDArray[np.int_]) -> Matrix:

@@ -3,17 +3,21 @@
 The integers and the generator's final state are held to the installed
 NumPy's ``RandomState.randint`` on every path of its bounded-integer rule
 (one value, 32-bit masks, the full 32-bit range, 64-bit words); the sums to
-the NumPy twin of kurenai._core.bootstrap.
+the NumPy twin of kurenai._core.bootstrap, on every path of the grouped sums
+(groups of samples cut short, repeated rows or not, every width), with the
+generator's words refilled on AVX2 lanes and without.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kurenai._core.bootstrap import _numpy_sums
+from kurenai._core.bootstrap import Matrix, _numpy_sums
 
 pytestmark = pytest.mark.compiled_only
 
@@ -125,6 +129,119 @@ def test_bad_arguments(call: object, message: str) -> None:
     stream = stream_of(np.random.RandomState(0))
     with pytest.raises(ValueError, match=message):
         call(stream)  # type: ignore[operator]
+
+
+@pytest.fixture(params=[True, False], ids=["avx2-if-there", "plain"])
+def refill(request: pytest.FixtureRequest) -> Iterator[bool]:
+    """The sums refill the generator's words on AVX2 lanes where the
+    processor has them, or without (the words must be the same)."""
+    from kurenai._resample import _set_avx2
+
+    try:
+        yield _set_avx2(request.param)
+    finally:
+        _set_avx2(True)
+
+
+def repeated_rows(rng: np.random.Generator, records: int, width: int, distinct: int) -> Matrix:
+    """``records`` rows drawn from ``distinct`` ones, +0.0 and -0.0 rows among
+    them (equal values, different bits: kept apart)."""
+    pool = rng.random((distinct, width))
+    pool[0] = 0.0
+    if distinct > 1:
+        pool[1] = -0.0
+    return np.ascontiguousarray(pool[rng.integers(0, distinct, records)])
+
+
+# Every ``refill`` run draws its own examples: the fixture is the parameter.
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    records=st.one_of(st.integers(1, 9), st.integers(10, 3000)),
+    width=st.integers(1, 6),
+    distinct=st.one_of(st.none(), st.integers(1, 60)),
+    splits=st.lists(st.integers(0, 11), min_size=1, max_size=3),
+)
+def test_grouped_sums_equal_the_numpy_twin_and_leave_numpys_state(
+    refill: bool,
+    seed: int,
+    records: int,
+    width: int,
+    distinct: int | None,
+    splits: list[int],
+) -> None:
+    """Samples in groups (cut short when the count is no multiple of the
+    group), one or two records, distinct or repeated rows, one ``Rows`` for
+    several calls: the twin's sums bit for bit, and NumPy's final state."""
+    from kurenai._resample import Rows
+
+    values_rng = np.random.default_rng(seed)
+    if distinct is None:
+        values = values_rng.random((records, width))
+        values[::4] = -0.0
+    else:
+        values = repeated_rows(values_rng, records, width, distinct)
+    rows = Rows(values, width)
+    assert (rows.records, rows.width) == (records, width)
+    if distinct is not None and 4 * distinct <= records:
+        assert rows.distinct <= distinct  # gathered from the distinct rows
+    rng = np.random.RandomState(seed)
+    rng.random_sample(seed % 700)  # start anywhere in the key
+    stream = stream_of(rng)
+    for samples in splits:
+        got = np.empty((samples, width))
+        stream.sums(rows, got)  # type: ignore[attr-defined]
+        drawn = [rng.choice(records, size=records) for _ in range(samples)]
+        expected = _numpy_sums(values, np.array(drawn, np.int64).reshape(samples, records))
+        assert got.tobytes() == expected.tobytes()
+    assert_same_state(stream, rng)
+
+
+@pytest.mark.parametrize("distinct", [None, 300])
+def test_many_records_with_a_short_last_group(distinct: int | None) -> None:
+    """Tens of thousands of records (the index buffers well past the caches),
+    distinct or repeated rows, and a sample count that leaves the last group
+    of samples short."""
+    from kurenai._resample import Rows
+
+    records, samples = 40_000, 14
+    values_rng = np.random.default_rng(7)
+    if distinct is None:
+        values = values_rng.random((records, 3))
+    else:
+        values = repeated_rows(values_rng, records, 3, distinct)
+    rows = Rows(values, 3)
+    assert rows.distinct == (records if distinct is None else distinct)
+    rng = np.random.RandomState(12)
+    stream = stream_of(rng)
+    got = np.empty((samples, 3))
+    stream.sums(rows, got)  # type: ignore[attr-defined]
+    drawn = np.array([rng.choice(records, size=records) for _ in range(samples)])
+    assert got.tobytes() == _numpy_sums(values, drawn).tobytes()
+    assert_same_state(stream, rng)
+
+
+def test_rows_keep_each_distinct_row_once_by_its_bits() -> None:
+    from kurenai._resample import Rows
+
+    values = repeated_rows(np.random.default_rng(1), 4000, 3, 486)
+    assert Rows(values, 3).distinct == len(np.unique(values.view(np.uint64), axis=0)) == 486
+    zeros = np.array([[0.0], [-0.0]] * 4)
+    assert Rows(zeros, 1).distinct == 2  # equal values, two rows
+    assert Rows(np.random.default_rng(2).random((400, 2)), 2).distinct == 400  # none shared
+    assert Rows(np.ones((3, 2)), 1).distinct == 3  # too few records to share rows
+
+
+def test_rows_sum_only_their_width() -> None:
+    from kurenai._resample import Rows
+
+    stream = stream_of(np.random.RandomState(0))
+    with pytest.raises(ValueError, match="out has 2 columns, the rows 3"):
+        stream.sums(Rows(np.zeros((5, 3)), 3), np.zeros((4, 2)))  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="expected 1 to 3"):
+        Rows(np.zeros((5, 3)), 4)
 
 
 def test_bad_states_are_refused() -> None:
