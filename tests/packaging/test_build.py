@@ -8,6 +8,7 @@ as C, do not need the C++ runtime.
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import re
@@ -141,3 +142,53 @@ def test_runs_on_a_cpu_without_popcnt(cpu: str, popcount: str) -> None:
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == f'{{"popcount": "{popcount}", "same": true}}'
+
+
+# The bootstrap's kernel refills the generator's words on AVX2 lanes only
+# where the CPU has them (kurenai/_resample.h): its sums, without NumPy, with
+# AVX2 allowed and forbidden, must agree, on a CPU without AVX2 as on one with.
+RESAMPLE_PROBE = """
+import json, random, sys, types
+package = types.ModuleType("kurenai")
+package.__path__ = [sys.argv[1]]
+sys.modules["kurenai"] = package
+from array import array
+from kurenai import _resample
+rng = random.Random(7)
+records = 3000
+flat = array("d", [rng.choice([0.0, 0.25, 1.0, rng.random()]) for _ in range(records * 4)])
+values = memoryview(flat).cast("B").cast("d", shape=[records, 4])
+key = array("I", [rng.getrandbits(32) for _ in range(624)])
+
+def sums(avx2):
+    lanes = _resample._set_avx2(avx2)
+    out = array("d", [0.0] * 27)
+    stream = _resample.LegacyStream(key, 624)
+    stream.sums(_resample.Rows(values, 3), memoryview(out).cast("B").cast("d", shape=[9, 3]))
+    return lanes, list(out), stream.state()
+
+lanes, *with_lanes = sums(True)
+_, *without = sums(False)
+print(json.dumps({"avx2": lanes, "same": with_lanes == without}))
+"""
+
+
+@pytest.mark.skipif(not X86_64_LINUX, reason="emulates x86-64 CPUs")
+@pytest.mark.parametrize(("cpu", "avx2"), [("core2duo", False), ("Haswell-noTSX", True)])
+def test_the_bootstrap_kernel_takes_avx2_only_where_the_cpu_has_it(cpu: str, avx2: bool) -> None:
+    out = subprocess.run(
+        [
+            _tool("qemu-x86_64"),
+            "-cpu",
+            cpu,
+            sys.executable,
+            "-c",
+            RESAMPLE_PROBE,
+            str(_extensions()[0].parent),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == {"avx2": avx2, "same": True}
