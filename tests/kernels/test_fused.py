@@ -9,11 +9,10 @@ import subprocess
 import sys
 
 import pytest
-from conftest import on_compiled_plan
+from conftest import _lcs, on_compiled_plan
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kurenai import _lcs
 from kurenai._core.python_plan import PythonPlan
 from kurenai._core.rules import SCANS
 from kurenai.rouge_scorer import RougeScorer
