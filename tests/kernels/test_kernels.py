@@ -347,6 +347,21 @@ def test_a_pair_has_the_path_of_its_shared_form(ref: list[int], can: list[int]) 
     assert rs.lcs_ind(ref, can) == [kept[i] for i in rs.lcs_ind(ref_kept, can_kept)]
 
 
+@settings(max_examples=1000)
+@given(
+    st.lists(st.integers(0, 3), max_size=10),
+    st.lists(st.integers(0, 5), max_size=10),
+    st.sets(st.integers(0, 5)),
+)
+def test_a_pair_has_the_path_of_its_projection_through_any_tokens_holding_the_shared_ones(
+    ref: list[int], can: list[int], extra: set[int]
+) -> None:
+    # The compiled Lsum projects a candidate line through the reference line's
+    # frequent tokens (when it shares none of the others): the path stays.
+    tokens = (set(ref) & set(can)) | extra
+    assert rs.lcs_ind(ref, can) == rs.lcs_ind(ref, _lcs_py.project(can, tokens))
+
+
 def test_a_run_absent_from_the_reference_is_kept_as_one_blocker() -> None:
     # Dropping the run instead would move the path: the blocker is needed.
     assert rs.lcs_ind([0, 0], [0, 9]) == [0] != rs.lcs_ind([0, 0], [0])
