@@ -29,7 +29,10 @@ from kurenai._lcs_ngrams cimport overlap
 from kurenai._lcs_path cimport (
     PathScratch, advance, clear_strip, lcs_rows, mark_path_tiled, popcount64, set_strip, walk,
 )
-from kurenai._lcs_postings cimport Postings, build_postings, free_postings
+from kurenai._lcs_postings cimport (
+    MAX_DEPTH, Level, Postings, Relative, _level_find, _project, build_postings,
+    build_relative, free_postings, free_relative, sync_levels,
+)
 
 cdef extern from "_popcount.h":
     const char *_popcount_kind "kurenai_popcount_kind"()
@@ -186,12 +189,24 @@ cdef int _mark_path(const int32_t *ref, Py_ssize_t m, const int32_t *can,
 cdef Py_ssize_t INDEX_MIN_SENTS = 16
 cdef Py_ssize_t FREQUENT_LINES = 32
 cdef Py_ssize_t SHAPES_AFTER = 8
+cdef Py_ssize_t RELATIVE_DEPTH = 4
 
 
 def _set_index_min_sents(Py_ssize_t sents):
     """Testing hook: the candidate sentence count from which Lsum uses postings."""
     global INDEX_MIN_SENTS
     previous, INDEX_MIN_SENTS = INDEX_MIN_SENTS, sents
+    return previous
+
+
+def _set_relative_depth(Py_ssize_t depth):
+    """Testing hook: the most frequent tokens a reference line may have for
+    Lsum to visit its lines' projections onto them (0: the global shapes
+    always); the previous value."""
+    global RELATIVE_DEPTH
+    if not 0 <= depth <= MAX_DEPTH:
+        raise ValueError(f"depth must be in [0, {MAX_DEPTH}], got {depth}")
+    previous, RELATIVE_DEPTH = RELATIVE_DEPTH, depth
     return previous
 
 
@@ -227,8 +242,7 @@ cdef int _visit(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, const Doc *can,
 
 cdef void _list_rare(const int32_t *rs, Py_ssize_t m, Py_ssize_t r,
                      Postings *index) noexcept nogil:
-    """index.rare: the sentences sharing a rare token with ``rs``, counted in
-    their shapes' ``sharing``."""
+    """index.rare: the sentences sharing a rare token with ``rs``."""
     cdef Py_ssize_t p, k, c
     index.n_rare = 0
     for p in range(m):
@@ -240,15 +254,71 @@ cdef void _list_rare(const int32_t *rs, Py_ssize_t m, Py_ssize_t r,
                 index.rare_seen[c] = r
                 index.rare[index.n_rare] = <int32_t> c
                 index.n_rare += 1
-                index.sharing[index.shape_of[c]] += 1
+
+
+cdef void _count_sharing(const Doc *can, Postings *index, Relative *rel,
+                         bint relative, int32_t step) noexcept nogil:
+    """Add ``step`` to the sharing of each listed rare sentence's shape: its
+    global shape's, or (``relative``) its projection's on the stack's top."""
+    cdef Py_ssize_t c, length, s
+    cdef Level *top
+    if not relative:
+        for c in range(index.n_rare):
+            index.sharing[index.shape_of[index.rare[c]]] += step
+        return
+    top = &rel.levels[rel.depth - 1]
+    for c in range(index.n_rare):
+        if step > 0:
+            length = _project(can, index.rare[c], rel, <int32_t> rel.depth)
+            s = _level_find(top, rel.buffer, length, False) if length > 0 else -1
+            rel.rare_shape[c] = <int32_t> s
+        else:
+            s = rel.rare_shape[c]
+        if s >= 0:
+            top.sharing[s] += step
+
+
+cdef int _visit_shapes(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, Py_ssize_t p,
+                       Postings *index, Relative *rel, bint relative,
+                       PathScratch *scratch) noexcept nogil:
+    """Visit the shapes holding rs[p] (global, or its line's projections on
+    the stack's top if ``relative``) until p is marked; each shape with a
+    line sharing no rare token with ``rs`` has that line's path."""
+    cdef Py_ssize_t t = rs[p], s, d
+    cdef int status = 0
+    cdef Level *top
+    if relative:
+        top = &rel.levels[rel.depth - 1]
+        d = rel.rank[t] - 1
+        while status == 0 and not scratch.on_path[p] and rel.cursor[d] < top.heads[d + 1]:
+            s = top.items[rel.cursor[d]]
+            rel.cursor[d] += 1
+            if top.seen[s] == r or top.sharing[s] >= top.lines[s]:
+                continue  # seen, or none of its lines has its path
+            top.seen[s] = r
+            status = _mark_path(rs, m, top.ids + top.bounds[s],
+                                top.bounds[s + 1] - top.bounds[s], scratch)
+        return status
+    while (status == 0 and not scratch.on_path[p]
+           and index.shape_cursor[t] < index.shape_heads[t + 1]):
+        s = index.shape_items[index.shape_cursor[t]]
+        index.shape_cursor[t] += 1
+        if index.shape_seen[s] == r or index.sharing[s] == index.lines[s]:
+            continue  # seen, or none of its sentences has its path
+        index.shape_seen[s] = r
+        status = _mark_path(rs, m, index.shape_ids + index.shape_bounds[s],
+                            index.shape_bounds[s + 1] - index.shape_bounds[s], scratch)
+    return status
 
 
 cdef int _union_indexed(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, const Doc *can,
-                        Postings *index, PathScratch *scratch) noexcept nogil:
+                        Postings *index, Relative *rel,
+                        PathScratch *scratch) noexcept nogil:
     """_union_all, visiting only the sentences (or shapes) that can still mark
     a position."""
-    cdef Py_ssize_t p, c, s, t, tries, next_rare = 0, status = 0
-    cdef bint listed = False
+    cdef Py_ssize_t p, c, t, tries, next_rare = 0, status = 0
+    cdef Py_ssize_t key_len = rel.key_len[r]
+    cdef bint listed = False, relative = 0 < key_len <= RELATIVE_DEPTH
     for p in range(m):
         t = rs[p]
         # Its sentences one by one: all of them for a rare token, the first
@@ -262,17 +332,14 @@ cdef int _union_indexed(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, const Doc
             status = _visit(rs, m, r, can, c, index, scratch)
         if status == 0 and not scratch.on_path[p] and index.cursor[t] < index.heads[t + 1]:
             if not listed:
+                if relative and sync_levels(rel, can, index, rel.keys + r * MAX_DEPTH,
+                                            key_len) < 0:
+                    status = -1
+                    break
                 _list_rare(rs, m, r, index)
+                _count_sharing(can, index, rel, relative, 1)
                 listed = True
-            while (status == 0 and not scratch.on_path[p]
-                   and index.shape_cursor[t] < index.shape_heads[t + 1]):
-                s = index.shape_items[index.shape_cursor[t]]
-                index.shape_cursor[t] += 1
-                if index.shape_seen[s] == r or index.sharing[s] == index.lines[s]:
-                    continue  # seen, or none of its sentences has its path
-                index.shape_seen[s] = r
-                status = _mark_path(rs, m, index.shape_ids + index.shape_bounds[s],
-                                    index.shape_bounds[s + 1] - index.shape_bounds[s], scratch)
+            status = _visit_shapes(rs, m, r, p, index, rel, relative, scratch)
             while status == 0 and not scratch.on_path[p] and next_rare < index.n_rare:
                 status = _visit(rs, m, r, can, index.rare[next_rare], index, scratch)
                 next_rare += 1
@@ -282,19 +349,19 @@ cdef int _union_indexed(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, const Doc
         index.cursor[rs[p]] = index.heads[rs[p]]
         index.shape_cursor[rs[p]] = index.shape_heads[rs[p]]
     if listed:
-        for c in range(index.n_rare):
-            index.sharing[index.shape_of[index.rare[c]]] = 0
+        _count_sharing(can, index, rel, relative, -1)
     return status
 
 
 cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
                               Py_ssize_t vocab_size) noexcept nogil:
     """Summary-level union-LCS hits; -1 if out of memory."""
-    cdef Py_ssize_t r, c, k, m, max_m = 0, max_n = 0, hits = 0
+    cdef Py_ssize_t q, r, c, k, m, max_m = 0, max_n = 0, hits = 0
     cdef const int32_t *rs
     cdef bint indexed = can.n_sents >= INDEX_MIN_SENTS
     cdef PathScratch scratch
     cdef Postings index
+    cdef Relative rel
     cdef char small_mask[SMALL]
     cdef char small_union[SMALL]
     cdef char small_can[SMALL]
@@ -308,6 +375,7 @@ cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
         small_can, vocab_size * sizeof(int32_t), True
     )
     memset(&index, 0, sizeof(index))
+    memset(&rel, 0, sizeof(rel))
     # vocab_size + 1 masks: the shapes' BLOCKER is the ID vocab_size.
     scratch.mask = <uint64_t *> scratch_buffer(
         small_mask, (vocab_size + 1) * sizeof(uint64_t), True
@@ -326,16 +394,20 @@ cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
     if not (scratch.mask and union_count and can_count and scratch.rows and scratch.carry
             and scratch.on_path):
         hits = -1
-    elif indexed and build_postings(can, ref, vocab_size, FREQUENT_LINES, &index) < 0:
+    elif indexed and (build_postings(can, ref, vocab_size, FREQUENT_LINES, &index) < 0
+                      or build_relative(ref, can, vocab_size, &index, RELATIVE_DEPTH,
+                                        &rel) < 0):
         hits = -1
     else:
         for k in range(can.n_tokens):
             can_count[can.ids[k]] += 1
-        for r in range(ref.n_sents):
+        for q in range(ref.n_sents):
+            # By key: the lines sharing a key's first tokens share its levels.
+            r = rel.order[q] if indexed else q
             rs = ref.ids + ref.bounds[r]
             m = ref.bounds[r + 1] - ref.bounds[r]
             if indexed:
-                hits = _union_indexed(rs, m, r, can, &index, &scratch)
+                hits = _union_indexed(rs, m, r, can, &index, &rel, &scratch)
             else:
                 hits = _union_all(rs, m, can, &scratch)
             if hits < 0:
@@ -351,6 +423,7 @@ cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
                 break
             hits += min(union_count[k], can_count[k])
     free_postings(&index)
+    free_relative(&rel)
     release_buffer(scratch.mask, small_mask)
     release_buffer(union_count, small_union)
     release_buffer(can_count, small_can)
