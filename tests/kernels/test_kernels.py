@@ -465,3 +465,96 @@ def test_a_shape_whose_lines_all_share_a_rare_token_is_not_visited() -> None:
     ref, can = [[1, 2, 1]], [[1], [2, 1, 5], [5, 1]]
     with shapes_from(2, 0):
         assert _lcs.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can) == 2
+
+
+# ROUGE-Lsum by projections: a reference line with at most RELATIVE_DEPTH
+# frequent tokens visits its candidate lines' projections onto them (built
+# level by level, one token at a time, shared by the lines whose keys share
+# their first tokens) instead of the global shapes.
+
+
+@contextmanager
+def thresholds(kernels: ModuleType, lines: int, shapes_after: int, depth: int) -> Iterator[None]:
+    """On the compiled kernels, visit shapes for tokens in more than ``lines``
+    lines after ``shapes_after`` of them, by projection for reference lines
+    with at most ``depth`` frequent tokens; the pure twin has no thresholds."""
+    if kernels is _lcs_py:
+        yield
+        return
+    previous = kernels._set_relative_depth(depth)
+    try:
+        with shapes_from(lines, shapes_after):
+            yield
+    finally:
+        kernels._set_relative_depth(previous)
+
+
+@pytest.mark.compiled_only
+@settings(max_examples=300, deadline=None)
+@given(ref_lines, can_lines, st.integers(0, 4), st.integers(0, 3), st.integers(0, 8))
+def test_projections_give_the_same_union(
+    ref: list[list[int]], can: list[list[int]], lines: int, shapes_after: int, depth: int
+) -> None:
+    from kurenai import _lcs
+
+    with thresholds(_lcs, lines, shapes_after, depth):
+        assert _lcs.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can)
+
+
+@pytest.mark.compiled_only
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 7), max_size=9), max_size=25),
+    st.lists(st.lists(st.integers(2, 10), max_size=9), max_size=40),
+    st.integers(0, 3),
+    st.integers(1, 8),
+    st.booleans(),
+)
+def test_projections_over_many_keys_give_the_same_union(
+    ref: list[list[int]], can: list[list[int]], lines: int, depth: int, checkpointed: bool
+) -> None:
+    # More tokens and longer lines: keys of many lengths and orders, levels
+    # pushed and popped between them, lines past the depth on the global shapes.
+    from kurenai import _lcs
+
+    expected = rouge_score_hits(ref, can)
+    with thresholds(_lcs, lines, 0, depth), tiny_row_memory() if checkpointed else nullcontext():
+        assert _lcs.summary_lcs_hits(ref, can) == expected
+
+
+def hostile_structure(name: str, k: int) -> tuple[list[list[int]], list[list[int]]]:
+    """k reference lines against k candidate lines, tokens 0 (a) and 1 (b) in
+    every line; f_j from 100, g_j from 200, x_i from 1000, y_j from 5000;
+    with ``side`` f's and g's, so that each is in about ``k / side`` lines."""
+    side = 4
+    f = [100 + j % side for j in range(k)]
+    g = [200 + j // side % side for j in range(k)]
+    fs = [t for j in range(side) for t in (100 + j, 200 + j)]  # every f and g in the reference
+    if name == "distinct shapes":  # 'a b x_i' vs 'b a f_j g_j'
+        return [[0, 1, 1000 + i] for i in range(k)] + [fs], [[1, 0, f[j], g[j]] for j in range(k)]
+    if name == "distinct keys":  # 'a b f_i' vs 'b a f_j g_j'
+        return [[0, 1, f[i]] for i in range(k)] + [fs], [[1, 0, f[j], g[j]] for j in range(k)]
+    if name == "deep keys":  # 'a b f_i g_i x_i' vs 'b a g_j f_j y_j'
+        ref = [[0, 1, f[i], g[(i * 7) % k], 1000 + i] for i in range(k)]
+        return ref, [[1, 0, g[j], f[j], 5000 + j] for j in range(k)]
+    # "interleaved": 'a x_i b a' vs 'b f_j a b g_j a'
+    return [[0, 1000 + i, 1, 0] for i in range(k)] + [fs], [
+        [1, f[j], 0, 1, g[j], 0] for j in range(k)
+    ]
+
+
+@pytest.mark.parametrize("name", ["distinct shapes", "distinct keys", "deep keys", "interleaved"])
+@pytest.mark.parametrize("depth", [0, 1, 2, 4, 8])
+def test_hostile_structures_with_thresholds_forced_low(
+    kernels: ModuleType, name: str, depth: int
+) -> None:
+    ref, can = hostile_structure(name, 48)
+    expected = rouge_score_hits(ref, can)
+    with thresholds(kernels, 2, 1, depth):
+        assert kernels.summary_lcs_hits(ref, can) == expected
+
+
+@pytest.mark.parametrize("name", ["distinct shapes", "distinct keys", "deep keys", "interleaved"])
+def test_hostile_structures_at_the_default_thresholds(kernels: ModuleType, name: str) -> None:
+    ref, can = hostile_structure(name, 200)  # each f and g in 50 lines, frequent
+    assert kernels.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can)
