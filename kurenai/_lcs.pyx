@@ -200,9 +200,9 @@ def _set_index_min_sents(Py_ssize_t sents):
 
 
 def _set_relative_depth(Py_ssize_t depth):
-    """Testing hook: the most frequent tokens a reference line may have for
-    Lsum to visit its lines' projections onto them (0: the global shapes
-    always); the previous value."""
+    """Testing hook: how many of a reference line's frequent tokens Lsum
+    projects its candidate lines onto (0: the global shapes always); the
+    previous value."""
     global RELATIVE_DEPTH
     if not 0 <= depth <= MAX_DEPTH:
         raise ValueError(f"depth must be in [0, {MAX_DEPTH}], got {depth}")
@@ -241,12 +241,13 @@ cdef int _visit(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, const Doc *can,
 
 
 cdef void _list_rare(const int32_t *rs, Py_ssize_t m, Py_ssize_t r,
-                     Postings *index) noexcept nogil:
-    """index.rare: the sentences sharing a rare token with ``rs``."""
+                     Postings *index, const Relative *rel, bint relative) noexcept nogil:
+    """index.rare: the sentences sharing with ``rs`` a token that is rare (or,
+    if ``relative``, not in its key)."""
     cdef Py_ssize_t p, k, c
     index.n_rare = 0
     for p in range(m):
-        if index.frequent[rs[p]]:
+        if (rel.rank[rs[p]] > 0) if relative else index.frequent[rs[p]] != 0:
             continue
         for k in range(index.heads[rs[p]], index.heads[rs[p] + 1]):
             c = index.items[k]
@@ -318,7 +319,7 @@ cdef int _union_indexed(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, const Doc
     a position."""
     cdef Py_ssize_t p, c, t, tries, next_rare = 0, status = 0
     cdef Py_ssize_t key_len = rel.key_len[r]
-    cdef bint listed = False, relative = 0 < key_len <= RELATIVE_DEPTH
+    cdef bint listed = False, relative = key_len > 0
     for p in range(m):
         t = rs[p]
         # Its sentences one by one: all of them for a rare token, the first
@@ -336,10 +337,11 @@ cdef int _union_indexed(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, const Doc
                                             key_len) < 0:
                     status = -1
                     break
-                _list_rare(rs, m, r, index)
+                _list_rare(rs, m, r, index, rel, relative)
                 _count_sharing(can, index, rel, relative, 1)
                 listed = True
-            status = _visit_shapes(rs, m, r, p, index, rel, relative, scratch)
+            if not relative or rel.rank[t] > 0:  # else all its sentences are listed
+                status = _visit_shapes(rs, m, r, p, index, rel, relative, scratch)
             while status == 0 and not scratch.on_path[p] and next_rare < index.n_rare:
                 status = _visit(rs, m, r, can, index.rare[next_rare], index, scratch)
                 next_rare += 1

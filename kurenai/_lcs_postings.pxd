@@ -243,8 +243,11 @@ cdef inline void free_postings(Postings *index) noexcept nogil:
 # old projection to its new one.  The reference lines are visited in the
 # order of their keys, so lines sharing a key's first tokens share those
 # levels: each level is built once per distinct prefix, in the time of its
-# token's postings and its parent's live projections.  A line with more than
-# RELATIVE_DEPTH frequent tokens uses the global shapes.
+# token's postings and its parent's live projections.  A key holds at most
+# RELATIVE_DEPTH tokens: the candidate lines holding a line's other frequent
+# tokens are visited one by one (as those sharing a rare token are), and a
+# line whose other frequent tokens are in more candidate lines than the
+# global shapes holding its frequent tokens uses the global shapes.
 
 cdef enum:
     MAX_DEPTH = 8  # the most levels a key may have (RELATIVE_DEPTH <= MAX_DEPTH)
@@ -273,7 +276,7 @@ cdef struct Relative:
     int32_t *rare_shape  # per listed rare sentence: its projection, or -1
     Py_ssize_t cursor[MAX_DEPTH]  # per level k: the next of items[heads[k]:] to visit
     int32_t *keys        # ref sentence r's key is keys[r * MAX_DEPTH:][:key_len[r]]
-    int32_t *key_len     # (RELATIVE_DEPTH + 1: too many frequent tokens)
+    int32_t *key_len     # (0: the global shapes)
     int32_t *order       # the ref sentences, by key
 
 
@@ -480,15 +483,30 @@ cdef inline void _sort_by_key(int32_t *order, int32_t *spare, Py_ssize_t n,
         memcpy(order, src, n * sizeof(int32_t))
 
 
+cdef inline bint _heavier(const Postings *index, int32_t t, int32_t u) noexcept nogil:
+    """Whether token t is in more candidate sentences than u (ties: the lower ID)."""
+    cdef Py_ssize_t lines_t = index.heads[t + 1] - index.heads[t]
+    cdef Py_ssize_t lines_u = index.heads[u + 1] - index.heads[u]
+    return lines_t > lines_u or (lines_t == lines_u and t < u)
+
+
 cdef inline int build_relative(const Doc *ref, const Doc *can, Py_ssize_t vocab_size,
                                const Postings *index, Py_ssize_t depth,
                                Relative *rel) noexcept nogil:
-    """The keys (at most ``depth`` tokens) and order of the ref sentences, and
-    an empty stack, into ``rel`` (all zero on entry); -1 if out of memory."""
-    cdef Py_ssize_t r, k, d, n, max_n = 0
-    cdef int32_t t
+    """The keys and order of the ref sentences, and an empty stack, into
+    ``rel`` (all zero on entry); -1 if out of memory.
+
+    A ref sentence's key is its ``depth`` frequent tokens in the most
+    candidate sentences; the sentences holding its other frequent tokens are
+    then visited one by one, as those sharing a rare token are.  So a
+    sentence takes a key (key_len > 0) only if they are no more than the
+    global shapes holding its frequent tokens (otherwise key_len 0: the
+    global shapes)."""
+    cdef Py_ssize_t r, k, d, n, max_n = 0, extra, shapes
+    cdef int32_t t, dropped
     cdef int32_t *key
     cdef int32_t *spare
+    cdef int32_t *stamp  # per token: the last ref sentence counting it
     rel.blocker = <int32_t> vocab_size
     for r in range(can.n_sents):
         max_n = max(max_n, can.bounds[r + 1] - can.bounds[r])
@@ -499,44 +517,48 @@ cdef inline int build_relative(const Doc *ref, const Doc *can, Py_ssize_t vocab_
     rel.key_len = <int32_t *> malloc((ref.n_sents + 1) * sizeof(int32_t))
     rel.order = <int32_t *> malloc((ref.n_sents + 1) * sizeof(int32_t))
     spare = <int32_t *> malloc((ref.n_sents + 1) * sizeof(int32_t))
+    stamp = <int32_t *> malloc((vocab_size + 1) * sizeof(int32_t))
     if not (rel.rank and rel.buffer and rel.rare_shape and rel.keys and rel.key_len
-            and rel.order and spare):
+            and rel.order and spare and stamp):
         free(spare)
+        free(stamp)
         return -1
+    memset(stamp, 0xFF, (vocab_size + 1) * sizeof(int32_t))
     for r in range(ref.n_sents):
         key = rel.keys + r * MAX_DEPTH
-        n = 0
+        n = extra = shapes = 0
         for k in range(ref.bounds[r], ref.bounds[r + 1]):
             t = ref.ids[k]
-            if not index.frequent[t] or n > depth:
+            if not index.frequent[t] or stamp[t] == r:
                 continue
-            d = 0
-            while d < n and key[d] != t:
-                d += 1
-            if d < n:
+            stamp[t] = <int32_t> r
+            shapes += index.shape_heads[t + 1] - index.shape_heads[t]
+            # Insert t among the `depth` heaviest so far, the tokens in more
+            # candidate sentences first; the one left out adds its sentences.
+            if n == depth and (depth == 0 or not _heavier(index, t, key[n - 1])):
+                extra += index.heads[t + 1] - index.heads[t]
                 continue
-            # Insert t, the tokens in more candidate sentences first.
+            if n == depth:
+                dropped = key[n - 1]
+                extra += index.heads[dropped + 1] - index.heads[dropped]
+                n -= 1
             d = n
-            while d > 0 and (index.heads[key[d - 1] + 1] - index.heads[key[d - 1]]
-                             < index.heads[t + 1] - index.heads[t]
-                             or (index.heads[key[d - 1] + 1] - index.heads[key[d - 1]]
-                                 == index.heads[t + 1] - index.heads[t] and key[d - 1] > t)):
-                if d < MAX_DEPTH:
-                    key[d] = key[d - 1]
+            while d > 0 and _heavier(index, t, key[d - 1]):
+                key[d] = key[d - 1]
                 d -= 1
-            if d < MAX_DEPTH:
-                key[d] = t
+            key[d] = t
             n += 1
-        rel.key_len[r] = <int32_t> min(n, depth + 1)
-        if n > depth:
+        if n == 0 or extra > shapes:
             n = 0  # the global shapes: one key for them all, first
             for d in range(MAX_DEPTH):
                 key[d] = -2
+        rel.key_len[r] = <int32_t> n
         for d in range(n, MAX_DEPTH):
             key[d] = -1
         rel.order[r] = <int32_t> r
     _sort_by_key(rel.order, spare, ref.n_sents, rel.keys)
     free(spare)
+    free(stamp)
     return 0
 
 
