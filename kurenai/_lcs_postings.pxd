@@ -245,9 +245,9 @@ cdef inline void free_postings(Postings *index) noexcept nogil:
 # levels: each level is built once per distinct prefix, in the time of its
 # token's postings and its parent's live projections.  A key holds at most
 # RELATIVE_DEPTH tokens: the candidate lines holding a line's other frequent
-# tokens are visited one by one (as those sharing a rare token are), and a
-# line whose other frequent tokens are in more candidate lines than the
-# global shapes holding its frequent tokens uses the global shapes.
+# tokens are visited one by one (as those sharing a rare token are).  A line
+# turns to its projections only after visiting as many global shapes as they
+# would cost it (see _union_indexed in kurenai/_lcs.pyx).
 
 cdef enum:
     MAX_DEPTH = 8  # the most levels a key may have (RELATIVE_DEPTH <= MAX_DEPTH)
@@ -275,9 +275,13 @@ cdef struct Relative:
     int32_t *buffer      # one projection being made
     int32_t *rare_shape  # per listed rare sentence: its projection, or -1
     Py_ssize_t cursor[MAX_DEPTH]  # per level k: the next of items[heads[k]:] to visit
-    int32_t *keys        # ref sentence r's key is keys[r * MAX_DEPTH:][:key_len[r]]
-    int32_t *key_len     # (0: the global shapes)
-    int32_t *order       # the ref sentences, by key
+    # Per slot i (a ref sentence given to build_relative):
+    int32_t *keys        # its key, keys[i * MAX_DEPTH:][:key_len[i]]
+    int32_t *key_len     # (0: no key, the global shapes only)
+    Py_ssize_t *extra    # the postings of its frequent tokens outside its key
+    int32_t *order       # the slots, by key
+    int32_t *runs        # runs[i * MAX_DEPTH + d]: the slots from i on, in key
+    #                      order, whose keys start with i's first d + 1 tokens
 
 
 cdef inline Py_ssize_t _project(const Doc *can, Py_ssize_t c, const Relative *rel,
@@ -425,6 +429,26 @@ cdef inline void _pop(Relative *rel) noexcept nogil:
     _free_level(&rel.levels[rel.depth])
 
 
+cdef inline Py_ssize_t sync_cost(const Relative *rel, const Postings *index,
+                                 Py_ssize_t slot) noexcept nogil:
+    """What sync_levels would cost the ref sentence in ``slot``, each level
+    shared with the sentences after it in key order holding the same first
+    tokens: the postings of each new level's token, and the projections the
+    first one copies, each divided by the sentences sharing that level."""
+    cdef const int32_t *key = rel.keys + slot * MAX_DEPTH
+    cdef const int32_t *runs = rel.runs + slot * MAX_DEPTH
+    cdef Py_ssize_t same = 0, cost = 0, d, key_len = rel.key_len[slot]
+    while same < rel.depth and same < key_len and rel.levels[same].token == key[same]:
+        same += 1
+    if same == key_len:
+        return 0
+    if same > 0:
+        cost += rel.levels[same - 1].n_shapes // runs[same]
+    for d in range(same, key_len):
+        cost += (index.heads[key[d] + 1] - index.heads[key[d]]) // runs[d]
+    return cost
+
+
 cdef inline int sync_levels(Relative *rel, const Doc *can, const Postings *index,
                             const int32_t *key, Py_ssize_t key_len) noexcept nogil:
     """Make the stack hold the levels of ``key`` (its prefix already there
@@ -444,43 +468,34 @@ cdef inline int sync_levels(Relative *rel, const Doc *can, const Postings *index
     return 0
 
 
-cdef inline bint _key_before(const int32_t *a, const int32_t *b) noexcept nogil:
-    cdef Py_ssize_t d
-    for d in range(MAX_DEPTH):
-        if a[d] != b[d]:
-            return a[d] < b[d]
-    return False
-
-
-cdef inline void _sort_by_key(int32_t *order, int32_t *spare, Py_ssize_t n,
-                              const int32_t *keys) noexcept nogil:
-    """Stable bottom-up merge sort of ``order`` by the keys (``spare``: n items)."""
-    cdef Py_ssize_t width = 1, start, middle, end, i, j, k
-    cdef int32_t *src = order
-    cdef int32_t *dst = spare
-    cdef int32_t *swap
-    while width < n:
-        start = 0
-        while start < n:
-            middle = min(start + width, n)
-            end = min(start + 2 * width, n)
-            i, j, k = start, middle, start
-            while k < end:
-                if j >= end or (i < middle and not _key_before(
-                        keys + src[j] * MAX_DEPTH, keys + src[i] * MAX_DEPTH)):
-                    dst[k] = src[i]
-                    i += 1
-                else:
-                    dst[k] = src[j]
-                    j += 1
-                k += 1
-            start = end
-        swap = src
-        src = dst
-        dst = swap
-        width *= 2
-    if src != order:
-        memcpy(order, src, n * sizeof(int32_t))
+cdef inline int _sort_by_key(int32_t *order, Py_ssize_t n, const int32_t *keys,
+                             Py_ssize_t depth, Py_ssize_t vocab_size) noexcept nogil:
+    """Sort ``order`` (the ref sentences) by their keys' first ``depth``
+    tokens: least significant first, a stable counting sort per token (the
+    padding -2 and -1 first); -1 if out of memory."""
+    cdef Py_ssize_t d, i, total, bucket
+    cdef Py_ssize_t *count = <Py_ssize_t *> malloc((vocab_size + 3) * sizeof(Py_ssize_t))
+    cdef int32_t *spare = <int32_t *> malloc((n + 1) * sizeof(int32_t))
+    if count == NULL or spare == NULL:
+        free(count)
+        free(spare)
+        return -1
+    for d in range(depth - 1, -1, -1):
+        memset(count, 0, (vocab_size + 3) * sizeof(Py_ssize_t))
+        for i in range(n):
+            count[keys[order[i] * MAX_DEPTH + d] + 3] += 1
+        total = 0
+        for bucket in range(vocab_size + 3):
+            total += count[bucket]
+            count[bucket] = total - count[bucket]  # where the bucket starts
+        for i in range(n):
+            bucket = keys[order[i] * MAX_DEPTH + d] + 2
+            spare[count[bucket + 1]] = order[i]
+            count[bucket + 1] += 1
+        memcpy(order, spare, n * sizeof(int32_t))
+    free(count)
+    free(spare)
+    return 0
 
 
 cdef inline bint _heavier(const Postings *index, int32_t t, int32_t u) noexcept nogil:
@@ -490,49 +505,47 @@ cdef inline bint _heavier(const Postings *index, int32_t t, int32_t u) noexcept 
     return lines_t > lines_u or (lines_t == lines_u and t < u)
 
 
-cdef inline int build_relative(const Doc *ref, const Doc *can, Py_ssize_t vocab_size,
-                               const Postings *index, Py_ssize_t depth,
-                               Relative *rel) noexcept nogil:
-    """The keys and order of the ref sentences, and an empty stack, into
-    ``rel`` (all zero on entry); -1 if out of memory.
+cdef inline int build_relative(const Doc *ref, const int32_t *lines, Py_ssize_t n_lines,
+                               const Doc *can, Py_ssize_t vocab_size, const Postings *index,
+                               Py_ssize_t depth, Relative *rel) noexcept nogil:
+    """The keys and order of the ref sentences ``lines`` (slot i: lines[i]),
+    and an empty stack, into ``rel`` (all zero on entry); -1 if out of memory.
 
     A ref sentence's key is its ``depth`` frequent tokens in the most
-    candidate sentences; the sentences holding its other frequent tokens are
-    then visited one by one, as those sharing a rare token are.  So a
-    sentence takes a key (key_len > 0) only if they are no more than the
-    global shapes holding its frequent tokens (otherwise key_len 0: the
-    global shapes)."""
-    cdef Py_ssize_t r, k, d, n, max_n = 0, extra, shapes
+    candidate sentences (key_len 0: it has none, or ``depth`` is 0); with
+    the projections, the sentences holding its other frequent tokens (their
+    number in ``extra``) are visited one by one, as those sharing a rare
+    token are."""
+    cdef Py_ssize_t i, r, k, d, n, max_n = 0, extra
     cdef int32_t t, dropped
     cdef int32_t *key
-    cdef int32_t *spare
-    cdef int32_t *stamp  # per token: the last ref sentence counting it
+    cdef int32_t *stamp  # per token: the last slot counting it
     rel.blocker = <int32_t> vocab_size
     for r in range(can.n_sents):
         max_n = max(max_n, can.bounds[r + 1] - can.bounds[r])
     rel.rank = <int32_t *> calloc(vocab_size + 1, sizeof(int32_t))
     rel.buffer = <int32_t *> malloc((max_n + 1) * sizeof(int32_t))
     rel.rare_shape = <int32_t *> malloc((can.n_sents + 1) * sizeof(int32_t))
-    rel.keys = <int32_t *> malloc((ref.n_sents * MAX_DEPTH + 1) * sizeof(int32_t))
-    rel.key_len = <int32_t *> malloc((ref.n_sents + 1) * sizeof(int32_t))
-    rel.order = <int32_t *> malloc((ref.n_sents + 1) * sizeof(int32_t))
-    spare = <int32_t *> malloc((ref.n_sents + 1) * sizeof(int32_t))
+    rel.keys = <int32_t *> malloc((n_lines * MAX_DEPTH + 1) * sizeof(int32_t))
+    rel.key_len = <int32_t *> malloc((n_lines + 1) * sizeof(int32_t))
+    rel.order = <int32_t *> malloc((n_lines + 1) * sizeof(int32_t))
+    rel.extra = <Py_ssize_t *> malloc((n_lines + 1) * sizeof(Py_ssize_t))
+    rel.runs = <int32_t *> malloc((n_lines * MAX_DEPTH + 1) * sizeof(int32_t))
     stamp = <int32_t *> malloc((vocab_size + 1) * sizeof(int32_t))
     if not (rel.rank and rel.buffer and rel.rare_shape and rel.keys and rel.key_len
-            and rel.order and spare and stamp):
-        free(spare)
+            and rel.order and rel.extra and rel.runs and stamp):
         free(stamp)
         return -1
     memset(stamp, 0xFF, (vocab_size + 1) * sizeof(int32_t))
-    for r in range(ref.n_sents):
-        key = rel.keys + r * MAX_DEPTH
-        n = extra = shapes = 0
+    for i in range(n_lines):
+        r = lines[i]
+        key = rel.keys + i * MAX_DEPTH
+        n = extra = 0
         for k in range(ref.bounds[r], ref.bounds[r + 1]):
             t = ref.ids[k]
-            if not index.frequent[t] or stamp[t] == r:
+            if not index.frequent[t] or stamp[t] == i:
                 continue
-            stamp[t] = <int32_t> r
-            shapes += index.shape_heads[t + 1] - index.shape_heads[t]
+            stamp[t] = <int32_t> i
             # Insert t among the `depth` heaviest so far, the tokens in more
             # candidate sentences first; the one left out adds its sentences.
             if n == depth and (depth == 0 or not _heavier(index, t, key[n - 1])):
@@ -548,17 +561,24 @@ cdef inline int build_relative(const Doc *ref, const Doc *can, Py_ssize_t vocab_
                 d -= 1
             key[d] = t
             n += 1
-        if n == 0 or extra > shapes:
-            n = 0  # the global shapes: one key for them all, first
-            for d in range(MAX_DEPTH):
-                key[d] = -2
-        rel.key_len[r] = <int32_t> n
+        rel.key_len[i] = <int32_t> n
+        rel.extra[i] = extra
         for d in range(n, MAX_DEPTH):
             key[d] = -1
-        rel.order[r] = <int32_t> r
-    _sort_by_key(rel.order, spare, ref.n_sents, rel.keys)
-    free(spare)
+        rel.order[i] = <int32_t> i
     free(stamp)
+    if _sort_by_key(rel.order, n_lines, rel.keys, depth, vocab_size) < 0:
+        return -1
+    for k in range(n_lines - 1, -1, -1):
+        i = rel.order[k]
+        for d in range(rel.key_len[i]):
+            rel.runs[i * MAX_DEPTH + d] = 1
+            if k + 1 < n_lines:
+                n = rel.order[k + 1]
+                if d < rel.key_len[n] and memcmp(rel.keys + i * MAX_DEPTH,
+                                                 rel.keys + n * MAX_DEPTH,
+                                                 (d + 1) * sizeof(int32_t)) == 0:
+                    rel.runs[i * MAX_DEPTH + d] += rel.runs[n * MAX_DEPTH + d]
     return 0
 
 
@@ -570,4 +590,6 @@ cdef inline void free_relative(Relative *rel) noexcept nogil:
     free(rel.rare_shape)
     free(rel.keys)
     free(rel.key_len)
+    free(rel.extra)
+    free(rel.runs)
     free(rel.order)

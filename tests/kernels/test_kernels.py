@@ -474,30 +474,45 @@ def test_a_shape_whose_lines_all_share_a_rare_token_is_not_visited() -> None:
 
 
 @contextmanager
-def thresholds(kernels: ModuleType, lines: int, shapes_after: int, depth: int) -> Iterator[None]:
+def thresholds(
+    kernels: ModuleType, lines: int, shapes_after: int, depth: int, defer_after: int = 0
+) -> Iterator[None]:
     """On the compiled kernels, visit shapes for tokens in more than ``lines``
-    lines after ``shapes_after`` of them, by projection for reference lines
-    with at most ``depth`` frequent tokens; the pure twin has no thresholds."""
+    lines after ``shapes_after`` of them, by projection onto ``depth`` of a
+    reference line's frequent tokens once the line has visited
+    ``defer_after`` global shapes; the pure twin has no thresholds."""
     if kernels is _lcs_py:
         yield
         return
-    previous = kernels._set_relative_depth(depth)
+    previous = kernels._set_relative_depth(depth, defer_after)
     try:
         with shapes_from(lines, shapes_after):
             yield
     finally:
-        kernels._set_relative_depth(previous)
+        kernels._set_relative_depth(*previous)
 
 
 @pytest.mark.compiled_only
 @settings(max_examples=300, deadline=None)
-@given(ref_lines, can_lines, st.integers(0, 4), st.integers(0, 3), st.integers(0, 8))
+@given(
+    ref_lines,
+    can_lines,
+    st.integers(0, 4),
+    st.integers(0, 3),
+    st.integers(0, 8),
+    st.integers(0, 3),
+)
 def test_projections_give_the_same_union(
-    ref: list[list[int]], can: list[list[int]], lines: int, shapes_after: int, depth: int
+    ref: list[list[int]],
+    can: list[list[int]],
+    lines: int,
+    shapes_after: int,
+    depth: int,
+    defer_after: int,
 ) -> None:
     from kurenai import _lcs
 
-    with thresholds(_lcs, lines, shapes_after, depth):
+    with thresholds(_lcs, lines, shapes_after, depth, defer_after):
         assert _lcs.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can)
 
 
@@ -508,17 +523,26 @@ def test_projections_give_the_same_union(
     st.lists(st.lists(st.integers(2, 10), max_size=9), max_size=40),
     st.integers(0, 3),
     st.integers(1, 8),
+    st.integers(0, 2),
     st.booleans(),
 )
 def test_projections_over_many_keys_give_the_same_union(
-    ref: list[list[int]], can: list[list[int]], lines: int, depth: int, checkpointed: bool
+    ref: list[list[int]],
+    can: list[list[int]],
+    lines: int,
+    depth: int,
+    defer_after: int,
+    checkpointed: bool,
 ) -> None:
     # More tokens and longer lines: keys of many lengths and orders, levels
-    # pushed and popped between them, lines past the depth on the global shapes.
+    # pushed and popped between them, frequent tokens outside the keys.
     from kurenai import _lcs
 
     expected = rouge_score_hits(ref, can)
-    with thresholds(_lcs, lines, 0, depth), tiny_row_memory() if checkpointed else nullcontext():
+    with (
+        thresholds(_lcs, lines, 0, depth, defer_after),
+        tiny_row_memory() if checkpointed else nullcontext(),
+    ):
         assert _lcs.summary_lcs_hits(ref, can) == expected
 
 
@@ -545,12 +569,13 @@ def hostile_structure(name: str, k: int) -> tuple[list[list[int]], list[list[int
 
 @pytest.mark.parametrize("name", ["distinct shapes", "distinct keys", "deep keys", "interleaved"])
 @pytest.mark.parametrize("depth", [0, 1, 2, 4, 8])
+@pytest.mark.parametrize("defer_after", [0, 3])
 def test_hostile_structures_with_thresholds_forced_low(
-    kernels: ModuleType, name: str, depth: int
+    kernels: ModuleType, name: str, depth: int, defer_after: int
 ) -> None:
     ref, can = hostile_structure(name, 48)
     expected = rouge_score_hits(ref, can)
-    with thresholds(kernels, 2, 1, depth):
+    with thresholds(kernels, 2, 1, depth, defer_after):
         assert kernels.summary_lcs_hits(ref, can) == expected
 
 
