@@ -191,7 +191,7 @@ cdef Py_ssize_t INDEX_MIN_SENTS = 16
 cdef Py_ssize_t FREQUENT_LINES = 32
 cdef Py_ssize_t SHAPES_AFTER = 8
 cdef Py_ssize_t RELATIVE_DEPTH = 4
-cdef Py_ssize_t DEFER_AFTER = 32
+cdef Py_ssize_t DEFER_AFTER = 2
 
 
 def _set_index_min_sents(Py_ssize_t sents):
@@ -201,7 +201,7 @@ def _set_index_min_sents(Py_ssize_t sents):
     return previous
 
 
-def _set_relative_depth(Py_ssize_t depth, Py_ssize_t defer_after=32):
+def _set_relative_depth(Py_ssize_t depth, Py_ssize_t defer_after=2):
     """Testing hook: how many of a reference line's frequent tokens Lsum
     projects its candidate lines onto (0: the global shapes always), and how
     many global shapes a line visits in the first pass before it is deferred
@@ -337,12 +337,13 @@ cdef int _union_indexed(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, Py_ssize_
     First pass (``slot`` -1): a sentence visiting more than DEFER_AFTER
     global shapes for a position it leaves unmarked is DEFERRED, its marks
     kept.  Second pass (``slot``: its keys in ``rel``): a position that
-    needs shapes visits the global shapes first, until it
-    has visited as many as building its line's projections would cost (the
+    needs shapes turns to the projections at once if more global shapes
+    hold its token than building its line's projections would cost (the
     levels' postings and copies, each divided by the lines sharing the
-    level; the sentences of its frequent tokens outside its key): then the
-    projections.  So a line spends at most about twice what the better of
-    the two would have cost it, a level's cost shared by its lines."""
+    level; the sentences of its frequent tokens outside its key), else
+    after visiting that many global shapes.  So a line spends at most about
+    twice what the better of the two would have cost it, a level's cost
+    shared by its lines."""
     cdef Py_ssize_t p, c, t, tries, next_rare = 0, status = 0, budget = 0
     cdef Py_ssize_t key_len = rel.key_len[slot] if slot >= 0 else 0
     cdef const int32_t *key = rel.keys + slot * MAX_DEPTH if slot >= 0 else NULL
@@ -369,6 +370,9 @@ cdef int _union_indexed(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, Py_ssize_
                     budget = DEFER_AFTER
                 elif key_len > 0:
                     budget = sync_cost(rel, index, slot) + rel.extra[slot]
+            if (mode == GLOBAL and slot >= 0
+                    and index.shape_heads[t + 1] - index.shape_cursor[t] > budget):
+                budget = 0  # the projections cost less than the shapes left
             if mode == GLOBAL:
                 status = _visit_shapes(rs, m, r, p, index, &budget, scratch)
                 if (status == 0 and not scratch.on_path[p] and budget <= 0
