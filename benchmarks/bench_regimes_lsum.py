@@ -2,6 +2,8 @@
 
     python benchmarks/bench_regimes_lsum.py [--data-dir DIR] [--repeats 3] [--large]
                                             [--before DIR] [--before-cap 60]
+                                            [--before-timeout S] [--hostile-only]
+                                            [--hostile-sizes K,K] [--distinct-only]
                                             [--implementation python] [--tiny]
 
 ROUGE-Lsum unions, for each reference line, the LCS paths against every
@@ -18,16 +20,19 @@ shared), the median of interleaved repeats, and their ratio:
   (the unique words of each side absent from the other, or the same ``x_i`` on
   both sides): every pair shares a token (``b``) that no LCS path takes;
 * *distinct shapes*: the same against ``b a f_j g_j`` with many distinct
-  pairs of frequent words (see ``distinct_shapes``), still quadratic.
+  pairs of frequent words (see ``frequent_pairs``).
 
-A second table sets each adversarial shape beside *typical* inputs of the same
-size, k lines of 3 tokens per side: 3 words drawn with the corpus frequencies
-per line (the prediction related as above), and corpus sentences cut to
+A second table sets each hostile structure (``HOSTILE``: 3 to 7 tokens a
+line) beside *typical* inputs of k lines of 3 tokens per side: 3 words drawn
+with the corpus frequencies per line (the prediction related as above), and corpus sentences cut to
 3-token lines (while the corpus has enough words).  ``--before DIR`` adds the
 rougeLsum of another build (a source tree with its extension built in place,
 e.g. a ``git worktree`` of ``main``), timed in a child process importing that
 tree, interleaved with this one's
-calls; a child call longer than ``--before-cap`` seconds is not repeated.
+calls; a child call longer than ``--before-cap`` seconds is not repeated, and
+one running past ``--before-timeout`` wall seconds is stopped (shown as
+``> N s``).  ``--hostile-sizes`` sets its k; ``--distinct-only`` runs only
+the first table's distinct-shapes rows.
 
 Words are drawn with the frequencies of the words of the English SciTLDR
 abstracts (the benchmark corpus); the prediction keeps ~75% of the target's
@@ -41,6 +46,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import random
 import re
@@ -52,6 +58,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from _common import add_common_options, find_data_dir, header, read_jsonl
 
@@ -108,6 +115,25 @@ def row(case: str, target: str, prediction: str, repeats: int) -> None:
     )
 
 
+def frequent_pairs(k: int) -> tuple[list[str], list[str], list[str]]:
+    """For line j of k: f_j and g_j, each of √k words in about √k lines (more
+    than 32 from 1,100 lines on), every pair once; and one line holding every f
+    and g (so that they are in the reference too)."""
+    side = math.isqrt(k - 1) + 1
+    fs = [f"f{j % side}" for j in range(k)]
+    gs = [f"g{j // side % side}" for j in range(k)]
+    return fs, gs, [" ".join(f"f{j} g{j}" for j in range(side))]
+
+
+def _with_pairs(make: Callable[[int, list[str], list[str]], tuple[list[str], list[str]]]) -> Any:
+    def texts(k: int) -> tuple[list[str], list[str]]:
+        fs, gs, every = frequent_pairs(k)
+        target, prediction = make(k, fs, gs)
+        return target + every, prediction
+
+    return texts
+
+
 HOSTILE = {
     "adversarial 'a b x_i' vs 'b a y_j'": lambda k: (
         [f"a b x{i}" for i in range(k)],
@@ -116,6 +142,34 @@ HOSTILE = {
     "adversarial 'a b x_i' vs 'b a x_i'": lambda k: (
         [f"a b x{i}" for i in range(k)],
         [f"b a x{i}" for i in range(k)],
+    ),
+    # The prediction's lines have k distinct global shapes, all holding b.
+    "distinct shapes 'a b x_i' vs 'b a f_j g_j'": _with_pairs(
+        lambda k, fs, gs: (
+            [f"a b x{i}" for i in range(k)],
+            [f"b a {fs[j]} {gs[j]}" for j in range(k)],
+        )
+    ),
+    # √k keys {a, b, f}: lines sharing a key's first tokens share its levels.
+    "distinct keys 'a b f_i' vs 'b a f_j g_j'": _with_pairs(
+        lambda k, fs, gs: (
+            [f"a b {fs[i]}" for i in range(k)],
+            [f"b a {fs[j]} {gs[j]}" for j in range(k)],
+        )
+    ),
+    # k keys {a, b, f, g}: the last level of each costs g's √k lines.
+    "two frequent pairs 'a b f_i g_i' vs 'b a g_j f_j'": _with_pairs(
+        lambda k, fs, gs: (
+            [f"a b {fs[i]} {gs[i * 7 % k]}" for i in range(k)],
+            [f"b a {gs[j]} {fs[j]}" for j in range(k)],
+        )
+    ),
+    # Six frequent tokens a line: f and g outside its key of four.
+    "six frequent 'a b c d f_i g_i x_i' vs 'b a d c g_j f_j y_j'": _with_pairs(
+        lambda k, fs, gs: (
+            [f"a b c d {fs[i]} {gs[i * 7 % k]} x{i}" for i in range(k)],
+            [f"b a d c {gs[j]} {fs[j]} y{j}" for j in range(k)],
+        )
     ),
 }
 
@@ -168,9 +222,17 @@ def before_call(tree: str, case: str, k: int, args: argparse.Namespace) -> float
     )
     env = {**os.environ, "PYTHONPATH": tree}
     with tempfile.TemporaryDirectory() as neutral:
-        out = subprocess.run(
-            [sys.executable, "-c", code], capture_output=True, text=True, cwd=neutral, env=env
-        )
+        try:
+            out = subprocess.run(
+                [sys.executable, "-c", code],
+                capture_output=True,
+                text=True,
+                cwd=neutral,
+                env=env,
+                timeout=args.before_timeout,
+            )
+        except subprocess.TimeoutExpired:
+            return math.inf  # the child is killed: "more than --before-timeout"
     if out.returncode:
         raise SystemExit(f"the build in {tree} failed: {out.stderr.strip()[-500:]}")
     result = json.loads(out.stdout.strip().splitlines()[-1])
@@ -204,7 +266,7 @@ def hostile_table(
 ) -> None:
     cases = [*HOSTILE, *typical]
     before = " | rougeLsum before | before / here" if args.before else ""
-    print(f"\n| k lines of 3 tokens per side | rougeLsum{before} |")
+    print(f"\n| k lines per side | rougeLsum{before} |")
     print("|---" * (4 if args.before else 2) + "|")
     for k in sizes:
         results = {}
@@ -215,7 +277,13 @@ def hostile_table(
         base = {key: min(results[case][key] for case in present) for key in results[cases[0]]}
         for case, medians in results.items():
             cells = f"{_seconds(medians['here'])} ({medians['here'] / base['here']:.1f}× typical)"
-            if args.before:
+            if args.before and math.isinf(medians["before"]):  # stopped at --before-timeout
+                timeout = args.before_timeout
+                cells += (
+                    f" | > {timeout:.0f} s (> {timeout / base['before']:.0f}× typical) | "
+                    f"> {timeout / max(medians['here'], 1e-6):.0f}×"
+                )
+            elif args.before:
                 cells += (
                     f" | {_seconds(medians['before'])} "
                     f"({medians['before'] / base['before']:.1f}× typical) | "
@@ -241,7 +309,23 @@ def main() -> None:
         default=60.0,
         help="seconds of a --before call above which it is not repeated (default 60)",
     )
+    parser.add_argument(
+        "--before-timeout",
+        type=float,
+        default=None,
+        help="wall seconds after which a --before call is stopped and shown as '> N s'",
+    )
     parser.add_argument("--hostile-only", action="store_true", help="only the hostile table")
+    parser.add_argument(
+        "--hostile-sizes",
+        default="10000,30000,100000",
+        help="the hostile table's k, comma-separated (default 10000,30000,100000)",
+    )
+    parser.add_argument(
+        "--distinct-only",
+        action="store_true",
+        help="only the first table's distinct-shapes rows",
+    )
     args = parser.parse_args()
     header(args)
     if args.tiny:
@@ -254,13 +338,31 @@ def main() -> None:
         lines = [10_000, 30_000, 100_000] + [300_000] * args.large
         long_lines = [10_000, 100_000] + [300_000, 1_000_000] * args.large
         adversarial, repeats = [1_000, 3_000, 10_000], args.repeats
-        hostile = [10_000, 30_000, 100_000]
+        hostile = [int(size) for size in args.hostile_sizes.split(",")]
         typical = ["typical: corpus-frequency words", "typical: corpus sentences in 3-token lines"]
         print(f"vocabulary: the {len(vocabulary[0]):,} words of the SciTLDR abstracts")
     if args.hostile_only:
         hostile_table(args, hostile, repeats, typical)
         return
     print("\n| case | tokens per side | rougeL | rougeLsum | Lsum / L |\n|---|---|---|---|---|")
+    if not args.distinct_only:
+        other_rows(vocabulary, sentences, lines, long_lines, adversarial, repeats)
+    for k in adversarial[:1] if args.tiny else [2_000, 4_000, 8_000]:
+        target, prediction = distinct_shapes(k)
+        row(f"distinct shapes: {k:,} lines 'a b x' vs 'b a f g'", target, prediction, repeats)
+    if not args.distinct_only:
+        hostile_table(args, hostile, repeats, typical)
+
+
+def other_rows(
+    vocabulary: Vocabulary,
+    sentences: list[str],
+    lines: list[int],
+    long_lines: list[int],
+    adversarial: list[int],
+    repeats: int,
+) -> None:
+    """The first table's rows before the distinct shapes."""
     for k in lines:
         target, prediction = related_words(vocabulary, k, seed=k)
         row(f"{k:,} one-token lines", "\n".join(target), "\n".join(prediction), repeats)
@@ -274,20 +376,14 @@ def main() -> None:
         target = "\n".join(f"a b x{i}" for i in range(k))
         prediction = "\n".join(f"b a y{i}" for i in range(k))
         row(f"adversarial: {k:,} lines 'a b x'", target, prediction, repeats)
-    for k in adversarial[:1] if args.tiny else [2_000, 4_000, 8_000]:
-        target, prediction = distinct_shapes(k)
-        row(f"distinct shapes: {k:,} lines 'a b x' vs 'b a f g'", target, prediction, repeats)
-    hostile_table(args, hostile, repeats, typical)
 
 
 def distinct_shapes(k: int) -> tuple[str, str]:
-    """What stays quadratic: k lines ``a b x_i`` (and one line of every f and
-    g) against ``b a f_j g_j``, where each f and g is in k / 100 lines (more
-    than 32 from 3,300 lines on), so the prediction's lines have k distinct shapes."""
-    fs = " ".join(f"f{j} g{j}" for j in range(100))
-    target = "\n".join([f"a b x{i}" for i in range(k)] + [fs])
-    prediction = "\n".join(f"b a f{j % 100} g{j // 100 % 100}" for j in range(k))
-    return target, prediction
+    """k lines ``a b x_i`` (and one line of every f and g) against ``b a f_j
+    g_j`` (see ``frequent_pairs``): the prediction's lines have k distinct
+    global shapes, all holding b, which no path takes."""
+    target, prediction = HOSTILE["distinct shapes 'a b x_i' vs 'b a f_j g_j'"](k)
+    return "\n".join(target), "\n".join(prediction)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ ROUGE-Lsum takes the union of.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Container, Hashable, Sequence
 
 IDs = Sequence[int]
 Tokens = Sequence[Hashable]  # IDs, or IDs and BLOCKER
@@ -123,15 +123,29 @@ def shared_form(ref: IDs, can: IDs) -> tuple[list[int], list[Hashable], list[Has
     the walk as the table's edge does.  Dropping the run instead would change
     the path: ``([0, 0], [0, 9])`` takes index 0, ``([0, 0], [0])`` index 1.
     """
-    in_ref, in_can = set(ref), set(can)
+    in_can = set(can)
     kept = [i for i, token in enumerate(ref) if token in in_can]
-    can_kept: list[Hashable] = []
+    return kept, [ref[i] for i in kept], project(can, set(ref))
+
+
+def project(can: IDs, tokens: Container[Hashable]) -> list[Hashable]:
+    """``can`` seen through ``tokens``: its tokens in ``tokens`` kept, each run
+    of other tokens as one ``BLOCKER``, a leading run dropped.
+
+    For any ``tokens`` holding every token that a reference line shares with
+    ``can``, the reference line's path against ``can`` is its path against
+    ``project(can, tokens)`` (``shared_form`` projects on the whole line).  So
+    the compiled Lsum, for a reference line, groups the candidate lines by
+    their projection onto the line's frequent tokens: a candidate line
+    sharing none of its other tokens has the path of that projection.
+    """
+    projected: list[Hashable] = []
     for token in can:
-        if token in in_ref:
-            can_kept.append(token)
-        elif can_kept and can_kept[-1] is not BLOCKER:
-            can_kept.append(BLOCKER)
-    return kept, [ref[i] for i in kept], can_kept
+        if token in tokens:
+            projected.append(token)
+        elif projected and projected[-1] is not BLOCKER:
+            projected.append(BLOCKER)
+    return projected
 
 
 def ngram_overlap(a: IDs, b: IDs, n: int) -> int:

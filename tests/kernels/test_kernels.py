@@ -347,6 +347,21 @@ def test_a_pair_has_the_path_of_its_shared_form(ref: list[int], can: list[int]) 
     assert rs.lcs_ind(ref, can) == [kept[i] for i in rs.lcs_ind(ref_kept, can_kept)]
 
 
+@settings(max_examples=1000)
+@given(
+    st.lists(st.integers(0, 3), max_size=10),
+    st.lists(st.integers(0, 5), max_size=10),
+    st.sets(st.integers(0, 5)),
+)
+def test_a_pair_has_the_path_of_its_projection_through_any_tokens_holding_the_shared_ones(
+    ref: list[int], can: list[int], extra: set[int]
+) -> None:
+    # The compiled Lsum projects a candidate line through the reference line's
+    # frequent tokens (when it shares none of the others): the path stays.
+    tokens = (set(ref) & set(can)) | extra
+    assert rs.lcs_ind(ref, can) == rs.lcs_ind(ref, _lcs_py.project(can, tokens))
+
+
 def test_a_run_absent_from_the_reference_is_kept_as_one_blocker() -> None:
     # Dropping the run instead would move the path: the blocker is needed.
     assert rs.lcs_ind([0, 0], [0, 9]) == [0] != rs.lcs_ind([0, 0], [0])
@@ -450,3 +465,121 @@ def test_a_shape_whose_lines_all_share_a_rare_token_is_not_visited() -> None:
     ref, can = [[1, 2, 1]], [[1], [2, 1, 5], [5, 1]]
     with shapes_from(2, 0):
         assert _lcs.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can) == 2
+
+
+# ROUGE-Lsum by projections: a reference line with at most RELATIVE_DEPTH
+# frequent tokens visits its candidate lines' projections onto them (built
+# level by level, one token at a time, shared by the lines whose keys share
+# their first tokens) instead of the global shapes.
+
+
+@contextmanager
+def thresholds(
+    kernels: ModuleType, lines: int, shapes_after: int, depth: int, defer_after: int = 0
+) -> Iterator[None]:
+    """On the compiled kernels, visit shapes for tokens in more than ``lines``
+    lines after ``shapes_after`` of them, by projection onto ``depth`` of a
+    reference line's frequent tokens once the line has visited
+    ``defer_after`` global shapes; the pure twin has no thresholds."""
+    if kernels is _lcs_py:
+        yield
+        return
+    previous = kernels._set_relative_depth(depth, defer_after)
+    try:
+        with shapes_from(lines, shapes_after):
+            yield
+    finally:
+        kernels._set_relative_depth(*previous)
+
+
+@pytest.mark.compiled_only
+@settings(max_examples=300, deadline=None)
+@given(
+    ref_lines,
+    can_lines,
+    st.integers(0, 4),
+    st.integers(0, 3),
+    st.integers(0, 8),
+    st.integers(0, 3),
+)
+def test_projections_give_the_same_union(
+    ref: list[list[int]],
+    can: list[list[int]],
+    lines: int,
+    shapes_after: int,
+    depth: int,
+    defer_after: int,
+) -> None:
+    from kurenai import _lcs
+
+    with thresholds(_lcs, lines, shapes_after, depth, defer_after):
+        assert _lcs.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can)
+
+
+@pytest.mark.compiled_only
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 7), max_size=9), max_size=25),
+    st.lists(st.lists(st.integers(2, 10), max_size=9), max_size=40),
+    st.integers(0, 3),
+    st.integers(1, 8),
+    st.integers(0, 2),
+    st.booleans(),
+)
+def test_projections_over_many_keys_give_the_same_union(
+    ref: list[list[int]],
+    can: list[list[int]],
+    lines: int,
+    depth: int,
+    defer_after: int,
+    checkpointed: bool,
+) -> None:
+    # More tokens and longer lines: keys of many lengths and orders, levels
+    # pushed and popped between them, frequent tokens outside the keys.
+    from kurenai import _lcs
+
+    expected = rouge_score_hits(ref, can)
+    with (
+        thresholds(_lcs, lines, 0, depth, defer_after),
+        tiny_row_memory() if checkpointed else nullcontext(),
+    ):
+        assert _lcs.summary_lcs_hits(ref, can) == expected
+
+
+def hostile_structure(name: str, k: int) -> tuple[list[list[int]], list[list[int]]]:
+    """k reference lines against k candidate lines, tokens 0 (a) and 1 (b) in
+    every line; f_j from 100, g_j from 200, x_i from 1000, y_j from 5000;
+    with ``side`` f's and g's, so that each is in about ``k / side`` lines."""
+    side = 4
+    f = [100 + j % side for j in range(k)]
+    g = [200 + j // side % side for j in range(k)]
+    fs = [t for j in range(side) for t in (100 + j, 200 + j)]  # every f and g in the reference
+    if name == "distinct shapes":  # 'a b x_i' vs 'b a f_j g_j'
+        return [[0, 1, 1000 + i] for i in range(k)] + [fs], [[1, 0, f[j], g[j]] for j in range(k)]
+    if name == "distinct keys":  # 'a b f_i' vs 'b a f_j g_j'
+        return [[0, 1, f[i]] for i in range(k)] + [fs], [[1, 0, f[j], g[j]] for j in range(k)]
+    if name == "deep keys":  # 'a b f_i g_i x_i' vs 'b a g_j f_j y_j'
+        ref = [[0, 1, f[i], g[(i * 7) % k], 1000 + i] for i in range(k)]
+        return ref, [[1, 0, g[j], f[j], 5000 + j] for j in range(k)]
+    # "interleaved": 'a x_i b a' vs 'b f_j a b g_j a'
+    return [[0, 1000 + i, 1, 0] for i in range(k)] + [fs], [
+        [1, f[j], 0, 1, g[j], 0] for j in range(k)
+    ]
+
+
+@pytest.mark.parametrize("name", ["distinct shapes", "distinct keys", "deep keys", "interleaved"])
+@pytest.mark.parametrize("depth", [0, 1, 2, 4, 8])
+@pytest.mark.parametrize("defer_after", [0, 3])
+def test_hostile_structures_with_thresholds_forced_low(
+    kernels: ModuleType, name: str, depth: int, defer_after: int
+) -> None:
+    ref, can = hostile_structure(name, 48)
+    expected = rouge_score_hits(ref, can)
+    with thresholds(kernels, 2, 1, depth, defer_after):
+        assert kernels.summary_lcs_hits(ref, can) == expected
+
+
+@pytest.mark.parametrize("name", ["distinct shapes", "distinct keys", "deep keys", "interleaved"])
+def test_hostile_structures_at_the_default_thresholds(kernels: ModuleType, name: str) -> None:
+    ref, can = hostile_structure(name, 200)  # each f and g in 50 lines, frequent
+    assert kernels.summary_lcs_hits(ref, can) == rouge_score_hits(ref, can)

@@ -49,6 +49,7 @@ FAMILIES = {
         twin_only={
             "lcs_table": "the spec's full DP table, which bit-parallel kernels never build",
             "shared_form": "the spec's reduction of a pair; the compiled Lsum applies it by shapes",
+            "project": "the spec's view of a line through a reference line's tokens",
             "BLOCKER": "shared_form's token for a run of tokens absent from the other side",
         },
     ),
