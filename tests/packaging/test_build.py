@@ -126,20 +126,7 @@ print(json.dumps({"popcount": _lcs.POPCOUNT, "same": same}))
 )
 def test_runs_on_a_cpu_without_popcnt(cpu: str, popcount: str) -> None:
     """core2duo (2006) has no POPCNT: the old -mpopcnt build died with SIGILL."""
-    out = subprocess.run(
-        [
-            _tool("qemu-x86_64"),
-            "-cpu",
-            cpu,
-            sys.executable,
-            "-c",
-            PROBE,
-            str(_extensions()[0].parent),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    out = _on_emulated_cpu(cpu, PROBE)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == f'{{"popcount": "{popcount}", "same": true}}'
 
@@ -176,19 +163,15 @@ print(json.dumps({"avx2": lanes, "same": with_lanes == without}))
 @pytest.mark.skipif(not X86_64_LINUX, reason="emulates x86-64 CPUs")
 @pytest.mark.parametrize(("cpu", "avx2"), [("core2duo", False), ("Haswell-noTSX", True)])
 def test_the_bootstrap_kernel_takes_avx2_only_where_the_cpu_has_it(cpu: str, avx2: bool) -> None:
-    out = subprocess.run(
-        [
-            _tool("qemu-x86_64"),
-            "-cpu",
-            cpu,
-            sys.executable,
-            "-c",
-            RESAMPLE_PROBE,
-            str(_extensions()[0].parent),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    out = _on_emulated_cpu(cpu, RESAMPLE_PROBE)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == {"avx2": avx2, "same": True}
+
+
+def _on_emulated_cpu(cpu: str, probe: str) -> subprocess.CompletedProcess[str]:
+    """``probe`` run by this interpreter on qemu's model of ``cpu``, given the
+    folder of the built extension modules."""
+    command = [_tool("qemu-x86_64"), "-cpu", cpu, sys.executable, "-c", probe]
+    return subprocess.run(
+        [*command, str(_extensions()[0].parent)], capture_output=True, text=True, timeout=600
+    )
