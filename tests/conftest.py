@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from kurenai import _backend, _lcs_py, _variants_py
 from kurenai._core.python_plan import PythonPlan
@@ -23,6 +24,12 @@ try:
     from kurenai import _fused, _lcs, _variants
 except ImportError:  # the pure-Python run; anywhere else the tests that need them fail
     _lcs = _fused = _variants = None  # type: ignore[assignment]
+
+# The properties check results, never speed (benchmarks/ measures that): no
+# per-example deadline, which a loaded machine, or the suite's own workers
+# sharing its cores, would trip on a slow but correct example.
+settings.register_profile("kurenai", deadline=None)
+settings.load_profile("kurenai")
 
 # The pure-Python run: compiled internals are not there to test.
 PURE_RUN = _backend.IMPLEMENTATION == "python" and _lcs is None
