@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 import operator
 import typing
 from typing import Any, Callable
@@ -112,11 +111,8 @@ def records_text(
 
 
 def _json(value: float) -> str:
-    if value != value:
-        return "null"
-    if math.isinf(value):
-        return "Infinity" if value > 0 else "-Infinity"
-    return float.__repr__(value)
+    # A record's NaN (a score with no value) is null; json.dumps spells the rest.
+    return "null" if value != value else json.dumps(value)
 
 
 def _fixed6(value: float) -> str:
