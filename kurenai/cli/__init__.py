@@ -27,8 +27,6 @@ import time
 from collections.abc import Callable, Sequence
 from typing import IO
 
-import numpy as np
-
 from kurenai import _startup
 from kurenai.cli._aggregate import Resampling, aggregate_report, with_mean
 from kurenai.cli._args import ExitRequest, parse_args
@@ -43,7 +41,7 @@ from kurenai.cli._files import (
 )
 from kurenai.cli._io import Sides, count_records, read_records
 from kurenai.cli._notes import note_lsum
-from kurenai.cli._output import Block, Report, record_report
+from kurenai.cli._output import Report, record_report
 from kurenai.cli._progress import Progress
 from kurenai.cli._scoring import scored_blocks
 from kurenai.cli._sources import CliError, Source, detect_format
@@ -162,7 +160,7 @@ def _run(args: argparse.Namespace) -> int:
     with atomic_output(args.output) as stream:
         report = _report(args, stream, scorer, progress, sign)
         for block in scored_blocks(scorer, itertools.chain([first], chunks), args):
-            over += _over_limits(block)
+            over += int(block.over_limits().sum())
             report.add(block)
             if report_tap is not None:
                 report_tap.add(block)
@@ -184,15 +182,6 @@ def _run(args: argparse.Namespace) -> int:
     if args.signature:
         stderr_line(sign)
     return _threshold_status(args, report)
-
-
-def _over_limits(block: Block) -> int:
-    """How many of the block's records were not scored (NaN: a real score
-    never is) because a text is over a size limit, on either side."""
-    over = np.isnan(block.values[:, 2]).any(axis=0)
-    if block.baseline is not None:
-        over |= np.isnan(block.baseline[:, 2]).any(axis=0)
-    return int(over.sum())
 
 
 def _report(

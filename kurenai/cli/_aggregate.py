@@ -54,12 +54,9 @@ class _Collected:
         raise NotImplementedError
 
     def add(self, block: Block) -> None:
-        """Keep the block's scores, less the records over ``--max-tokens`` or
-        ``--max-chars`` (NaN: a real score never is) on either side."""
+        """Keep the block's scores, less the records over a size limit."""
         values, baseline = block.values, block.baseline
-        over = np.isnan(values[:, 2]).any(axis=0)
-        if baseline is not None:
-            over |= np.isnan(baseline[:, 2]).any(axis=0)
+        over = block.over_limits()
         if over.any():
             values = values[:, :, ~over]
             baseline = None if baseline is None else baseline[:, :, ~over]

@@ -56,6 +56,15 @@ class Block:
     values: npt.NDArray[np.float64]
     baseline: npt.NDArray[np.float64] | None = None
 
+    def over_limits(self) -> npt.NDArray[np.bool_]:
+        """Per record, whether it went unscored because a text is over
+        ``--max-tokens`` or ``--max-chars`` on either side (NaN: a real score
+        never is)."""
+        over = np.asarray(np.isnan(self.values[:, 2]).any(axis=0))
+        if self.baseline is not None:
+            over |= np.isnan(self.baseline[:, 2]).any(axis=0)
+        return over
+
 
 class Report(Protocol):
     """Receives the blocks in order, then writes what is left in ``close``."""
