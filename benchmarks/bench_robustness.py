@@ -36,7 +36,8 @@ from collections.abc import Iterable
 from _common import add_common_options, header, interleaved
 
 from kurenai.rouge_scorer import RougeScorer
-from kurenai.tokenizers._morphological import RUN_BOUND, _jieba_words
+from kurenai.tokenizers._analysed_words import _jieba_words
+from kurenai.tokenizers._analyser_calls import RUN_BOUND
 from kurenai.tokenizers._unicode import is_spaced_word
 
 

@@ -81,7 +81,7 @@ def _resource(tokenizer: MorphologicalTokenizer) -> Any:
 
 
 def _kept(analysed: Spans) -> Spans:
-    """``_morphological._kept_words`` with spans: a split-off mark extends its word."""
+    """``_analysed_words._kept_words`` with spans: a split-off mark extends its word."""
     words: Spans = []
     previous_kept = False
     for word, start, end in analysed:
@@ -136,7 +136,7 @@ def _jieba(tokenizer: JiebaTokenizer, analyser: Any) -> Analyse:
     hmm = tokenizer.hmm
 
     def analyse(text: str) -> Spans:
-        # ``_morphological._jieba_words``: touching fragments of spaced scripts glued.
+        # ``_analysed_words._jieba_words``: touching fragments of spaced scripts glued.
         found: Spans = []
         previous_end, previous_spaced = -1, False
         for word, start, end in analyser.tokenize(text, HMM=hmm):

@@ -20,58 +20,43 @@ does; the Japanese adapters also replace each word by its dictionary form
 (``走っ`` -> ``走る``).  None of them is line-separable: an analyser's reading
 of a line can depend on its neighbours.
 
-Untrusted input stays in each analyser's linear range (the cost model is in
-docs/guides/untrusted-input.md): a run of more than ``RUN_BOUND`` code points
-without whitespace or punctuation is cut every ``RUN_BOUND`` code points, and
-a long text reaches the analyser in pieces (``MECAB_PIECE``, Sudachi's
-``SUDACHI_PIECE``) cut at line breaks, whitespace or punctuation.  Only a
-token inside such a run, or next to a piece's cut, can differ from the
-analyser's on the whole text; ``tokenize_within`` stops after the piece that
-passes a ``max_tokens`` limit.
+Untrusted input stays in each analyser's linear range: a long text, or a long
+run without whitespace or punctuation, reaches the analyser in pieces
+(``kurenai.tokenizers._analyser_calls``); ``tokenize_within`` stops after the
+piece that passes a ``max_tokens`` limit.  The words kept from the
+analyser's output are chosen in ``kurenai.tokenizers._analysed_words``.
 """
 
 from __future__ import annotations
 
-import functools
 import importlib
 import importlib.util
 import logging
 import re
 import threading
-import unicodedata
 import warnings
 from collections import OrderedDict
 from collections.abc import Hashable, Iterable
 from types import ModuleType
 from typing import Any, Callable, ClassVar
 
+from kurenai.tokenizers._analysed_words import _jieba_words, _kept_within, _kept_words
+from kurenai.tokenizers._analyser_calls import (
+    MECAB_PIECE,
+    RUN_BOUND,
+    SUDACHI_PIECE,
+    _natural_pieces,
+    _pieces,
+    _runs_cut,
+)
 from kurenai.tokenizers._private_cache import private_cache_dir
 from kurenai.tokenizers._protocol import distribution_version, own_name, signature_text
 from kurenai.tokenizers._stemming import Stemmer, porter_stemmer, stem_signature, stemmed
-from kurenai.tokenizers._unicode import class_of, is_marks, is_spaced_word, make_normalizer
+from kurenai.tokenizers._unicode import make_normalizer
 
 __all__ = ["JiebaTokenizer", "KiwiTokenizer", "MeCabTokenizer", "SudachiTokenizer"]
 
-_HAS_WORD_CHARACTER = re.compile(r"[^\W_]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
-# SudachiPy refuses texts over 49,149 bytes of UTF-8: it gets pieces of at
-# most 12,000 code points (48,000 bytes).
-SUDACHI_PIECE = 12_000
-# fugashi (MeCab) crashes the process (SIGSEGV) on one call of ~194,000
-# characters (fewer with punctuation between them): it gets pieces of at most
-# 10,000 code points, far below every crash seen and short enough that
-# its time on an unbroken run of letters (quadratic in MeCab) stays small.
-MECAB_PIECE = 10_000
-# The cost model (measured by benchmarks/bench_robustness.py): MeCab's time
-# on a run of characters with no whitespace or punctuation between them
-# grows with the run's square (Latin letters, digits, Hangul: it weighs every
-# length of unknown word), so do Kiwi's on Latin letters and jieba's on one
-# Han character repeated; Sudachi's stays linear.  Every analyser gets runs
-# of at most RUN_BOUND code points, a longer run being cut every RUN_BOUND
-# code points from its start: each call then costs at most a constant, and a
-# text costs time linear in its length.  No word of any language is that long,
-# so only such a run's tokens can change.
-RUN_BOUND = 1_024
 Analyse = Callable[[str], Iterable[str]]
 # The post-stem filter of the analysers' words: the Unicode tokenizers'.
 _FILTER = "unicode"
@@ -270,84 +255,6 @@ class MorphologicalTokenizer:
         )
 
 
-def _kept_words(analysed: Iterable[str]) -> list[str]:
-    """Lowercased words with a letter, number or mark, marks kept on their base."""
-    # A word and the marks glued to it are joined once at the end: appending
-    # to the last string is quadratic in a long run of marks.
-    groups: list[list[str]] = []
-    previous_kept = False
-    for word in analysed:
-        if previous_kept and is_marks(word):
-            groups[-1].append(word)  # an analyser that split a combining mark off its letter
-        elif _HAS_WORD_CHARACTER.search(word):
-            groups.append([word.lower()])
-            previous_kept = True
-        else:
-            previous_kept = False
-    return [group[0] if len(group) == 1 else "".join(group) for group in groups]
-
-
-def _kept_within(analysed: Iterable[str], stemmer: Stemmer | None, limit: int) -> list[str] | None:
-    """``stemmed(_kept_words(analysed), stemmer)``, or None as soon as it has
-    more than ``limit`` words.  Exact: a word is final once the next kept
-    word starts (only marks join the last one), and is then stemmed and
-    counted, so words are counted only once the stemmer has kept them."""
-    tokens: list[str] = []
-    group: list[str] = []
-    previous_kept = False
-    for word in analysed:
-        if previous_kept and is_marks(word):
-            group.append(word)
-            continue
-        previous_kept = _HAS_WORD_CHARACTER.search(word) is not None
-        if previous_kept:
-            if group:
-                _add_word(tokens, group, stemmer)
-                if len(tokens) > limit:
-                    return None
-            group = [word.lower()]
-    if group:
-        _add_word(tokens, group, stemmer)
-    return None if len(tokens) > limit else tokens
-
-
-def _add_word(tokens: list[str], group: list[str], stemmer: Stemmer | None) -> None:
-    word: str | None = group[0] if len(group) == 1 else "".join(group)
-    if stemmer is not None:
-        word = stemmer(word)  # type: ignore[arg-type]
-    if word is not None:
-        tokens.append(word)
-
-
-@functools.cache
-def _run_pattern() -> re.Pattern[str]:
-    """A maximal run of characters that are neither whitespace nor punctuation
-    (category P*) of the Basic Multilingual Plane; built once, ~15 ms."""
-    # Plane 1's few punctuation marks (old scripts) are left out: a class
-    # with code points past U+FFFF is a list of ranges to re, searched
-    # linearly for each character (8x slower on every long text).
-    punctuation = [c for c in range(0x10000) if unicodedata.category(chr(c))[0] == "P"]
-    return re.compile(f"[^\\s{class_of(punctuation)[1:-1]}]+")
-
-
-def _runs_cut(piece: str, bound: int = RUN_BOUND) -> list[str]:
-    """``piece`` cut inside each run (of characters neither whitespace nor
-    punctuation) longer than ``bound``, every ``bound`` code points from the
-    run's start; a piece without such a run stays whole.  Linear: one
-    ``finditer`` over the maximal runs."""
-    if len(piece) <= bound:
-        return [piece]
-    cuts: list[int] = []
-    for run in _run_pattern().finditer(piece):
-        start, end = run.span()
-        if end - start > bound:
-            cuts.extend(range(start + bound, end, bound))
-    if not cuts:
-        return [piece]
-    edges = [0, *cuts, len(piece)]
-    return [piece[a:b] for a, b in zip(edges, edges[1:])]
-
-
 def _installed(module: str) -> bool:
     try:
         return importlib.util.find_spec(module) is not None
@@ -470,46 +377,6 @@ class SudachiTokenizer(MorphologicalTokenizer):
         return _pieces(text, SUDACHI_PIECE)
 
 
-def _pieces(text: str, size: int) -> list[str]:
-    """``text`` cut into pieces of at most ``size`` code points, each after
-    the last newline, space or ideographic full stop it holds (or at ``size``
-    code points if none: a word that long is cut)."""
-    pieces, start = [], 0
-    while len(text) - start > size:
-        stop = start + size
-        cut = max(text.rfind(separator, start, stop) for separator in ("\n", " ", "。"))
-        cut = cut + 1 if cut >= start else stop
-        pieces.append(text[start:cut])
-        start = cut
-    pieces.append(text[start:])
-    return pieces
-
-
-def _natural_pieces(text: str, size: int) -> list[str]:
-    """``text`` cut into pieces of at most ``size`` code points, each ending
-    after the last line break it holds, else after its last whitespace or
-    punctuation character (Unicode category P*), else at ``size`` code points.
-
-    Linear in ``len(text)``: each piece's characters are looked at at most
-    once, from its end back to its cut.
-    """
-    pieces, start = [], 0
-    while len(text) - start > size:
-        stop = start + size
-        cut = text.rfind("\n", start + 1, stop) + 1  # a line's words stay together
-        if cut == 0:
-            cut = stop
-            for index in range(stop - 1, start, -1):
-                char = text[index]
-                if char.isspace() or unicodedata.category(char)[0] == "P":
-                    cut = index + 1
-                    break
-        pieces.append(text[start:cut])
-        start = cut
-    pieces.append(text[start:])
-    return pieces
-
-
 class JiebaTokenizer(MorphologicalTokenizer):
     """Chinese words from jieba.
 
@@ -558,23 +425,6 @@ class JiebaTokenizer(MorphologicalTokenizer):
     def _analyser(self, tokenizer: Any) -> Analyse:
         hmm = self.hmm
         return lambda text: _jieba_words(tokenizer.tokenize(text, HMM=hmm))
-
-
-def _jieba_words(analysed: Iterable[tuple[str, int, int]]) -> list[str]:
-    # jieba cuts non-ASCII letters outside Chinese one by one ("naïve" -> na/ï/ve):
-    # glue touching fragments of spaced scripts back into their word.  A word
-    # is kept as its list of fragments and joined once at the end: appending
-    # to a string is quadratic in a long run ("é" * 400_000 took seconds).
-    groups: list[list[str]] = []
-    previous_end, previous_spaced = -1, False
-    for word, start, end in analysed:
-        spaced = is_spaced_word(word)
-        if spaced and previous_spaced and start == previous_end:
-            groups[-1].append(word)
-        else:
-            groups.append([word])
-        previous_end, previous_spaced = end, spaced
-    return [group[0] if len(group) == 1 else "".join(group) for group in groups]
 
 
 class KiwiTokenizer(MorphologicalTokenizer):

@@ -17,7 +17,7 @@ from robustness_support import NAMES, PAIRS, TYPES, require
 
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.scoring import Score
-from kurenai.tokenizers._morphological import RUN_BOUND
+from kurenai.tokenizers._analyser_calls import RUN_BOUND
 
 Scores = list[dict[str, Score]]
 

@@ -22,12 +22,11 @@ from kurenai import metrics
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.spark import tokenizer_key
 from kurenai.spark._worker import Spec, score_tables
-from kurenai.tokenizers._morphological import (
+from kurenai.tokenizers._analysed_words import _kept_within, _kept_words
+from kurenai.tokenizers._analyser_calls import (
     MECAB_PIECE,
     RUN_BOUND,
     SUDACHI_PIECE,
-    _kept_within,
-    _kept_words,
     _run_pattern,
     _runs_cut,
 )

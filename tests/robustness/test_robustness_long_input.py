@@ -17,14 +17,8 @@ import pytest
 from robustness_support import require
 
 from kurenai.rouge_scorer import RougeScorer
-from kurenai.tokenizers._morphological import (
-    _HAS_WORD_CHARACTER,
-    MECAB_PIECE,
-    RUN_BOUND,
-    _jieba_words,
-    _kept_words,
-    _natural_pieces,
-)
+from kurenai.tokenizers._analysed_words import _HAS_WORD_CHARACTER, _jieba_words, _kept_words
+from kurenai.tokenizers._analyser_calls import MECAB_PIECE, RUN_BOUND, _natural_pieces
 from kurenai.tokenizers._unicode import is_marks
 
 # The crash needs a fresh process: in this one it would end the test run.
