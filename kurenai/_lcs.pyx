@@ -6,10 +6,12 @@ length, LCS path and ROUGE-Lsum's union-LCS hits, n-gram overlaps, and
 ``pair_counts``, all of one pair's counts at once (``doc_counts`` is the
 same for ``kurenai._fused``, on its IDs).  Tokens are interned to dense
 int32 IDs once per call; every loop after that runs on C arrays without
-the GIL.  The LCS kernels are here and in ``_lcs_path.pxd`` (the walk back)
-and ``_lcs_postings.pxd`` (Lsum's index), the threaded length in
-``_lcs_threads.h``; n-gram counting is ``_lcs_ngrams.pxd``, interning
-``_lcs_intern.pxd``; all are inline code, compiled into this module.
+the GIL.  The LCS kernels are here and in ``_lcs_path.pxd`` (the walk back),
+the threaded length in ``_lcs_threads.h``; ROUGE-Lsum's union is
+``_lcs_union.pxd`` (its two passes) over ``_lcs_postings.pxd`` (the index)
+and ``_lcs_projections.pxd`` (the second pass's projections); n-gram
+counting is ``_lcs_ngrams.pxd``, interning ``_lcs_intern.pxd``; all are
+inline code, compiled into this module, which keeps their settings.
 
 Bit-parallel LCS (Allison-Dix / Hyyro): for a fixed sequence ``a`` and a bit
 per position of ``a``, the state ``V`` after reading ``b[:j]`` has, in its low
@@ -19,20 +21,20 @@ per position of ``a``, the state ``V`` after reading ``b[:j]`` has, in its low
 processed one 64-bit strip at a time, keeping the carries of the strip below.
 """
 
-from cpython.pyport cimport PY_SSIZE_T_MAX
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 
 from kurenai._lcs cimport release_buffer, scratch_buffer
 from kurenai._lcs_intern cimport free_doc, intern_doc
 from kurenai._lcs_ngrams cimport overlap
 from kurenai._lcs_path cimport (
-    PathScratch, advance, clear_strip, lcs_rows, mark_path_tiled, popcount64, set_strip, walk,
+    PathScratch, advance, clear_strip, mark_path, popcount64, set_strip,
 )
-from kurenai._lcs_postings cimport (
-    MAX_DEPTH, Level, Postings, Relative, _level_find, _project, build_postings,
-    build_relative, free_postings, free_relative, sync_cost, sync_levels,
+from kurenai._lcs_postings cimport Postings, build_postings, free_postings
+from kurenai._lcs_projections cimport MAX_DEPTH, Relative, free_relative
+from kurenai._lcs_union cimport (
+    DEFERRED, Knobs, count_union, defer, union_all, union_deferred, union_indexed,
 )
 
 cdef extern from "_popcount.h":
@@ -155,18 +157,10 @@ def _set_tile_shape(Py_ssize_t group, Py_ssize_t span):
     return previous
 
 
-cdef int _mark_path(const int32_t *ref, Py_ssize_t m, const int32_t *can,
-                    Py_ssize_t n, PathScratch *scratch) noexcept nogil:
-    """Mark rouge-score's LCS path of (ref, can) in scratch.on_path; ``rows``
-    holds ROWS_LIMIT words.  Returns -1 if out of memory."""
-    cdef Py_ssize_t lcs, i = m, j = n
-    if m == 0 or n == 0:
-        return 0
-    if (n + 1) * ((m + 63) >> 6) > ROWS_LIMIT:
-        return mark_path_tiled(ref, m, can, n, scratch, TILE_GROUP, TILE_SPAN)
-    lcs = lcs_rows(ref, m, can, n, scratch.mask, scratch.carry, scratch.rows)
-    walk(ref, can, scratch.rows, n + 1, 0, &i, &j, &lcs, scratch.on_path)
-    return 0
+cdef inline void _path_settings(PathScratch *scratch) noexcept nogil:
+    """The row memory and tile shape of mark_path, from the settings above."""
+    scratch.rows_limit = ROWS_LIMIT
+    scratch.tile_group, scratch.tile_span = TILE_GROUP, TILE_SPAN
 
 
 # ------------------------------------------------------------ ROUGE-Lsum
@@ -185,7 +179,8 @@ cdef int _mark_path(const int32_t *ref, Py_ssize_t m, const int32_t *can,
 # sentences' shapes instead (kurenai/_lcs_postings.pxd), each once: a sentence
 # sharing no rare token with the reference sentence has its shape's path.  The
 # sentences that do share one (at most FREQUENT_LINES per rare position) are
-# visited one by one.
+# visited one by one.  The visits and both passes are kurenai/_lcs_union.pxd,
+# the settings below passed in as its Knobs.
 
 cdef Py_ssize_t INDEX_MIN_SENTS = 16
 cdef Py_ssize_t FREQUENT_LINES = 32
@@ -223,221 +218,14 @@ def _set_frequent_lines(Py_ssize_t lines, Py_ssize_t shapes_after=8):
     return previous
 
 
-cdef int _union_all(const int32_t *rs, Py_ssize_t m, const Doc *can,
-                    PathScratch *scratch) noexcept nogil:
-    """Mark the union of the paths of ``rs`` against every candidate sentence."""
-    cdef Py_ssize_t c
-    for c in range(can.n_sents):
-        if _mark_path(rs, m, can.ids + can.bounds[c], can.bounds[c + 1] - can.bounds[c],
-                      scratch) < 0:
-            return -1
-    return 0
-
-
-cdef int _visit(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, const Doc *can,
-                Py_ssize_t c, Postings *index, PathScratch *scratch) noexcept nogil:
-    """Mark the path of ``rs`` against candidate sentence c, once per ref sentence r."""
-    if index.seen[c] == r:
-        return 0
-    index.seen[c] = r
-    return _mark_path(rs, m, can.ids + can.bounds[c], can.bounds[c + 1] - can.bounds[c],
-                      scratch)
-
-
-cdef void _list_rare(const int32_t *rs, Py_ssize_t m, Py_ssize_t stamp,
-                     Postings *index, const Relative *rel, bint relative) noexcept nogil:
-    """index.rare: the sentences sharing with ``rs`` a token that is rare (or,
-    if ``relative``, not in its key); ``stamp`` marks them listed."""
-    cdef Py_ssize_t p, k, c
-    index.n_rare = 0
-    for p in range(m):
-        if (rel.rank[rs[p]] > 0) if relative else index.frequent[rs[p]] != 0:
-            continue
-        for k in range(index.heads[rs[p]], index.heads[rs[p] + 1]):
-            c = index.items[k]
-            if index.rare_seen[c] != stamp:
-                index.rare_seen[c] = stamp
-                index.rare[index.n_rare] = <int32_t> c
-                index.n_rare += 1
-
-
-cdef void _count_sharing(const Doc *can, Postings *index, Relative *rel,
-                         bint relative, int32_t step) noexcept nogil:
-    """Add ``step`` to the sharing of each listed rare sentence's shape: its
-    global shape's, or (``relative``) its projection's on the stack's top."""
-    cdef Py_ssize_t c, length, s
-    cdef Level *top
-    if not relative:
-        for c in range(index.n_rare):
-            index.sharing[index.shape_of[index.rare[c]]] += step
-        return
-    top = &rel.levels[rel.depth - 1]
-    for c in range(index.n_rare):
-        if step > 0:
-            length = _project(can, index.rare[c], rel, <int32_t> rel.depth)
-            s = _level_find(top, rel.buffer, length, False) if length > 0 else -1
-            rel.rare_shape[c] = <int32_t> s
-        else:
-            s = rel.rare_shape[c]
-        if s >= 0:
-            top.sharing[s] += step
-
-
-cdef int _visit_shapes(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, Py_ssize_t p,
-                       Postings *index, Py_ssize_t *budget,
-                       PathScratch *scratch) noexcept nogil:
-    """Visit the global shapes holding rs[p] until p is marked, or ``budget``
-    of them are visited; each shape with a line sharing no rare token with
-    ``rs`` has that line's path."""
-    cdef Py_ssize_t t = rs[p], s
-    cdef int status = 0
-    while (status == 0 and not scratch.on_path[p] and budget[0] > 0
-           and index.shape_cursor[t] < index.shape_heads[t + 1]):
-        s = index.shape_items[index.shape_cursor[t]]
-        index.shape_cursor[t] += 1
-        if index.shape_seen[s] == r or index.sharing[s] == index.lines[s]:
-            continue  # seen, or none of its sentences has its path
-        index.shape_seen[s] = r
-        budget[0] -= 1
-        status = _mark_path(rs, m, index.shape_ids + index.shape_bounds[s],
-                            index.shape_bounds[s + 1] - index.shape_bounds[s], scratch)
-    return status
-
-
-cdef int _visit_projections(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, Py_ssize_t p,
-                            Relative *rel, PathScratch *scratch) noexcept nogil:
-    """Visit the projections on the stack's top holding rs[p] until p is
-    marked; each with a line sharing no other token with ``rs`` than those of
-    its key has that line's path."""
-    cdef Py_ssize_t s, d = rel.rank[rs[p]] - 1
-    cdef int status = 0
-    cdef Level *top = &rel.levels[rel.depth - 1]
-    while status == 0 and not scratch.on_path[p] and rel.cursor[d] < top.heads[d + 1]:
-        s = top.items[rel.cursor[d]]
-        rel.cursor[d] += 1
-        if top.seen[s] == r or top.sharing[s] >= top.lines[s]:
-            continue  # seen, or none of its lines has its path
-        top.seen[s] = r
-        status = _mark_path(rs, m, top.ids + top.bounds[s], top.bounds[s + 1] - top.bounds[s],
-                            scratch)
-    return status
-
-
-cdef enum:
-    UNLISTED, GLOBAL, RELATIVE  # how a ref sentence visits the shapes
-    DEFERRED = 1  # _union_indexed's status of a sentence left for the second pass
-
-
-cdef int _union_indexed(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, Py_ssize_t slot,
-                        const Doc *can, Postings *index, Relative *rel,
-                        PathScratch *scratch) noexcept nogil:
-    """_union_all, visiting only the sentences (or shapes) that can still mark
-    a position.
-
-    First pass (``slot`` -1): a sentence visiting more than DEFER_AFTER
-    global shapes for a position it leaves unmarked is DEFERRED, its marks
-    kept.  Second pass (``slot``: its keys in ``rel``): a position that
-    needs shapes turns to the projections at once if more global shapes
-    hold its token than building its line's projections would cost (the
-    levels' postings and copies, each divided by the lines sharing the
-    level; the sentences of its frequent tokens outside its key), else
-    after visiting that many global shapes.  So a line spends at most about
-    twice what the better of the two would have cost it, a level's cost
-    shared by its lines."""
-    cdef Py_ssize_t p, c, t, tries, next_rare = 0, status = 0, budget = 0
-    cdef Py_ssize_t key_len = rel.key_len[slot] if slot >= 0 else 0
-    cdef const int32_t *key = rel.keys + slot * MAX_DEPTH if slot >= 0 else NULL
-    cdef Py_ssize_t stamp = r if slot < 0 else -2 - r  # the rare lists' marks
-    cdef int mode = UNLISTED
-    for p in range(m):
-        t = rs[p]
-        # Its sentences one by one: all of them for a rare token, the first
-        # SHAPES_AFTER for a frequent one (usually one of them marks it).
-        tries = 0
-        while (status == 0 and not scratch.on_path[p] and index.cursor[t] < index.heads[t + 1]
-               and (tries < SHAPES_AFTER or not index.frequent[t])):
-            c = index.items[index.cursor[t]]
-            index.cursor[t] += 1
-            tries += 1
-            status = _visit(rs, m, r, can, c, index, scratch)
-        if status == 0 and not scratch.on_path[p] and index.cursor[t] < index.heads[t + 1]:
-            if mode == UNLISTED:
-                _list_rare(rs, m, stamp, index, rel, False)
-                _count_sharing(can, index, rel, False, 1)
-                mode = GLOBAL
-                budget = PY_SSIZE_T_MAX
-                if slot < 0 and RELATIVE_DEPTH > 0:
-                    budget = DEFER_AFTER
-                elif key_len > 0:
-                    budget = sync_cost(rel, index, slot) + rel.extra[slot]
-            if (mode == GLOBAL and slot >= 0
-                    and index.shape_heads[t + 1] - index.shape_cursor[t] > budget):
-                budget = 0  # the projections cost less than the shapes left
-            if mode == GLOBAL:
-                status = _visit_shapes(rs, m, r, p, index, &budget, scratch)
-                if (status == 0 and not scratch.on_path[p] and budget <= 0
-                        and index.shape_cursor[t] < index.shape_heads[t + 1]):
-                    if slot < 0:
-                        status = DEFERRED
-                        break
-                    # Over budget: the projections, and the rare list for them.
-                    _count_sharing(can, index, rel, False, -1)
-                    if sync_levels(rel, can, index, key, key_len) < 0:
-                        status = -1
-                        break
-                    _list_rare(rs, m, stamp - (<Py_ssize_t> 1 << 32), index, rel, True)
-                    _count_sharing(can, index, rel, True, 1)
-                    mode = RELATIVE
-                    next_rare = 0
-            if mode == RELATIVE and rel.rank[t] > 0:  # else all its sentences are listed
-                status = _visit_projections(rs, m, r, p, rel, scratch)
-            while status == 0 and not scratch.on_path[p] and next_rare < index.n_rare:
-                status = _visit(rs, m, r, can, index.rare[next_rare], index, scratch)
-                next_rare += 1
-        if status != 0:
-            break
-    for p in range(m):
-        index.cursor[rs[p]] = index.heads[rs[p]]
-        index.shape_cursor[rs[p]] = index.shape_heads[rs[p]]
-    if mode != UNLISTED:
-        _count_sharing(can, index, rel, mode == RELATIVE, -1)
-    return status
-
-
-cdef int _defer(int32_t **deferred, Py_ssize_t *n_deferred, uint8_t **saved,
-                const Doc *ref, Py_ssize_t r, uint8_t *on_path) noexcept nogil:
-    """Add ref sentence r to the deferred ones, its marks saved (and cleared
-    from ``on_path``); -1 if out of memory."""
-    cdef Py_ssize_t m = ref.bounds[r + 1] - ref.bounds[r]
-    if deferred[0] == NULL:
-        deferred[0] = <int32_t *> malloc((ref.n_sents + 1) * sizeof(int32_t))
-        saved[0] = <uint8_t *> malloc(ref.n_tokens + 1)
-        if deferred[0] == NULL or saved[0] == NULL:
-            return -1
-    deferred[0][n_deferred[0]] = <int32_t> r
-    n_deferred[0] += 1
-    memcpy(saved[0] + ref.bounds[r], on_path, m)
-    memset(on_path, 0, m)
-    return 0
-
-
-cdef inline void _count_union(const int32_t *rs, Py_ssize_t m, uint8_t *on_path,
-                              int32_t *union_count) noexcept nogil:
-    """Count a ref sentence's marked positions in union_count, and clear them."""
-    cdef Py_ssize_t k
-    for k in range(m):
-        if on_path[k]:
-            union_count[rs[k]] += 1
-            on_path[k] = 0
-
-
 cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
                               Py_ssize_t vocab_size) noexcept nogil:
     """Summary-level union-LCS hits; -1 if out of memory."""
-    cdef Py_ssize_t q, r, c, k, m, max_m = 0, max_n = 0, hits = 0
+    cdef Py_ssize_t r, c, k, m, max_m = 0, max_n = 0, hits = 0
     cdef const int32_t *rs
     cdef bint indexed = can.n_sents >= INDEX_MIN_SENTS
     cdef PathScratch scratch
+    cdef Knobs knobs
     cdef Postings index
     cdef Relative rel
     cdef int32_t *deferred = NULL  # the ref sentences left for the second pass
@@ -457,6 +245,9 @@ cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
     )
     memset(&index, 0, sizeof(index))
     memset(&rel, 0, sizeof(rel))
+    knobs.shapes_after, knobs.relative_depth = SHAPES_AFTER, RELATIVE_DEPTH
+    knobs.defer_after = DEFER_AFTER
+    _path_settings(&scratch)
     # vocab_size + 1 masks: the shapes' BLOCKER is the ID vocab_size.
     scratch.mask = <uint64_t *> scratch_buffer(
         small_mask, (vocab_size + 1) * sizeof(uint64_t), True
@@ -484,28 +275,17 @@ cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
             rs = ref.ids + ref.bounds[r]
             m = ref.bounds[r + 1] - ref.bounds[r]
             if indexed:
-                hits = _union_indexed(rs, m, r, -1, can, &index, &rel, &scratch)
+                hits = union_indexed(rs, m, r, -1, can, &index, &rel, &knobs, &scratch)
             else:
-                hits = _union_all(rs, m, can, &scratch)
+                hits = union_all(rs, m, can, &scratch)
             if hits == DEFERRED:  # its marks kept for the second pass
-                hits = _defer(&deferred, &n_deferred, &saved, ref, r, scratch.on_path)
+                hits = defer(&deferred, &n_deferred, &saved, ref, r, scratch.on_path)
             if hits < 0:
                 break
-            _count_union(rs, m, scratch.on_path, union_count)
-        if n_deferred and hits >= 0 and build_relative(
-                ref, deferred, n_deferred, can, vocab_size, &index, RELATIVE_DEPTH, &rel) < 0:
-            hits = -1
-        # The deferred sentences, by key: those sharing a key's first tokens
-        # share its levels.
-        for q in range(n_deferred if hits >= 0 else 0):
-            r = deferred[rel.order[q]]
-            rs = ref.ids + ref.bounds[r]
-            m = ref.bounds[r + 1] - ref.bounds[r]
-            memcpy(scratch.on_path, saved + ref.bounds[r], m)
-            hits = _union_indexed(rs, m, r, rel.order[q], can, &index, &rel, &scratch)
-            if hits < 0:
-                break
-            _count_union(rs, m, scratch.on_path, union_count)
+            count_union(rs, m, scratch.on_path, union_count)
+        if n_deferred and hits >= 0:
+            hits = union_deferred(ref, can, vocab_size, deferred, n_deferred, saved, &index,
+                                  &rel, &knobs, &scratch, union_count)
         # A token's hits are capped by its count on each side; the reference
         # side never binds, since each of its positions is unioned at most once.
         for k in range(vocab_size):
@@ -572,6 +352,7 @@ def lcs_indices(ref, can):
     cdef PathScratch scratch
     cdef int status
     memset(&scratch, 0, sizeof(scratch))
+    _path_settings(&scratch)
     try:
         scratch.mask = <uint64_t *> calloc(docs.size + 1, sizeof(uint64_t))
         scratch.rows = <uint64_t *> malloc(
@@ -582,7 +363,7 @@ def lcs_indices(ref, can):
         if not (scratch.mask and scratch.rows and scratch.carry and scratch.on_path):
             raise MemoryError()
         with nogil:
-            status = _mark_path(docs.a.ids, m, docs.b.ids, n, &scratch)
+            status = mark_path(docs.a.ids, m, docs.b.ids, n, &scratch)
         if status < 0:
             raise MemoryError()
         return [i for i in range(m) if scratch.on_path[i]]

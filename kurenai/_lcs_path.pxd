@@ -32,8 +32,11 @@ cdef extern from "_lcs_threads.h":
 cdef struct PathScratch:
     uint64_t *mask      # vocab-sized, all zero between calls
     uint8_t *carry      # one byte per candidate token
-    uint64_t *rows      # ROWS_LIMIT words (or the pair's rows, if fewer)
+    uint64_t *rows      # rows_limit words (or the pair's rows, if fewer)
     uint8_t *on_path    # one byte per ref token: the marked positions
+    Py_ssize_t rows_limit  # words of rows kept at once (the module's ROWS_LIMIT)
+    Py_ssize_t tile_group  # past it, the tiles' shape (0: tile_shape's)
+    Py_ssize_t tile_span
 
 
 cdef inline int _lcs_rows_1(const int32_t *ref, Py_ssize_t m, const int32_t *can,
@@ -239,7 +242,7 @@ cdef inline void _tile_rows(const int32_t *ref, Py_ssize_t m, const int32_t *can
 cdef inline int mark_path_tiled(const int32_t *ref, Py_ssize_t m, const int32_t *can,
                                 Py_ssize_t n, PathScratch *scratch, Py_ssize_t group,
                                 Py_ssize_t span) noexcept nogil:
-    """_mark_path in O((n * m / 64) ** (2/3)) words, for one forward pass and
+    """mark_path in O((n * m / 64) ** (2/3)) words, for one forward pass and
     a few percent more: tiles of ``group`` words by ``span`` tokens (<= 0:
     tile_shape's).
 
@@ -282,4 +285,18 @@ cdef inline int mark_path_tiled(const int32_t *ref, Py_ssize_t m, const int32_t 
     free(saved)
     free(carries)
     free(tile)
+    return 0
+
+
+cdef inline int mark_path(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+                          Py_ssize_t n, PathScratch *scratch) noexcept nogil:
+    """Mark rouge-score's LCS path of (ref, can) in scratch.on_path; ``rows``
+    holds scratch.rows_limit words.  Returns -1 if out of memory."""
+    cdef Py_ssize_t lcs, i = m, j = n
+    if m == 0 or n == 0:
+        return 0
+    if (n + 1) * ((m + 63) >> 6) > scratch.rows_limit:
+        return mark_path_tiled(ref, m, can, n, scratch, scratch.tile_group, scratch.tile_span)
+    lcs = lcs_rows(ref, m, can, n, scratch.mask, scratch.carry, scratch.rows)
+    walk(ref, can, scratch.rows, n + 1, 0, &i, &j, &lcs, scratch.on_path)
     return 0
