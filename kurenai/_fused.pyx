@@ -14,9 +14,10 @@ The jobs are in the inline code this module cimports, compiled into it:
 ``_fused_hash.h``), ``_fused_scan.pxd`` (the four tokenizations),
 ``_fused_stems.pxd`` (the stemming of their IDs, and the stem cache),
 ``_fused_pair.pxd`` (one pair's scan and counts,
-without the GIL) and ``_fused_scores.pxd`` (the score formulas).  This
-module holds their one copy of the process state (the hash key, the scan's
-tables), the plan, and the batch driver that releases the GIL.
+without the GIL), ``_fused_driver.pxd`` (the driver taking one pair or a
+batch through scan, stemming and count, releasing the GIL around the C)
+and ``_fused_scores.pxd`` (the score formulas).  This module holds their
+one copy of the process state (the hash key, the scan's tables) and the plan.
 """
 
 from cpython.unicode cimport (
@@ -29,10 +30,11 @@ from libc.stdint cimport int64_t, uint8_t
 from libc.math cimport NAN
 from libc.stdlib cimport calloc, free, malloc
 
+from kurenai._fused_driver cimport pair_free, run_all, work_run
 from kurenai._fused_intern cimport Entry, HashKey, Table, probe_total, sip13
 from kurenai._fused_pair cimport LCS, LSUM, NGRAM, SKIP, WLCS, Layout, PairWork
 from kurenai._fused_pair cimport lowered_within, prepared
-from kurenai._fused_pair cimport work_count, work_free, work_init, work_release, work_scan
+from kurenai._fused_pair cimport work_free, work_init
 from kurenai._fused_scan cimport (
     ALONE, CHAR, DIRECT_PLANES_END, MARK, NEWLINE, PLANE_14, PLANE_14_SIZE, ROUGE_SCORE,
     UNICODE_WORDS, WHITESPACE, WORD, ScanRules, is_space, scan_alone, scan_alone_free,
@@ -134,7 +136,6 @@ def _degrade_fast_hash(bint on):
 
 cdef enum:
     SMALL_ORDERS = 16  # n-gram orders whose overlaps a pair keeps on the stack
-    STEM_BLOCK = 16    # pairs score_many scans, stems, then counts at a time
 
 # Bytes a plan's stem cache holds at most (tokens, stems and their entries):
 # 32 MiB, some 250,000 English words; emptied when full.
@@ -249,7 +250,7 @@ cdef class FusedPlan:
         try:
             return self._scores(&work)
         finally:
-            _pair_free(&work, small)
+            pair_free(&work, small)
 
     def tallies(self, str target, str prediction):
         """See ``kurenai._core.plan.Plan.tallies``."""
@@ -260,7 +261,7 @@ cdef class FusedPlan:
         try:
             return [self._tally(&work, i) for i in range(self.c.n_types)]
         finally:
-            _pair_free(&work, small)
+            pair_free(&work, small)
 
     cdef tuple _tally(self, const PairWork *work, Py_ssize_t i):
         cdef Py_ssize_t t_len = work.t.n_tokens, p_len = work.p.n_tokens, n
@@ -290,9 +291,10 @@ cdef class FusedPlan:
             if work.counts.overlaps == NULL:
                 raise MemoryError()
         try:
-            _work_run(self, work, prepared(target), prepared(prediction), -1)
+            work_run(&self.c, &self.stem_cache, self.stem, self.stem_memo, work,
+                     prepared(target), prepared(prediction), -1)
         except BaseException:
-            _pair_free(work, small)
+            pair_free(work, small)
             raise
         return 0
 
@@ -371,7 +373,8 @@ cdef class FusedPlan:
             for k in range(n):
                 work_init(&works[k])
                 works[k].counts.overlaps = overlaps + k * n_orders
-            _run_all(self, works, lowered, n, max_tokens)
+            run_all(&self.c, &self.stem_cache, self.stem, self.stem_memo, works, lowered, n,
+                    max_tokens)
             for k in over:
                 works[k].status = 1
             if out is not None:
@@ -414,90 +417,3 @@ cdef class FusedPlan:
                 values[0] = values[1] = values[2] = 0.0
             for field in range(3):
                 out[i, field, k] = values[field]
-
-
-# ---------------------------------------------------------------- the GIL driver
-
-cdef void _pair_free(PairWork *work, Py_ssize_t *small) noexcept:
-    if work.counts.overlaps != small:
-        free(work.counts.overlaps)
-    work_free(work)
-
-
-cdef int _work_stem(FusedPlan plan, PairWork *w) except -1:
-    # With the GIL: the plan's stem cache is read and filled only so.
-    if w.status != 0 or plan.stem is None:
-        return 0
-    stem_all(&w.table, plan.c.rules, &plan.stem_cache, plan.stem, plan.stem_memo, &w.stems,
-             &w.final_ids)
-    remap(&w.t, w.final_ids)
-    remap(&w.p, w.final_ids)
-    return 0
-
-
-cdef int _work_run(FusedPlan plan, PairWork *w, str target, str prediction,
-                   Py_ssize_t max_tokens) except -1:
-    """Scan, intern, stem and count one pair of prepared texts."""
-    cdef const char *t_data = <const char *> PyUnicode_DATA(target)
-    cdef const char *p_data = <const char *> PyUnicode_DATA(prediction)
-    cdef int t_kind = PyUnicode_KIND(target), p_kind = PyUnicode_KIND(prediction)
-    cdef Py_ssize_t t_length = PyUnicode_GET_LENGTH(target)
-    cdef Py_ssize_t p_length = PyUnicode_GET_LENGTH(prediction)
-    with nogil:
-        work_scan(&plan.c, w, t_data, t_kind, t_length, p_data, p_kind, p_length, max_tokens)
-    _work_stem(plan, w)
-    with nogil:
-        work_count(&plan.c, w)
-    if w.status < 0:
-        raise MemoryError()
-    return 0
-
-
-cdef int _run_all(FusedPlan plan, PairWork *works, list lowered, Py_ssize_t n,
-                  Py_ssize_t max_tokens) except -1:
-    """_work_run over many pairs, in three phases so the GIL is released twice
-    per batch rather than per pair (``lowered``: n targets, then n predictions,
-    prepared)."""
-    cdef Py_ssize_t k, start, end
-    cdef const char **data = <const char **> malloc(2 * n * sizeof(char *) + 1)
-    cdef int *kinds = <int *> malloc(2 * n * sizeof(int) + 1)
-    cdef Py_ssize_t *lengths = <Py_ssize_t *> malloc(2 * n * sizeof(Py_ssize_t) + 1)
-    cdef const Layout *c = &plan.c
-    try:
-        if data == NULL or kinds == NULL or lengths == NULL:
-            raise MemoryError()
-        for k in range(2 * n):
-            data[k] = <const char *> PyUnicode_DATA(lowered[k])
-            kinds[k] = PyUnicode_KIND(lowered[k])
-            lengths[k] = PyUnicode_GET_LENGTH(lowered[k])
-        if plan.stem is None:
-            # One pass, each pair's buffers still in cache when counted.
-            with nogil:
-                for k in range(n):
-                    work_scan(c, &works[k], data[k], kinds[k], lengths[k],
-                              data[n + k], kinds[n + k], lengths[n + k], max_tokens)
-                    work_count(c, &works[k])
-                    work_release(&works[k])
-        else:
-            # By blocks of pairs, still in the CPU's caches when stemmed
-            # (with the GIL) and counted.
-            for start in range(0, n, STEM_BLOCK):
-                end = min(start + STEM_BLOCK, n)
-                with nogil:
-                    for k in range(start, end):
-                        work_scan(c, &works[k], data[k], kinds[k], lengths[k],
-                                  data[n + k], kinds[n + k], lengths[n + k], max_tokens)
-                for k in range(start, end):
-                    _work_stem(plan, &works[k])
-                with nogil:
-                    for k in range(start, end):
-                        work_count(c, &works[k])
-                        work_release(&works[k])
-        for k in range(n):
-            if works[k].status < 0:
-                raise MemoryError()
-        return 0
-    finally:
-        free(data)
-        free(kinds)
-        free(lengths)

@@ -2,7 +2,7 @@
 # scan both texts into one table, then count with the kernels of
 # kurenai._lcs (n-grams, LCS, ROUGE-Lsum) and kurenai._variants (ROUGE-W/S/SU).
 # Stemming, which may call Python, runs between the scan and the count
-# (kurenai/_fused.pyx, with kurenai/_fused_stems.pxd's stem_all).
+# (kurenai/_fused_driver.pxd, with kurenai/_fused_stems.pxd's stem_all).
 #
 # Inline code only, compiled into the module that cimports it.  What to
 # count is a Layout, the C form of a plan's ROUGE types.

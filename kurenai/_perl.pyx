@@ -16,17 +16,22 @@ and the summary-level union LCS of ``_lcs``, ROUGE-W and skip-bigrams of
 ``_variants``).  :func:`corpus_values` draws the script's ``srand(i)`` /
 ``int(rand(n))`` samples in C and sums each as it is drawn: no
 (samples x evaluations) index array.
+
+The bootstrap's C (the draws, the sums, the intervals) is the inline code of
+``_perl_bootstrap.pxd``, compiled into this module; this module holds one
+evaluation's kernels, the SPL files' scan and the interning key.
 """
 
 from libc.math cimport fabs, floor, pow
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t
 from libc.stdio cimport snprintf
-from libc.stdlib cimport calloc, free, malloc, qsort, strtod
+from libc.stdlib cimport calloc, free, malloc, strtod
 
 from kurenai._fused_intern cimport HashKey, Table, fast_hash, intern_token, table_free, table_init
 from kurenai._lcs cimport Counts, Doc, doc_counts
 from kurenai._lcs_intern cimport free_doc, intern_doc
 from kurenai._lcs_ngrams cimport overlap
+from kurenai._perl_bootstrap cimport draw_sums, interval, ordered_sums, to_samples
 from kurenai._variants cimport skip_bigram_doc_counts, weighted_lcs_doc
 
 # The metric kinds of ``kurenai.rouge155._counts.Metric.kind``.
@@ -34,14 +39,6 @@ cdef enum Kind:
     NGRAM, LCS, WLCS, SKIP
 
 import os
-
-# Perl's drand48: state <- (A * state + C) mod 2^48, srand(s) -> (s << 16) + 0x330E.
-cdef uint64_t RAND_A = 0x5DEECE66D
-cdef uint64_t RAND_C = 0xB
-cdef uint64_t RAND_MASK = (<uint64_t> 1 << 48) - 1
-cdef double RAND_SCALE = 1.0 / 281474976710656.0  # 2^-48, exact
-cdef uint64_t SEED_BITS = 0xFFFFFFFF
-cdef uint64_t SEED_LOW = 0x330E
 
 ZERO_BASE = "a model summary has no words, and ROUGE-W divides by its length"
 
@@ -391,99 +388,6 @@ def spl_values(metrics, models, bytes peer, bint best, counting, double alpha):
 
 
 # ---------------------------------------------------------------- the corpus
-
-cdef void ordered_sums(const double *values, Py_ssize_t size, Py_ssize_t width,
-                       double *out) noexcept nogil:
-    """Per column, the evaluations' values added one after another
-    (``_corpus._ordered_sums``)."""
-    cdef Py_ssize_t e, c
-    for c in range(width):
-        out[c] = values[c] if size else 0.0
-    for e in range(1, size):
-        for c in range(width):
-            out[c] += values[e * width + c]
-
-
-cdef inline Py_ssize_t draw(uint64_t *state, Py_ssize_t size) noexcept nogil:
-    """The next ``int(rand(size))``."""
-    state[0] = (RAND_A * state[0] + RAND_C) & RAND_MASK
-    # floor of a non-negative double: the truncating cast (no libm call); the
-    # state is below 2^48, so its signed conversion is exact.
-    return <Py_ssize_t> (<double> <int64_t> state[0] * RAND_SCALE * <double> size)
-
-
-cdef void draw_sums(const double *values, Py_ssize_t size, Py_ssize_t width,
-                    Py_ssize_t resamples, double *sums) noexcept nogil:
-    """Row s of ``sums``: the values of the ``size`` evaluations that
-    ``srand(s)`` then ``int(rand(size))`` draws, added in draw order."""
-    cdef Py_ssize_t s, _j, c
-    cdef uint64_t state
-    cdef double *row
-    cdef const double *drawn
-    for s in range(resamples):
-        state = (((<uint64_t> s) & SEED_BITS) << 16) + SEED_LOW
-        row = sums + s * width
-        drawn = values + draw(&state, size) * width
-        for c in range(width):
-            row[c] = drawn[c]
-        for _j in range(1, size):
-            drawn = values + draw(&state, size) * width
-            for c in range(width):
-                row[c] += drawn[c]
-
-
-cdef void to_samples(double *sums, Py_ssize_t resamples, Py_ssize_t width, Py_ssize_t size,
-                     int counting, double alpha) noexcept nogil:
-    """Sums -> samples: the mean of the drawn (R, P, F), or under ``-t 1`` the
-    ratios of the summed counts (``_corpus._ratios``)."""
-    cdef Py_ssize_t s, c
-    cdef double *x
-    cdef double m_count, p_count, hit, recall, precision, denominator
-    for s in range(resamples * width // 3):
-        x = sums + 3 * s
-        if counting == 0:
-            for c in range(3):
-                x[c] = x[c] / <double> size
-            continue
-        m_count, p_count, hit = x[0], x[1], x[2]
-        recall = hit / m_count if m_count > 0 else 0.0
-        precision = hit / p_count if p_count > 0 else 0.0
-        denominator = (1 - alpha) * precision + alpha * recall
-        x[0], x[1] = recall, precision
-        x[2] = (recall * precision) / denominator if denominator > 0 else 0.0
-
-
-cdef int compare(const void *a, const void *b) noexcept nogil:
-    cdef double x = (<const double *> a)[0], y = (<const double *> b)[0]
-    return (x > y) - (x < y)
-
-
-cdef double at(const double *ranked, Py_ssize_t count, Py_ssize_t index) noexcept nogil:
-    # A Perl array element (negative indices from the end); past either end undef, 0.
-    if -count <= index < count:
-        return ranked[index + count if index < 0 else index]
-    return 0.0
-
-
-cdef void interval(double *ranked, Py_ssize_t resamples, double confidence,
-                   double *out) noexcept nogil:
-    """``_corpus._interval``: (mean of the sorted samples, low, high)."""
-    cdef Py_ssize_t i, upper, lower
-    cdef double mean, delta, ratio
-    qsort(ranked, resamples, sizeof(double), compare)
-    mean = ranked[0]
-    for i in range(1, resamples):
-        mean += ranked[i]
-    out[0] = mean / resamples
-    delta = resamples * ((100 - confidence) / 2.0) / 100.0
-    upper = <Py_ssize_t> (resamples - delta - 1)
-    lower = <Py_ssize_t> delta
-    ratio = resamples - delta - 1 - upper
-    out[1] = at(ranked, resamples, lower) + (
-        at(ranked, resamples, lower + 1) - at(ranked, resamples, lower)) * ratio
-    out[2] = at(ranked, resamples, upper) + (
-        at(ranked, resamples, upper + 1) - at(ranked, resamples, upper)) * ratio
-
 
 def corpus_values(const double[::1] values, Py_ssize_t metrics, counting, double alpha,
                   Py_ssize_t resamples, double confidence):
