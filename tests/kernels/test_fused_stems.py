@@ -143,7 +143,10 @@ def test_the_cache_is_not_pickled_and_a_scorer_pickles_the_same_after_stemming()
     scorer.score_batch(HAND_WRITTEN, HAND_WRITTEN[::-1])
     assert scorer.plan._stem_cache()[0] > 0
     assert pickle.dumps(scorer) == before
-    assert pickle.dumps(scorer.plan) == pickle.dumps(pickle.loads(pickle.dumps(scorer.plan)))
+    # The plan after stemming pickles as a plan that never stemmed.  (Not
+    # against its own unpickled copy: NLTK's stemmer holds a frozenset, which
+    # an unpickled copy may iterate, and so pickle, in another order.)
+    assert pickle.dumps(scorer.plan) == pickle.dumps(RougeScorer(FOUR, use_stemmer=True).plan)
     assert pickle.loads(pickle.dumps(scorer.plan))._stem_cache() == (0, 0)
 
 
