@@ -132,7 +132,7 @@ def test_runs_on_a_cpu_without_popcnt(cpu: str, popcount: str) -> None:
 
 
 # The bootstrap's kernel refills the generator's words on AVX2 lanes only
-# where the CPU has them (kurenai/_resample.h): its sums, without NumPy, with
+# where the CPU has them (kurenai/_resample_mt.h): its sums, without NumPy, with
 # AVX2 allowed and forbidden, must agree, on a CPU without AVX2 as on one with.
 RESAMPLE_PROBE = """
 import json, random, sys, types
