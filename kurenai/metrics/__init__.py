@@ -107,8 +107,9 @@ def compute(
 
     Raises:
         ValueError: no predictions, different lengths, an empty reference
-            list, or an unknown option.
-        TypeError: a text that is not a str, naming its index.
+            list, no ROUGE types, or an unknown option.
+        TypeError: a text that is not a str, naming its index; a bare string
+            as ``rouge_types``; ``use_stemmer`` that is not a bool.
     """
     metric = Rouge(
         rouge_types,
