@@ -79,9 +79,7 @@ def test_null_in_null_out(backend: str) -> None:
 
 def test_none_without_allow_none_names_the_index(backend: str) -> None:
     scorer = RougeScorer(["rouge1"])
-    with pytest.raises(
-        TypeError, match=r"predictions\[1\] must be a str, got a null .*allow_none"
-    ):
+    with pytest.raises(TypeError, match=r"predictions\[1\] must be a str, got a null .*allow_none"):
         scorer.score_batch(["a", "b"], ["a", None])
     with pytest.raises(TypeError, match=r"targets\[0\] must be a str, got bytes"):
         scorer.score_batch([b"a"], ["a"], allow_none=True)
