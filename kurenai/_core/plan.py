@@ -165,7 +165,7 @@ def deliver(
     if out is None:
         return scores
     for row, pair in enumerate(scores):
-        if pair is not None:
+        if pair is not None and rouge_types:  # NumPy fills no (0, 3) slice from []
             out[:, :, row] = [pair[name] for name in rouge_types]
     return None
 

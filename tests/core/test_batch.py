@@ -112,6 +112,12 @@ def test_argument_errors() -> None:
     assert scorer.score_batch([], []) == []
 
 
+def test_a_scorer_of_no_types_scores_nothing(backend: str) -> None:
+    scorer = RougeScorer([])
+    assert scorer.score_batch(["a"], ["a"]) == [{}]
+    assert scorer.score_batch(["a", None], ["a", "b"], columnar=True, allow_none=True) == {}
+
+
 def test_multi_batch_equals_score_multi(backend: str, pairs: tuple[list[str], list[str]]) -> None:
     scorer = RougeScorer(["rouge1", "rouge2", "rougeLsum"])
     targets, predictions = pairs
