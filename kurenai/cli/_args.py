@@ -11,9 +11,10 @@ import argparse
 import sys
 import textwrap
 from collections.abc import Sequence
-from typing import Callable, NoReturn
+from typing import Callable, NoReturn, TypeVar
 
 from kurenai import __version__
+from kurenai._core import checks as _checks
 from kurenai._core import multiref as _multiref
 from kurenai._core import names as _names
 from kurenai._core.plan import ROUGE_TYPE_GRAMMAR
@@ -24,8 +25,9 @@ from kurenai.tokenizers import available_tokenizers, tokenizer_info
 
 __all__ = ["DEFAULT_TYPES", "ExitRequest", "parse_args"]
 
-DEFAULT_TYPES = "rouge1,rouge2,rougeL"
+DEFAULT_TYPES = ",".join(_checks.DEFAULT_TYPES)
 DEFAULT_TOKENIZER = "whitespace"
+T = TypeVar("T")
 # Bootstrap resamples at most: their means take 24 bytes per sample and type.
 MAX_SAMPLES = 1_000_000
 
@@ -102,27 +104,46 @@ def _check(args: argparse.Namespace) -> None:
         )
 
 
-def _rouge_type(text: str) -> str:
-    """``text`` if it names a ROUGE type, else the message every surface gives."""
+def _argued(check: Callable[..., T], *values: object) -> T:
+    """``check(*values)``, its ValueError as argparse's: the message every surface gives."""
     try:
-        return _names.resolve(text).name
+        return check(*values)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _rouge_type(text: str) -> str:
+    """``text`` if it names a ROUGE type."""
+    return _argued(_names.resolve, text).name
+
+
 def _rouge_types(text: str) -> list[str]:
+    """The types of ``--rouge-types``: each names its output columns, so each comes once."""
     types = [_rouge_type(name.strip()) for name in text.split(",") if name.strip()]
-    if not types or len(set(types)) != len(types):
-        raise argparse.ArgumentTypeError(f"expected distinct ROUGE types, got {text!r}")
+    _argued(_checks.distinct, types, types)
+    _argued(_checks.some_types, types)
     return types
 
 
 def _mode(text: str) -> str:
-    """The multi-reference mode ``text`` names, or the message every surface gives."""
-    try:
-        return _multiref.check_mode(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    """The multi-reference mode ``text`` names."""
+    return _argued(_multiref.check_mode, text)
+
+
+def _limit(name: str) -> Callable[[str], int]:
+    """An argparse type: the size limit ``name`` (``max_tokens``)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text) if len(text) < 100 else None
+        except ValueError:
+            value = None
+        if value is None:
+            raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text[:40]!r}")
+        _argued(_checks.limit, value, name)
+        return value
+
+    return parse
 
 
 def _int_in(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
@@ -267,7 +288,7 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
     )
     add(
         "--max-tokens",
-        type=_int_in(0),
+        type=_limit("max_tokens"),
         metavar="N",
         help="do not score a record with a text of more than N tokens (as the tokenizer "
         "counts them; it stops soon after N): null in the output (an empty CSV cell, JSON "
@@ -275,7 +296,7 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
     )
     add(
         "--max-chars",
-        type=_int_in(0),
+        type=_limit("max_chars"),
         metavar="N",
         help="the same for a text of more than N characters (Unicode code points), "
         "checked before any tokenizing (default: no limit)",

@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kurenai import _backend
+from kurenai._core.plan import SCORE_FIELDS
 from kurenai.cli._floats import fixed6_rows, json_floats
 from kurenai.cli._sources import CliError
 
@@ -40,7 +41,7 @@ __all__ = [
 ]
 
 # (column letter, Score field), in the order of the block's second axis.
-MEASURES = (("P", "precision"), ("R", "recall"), ("F", "fmeasure"))
+MEASURES = tuple(zip(("P", "R", "F"), SCORE_FIELDS))
 RecordId = Union[str, int]
 
 
