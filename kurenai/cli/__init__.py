@@ -116,15 +116,15 @@ def _unencodable(error: UnicodeEncodeError) -> str:
 def signature(args: argparse.Namespace, scorer: RougeScorer | None = None) -> Signature:
     """The reproducibility signature of a run, in the style of sacrebleu: the
     scorer's (:meth:`RougeScorer.signature`), with the multi-reference mode
-    (unless rouge-score's ``best``) and the bootstrap's settings.
+    (whichever it is: records with several references score by it) and the
+    bootstrap's settings.
 
     >>> args = parse_args(["--target-file", "t", "--prediction-file", "p"])
     >>> str(signature(args)).split("|version:")[0]
-    'rouge:rouge1,rouge2,rougeL|tok:whitespace|stem:no|split:newline'
+    'rouge:rouge1,rouge2,rougeL|tok:whitespace|stem:no|split:newline|refs:best'
     """
     scorer = scorer if scorer is not None else _scorer(args)
-    mode = None if args.multi_ref_mode == "best" else args.multi_ref_mode
-    described = scorer.signature(mode)
+    described = scorer.signature(args.multi_ref_mode)
     if args.aggregate == "bootstrap" or args.baseline_file is not None:
         paired = args.baseline_file is not None
         settings = Bootstrap(args.bootstrap_samples, args.confidence_interval, args.seed, paired)

@@ -13,6 +13,7 @@ from typing import IO
 import pytest
 from cli_support import Run, call_main
 
+from kurenai._core.multiref import MODES
 from kurenai.cli import _output, parse_args, signature
 from kurenai.cli._output import FORMATS, Block, Corpus, OutputFormat, record_report
 from kurenai.cli._sources import CliError
@@ -153,5 +154,15 @@ def test_the_cli_signature_is_the_scorers_with_the_runs_settings() -> None:
     )
     assert str(signature(args)) == expected
     assert str(signature(args, scorer)) == expected
-    best = parse_args([*FILES, "--rouge-types", "rougeL"])
-    assert "refs:" not in str(signature(best))  # rouge-score's own mode goes unsaid
+
+
+def test_the_cli_signature_records_every_multi_reference_mode() -> None:
+    # The default mode too: each gives other numbers on several references.
+    printed = set()
+    for mode in MODES:
+        for name in (mode.name, *mode.aliases):
+            args = parse_args([*FILES, "--rouge-types", "rougeL", "--multi-ref-mode", name])
+            assert signature(args).multi_ref_mode == mode.name
+        printed.add(str(signature(args)))
+    assert len(printed) == len(MODES)
+    assert signature(parse_args(FILES)).multi_ref_mode == "best"  # the default, said
