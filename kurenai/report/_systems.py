@@ -48,17 +48,7 @@ def score_systems(
     multi = [i for i, t in enumerate(targets) if not isinstance(t, str)]
     single = [i for i, t in enumerate(targets) if isinstance(t, str)]
     if single:
-        texts: list[str] = []
-        chosen = []
-        for predictions in systems.values():  # plain str, or score_batch's TypeError
-            _, _, texts, checked = _batch.checked_pairs(
-                [targets[i] for i in single], [predictions[i] for i in single], False
-            )
-            chosen.append(checked)
-        tables = [np.empty((len(types), 3, len(single))) for _ in systems]
-        scorer.plan.score_shared(texts, chosen, tables)
-        for name, table in zip(systems, tables):
-            found[name][:, :, single] = table
+        _score_shared(scorer, [targets[i] for i in single], systems, single, found)
     if multi:
         chosen = [targets[i] for i in multi]
         for name, predictions in systems.items():
@@ -66,6 +56,25 @@ def score_systems(
             for i, scores in zip(multi, rows):
                 found[name][:, :, i] = [list(scores[t]) for t in types]
     return found
+
+
+def _score_shared(
+    scorer: Any,
+    texts: Sequence[Target],
+    systems: Mapping[str, Sequence[str]],
+    rows: list[int],
+    found: dict[str, Matrix],
+) -> None:
+    """Score ``rows`` (of single references ``texts``) of every system at once."""
+    targets: list[str] = []
+    predictions = []
+    for system in systems.values():  # plain str, or score_batch's TypeError
+        _, _, targets, checked = _batch.checked_pairs(texts, [system[i] for i in rows], False)
+        predictions.append(checked)
+    tables = [np.empty((len(scorer.rouge_types), 3, len(rows))) for _ in systems]
+    scorer.plan.score_shared(targets, predictions, tables)
+    for name, table in zip(systems, tables):
+        found[name][:, :, rows] = table
 
 
 def token_counts(tokenizer: Any, texts: Sequence[Target]) -> npt.NDArray[np.int64]:
