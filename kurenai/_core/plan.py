@@ -210,3 +210,12 @@ class Plan(Protocol):
         compiled twin returns plain tuples, :func:`tallies` names them), for
         the multi-reference modes (``kurenai._core.multiref``)."""
         ...
+
+    def score_shared(self, targets: list[str], systems: list[list[str]], out: list[Any]) -> None:
+        """Several systems' predictions against the same targets:
+        ``systems[s][k]`` against ``targets[k]``, its P/R/F written to
+        ``out[s][:, :, k]`` (float64, types x 3 x pairs), in each twin's
+        fastest way: the pure twin tokenizes each target once for every
+        system; the compiled one scans it again per system, faster in C than
+        tokens handed over (``kurenai.report``'s leaderboard)."""
+        ...

@@ -89,6 +89,15 @@ class PythonPlan:
         ]
         return deliver(self.spec.rouge_types, scores, out)
 
+    def score_shared(self, targets: list[str], systems: list[list[str]], out: list[Any]) -> None:
+        """See ``kurenai._core.plan.Plan.score_shared``: each target tokenized once."""
+        names = self.spec.rouge_types
+        for k, target in enumerate(targets):
+            reference = self.tokenized(target)
+            for predictions, table in zip(systems, out):
+                scores = self._scores(self._count(reference, self.tokenized(predictions[k])))
+                table[:, :, k] = [scores[name] for name in names]
+
     def tokenized(self, text: str) -> Tokenized:
         """``text`` as the kernels take it, for this plan's types."""
         tokenize = self._tokenize

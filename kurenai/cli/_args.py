@@ -18,9 +18,9 @@ from kurenai._core import checks as _checks
 from kurenai._core import multiref as _multiref
 from kurenai._core import names as _names
 from kurenai._core.plan import ROUGE_TYPE_GRAMMAR
+from kurenai.cli import _reporting
 from kurenai.cli._output import FORMATS as OUTPUT_FORMATS
-from kurenai.cli._sources import FORMATS, CliError
-from kurenai.report import _cli as report_options
+from kurenai.cli._sources import BELOW_GATE, FORMATS, CliError
 from kurenai.tokenizers import available_tokenizers, tokenizer_info
 
 __all__ = ["DEFAULT_TYPES", "ExitRequest", "parse_args"]
@@ -28,6 +28,7 @@ __all__ = ["DEFAULT_TYPES", "ExitRequest", "parse_args"]
 DEFAULT_TYPES = ",".join(_checks.DEFAULT_TYPES)
 DEFAULT_TOKENIZER = "whitespace"
 T = TypeVar("T")
+DEFAULT_OUTPUT_FORMAT = next(iter(OUTPUT_FORMATS))
 # Bootstrap resamples at most: their means take 24 bytes per sample and type.
 MAX_SAMPLES = 1_000_000
 
@@ -39,7 +40,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ['rouge1', 'rouge2', 'rougeL']
     """
     args = _parser().parse_args(argv)
-    report_options.check(args)
+    _reporting.check(args)
     _check(args)
     return args
 
@@ -66,6 +67,8 @@ class _Parser(argparse.ArgumentParser):
 
 def _check(args: argparse.Namespace) -> None:
     """Checks across options, before any file is read."""
+    if args.output_format is None and not _reporting.ranks_systems(args):
+        args.output_format = DEFAULT_OUTPUT_FORMAT  # (a leaderboard's is its text table)
     if args.use_aggregator:
         if args.aggregate not in (None, "bootstrap"):
             raise CliError(f"--use-aggregator means --aggregate bootstrap, not {args.aggregate}", 2)
@@ -194,8 +197,8 @@ examples:
   kurenai --target-file dev.jsonl --prediction-file dev.jsonl \\
       --target-field references --id-field id --output-format jsonl"""
 _EXIT_STATUS = (
-    "exit status: 0 success, 1 bad input or output file, 2 usage error, 3 a score\n"
-    "below --fail-under, 128+N killed by signal N (130: Ctrl-C)."
+    "exit status: 0 success, 1 bad input or output file, 2 usage error, "
+    f"{BELOW_GATE} a score\nbelow --fail-under, 128+N killed by signal N (130: Ctrl-C)."
 )
 
 
@@ -217,7 +220,7 @@ def _parser() -> argparse.ArgumentParser:
     other = parser.add_argument_group("other")
     other.add_argument("-h", "--help", action="help", help="show this help and exit")
     other.add_argument("--version", action="version", version=f"kurenai {__version__}")
-    report_options.add_options(parser)  # --report, --systems, ...: kurenai.report._cli
+    _reporting.add_options(parser)  # --report, --systems, ...: kurenai.cli._reporting
     return parser
 
 
@@ -411,9 +414,8 @@ def _add_output(group: argparse._ArgumentGroup) -> None:
     add(
         "--output-format",
         choices=OUTPUT_FORMATS,
-        default=next(iter(OUTPUT_FORMATS)),
-        help=f"(default: {next(iter(OUTPUT_FORMATS))}); every format gives precision, "
-        "recall and F in this order",
+        help=f"(default: {DEFAULT_OUTPUT_FORMAT}; a leaderboard of --systems: a text table); "
+        "every format gives precision, recall and F in this order",
     )
     add("--signature", action="store_true", help="print the reproducibility signature on stderr")
     add(

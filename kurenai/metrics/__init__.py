@@ -194,13 +194,13 @@ class Rouge:
 
     def signature(self) -> Signature:
         """The reproducibility signature of this metric's scores, as
-        ``RougeScorer.signature``; ``accumulate="avg"`` is recorded as the
-        ``mean`` multi-reference mode.
+        ``RougeScorer.signature``, with ``accumulate``'s multi-reference mode
+        (by its name: ``avg`` is recorded as ``mean``).
 
-        >>> str(Rouge(["rouge1"], tokenizer="char").signature()).split("|")[1]
-        'tok:char'
+        >>> str(Rouge(["rouge1"], tokenizer="char", accumulate="avg").signature()).split("|")[1:5]
+        ['tok:char', 'stem:no', 'split:newline', 'refs:mean']
         """
-        return self.scorer.signature(mode="mean" if self.accumulate == "avg" else None)
+        return self.scorer.signature(mode=self.accumulate)
 
     def add_batch(self, predictions: Any, references: Any) -> None:
         """Score a batch of predictions against their references; keep the numbers."""

@@ -105,6 +105,22 @@ def test_the_twins_agree_on_every_method(
     compiled.score_many(targets, predictions, 12, outs[0])
     pure.score_many(targets, predictions, 12, outs[1])
     np.testing.assert_array_equal(outs[0], outs[1])
+    shared = [[np.full((len(types), 3, 60), np.nan)] for _ in range(2)]
+    compiled.score_shared(targets, [predictions], shared[0])
+    pure.score_shared(targets, [predictions], shared[1])
+    np.testing.assert_array_equal(shared[0][0], shared[1][0])
+
+
+def test_systems_score_against_shared_targets_as_pairs(backend: str) -> None:
+    # More pairs than the compiled plan's chunk: the chunks' seams too.
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW", "rougeSU4"]
+    scorer = RougeScorer(types, tokenizer="rouge-score")
+    targets, systems = texts(7, 70), [texts(8, 70), texts(9, 70)]
+    tables = [np.full((len(types), 3, 70), np.nan) for _ in systems]
+    scorer.plan.score_shared(targets, systems, tables)
+    for predictions, table in zip(systems, tables):
+        expected = scorer.score_batch(targets, predictions, columnar=True)
+        np.testing.assert_array_equal(table, np.array([expected[t] for t in types]))
 
 
 # Words of every case around the ASCII letters, and texts of 1-, 2- and
