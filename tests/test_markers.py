@@ -35,9 +35,12 @@ def _marks(decorators: list[ast.expr]) -> set[str]:
     found = set()
     for node in decorators:
         for sub in ast.walk(node):
-            if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Attribute):
-                if sub.value.attr == "mark":
-                    found.add(sub.attr)
+            if (
+                isinstance(sub, ast.Attribute)
+                and isinstance(sub.value, ast.Attribute)
+                and sub.value.attr == "mark"
+            ):
+                found.add(sub.attr)
     return found
 
 
