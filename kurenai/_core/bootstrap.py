@@ -174,14 +174,38 @@ def _percentiles(confidence: float) -> npt.NDArray[np.float64]:
     return 100 * np.array([delta, 0.5, 1 - delta])
 
 
+class NumpyStream:
+    """The NumPy twin of ``kurenai._resample.LegacyStream``: the same draws
+    and sums, made by ``rng`` itself (any bit generator)."""
+
+    def __init__(self, rng: np.random.RandomState) -> None:
+        self.rng = rng
+
+    def state(self) -> tuple[bytes, int]:
+        """(key, position) of an MT19937 generator, as ``LegacyStream.state``."""
+        _, key, pos, *_ = self.rng.get_state(legacy=True)
+        return np.asarray(key, dtype=np.uint32).tobytes(), int(pos)
+
+    def randint(self, high: int, out: npt.NDArray[np.int64]) -> None:
+        """``out[:] = randint(0, high, size=len(out))``."""
+        out[:] = self.rng.randint(0, high, size=len(out), dtype=np.int64)
+
+    def sums(self, values: Matrix, out: Matrix) -> None:
+        """``out`` (samples x measures): the sums of ``len(out)`` resamples
+        of the rows of ``values`` (records x measures), one sample's indices
+        after another."""
+        size = len(values)
+        out[:] = _numpy_sums(values, self.rng.randint(0, size, size=(len(out), size)))
+
+
 @contextmanager
 def _drawing(rng: np.random.RandomState) -> Iterator[Any]:
     """What draws the resamples from ``rng``: the compiled twin's copy of its
-    MT19937 state, written back into ``rng`` at the end; or ``rng`` itself
-    (the NumPy twin) without the kernel or for another bit generator."""
+    MT19937 state, written back into ``rng`` at the end; or the NumPy twin
+    without the kernel or for another bit generator."""
     state = rng.get_state(legacy=False)
     if _KERNEL is None or state.get("bit_generator") != "MT19937":
-        yield rng
+        yield NumpyStream(rng)
         return
     inner = state["state"]
     stream = _KERNEL(np.ascontiguousarray(inner["key"], dtype=np.uint32), int(inner["pos"]))
@@ -200,17 +224,12 @@ def _resampled_sums(
     """(samples x measures) sums of resampled rows of ``matrix`` (records x
     measures), each added record after record to +0.0, as ``np.mean(axis=0)``
     adds."""
-    size = len(matrix)
     sums = np.empty((n_samples, matrix.shape[1]))
-    if isinstance(draws, np.random.RandomState):
-        for start, stop in _blocks(size, n_samples, _BLOCK_VALUES):
-            indices = draws.randint(0, size, size=(stop - start, size))
-            sums[start:stop] = _numpy_sums(matrix, indices)
-            if progress is not None:
-                progress(stop - start)
-        return sums
-    rows = _kernel_rows(matrix)
-    for start, stop in _blocks(size, n_samples, _KERNEL_BLOCK_VALUES):
+    if isinstance(draws, NumpyStream):
+        rows, block = matrix, _BLOCK_VALUES
+    else:
+        rows, block = _kernel_rows(matrix), _KERNEL_BLOCK_VALUES
+    for start, stop in _blocks(len(matrix), n_samples, block):
         draws.sums(rows, sums[start:stop])
         if progress is not None:
             progress(stop - start)
