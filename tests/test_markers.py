@@ -22,7 +22,8 @@ ROOT = TESTS.parent
 # What starts a process (or a JVM, a browser, Perl, a C compiler) in tests.
 STARTS = re.compile(
     r"subprocess\.|\bPopen\b|ProcessPoolExecutor|multiprocessing|sys\.executable"
-    r"|\brun_script\(|\bperl_words\(|\bchromium\(|\bstarted\(|\bsdist_data\("
+    r"|\brun_script\(|\bperl_words\(|\bstarted\(|\bsdist_data\("
+    r"|\bchromium\(|webdriver\.|\.getOrCreate\("  # a browser, a Spark JVM
 )
 # What installs from the package index (tests/compat/compat_references.py).
 INSTALLS = re.compile(r"\bstarted\(|\bsdist_data\(")

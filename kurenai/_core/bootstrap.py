@@ -7,7 +7,8 @@ rouge-score's calls would.  That aggregator, for each type in turn, draws
 ``randint(0, n, size=n)``), averages the chosen rows with ``np.mean(axis=0)``
 and takes ``np.percentile`` of the means.
 
-Two twins compute the means.  The NumPy one (the readable spec, and the path
+Two twins with one surface (``state``, ``randint``, ``sums``) compute the
+means.  The NumPy one (:class:`NumpyStream`: the readable spec, and the path
 without the compiled kernel or for a generator other than MT19937) draws the
 same integers in a few large ``randint`` calls (NumPy's legacy generator
 yields one stream however it is cut) and adds the chosen rows record after
