@@ -116,11 +116,12 @@ class PythonPlan:
         tokenizer = getattr(self._tokenize, "__self__", None)
         if stemmed or getattr(tokenizer, "stemmer", None) is None:
             return self._checked(self._tokenize(text))
-        from kurenai._backend import scan_mode
         from kurenai.tokenizers import get_tokenizer
 
-        mode = scan_mode(tokenizer)
-        if mode is None:
+        # Declared by its own class, as kurenai._backend.scan_mode reads it
+        # (importing that module from here would be a cycle).
+        mode = vars(type(tokenizer)).get("scan_mode")
+        if not isinstance(mode, str):
             raise ValueError(
                 f"{self._tokenizer_name} stems without a scan mode: "
                 "its tokens before stemming are not known"
