@@ -184,8 +184,11 @@ class NumpyStream:
 
     def state(self) -> tuple[bytes, int]:
         """(key, position) of an MT19937 generator, as ``LegacyStream.state``."""
-        _, key, pos, *_ = self.rng.get_state(legacy=True)
-        return np.asarray(key, dtype=np.uint32).tobytes(), int(pos)
+        state = self.rng.get_state(legacy=False)
+        if state.get("bit_generator") != "MT19937":
+            raise ValueError(f"{state.get('bit_generator')} has no MT19937 key")
+        inner = state["state"]
+        return np.asarray(inner["key"], dtype=np.uint32).tobytes(), int(inner["pos"])
 
     def randint(self, high: int, out: npt.NDArray[np.int64]) -> None:
         """``out[:] = randint(0, high, size=len(out))``."""
