@@ -219,3 +219,8 @@ class Plan(Protocol):
         compiled twin returns plain tuples, :func:`tallies` names them), for
         the multi-reference modes (``kurenai._core.multiref``)."""
         ...
+
+    def tokens(self, text: str, stemmed: bool = False) -> Sequence[str]:
+        """The tokens of ``text`` before the tokenizer's stemmer, or after it
+        if ``stemmed``; never used for scoring (tests hold the twins to it)."""
+        ...

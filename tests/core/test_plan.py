@@ -127,6 +127,18 @@ def test_the_twins_find_the_same_tokens(name: str, stem: bool, text: str) -> Non
     assert pure.tokens(text, stemmed=True) == tokenizer.tokenize(text)
 
 
+def test_a_process_plan_finds_its_local_plans_tokens() -> None:
+    from kurenai._core.processes import ProcessPlan
+
+    local = PythonPlan(
+        parse_types(["rouge1"]), get_tokenizer("rouge-score", use_stemmer=True), _lcs_py, None
+    )
+    plan = ProcessPlan(local, b"")  # no worker starts before score_many
+    for stemmed in (False, True):
+        assert plan.tokens("The cats ran", stemmed) == local.tokens("The cats ran", stemmed)
+    assert plan.tokens("The cats ran") != plan.tokens("The cats ran", True)
+
+
 def test_a_plan_cannot_unstem_a_tokenizer_without_a_scan_mode() -> None:
     class Stemming:
         stemmer = staticmethod(str.upper)

@@ -258,6 +258,15 @@ def test_the_twin_class_has_the_members_of_the_pyi(pair: str) -> None:
         assert twin[name] == surface[name], name
 
 
+def test_the_plan_protocol_is_what_the_plans_share() -> None:
+    from kurenai._core.plan import Plan
+
+    spec = CLASSES["plan"]
+    surface = _pyi_class(*_modules_of(spec))
+    shared = {name for name in surface if not name.startswith("_")} - set(spec.compiled_only)
+    assert {name for name in vars(Plan) if not name.startswith("_")} == shared
+
+
 @pytest.mark.compiled_only
 @pytest.mark.parametrize("pair", sorted(CLASSES))
 def test_the_pyi_describes_the_compiled_class(pair: str) -> None:
