@@ -219,3 +219,8 @@ class Plan(Protocol):
         system; the compiled one scans it again per system, faster in C than
         tokens handed over (``kurenai.report``'s leaderboard)."""
         ...
+
+    def tokens(self, text: str, stemmed: bool = False) -> Sequence[str]:
+        """The tokens of ``text`` before the tokenizer's stemmer, or after it
+        if ``stemmed``; never used for scoring (tests hold the twins to it)."""
+        ...

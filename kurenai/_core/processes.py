@@ -80,7 +80,7 @@ def spread(plan: Plan, tokenizer: Any, splitter: Any, n_jobs: int, pairs: int) -
 
 class ProcessPlan:
     """A plan whose ``score_many`` runs in a worker process; ``score``,
-    ``tallies`` (one pair) and ``score_shared`` run here, on the same plan."""
+    ``tallies`` (one pair), ``score_shared`` and ``tokens`` run here, on the same plan."""
 
     # kurenai._core.batch's chunks for it (smallest, largest, chunks per
     # job): a round trip to a worker costs a few hundred microseconds, and
@@ -111,6 +111,9 @@ class ProcessPlan:
 
     def score_shared(self, targets: list[str], systems: list[list[str]], out: list[Any]) -> None:
         self._local.score_shared(targets, systems, out)
+
+    def tokens(self, text: str, stemmed: bool = False) -> Sequence[str]:
+        return self._local.tokens(text, stemmed)
 
     def score_many(
         self,

@@ -114,6 +114,31 @@ class PythonPlan:
             return Tokenized([], whole)
         return Tokenized([self._checked(tokenize(s)) for s in self._sentences(text)], whole)
 
+    def tokens(self, text: str, stemmed: bool = False) -> Tokens:
+        """The tokens of ``text`` before the stemmer its tokenizer declares
+        (the compiled scan of its ``scan_mode``), or after it if ``stemmed``:
+        ``FusedPlan.tokens``'s twin.
+
+        Not used for scoring: it holds the twins to the same tokens.  A
+        tokenizer that stems without a scan mode cannot be taken apart.
+        """
+        tokenizer = getattr(self._tokenize, "__self__", None)
+        if stemmed or getattr(tokenizer, "stemmer", None) is None:
+            return self._checked(self._tokenize(text))
+        from kurenai.tokenizers import get_tokenizer
+
+        # Declared by its own class, as kurenai._backend.scan_mode reads it
+        # (importing that module from here would be a cycle).
+        mode = vars(type(tokenizer)).get("scan_mode")
+        if not isinstance(mode, str):
+            raise ValueError(
+                f"{self._tokenizer_name} stems without a scan mode: "
+                "its tokens before stemming are not known"
+            )
+        # The protocol's promise: such a tokenizer's tokens are the scan's
+        # (the registered tokenizer of that name, unstemmed), then its stemmer.
+        return self._checked(get_tokenizer(mode).tokenize(text))
+
     def _checked(self, tokens: Any) -> Tokens:
         """``tokens`` if the tokenizer returned a list (or tuple), else a TypeError."""
         if type(tokens) is not list and not isinstance(tokens, (list, tuple)):

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from kurenai import _backend
 from kurenai.rouge155 import _corpus
-from kurenai.rouge155._counts import Metric, Perl155ZeroDivision, evaluation_values
+from kurenai.rouge155._counts import Metric, Perl155ZeroDivision, evaluation_values, perl_rounded
 from kurenai.rouge155._summary import Limits, Summary, summary_of
 from kurenai.rouge155._tokenizer import Words
 
@@ -191,7 +191,7 @@ def test_corpus_values_equal_the_numpy_bootstrap(
     )
 )
 def test_rounding_is_the_scripts_sprintf(value: float) -> None:
-    assert _perl.rounded(value) == float(f"{value:07.5f}")
+    assert _perl.rounded(value) == perl_rounded(value) == float(f"{value:07.5f}")
 
 
 def test_the_pure_path_is_used_without_the_kernel(pure: None) -> None:

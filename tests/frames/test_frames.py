@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from compat_references import missing
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from optional import missing
 
 from kurenai.rouge_scorer import RougeScorer
 
