@@ -9,9 +9,9 @@ C: a token becomes a string only the first time the plan stems it); the IDs feed
 kernels (``kurenai._variants``' for ROUGE-W/S/SU), and the ``Score``s are
 computed with rouge-score's float operations, in the same order.
 
-The jobs are in the inline code this module cimports, compiled into it:
-``_fused_intern.pxd`` (the flood-resistant interning table; SipHash in
-``_fused_hash.h``), ``_fused_scan.pxd`` (the four tokenizations),
+The jobs are in the inline code this module cimports from ``kurenai/_kernels/``,
+compiled into it: ``_text_intern.pxd`` (the flood-resistant interning table; SipHash in
+``_siphash.h``), ``_fused_scan.pxd`` (the four tokenizations),
 ``_fused_stems.pxd`` (the stemming of their IDs, and the stem cache),
 ``_fused_pair.pxd`` (one pair's scan and counts,
 without the GIL), ``_fused_driver.pxd`` (the driver taking one pair or a
@@ -30,18 +30,18 @@ from libc.stdint cimport int64_t, uint8_t
 from libc.math cimport NAN
 from libc.stdlib cimport calloc, free, malloc
 
-from kurenai._fused_driver cimport pair_free, run_all, work_run
-from kurenai._fused_intern cimport Entry, HashKey, Table, probe_total, sip13
-from kurenai._fused_pair cimport LCS, LSUM, NGRAM, SKIP, WLCS, Layout, PairWork
-from kurenai._fused_pair cimport lowered_within, prepared
-from kurenai._fused_pair cimport work_free, work_init
-from kurenai._fused_scan cimport (
+from kurenai._kernels._fused_driver cimport pair_free, run_all, work_run
+from kurenai._kernels._text_intern cimport Entry, HashKey, Table, probe_total, sip13
+from kurenai._kernels._fused_pair cimport LCS, LSUM, NGRAM, SKIP, WLCS, Layout, PairWork
+from kurenai._kernels._fused_pair cimport lowered_within, prepared
+from kurenai._kernels._fused_pair cimport work_free, work_init
+from kurenai._kernels._fused_scan cimport (
     ALONE, CHAR, DIRECT_PLANES_END, MARK, NEWLINE, PLANE_14, PLANE_14_SIZE, ROUGE_SCORE,
     UNICODE_WORDS, WHITESPACE, WORD, ScanRules, is_space, scan_alone, scan_alone_free,
 )
-from kurenai._fused_stems cimport StemCache, cache_clear, cache_free, cache_init, memo_of
-from kurenai._fused_stems cimport remap, stem_all
-from kurenai._fused_scores cimport new_triple, type_values
+from kurenai._kernels._fused_stems cimport StemCache, cache_clear, cache_free, cache_init, memo_of
+from kurenai._kernels._fused_stems cimport remap, stem_all
+from kurenai._kernels._fused_scores cimport new_triple, type_values
 from kurenai._lcs cimport Doc
 
 import os

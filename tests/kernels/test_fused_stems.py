@@ -1,5 +1,5 @@
 """The fused plan's stemming through its own stem cache: the same stems as the
-Python stemmer (kurenai/_fused_stems.pxd), bounded, never pickled, shared by
+Python stemmer (kurenai/_kernels/_fused_stems.pxd), bounded, never pickled, shared by
 the batch driver's threads."""
 
 from __future__ import annotations

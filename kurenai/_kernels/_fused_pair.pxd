@@ -2,7 +2,7 @@
 # scan both texts into one table, then count with the kernels of
 # kurenai._lcs (n-grams, LCS, ROUGE-Lsum) and kurenai._variants (ROUGE-W/S/SU).
 # Stemming, which may call Python, runs between the scan and the count
-# (kurenai/_fused_driver.pxd, with kurenai/_fused_stems.pxd's stem_all).
+# (kurenai/_kernels/_fused_driver.pxd, with kurenai/_kernels/_fused_stems.pxd's stem_all).
 #
 # Inline code only, compiled into the module that cimports it.  What to
 # count is a Layout, the C form of a plan's ROUGE types.
@@ -11,9 +11,9 @@ from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from kurenai._fused_intern cimport HashKey, Table, table_free, table_init
-from kurenai._fused_scan cimport ScanRules, scan, scan_alone, scan_alone_free
-from kurenai._fused_stems cimport StemText
+from kurenai._kernels._text_intern cimport HashKey, Table, table_free, table_init
+from kurenai._kernels._fused_scan cimport ScanRules, scan, scan_alone, scan_alone_free
+from kurenai._kernels._fused_stems cimport StemText
 from kurenai._lcs cimport Counts, Doc, doc_counts
 from kurenai._variants cimport skip_bigram_doc_counts, weighted_lcs_doc
 

@@ -1,6 +1,6 @@
 # The GIL driver of kurenai._fused: one pair, or a batch of pairs, taken
-# through scan, stemming and count (kurenai/_fused_pair.pxd's work_scan and
-# work_count, kurenai/_fused_stems.pxd's stem_all), releasing the GIL for the
+# through scan, stemming and count (kurenai/_kernels/_fused_pair.pxd's work_scan and
+# work_count, kurenai/_kernels/_fused_stems.pxd's stem_all), releasing the GIL for the
 # scan and the count and holding it for the stemming, which reads and fills
 # the plan's stem cache and may call Python.
 #
@@ -10,9 +10,9 @@
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND
 from libc.stdlib cimport free, malloc
 
-from kurenai._fused_pair cimport Layout, PairWork
-from kurenai._fused_pair cimport work_count, work_free, work_release, work_scan
-from kurenai._fused_stems cimport StemCache, remap, stem_all
+from kurenai._kernels._fused_pair cimport Layout, PairWork
+from kurenai._kernels._fused_pair cimport work_count, work_free, work_release, work_scan
+from kurenai._kernels._fused_stems cimport StemCache, remap, stem_all
 
 
 cdef enum:
