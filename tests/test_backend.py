@@ -158,7 +158,7 @@ def test_missing_fast_path_falls_back_to_python_tokenization() -> None:
         "from kurenai import _backend\n"
         "from kurenai.rouge_scorer import RougeScorer\n"
         "score = RougeScorer(['rouge1']).score('a b', 'a')['rouge1'].recall\n"
-        "print(kurenai.IMPLEMENTATION, _backend.fastpath, len(caught), score)"
+        "print(kurenai.IMPLEMENTATION, _backend.fused, len(caught), score)"
     )
     result = run_python(code, KURENAI_IMPLEMENTATION="auto")
     assert result.stdout.split() == ["compiled", "None", "1", "0.5"], result.stderr
@@ -167,7 +167,8 @@ def test_missing_fast_path_falls_back_to_python_tokenization() -> None:
 # A compiled plan whose C switch numbers a kind the registry does not know.
 FOREIGN_KINDS = (
     "import sys, types, warnings\n"
-    "sys.modules['kurenai._fused'] = types.SimpleNamespace(KINDS=frozenset({0, 99}), MODES={})\n"
+    "sys.modules['kurenai._fused'] = "
+    "types.SimpleNamespace(KINDS=frozenset({0, 99}), SCAN_MODES={})\n"
 )
 
 
@@ -180,7 +181,7 @@ def test_a_fast_path_with_foreign_kinds_is_refused() -> None:
         "from kurenai import _backend\n"
         "from kurenai.rouge_scorer import RougeScorer\n"
         "score = RougeScorer(['rouge1']).score('a b', 'a')['rouge1'].recall\n"
-        "print(_backend.fastpath, score, caught[0].message)"
+        "print(_backend.fused, score, caught[0].message)"
     )
     result = run_python(code, KURENAI_IMPLEMENTATION="auto")
     assert result.stdout.startswith("None 0.5 kurenai's compiled text path is unavailable"), (

@@ -57,11 +57,11 @@ cdef inline int work_run(const Layout *c, StemCache *cache, object stem, dict me
 
 
 cdef inline int run_all(const Layout *c, StemCache *cache, object stem, dict memo,
-                        PairWork *works, list lowered, Py_ssize_t n,
+                        PairWork *works, list ready, Py_ssize_t n,
                         Py_ssize_t max_tokens) except -1:
     """work_run over many pairs, in three phases so the GIL is released twice
-    per batch rather than per pair (``lowered``: n targets, then n predictions,
-    prepared)."""
+    per batch rather than per pair (``ready``: n targets, then n predictions,
+    as ``prepared`` made them: ASCII texts not yet lowercased)."""
     cdef Py_ssize_t k, start, end
     cdef const char **data = <const char **> malloc(2 * n * sizeof(char *) + 1)
     cdef int *kinds = <int *> malloc(2 * n * sizeof(int) + 1)
@@ -70,9 +70,9 @@ cdef inline int run_all(const Layout *c, StemCache *cache, object stem, dict mem
         if data == NULL or kinds == NULL or lengths == NULL:
             raise MemoryError()
         for k in range(2 * n):
-            data[k] = <const char *> PyUnicode_DATA(lowered[k])
-            kinds[k] = PyUnicode_KIND(lowered[k])
-            lengths[k] = PyUnicode_GET_LENGTH(lowered[k])
+            data[k] = <const char *> PyUnicode_DATA(ready[k])
+            kinds[k] = PyUnicode_KIND(ready[k])
+            lengths[k] = PyUnicode_GET_LENGTH(ready[k])
         if stem is None:
             # One pass, each pair's buffers still in cache when counted.
             with nogil:

@@ -18,7 +18,7 @@ from kurenai._lcs cimport Counts, Doc, doc_counts
 from kurenai._variants cimport skip_bigram_doc_counts, weighted_lcs_doc
 
 
-# The ROUGE type kinds, the numbers of kurenai._core.plan (checked when
+# The ROUGE type kinds, the numbers of kurenai._core.codes (checked when
 # kurenai/_fused.pyx loads); compile-time, as the counting branches on them.
 cdef enum Kind:
     NGRAM = 0
@@ -234,22 +234,22 @@ cdef enum:
     PIECE = 1 << 16
 
 
-cdef inline tuple lowered_within(const Layout *c, list texts, Py_ssize_t n, Py_ssize_t limit):
+cdef inline tuple prepared_within(const Layout *c, list texts, Py_ssize_t n, Py_ssize_t limit):
     """The prepared texts (n targets, then n predictions), and the pairs
     found to be over ``limit`` tokens without lowering them whole (their
     texts are replaced by empty ones)."""
-    cdef list lowered = [], over = []
+    cdef list ready = [], over = []
     cdef Py_ssize_t k
     for text in texts:
         if len(text) > PIECE and len(text) > 8 * limit and surely_over(c, text, limit):
-            lowered.append(None)
+            ready.append(None)
         else:
-            lowered.append(prepared(text))
+            ready.append(prepared(text))
     for k in range(n):
-        if lowered[k] is None or lowered[n + k] is None:
-            lowered[k] = lowered[n + k] = ""
+        if ready[k] is None or ready[n + k] is None:
+            ready[k] = ready[n + k] = ""
             over.append(k)
-    return lowered, over
+    return ready, over
 
 
 cdef inline bint surely_over(const Layout *c, str text, Py_ssize_t limit) except -1:

@@ -46,7 +46,7 @@ def implementation(request: pytest.FixtureRequest) -> Iterator[str]:
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(_backend, "kernels", _lcs_py)
             patch.setattr(_backend, "variants", _variants_py)
-            patch.setattr(_backend, "fastpath", None)
+            patch.setattr(_backend, "fused", None)
             yield request.param
     elif _backend.IMPLEMENTATION != "compiled":
         pytest.skip("the compiled kernels are not live")
