@@ -18,7 +18,7 @@ from kurenai._core import multiref as _multiref
 from kurenai._core import names as _names
 from kurenai._core.plan import ROUGE_TYPE_GRAMMAR
 from kurenai.cli._output import FORMATS as OUTPUT_FORMATS
-from kurenai.cli._sources import FORMATS, CliError
+from kurenai.cli._sources import INPUT_FORMATS, CliError
 from kurenai.report import _cli as report_options
 from kurenai.tokenizers import available_tokenizers, tokenizer_info
 
@@ -347,7 +347,7 @@ def _add_input(group: argparse._ArgumentGroup) -> None:
     add = group.add_argument
     add(
         "--format",
-        choices=FORMATS,
+        choices=INPUT_FORMATS,
         default="auto",
         help="text: one record per line; jsonl: one JSON object per line; csv/tsv: a header "
         "row naming the columns (default auto: by extension, .jsonl, .csv, .tsv, else "
