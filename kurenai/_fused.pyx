@@ -59,7 +59,7 @@ cdef extern from "Python.h":
 
 # The compile-time codes of the inline code are kurenai._core's numbers.
 SCAN_MODES = {"whitespace": WHITESPACE, "rouge-score": ROUGE_SCORE, "char": CHAR,
-         "unicode": UNICODE_WORDS}
+              "unicode": UNICODE_WORDS}
 if SCAN_MODES != _rules.SCAN_MODES:
     raise ImportError("kurenai._fused's scan modes differ from kurenai._core.rules.SCAN_MODES")
 if (ALONE, WORD, MARK, DIRECT_PLANES_END, PLANE_14, PLANE_14_SIZE, NEWLINE) != (

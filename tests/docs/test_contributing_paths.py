@@ -28,11 +28,9 @@ def named_paths(text: str) -> list[str]:
             word = word.strip("(),;:")
             if any(mark in word for mark in "<>*{}="):
                 continue
-            if word.startswith(FOLDERS) or word.split("::")[0].endswith(EXTENSIONS):
-                if not word.startswith("."):
-                    paths.append(word)
-                elif word.startswith(".ci/"):
-                    paths.append(word)
+            named = word.startswith(FOLDERS) or word.split("::")[0].endswith(EXTENSIONS)
+            if named and (word.startswith(".ci/") or not word.startswith(".")):
+                paths.append(word)
     return paths
 
 
