@@ -17,8 +17,9 @@ from kurenai.metrics import Rouge
 from kurenai.rouge_scorer import RougeScorer
 
 PACKAGE = Path(kurenai.__file__).resolve().parent
-ROOT = PACKAGE.parent
-PICKLES = Path(__file__).resolve().parent / "data" / "pickles"
+ROOT = PACKAGE.parent  # where kurenai is imported from: a checkout, or an install
+CHECKOUT = Path(__file__).resolve().parents[1]  # where the tests and the guide are
+PICKLES = CHECKOUT / "tests" / "data" / "pickles"
 
 
 def _module_name(path: Path) -> str:
@@ -99,7 +100,7 @@ def test_no_import_cycle_in_the_package() -> None:
 
 def _layer_table() -> list[list[str]]:
     """CONTRIBUTING.md's layer table, top row first: each row's paths."""
-    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    text = (CHECKOUT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     section = text.split("## The layers", 1)[1].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| `kurenai/")]
     return [re.findall(r"`(kurenai/[^`]*)`", row.split(" | ")[0]) for row in rows]
