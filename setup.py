@@ -18,9 +18,9 @@ from setuptools.command.build_ext import build_ext
 # -ffp-contract=off: no fused multiply-add, so C arithmetic rounds like Python's.
 # -g0: no debug info in release builds (Python's own CFLAGS add -g).  No -march
 # or -mpopcnt: the built module must run on any CPU of its architecture, and
-# kurenai/_popcount.h picks the POPCNT instruction at run time instead.
+# kurenai/_kernels/_popcount.h picks the POPCNT instruction at run time instead.
 COMPILE_ARGS = [] if sys.platform == "win32" else ["-O3", "-ffp-contract=off", "-g0"]
-# POSIX threads for one long pair's LCS (kurenai/_lcs_threads.h; serial on Windows).
+# POSIX threads for one long pair's LCS (kurenai/_kernels/_lcs_threads.h; serial on Windows).
 THREAD_ARGS = [] if sys.platform == "win32" else ["-pthread"]
 
 

@@ -1,13 +1,13 @@
-"""The one place that chooses the implementation: kernels and plans.
+"""The one place that chooses the implementation of the kernels.
 
 ``KURENAI_IMPLEMENTATION`` selects it: ``auto`` (default: compiled if it
 imports, otherwise pure Python with one warning; always pure Python on
 interpreters other than CPython), ``compiled`` (fail loudly if the extension
 is missing) or ``python`` (force the pure twin).  ``IMPLEMENTATION`` tells
 which one is live.  ``kernels`` is ``kurenai._lcs`` or its twin
-``kurenai._lcs_py``; ``fastpath`` is ``kurenai._fused``, the compiled text-to-scores
+``kurenai._lcs_py``; ``fused`` is ``kurenai._fused``, the compiled text-to-scores
 plan (``FusedPlan``), or None.
-:func:`make_plan` picks a scorer's plan from them.
+``kurenai._core.choice.make_plan`` picks a scorer's plan from them.
 ``variants`` holds the ROUGE-W/S/SU kernels (``_variants`` or its twin) and
 ``resample`` the bootstrap's summing kernel (or None), ``perl`` ROUGE-1.5.5.pl's
 evaluations and bootstrap (``kurenai._perl``, or None), ``records`` the
@@ -21,18 +21,24 @@ import os
 import sys
 import warnings
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Callable
 
-# Only the kind codes at import: the plans and ``Score`` (rouge-score, NumPy)
-# load when a scorer first asks for a plan, so that ``import kurenai`` stays
+# Only the kind codes (data, below every layer): the plans and ``Score``
+# (rouge-score, NumPy) are not this module's, so that ``import kurenai`` stays
 # light for the command lines that never build one (``kurenai.rouge155``).
 from kurenai._core.codes import check_compiled_kinds
 
-if TYPE_CHECKING:
-    from kurenai._core.plan import Plan, TypeSpec
-    from kurenai._core.python_plan import Splitter
-
-__all__ = ["CHOICES", "ENV_VAR", "IMPLEMENTATION", "fastpath", "kernels", "make_plan", "scan_mode"]
+__all__ = [
+    "CHOICES",
+    "ENV_VAR",
+    "IMPLEMENTATION",
+    "fused",
+    "kernels",
+    "perl",
+    "records",
+    "resample",
+    "variants",
+]
 
 ENV_VAR = "KURENAI_IMPLEMENTATION"
 CHOICES = ("auto", "compiled", "python")
@@ -105,38 +111,11 @@ def _compiled(
         return None
 
 
-def scan_mode(tokenizer: Any) -> str | None:
-    """The compiled scan mode ``tokenizer`` declares, or None.
-
-    Read from its own class only: a subclass may tokenize differently, and
-    opts in by declaring ``scan_mode`` itself.
-    """
-    if "scan_mode" not in vars(type(tokenizer)):
-        return None
-    mode = getattr(tokenizer, "scan_mode", None)
-    return mode if isinstance(mode, str) else None
-
-
-def make_plan(spec: TypeSpec, tokenizer: Any, splitter: Splitter | None, threads: int = 1) -> Plan:
-    """The plan a scorer runs: the compiled twin when it reproduces this
-    tokenizer and these types exactly, else the Python twin on ``kernels``
-    and ``variants``.  ``threads``: how many threads one long pair's LCS may use."""
-    from kurenai._core.python_plan import PythonPlan
-    from kurenai.scoring import Score
-
-    mode = scan_mode(tokenizer) if splitter is None else None
-    if fastpath is not None and mode in fastpath.MODES and set(spec.kinds) <= fastpath.KINDS:
-        # (The plan installs the code point table its scan mode needs itself.)
-        stemmer = getattr(tokenizer, "stemmer", None)
-        return fastpath.FusedPlan(spec, fastpath.MODES[mode], stemmer, Score, threads)  # type: ignore[no-any-return]
-    return PythonPlan(spec, tokenizer, kernels, splitter, variants, threads)
-
-
 _CHOICE = os.environ.get(ENV_VAR, "auto").strip().lower() or "auto"
 kernels, IMPLEMENTATION = _load(_CHOICE)
 # The compiled plan switches on kind codes in C (as it checks its scan modes
 # against kurenai._core.rules): the kinds it declares must be the registry's.
-fastpath = _compiled(
+fused = _compiled(
     "_fused",
     "text path",
     "scoring uses Python tokenization, correctly but more slowly.",

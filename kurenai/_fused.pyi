@@ -4,7 +4,7 @@ from typing import Any
 from kurenai._core.plan import ScoreDict, Tallies, TypeSpec
 from kurenai.scoring import Score
 
-MODES: dict[str, int]
+SCAN_MODES: dict[str, int]
 KINDS: frozenset[int]
 STEM_CACHE_BYTES: int
 SHARED_CHUNK: int

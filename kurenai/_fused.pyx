@@ -9,9 +9,9 @@ C: a token becomes a string only the first time the plan stems it); the IDs feed
 kernels (``kurenai._variants``' for ROUGE-W/S/SU), and the ``Score``s are
 computed with rouge-score's float operations, in the same order.
 
-The jobs are in the inline code this module cimports, compiled into it:
-``_fused_intern.pxd`` (the flood-resistant interning table; SipHash in
-``_fused_hash.h``), ``_fused_scan.pxd`` (the four tokenizations),
+The jobs are in the inline code this module cimports from ``kurenai/_kernels/``,
+compiled into it: ``_text_intern.pxd`` (the flood-resistant interning table; SipHash in
+``_siphash.h``), ``_fused_scan.pxd`` (the four tokenizations),
 ``_fused_stems.pxd`` (the stemming of their IDs, and the stem cache),
 ``_fused_pair.pxd`` (one pair's scan and counts,
 without the GIL), ``_fused_driver.pxd`` (the driver taking one pair or a
@@ -30,18 +30,18 @@ from libc.stdint cimport int64_t, uint8_t
 from libc.math cimport NAN
 from libc.stdlib cimport calloc, free, malloc
 
-from kurenai._fused_driver cimport pair_free, run_all, work_run
-from kurenai._fused_intern cimport Entry, HashKey, Table, probe_total, sip13
-from kurenai._fused_pair cimport LCS, LSUM, NGRAM, SKIP, WLCS, Layout, PairWork
-from kurenai._fused_pair cimport lowered_within, prepared
-from kurenai._fused_pair cimport work_free, work_init
-from kurenai._fused_scan cimport (
+from kurenai._kernels._fused_driver cimport pair_free, run_all, work_run
+from kurenai._kernels._text_intern cimport Entry, HashKey, Table, probe_total, sip13
+from kurenai._kernels._fused_pair cimport LCS, LSUM, NGRAM, SKIP, WLCS, Layout, PairWork
+from kurenai._kernels._fused_pair cimport prepared_within, prepared
+from kurenai._kernels._fused_pair cimport work_free, work_init
+from kurenai._kernels._fused_scan cimport (
     ALONE, CHAR, DIRECT_PLANES_END, MARK, NEWLINE, PLANE_14, PLANE_14_SIZE, ROUGE_SCORE,
     UNICODE_WORDS, WHITESPACE, WORD, ScanRules, is_space, scan_alone, scan_alone_free,
 )
-from kurenai._fused_stems cimport StemCache, cache_clear, cache_free, cache_init, memo_of
-from kurenai._fused_stems cimport remap, stem_all
-from kurenai._fused_scores cimport new_triple, type_values
+from kurenai._kernels._fused_stems cimport StemCache, cache_clear, cache_free, cache_init, memo_of
+from kurenai._kernels._fused_stems cimport remap, stem_all
+from kurenai._kernels._fused_scores cimport new_triple, type_values
 from kurenai._lcs cimport Doc
 
 import os
@@ -58,9 +58,9 @@ cdef extern from "Python.h":
 # ---------------------------------------------------------------- the rules
 
 # The compile-time codes of the inline code are kurenai._core's numbers.
-MODES = {"whitespace": WHITESPACE, "rouge-score": ROUGE_SCORE, "char": CHAR,
-         "unicode": UNICODE_WORDS}
-if MODES != _rules.SCAN_MODES:
+SCAN_MODES = {"whitespace": WHITESPACE, "rouge-score": ROUGE_SCORE, "char": CHAR,
+              "unicode": UNICODE_WORDS}
+if SCAN_MODES != _rules.SCAN_MODES:
     raise ImportError("kurenai._fused's scan modes differ from kurenai._core.rules.SCAN_MODES")
 if (ALONE, WORD, MARK, DIRECT_PLANES_END, PLANE_14, PLANE_14_SIZE, NEWLINE) != (
     _rules.ALONE, _rules.WORD, _rules.MARK, _rules.DIRECT_PLANES_END, _rules.PLANE_14,
@@ -71,7 +71,7 @@ if (NGRAM, LCS, LSUM, WLCS, SKIP) != (_codes.NGRAM, _codes.LCS, _codes.LSUM, _co
                                       _codes.SKIP):
     raise ImportError("kurenai._fused's type kinds differ from kurenai._core.codes")
 
-# The ROUGE type kinds this plan computes (kurenai._core.plan parses the types).
+# The ROUGE type kinds this plan computes (their codes: kurenai._core.codes).
 KINDS = frozenset({NGRAM, LCS, LSUM, WLCS, SKIP})
 
 # The scan's tables: the one copy, which every plan's Layout points to.
@@ -149,7 +149,7 @@ cdef class FusedPlan:
     """What to compute for a scorer's ROUGE types, fixed at construction.
 
     ``spec`` is the types as ``kurenai._core.plan.parse_types`` parsed them,
-    ``mode`` a code of ``MODES``, ``stem`` the tokenizer's ``stemmer`` (None:
+    ``mode`` a code of ``SCAN_MODES``, ``stem`` the tokenizer's ``stemmer`` (None:
     no stemming) and ``score_class`` the tuple subclass of the scores;
     ``threads`` (>= 1) how many threads one long pair's LCS may use.
     """
@@ -179,7 +179,7 @@ cdef class FusedPlan:
     def __init__(self, spec, int mode, stem, type score_class, int threads=1):
         if not issubclass(score_class, tuple):
             raise TypeError("score_class must be a tuple subclass")
-        if mode not in MODES.values():
+        if mode not in SCAN_MODES.values():
             raise ValueError(f"unknown scan mode {mode}")
         if mode == CHAR or mode == UNICODE_WORDS:
             _need_char_classes()
@@ -226,7 +226,7 @@ cdef class FusedPlan:
 
     @property
     def mode(self):
-        """The scan mode, a code of ``MODES``."""
+        """The scan mode, a code of ``SCAN_MODES``."""
         return self.c.mode
 
     @property
@@ -358,14 +358,14 @@ cdef class FusedPlan:
         cdef Py_ssize_t n_orders = self.c.n_orders
         cdef PairWork *works
         cdef Py_ssize_t *overlaps
-        cdef list lowered, over = []
+        cdef list ready, over = []
         if len(predictions) != n:
             raise ValueError(f"{n} targets but {len(predictions)} predictions")
         if max_tokens < 0:
-            lowered = [prepared(text) for text in targets]
-            lowered += [prepared(text) for text in predictions]
+            ready = [prepared(text) for text in targets]
+            ready += [prepared(text) for text in predictions]
         else:
-            lowered, over = lowered_within(&self.c, targets + predictions, n, max_tokens)
+            ready, over = prepared_within(&self.c, targets + predictions, n, max_tokens)
         works = <PairWork *> calloc(n + 1, sizeof(PairWork))
         overlaps = <Py_ssize_t *> malloc((n * n_orders + 1) * sizeof(Py_ssize_t))
         if works == NULL or overlaps == NULL:
@@ -376,7 +376,7 @@ cdef class FusedPlan:
             for k in range(n):
                 work_init(&works[k])
                 works[k].counts.overlaps = overlaps + k * n_orders
-            run_all(&self.c, &self.stem_cache, self.stem, self.stem_memo, works, lowered, n,
+            run_all(&self.c, &self.stem_cache, self.stem, self.stem_memo, works, ready, n,
                     max_tokens)
             for k in over:
                 works[k].status = 1

@@ -1,6 +1,6 @@
 # The C-level surface of kurenai._lcs (for kurenai._fused, kurenai._variants
-# and the inline parts of kurenai._lcs itself: _lcs_intern.pxd,
-# _lcs_ngrams.pxd, _lcs_path.pxd, _lcs_postings.pxd, _lcs_projections.pxd,
+# and the inline parts in kurenai/_kernels/ that work on its Doc: _token_intern.pxd,
+# _ngrams.pxd, _lcs_path.pxd, _lcs_postings.pxd, _lcs_projections.pxd,
 # _lcs_union.pxd).
 from libc.stdint cimport int32_t
 from libc.stdlib cimport calloc, free, malloc

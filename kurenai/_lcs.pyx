@@ -6,12 +6,13 @@ length, LCS path and ROUGE-Lsum's union-LCS hits, n-gram overlaps, and
 ``pair_counts``, all of one pair's counts at once (``doc_counts`` is the
 same for ``kurenai._fused``, on its IDs).  Tokens are interned to dense
 int32 IDs once per call; every loop after that runs on C arrays without
-the GIL.  The LCS kernels are here and in ``_lcs_path.pxd`` (the walk back),
+the GIL.  The LCS kernels are here and in ``_kernels/_lcs_path.pxd`` (the walk back),
 the threaded length in ``_lcs_threads.h``; ROUGE-Lsum's union is
 ``_lcs_union.pxd`` (its two passes) over ``_lcs_postings.pxd`` (the index)
 and ``_lcs_projections.pxd`` (the second pass's projections); n-gram
-counting is ``_lcs_ngrams.pxd``, interning ``_lcs_intern.pxd``; all are
-inline code, compiled into this module, which keeps their settings.
+counting is ``_ngrams.pxd``, interning ``_token_intern.pxd``; all are
+inline code in ``kurenai/_kernels/``, compiled into this module, which keeps
+their settings.
 
 Bit-parallel LCS (Allison-Dix / Hyyro): for a fixed sequence ``a`` and a bit
 per position of ``a``, the state ``V`` after reading ``b[:j]`` has, in its low
@@ -26,24 +27,24 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
 from kurenai._lcs cimport release_buffer, scratch_buffer
-from kurenai._lcs_intern cimport free_doc, intern_doc
-from kurenai._lcs_ngrams cimport overlap
-from kurenai._lcs_path cimport (
+from kurenai._kernels._token_intern cimport free_doc, intern_doc
+from kurenai._kernels._ngrams cimport overlap
+from kurenai._kernels._lcs_path cimport (
     PathScratch, advance, clear_strip, mark_path, popcount64, set_strip,
 )
-from kurenai._lcs_postings cimport Postings, build_postings, free_postings
-from kurenai._lcs_projections cimport MAX_DEPTH, Relative, free_relative
-from kurenai._lcs_union cimport (
+from kurenai._kernels._lcs_postings cimport Postings, build_postings, free_postings
+from kurenai._kernels._lcs_projections cimport MAX_DEPTH, Relative, free_relative
+from kurenai._kernels._lcs_union cimport (
     DEFERRED, Knobs, count_union, defer, union_all, union_deferred, union_indexed,
 )
 
-cdef extern from "_popcount.h":
+cdef extern from "_kernels/_popcount.h":
     const char *_popcount_kind "kurenai_popcount_kind"()
 
 #: How this build counts bits on this CPU (benchmark headers report it).
 POPCOUNT = _popcount_kind().decode("ascii")
 
-cdef extern from "_lcs_threads.h":
+cdef extern from "_kernels/_lcs_threads.h":
     # One long pair's LCS length split across threads (see the header).
     Py_ssize_t _lcs_length_threads "kurenai_lcs_length_threads"(
         const int32_t *a, Py_ssize_t la, const int32_t *b, Py_ssize_t lb,
@@ -108,7 +109,7 @@ cdef Py_ssize_t _lcs_length(const int32_t *a, Py_ssize_t la, const int32_t *b,
 
 
 # Both texts need this many tokens before their LCS goes to the wavefront
-# kernel (kurenai/_lcs_threads.h), on ``threads`` threads or one: below it,
+# kernel (kurenai/_kernels/_lcs_threads.h), on ``threads`` threads or one: below it,
 # starting threads costs more than they save, and its chunks gain nothing
 # over _lcs_length (benchmarks/bench_parallel.py).
 cdef Py_ssize_t PARALLEL_MIN_TOKENS = 20000
@@ -176,10 +177,10 @@ cdef inline void _path_settings(PathScratch *scratch) noexcept nogil:
 # A token in more than FREQUENT_LINES sentences would make its positions visit
 # them all, one path each, when no path takes it (lines ``a b x_i`` against
 # ``b a y_j``: the paths take ``a``, never ``b``).  Such a position visits the
-# sentences' shapes instead (kurenai/_lcs_postings.pxd), each once: a sentence
+# sentences' shapes instead (kurenai/_kernels/_lcs_postings.pxd), each once: a sentence
 # sharing no rare token with the reference sentence has its shape's path.  The
 # sentences that do share one (at most FREQUENT_LINES per rare position) are
-# visited one by one.  The visits and both passes are kurenai/_lcs_union.pxd,
+# visited one by one.  The visits and both passes are kurenai/_kernels/_lcs_union.pxd,
 # the settings below passed in as its Knobs.
 
 cdef Py_ssize_t INDEX_MIN_SENTS = 16

@@ -20,19 +20,11 @@ from types import ModuleType
 
 __all__ = ["MOVED", "install"]
 
-# old dotted name -> where the code lives now
+# old dotted name -> where the code lives now: only the modules the pickles of
+# kurenai 0.2.0 name (its scorers and tokenizers hold these classes and
+# functions; tests/test_layout.py reads the names out of tests/data/pickles).
 MOVED = {
-    "kurenai._aggregate": "kurenai._core.aggregate",
-    "kurenai._arrow": "kurenai._core.arrow",
-    "kurenai._batch": "kurenai._core.batch",
-    "kurenai._bootstrap": "kurenai._core.bootstrap",
-    "kurenai._inputs": "kurenai._core.inputs",
-    "kurenai._metric_table": "kurenai.metrics._table",
     "kurenai._morphological": "kurenai.tokenizers._morphological",
-    "kurenai._multiref": "kurenai._core.multiref",
-    "kurenai._plan": "kurenai._core.plan",
-    "kurenai._plan_py": "kurenai._core.python_plan",
-    "kurenai._private_cache": "kurenai.tokenizers._private_cache",
     "kurenai._rules": "kurenai._core.rules",
     "kurenai._stemming": "kurenai.tokenizers._stemming",
     "kurenai._unicode_tokenizers": "kurenai.tokenizers._unicode",

@@ -18,7 +18,7 @@ and the summary-level union LCS of ``_lcs``, ROUGE-W and skip-bigrams of
 (samples x evaluations) index array.
 
 The bootstrap's C (the draws, the sums, the intervals) is the inline code of
-``_perl_bootstrap.pxd``, compiled into this module; this module holds one
+``_kernels/_perl_bootstrap.pxd``, compiled into this module; this module holds one
 evaluation's kernels, the SPL files' scan and the interning key.
 """
 
@@ -27,11 +27,12 @@ from libc.stdint cimport int32_t, int64_t
 from libc.stdio cimport snprintf
 from libc.stdlib cimport calloc, free, malloc, strtod
 
-from kurenai._fused_intern cimport HashKey, Table, fast_hash, intern_token, table_free, table_init
+from kurenai._kernels._text_intern cimport HashKey, Table, fast_hash, intern_token
+from kurenai._kernels._text_intern cimport table_free, table_init
 from kurenai._lcs cimport Counts, Doc, doc_counts
-from kurenai._lcs_intern cimport free_doc, intern_doc
-from kurenai._lcs_ngrams cimport overlap
-from kurenai._perl_bootstrap cimport draw_sums, interval, ordered_sums, to_samples
+from kurenai._kernels._token_intern cimport free_doc, intern_doc
+from kurenai._kernels._ngrams cimport overlap
+from kurenai._kernels._perl_bootstrap cimport draw_sums, interval, ordered_sums, to_samples
 from kurenai._variants cimport skip_bigram_doc_counts, weighted_lcs_doc
 
 # The metric kinds of ``kurenai.rouge155._counts.Metric.kind``.

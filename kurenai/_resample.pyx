@@ -5,7 +5,7 @@
 ``RandomState.randint`` and sums them with NumPy (the readable spec, and the
 path without a compiler, or for a generator other than MT19937).  Here a
 :class:`LegacyStream` holds a copy of the generator's MT19937 state and draws
-the same integers in C (``_resample_mt.h`` says how, from NumPy's sources), and
+the same integers in C (``_kernels/_resample_mt.h`` says how, from NumPy's sources), and
 sums a few samples side by side as soon as their indices are drawn: no
 (samples x records) index array, and none of NumPy's per-call cost.
 :class:`Rows` lays the rows out for the sums once (each distinct row kept
@@ -16,7 +16,7 @@ generator, so its next draw is the one rouge-score's calls would have left.
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-cdef extern from "_resample_mt.h":
+cdef extern from "_kernels/_resample_mt.h":
     ctypedef struct kurenai_mt:
         uint32_t key[624]
         int pos
@@ -29,7 +29,7 @@ cdef extern from "_resample_mt.h":
     int _avx2_allowed "kurenai_avx2_allowed"
     int _avx2 "kurenai_avx2"() noexcept nogil
 
-cdef extern from "_resample.h":
+cdef extern from "_kernels/_resample.h":
     ctypedef struct kurenai_rows:
         Py_ssize_t records
         Py_ssize_t distinct

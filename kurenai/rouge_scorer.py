@@ -12,7 +12,6 @@ from typing import Any, Callable, Literal, Union, overload
 
 import numpy as np
 
-from kurenai import _backend
 from kurenai._core import arrow as _arrow
 from kurenai._core import batch as _batch
 from kurenai._core import checks as _checks
@@ -20,6 +19,7 @@ from kurenai._core import inputs as _inputs
 from kurenai._core import multiref as _multiref
 from kurenai._core import plan as _plan
 from kurenai._core import processes as _processes
+from kurenai._core.choice import make_plan
 from kurenai._core.plan import ROUGE_TYPES, SCORE_FIELDS, Plan
 from kurenai.scoring import BaseScorer, Score
 from kurenai.sentences import split_sentences
@@ -403,7 +403,7 @@ class RougeScorer(BaseScorer):
         if threads is None:
             threads = _batch.resolve_threads(self._threads)
         spec = _plan.parse_types(rouge_types, self._w_weight, self._split_summaries)
-        return _backend.make_plan(spec, self._tokenizer, self._splitter(), threads)
+        return make_plan(spec, self._tokenizer, self._splitter(), threads)
 
     def _batch_plan(self, jobs: int, pairs: int = 0) -> Plan:
         """The plan of a batch of ``pairs`` on ``jobs`` workers, which share

@@ -127,12 +127,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def _use(name: str) -> Iterator[str]:
-    kernels, fastpath = BACKENDS[name]
+    kernels, fused = BACKENDS[name]
     if kernels is None:
         pytest.fail("the compiled extension is not built (build it, or run pure Python)")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_backend, "kernels", kernels)
-        patch.setattr(_backend, "fastpath", fastpath)
+        patch.setattr(_backend, "fused", fused)
         patch.setattr(_backend, "variants", VARIANTS[name])
         yield name
 

@@ -185,12 +185,11 @@ def fused_and_generic(tokenizer: str | None, stem: bool) -> tuple[RougeScorer, R
     """The same scorer twice: on the compiled text path, and on Python tokenizers."""
     from kurenai import _backend, _fused, _lcs
 
-    fastpath = _fused
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_backend, "kernels", _lcs)
-        patch.setattr(_backend, "fastpath", fastpath)
+        patch.setattr(_backend, "fused", _fused)
         fused = RougeScorer(list(ROUGE_TYPES), tokenizer=tokenizer, use_stemmer=stem)
-        patch.setattr(_backend, "fastpath", None)
+        patch.setattr(_backend, "fused", None)
         generic = RougeScorer(list(ROUGE_TYPES), tokenizer=tokenizer, use_stemmer=stem)
     assert on_compiled_plan(fused) and not on_compiled_plan(generic)
     return fused, generic

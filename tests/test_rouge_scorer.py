@@ -177,13 +177,11 @@ def test_own_tokenizers_take_the_fused_path(
 ) -> None:
     from kurenai import _backend, _fused
 
-    fastpath = _fused
-
     class NoGenericKernels:
         def __getattr__(self, name: str) -> object:
             raise AssertionError(f"generic path used: kernels.{name}")
 
-    monkeypatch.setattr(_backend, "fastpath", fastpath)
+    monkeypatch.setattr(_backend, "fused", _fused)
     monkeypatch.setattr(_backend, "kernels", NoGenericKernels())
     scorer = RougeScorer(list(ROUGE_TYPES), tokenizer=tokenizer, use_stemmer=True)
     scorer.score("the cats ran", "a cat runs")

@@ -16,7 +16,7 @@ each kind, and every surface reads them:
   (``recall_key``: the ``best-recall`` mode).
 
 The compiled plan (``kurenai._fused``) keeps a C switch over the kind
-codes for speed; it reads the codes as ``kurenai._core.plan.NGRAM`` ...
+codes for speed; it reads the codes as ``kurenai._core.codes.NGRAM`` ...
 and declares the kinds it computes in ``KINDS``, which
 :func:`check_compiled_kinds` holds to this registry when it loads.
 

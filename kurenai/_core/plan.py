@@ -44,7 +44,7 @@ __all__ = [
 
 # The kind codes (NGRAM ... SKIP) are re-exported from kurenai._core.kinds:
 # the compiled plan reads them here.  A twin that meets a kind it does not
-# know declines the plan (see ``_backend.make_plan``).
+# know declines the plan (see ``kurenai._core.choice.make_plan``).
 DEFAULT_W_WEIGHT = 1.2  # ROUGE-1.5.5's -w
 
 # The type names parse_types accepts, in words (for help texts), from the registry.

@@ -280,9 +280,9 @@ def _run(
 ) -> Any:
     plan = plans.get(recipe)
     if plan is None:
-        from kurenai import _backend
+        from kurenai._core.choice import make_plan
 
-        plan = _backend.make_plan(*pickle.loads(recipe))
+        plan = make_plan(*pickle.loads(recipe))
         plans[recipe] = plan
         if len(plans) > PLANS_PER_WORKER:
             plans.popitem(last=False)

@@ -20,7 +20,7 @@ from kurenai._core import names as _names
 from kurenai._core.plan import ROUGE_TYPE_GRAMMAR
 from kurenai.cli import _reporting
 from kurenai.cli._output import FORMATS as OUTPUT_FORMATS
-from kurenai.cli._sources import BELOW_GATE, FORMATS, CliError
+from kurenai.cli._sources import BELOW_GATE, INPUT_FORMATS, CliError
 from kurenai.tokenizers import available_tokenizers, tokenizer_info
 
 __all__ = ["DEFAULT_TYPES", "ExitRequest", "parse_args"]
@@ -371,7 +371,7 @@ def _add_input(group: argparse._ArgumentGroup) -> None:
     add = group.add_argument
     add(
         "--format",
-        choices=FORMATS,
+        choices=INPUT_FORMATS,
         default="auto",
         help="text: one record per line; jsonl: one JSON object per line; csv/tsv: a header "
         "row naming the columns (default auto: by extension, .jsonl, .csv, .tsv, else "

@@ -25,7 +25,7 @@ from typing import IO, Callable, Union, cast
 
 __all__ = [
     "BELOW_GATE",
-    "FORMATS",
+    "INPUT_FORMATS",
     "CliError",
     "Row",
     "Source",
@@ -36,7 +36,7 @@ __all__ = [
     "rows",
 ]
 
-FORMATS = ("auto", "text", "jsonl", "csv", "tsv")
+INPUT_FORMATS = ("auto", "text", "jsonl", "csv", "tsv")
 Row = Union[str, dict[str, object]]
 # The streams are closed by _open's with statement.
 _OPENERS: dict[str, Callable[[str], IO[bytes]]] = {

@@ -27,12 +27,12 @@ from kurenai.compat._patch import (
     rouge_score_patched,
     unpatch_rouge_score,
 )
-from kurenai.compat._rouge import MODES, Rouge, RougeChinese
+from kurenai.compat._rouge import COMPAT_MODES, Rouge, RougeChinese
 
 __all__ = [
+    "COMPAT_MODES",
     "DIALECTS",
     "ENV_VAR",
-    "MODES",
     "FilesRouge",
     "FilesRougeChinese",
     "Rouge",

@@ -17,9 +17,9 @@ from kurenai.compat._metrics import Metric, Result
 from kurenai.compat._standard import StandardScores
 from kurenai.compat._text import Sentences, word_count
 
-__all__ = ["MODES", "Rouge", "RougeChinese"]
+__all__ = ["COMPAT_MODES", "Rouge", "RougeChinese"]
 
-MODES = ("compat", "rouge-score")
+COMPAT_MODES = ("compat", "rouge-score")
 PairScores = dict[str, Union[Result, dict[str, int]]]
 
 
@@ -75,8 +75,8 @@ class Rouge:
     ) -> None:
         self.dialect: Dialect = dialect(self.PACKAGE, version or self.DEFAULT_VERSION)
         self.version = self.dialect.version
-        if mode not in MODES:
-            raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(MODES)}")
+        if mode not in COMPAT_MODES:
+            raise ValueError(f"unknown mode {mode!r}; choose one of {', '.join(COMPAT_MODES)}")
         self.mode = mode
         self.AVAILABLE_METRICS = {m: Metric(m, self.dialect) for m in self.dialect.metrics}
         self.DEFAULT_STATS = list(self.dialect.stats)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from kurenai.compat._dialects import DIALECTS
 from kurenai.compat._files import FilesRouge, FilesRougeChinese
-from kurenai.compat._rouge import MODES, Rouge, RougeChinese
+from kurenai.compat._rouge import COMPAT_MODES, Rouge, RougeChinese
 
 __all__ = ["COMMANDS", "main"]
 
@@ -67,7 +67,7 @@ def _parser(command: str, package: str) -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--mode",
-        choices=MODES,
+        choices=COMPAT_MODES,
         default="compat",
         help="compat: the package's numbers; rouge-score: rouge-score's (default: %(default)s)",
     )

@@ -31,7 +31,7 @@ from kurenai.rouge155._summary import (
     read_summary,
     summary_of,
 )
-from kurenai.rouge155._text import FORMATS
+from kurenai.rouge155._text import SUMMARY_FORMATS
 from kurenai.rouge155._tokenizer import Words
 
 __all__ = ["MetricResult", "Report", "metrics_of", "run"]
@@ -252,7 +252,7 @@ def _format(evaluation: Evaluation) -> str:
             f"evaluation {evaluation.eval_id}: INPUT-FORMAT SIMPLE is Basic Elements (-3), "
             "which is not supported"
         )
-    if fmt.upper() not in FORMATS:
+    if fmt.upper() not in SUMMARY_FORMATS:
         raise ConfigError(f"Unknown input format: {fmt} (evaluation {evaluation.eval_id})")
     return fmt
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["FORMATS", "WORD", "lcs_units", "ngram_text", "perl_split", "units"]
+__all__ = ["SUMMARY_FORMATS", "WORD", "lcs_units", "ngram_text", "perl_split", "units"]
 
 # The input formats that carry text (the script's SIMPLE is for BE only).
-FORMATS = ("SEE", "ISI", "SPL")
+SUMMARY_FORMATS = ("SEE", "ISI", "SPL")
 # A word: what survives the script's cleanup and its [a-z0-9$] test.
 WORD = re.compile(r"[a-z0-9]+")
 

@@ -26,7 +26,7 @@ from kurenai.rouge_scorer import RougeScorer
 Record = tuple[list[str], str]
 # Perl's ROUGE-L is summary-level (union LCS over sentences): rougeLsum.
 PERL_TO_KURENAI = {"rougeL": "rougeLsum"}
-MODES = {"A": "average", "B": "best-recall"}
+MODE_BY_F = {"A": "average", "B": "best-recall"}  # ROUGE-1.5.5 -f letter -> mode
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -46,7 +46,7 @@ def implementation(request: pytest.FixtureRequest) -> Iterator[str]:
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(_backend, "kernels", _lcs_py)
             patch.setattr(_backend, "variants", _variants_py)
-            patch.setattr(_backend, "fastpath", None)
+            patch.setattr(_backend, "fused", None)
             yield request.param
     elif _backend.IMPLEMENTATION != "compiled":
         pytest.skip("the compiled kernels are not live")
@@ -103,7 +103,7 @@ def assert_like_perl(records: list[Record], gap: int, mode: str, weight: float =
     frozen = tuple((tuple(references), prediction) for references, prediction in records)
     expected = _perl(frozen, gap, mode, weight)
     for (references, prediction), perl_row in zip(records, expected):
-        ours = scorer.score_multi(references, prediction, mode=MODES[mode])
+        ours = scorer.score_multi(references, prediction, mode=MODE_BY_F[mode])
         assert len(perl_row) == len(types)
         for perl_type, (recall, precision, f) in perl_row.items():
             score = ours[PERL_TO_KURENAI.get(perl_type, perl_type)]

@@ -14,6 +14,7 @@ from rouge_score import rouge_scorer as rs
 
 from kurenai import _backend, _lcs_py, _variants_py
 from kurenai._core import rules as _rules
+from kurenai._core.choice import make_plan
 from kurenai._core.plan import LCS, LSUM, NGRAM, SKIP, WLCS, parse_types
 from kurenai._core.python_plan import PythonPlan
 from kurenai.rouge_scorer import ROUGE_TYPES, RougeScorer
@@ -86,12 +87,12 @@ def test_the_twins_agree_on_every_method(
 ) -> None:
     from kurenai import _fused
 
-    monkeypatch.setattr(_backend, "fastpath", _fused)
+    monkeypatch.setattr(_backend, "fused", _fused)
     tokenizer = get_tokenizer(name, use_stemmer=stem)
     types = ["rouge1", "rouge3", "rougeL", "rougeLsum", "rouge1", "rougeW", "rougeS4"]
     types += ["rougeSU4", "rougeS", "rougeSU", "rougeS1"]
     spec = parse_types(types, w_weight=1.5)
-    compiled = _backend.make_plan(spec, tokenizer, None)
+    compiled = make_plan(spec, tokenizer, None)
     assert isinstance(compiled, _fused.FusedPlan)
     pure = PythonPlan(spec, tokenizer, _lcs_py, None, _variants_py)
     targets, predictions = texts(5, 60), texts(6, 60)
@@ -187,7 +188,7 @@ def test_the_twins_lowercase_alike(
 
     tokenizer = get_tokenizer(name, use_stemmer=stem)
     spec = parse_types(["rouge1", "rouge2", "rougeL", "rougeLsum"])
-    mode = _fused.MODES[tokenizer.scan_mode]  # type: ignore[attr-defined]
+    mode = _fused.SCAN_MODES[tokenizer.scan_mode]  # type: ignore[attr-defined]
     compiled = _fused.FusedPlan(spec, mode, getattr(tokenizer, "stemmer", None), Score)
     pure = PythonPlan(spec, tokenizer, _lcs, None)
     targets, predictions = [t for t, _ in pairs], [p for _, p in pairs]
@@ -232,7 +233,7 @@ def test_the_compiled_scan_reads_the_rules_module() -> None:
     from kurenai import _fused
     from kurenai.tokenizers._unicode import char_classes
 
-    # (MODES equal to _rules.SCAN_MODES is checked by the module's import itself.)
+    # (SCAN_MODES equal to _rules.SCAN_MODES is checked by the module's import itself.)
     assert len(char_classes()) == _rules.CLASS_TABLE_SIZE
     with pytest.raises(ValueError, match="CLASS_TABLE_SIZE"):
         _fused.set_char_classes(b"\0" * 10)
@@ -287,7 +288,7 @@ def test_the_compiled_scan_stems_through_its_cache_then_the_memo_then_the_stemme
     spec = parse_types(["rouge1"])
     tokenizer = get_tokenizer("whitespace", use_stemmer=True)
     stemmer = tokenizer.stemmer  # type: ignore[attr-defined]
-    plan = _fused.FusedPlan(spec, _fused.MODES["whitespace"], stemmer, Score)
+    plan = _fused.FusedPlan(spec, _fused.SCAN_MODES["whitespace"], stemmer, Score)
     assert plan.score("running dogs", "runs")["rouge1"].precision == 1.0
     # A token new to the plan is read from the stemmer's memo without calling it ...
     stemmer.__self__.memo["walking"] = "run"
@@ -304,7 +305,7 @@ def test_the_compiled_scan_stems_through_its_cache_then_the_memo_then_the_stemme
         calls.append(token)
         return token.upper()
 
-    other = _fused.FusedPlan(spec, _fused.MODES["whitespace"], shout, Score)
+    other = _fused.FusedPlan(spec, _fused.SCAN_MODES["whitespace"], shout, Score)
     assert other.score("abcd efgh", "ABCD")["rouge1"].recall == 0.5
     assert other.score("efgh abcd", "EFGH")["rouge1"].recall == 0.5
     assert sorted(calls) == ["abcd", "efgh"]  # once per token per plan

@@ -163,7 +163,7 @@ def test_compiled_and_pure_paths_agree_bit_for_bit(
         return scorer.score_batch(TARGETS, PREDICTIONS), multi
 
     compiled = scores()
-    monkeypatch.setattr(_backend, "fastpath", None)
+    monkeypatch.setattr(_backend, "fused", None)
     monkeypatch.setattr(_backend, "kernels", _lcs_py)
     monkeypatch.setattr(_backend, "variants", _variants_py)
     assert scores() == compiled

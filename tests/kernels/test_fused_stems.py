@@ -1,5 +1,5 @@
 """The fused plan's stemming through its own stem cache: the same stems as the
-Python stemmer (kurenai/_fused_stems.pxd), bounded, never pickled, shared by
+Python stemmer (kurenai/_kernels/_fused_stems.pxd), bounded, never pickled, shared by
 the batch driver's threads."""
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def test_the_cache_asks_the_stemmer_once_per_token_and_remembers_drops() -> None
         calls.append(token)
         return None if token.startswith("x") else token[:4]
 
-    plan = _fused.FusedPlan(parse_types(["rouge1"]), _fused.MODES["whitespace"], stem, Score)
+    plan = _fused.FusedPlan(parse_types(["rouge1"]), _fused.SCAN_MODES["whitespace"], stem, Score)
     for _ in range(3):
         assert plan.tokens("xenon running runner ab xylophone", stemmed=True) == [
             "runn",
@@ -128,7 +128,7 @@ def test_a_stemmer_returning_something_else_than_a_str_is_refused() -> None:
     from kurenai import _fused
 
     plan = _fused.FusedPlan(
-        parse_types(["rouge1"]), _fused.MODES["whitespace"], lambda token: 3, Score
+        parse_types(["rouge1"]), _fused.SCAN_MODES["whitespace"], lambda token: 3, Score
     )
     with pytest.raises(TypeError, match="str or None"):
         plan.score("running", "running")

@@ -1,5 +1,5 @@
 """score_batch on two threads with stemming: the threads share the fused
-plan's stem cache (kurenai/_fused_stems.pxd), filled only under the GIL.
+plan's stem cache (kurenai/_kernels/_fused_stems.pxd), filled only under the GIL.
 
 Its own module: the ``backend`` fixture is module-scoped, and the other stem
 cache tests must run on the compiled plan."""

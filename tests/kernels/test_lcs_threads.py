@@ -1,6 +1,6 @@
 """One long pair's LCS on several threads: the same numbers as one thread.
 
-The wavefront kernel (kurenai/_lcs_threads.h) runs only on long pairs; a
+The wavefront kernel (kurenai/_kernels/_lcs_threads.h) runs only on long pairs; a
 testing hook lowers that length to 0, so small, edge-case inputs take it:
 sizes around the 64-bit words, fewer words than threads, empty and identical
 texts, chunks of one token.  The reference is the strip-major serial kernel
@@ -262,7 +262,7 @@ def test_header_alone_matches_a_naive_dp(tmp_path: Path, flags: list[str], built
         pytest.skip("needs a POSIX C compiler")
     (tmp_path / "driver.c").write_text(DRIVER)
     program = tmp_path / "driver"
-    include = Path(__file__).resolve().parents[2] / "kurenai"
+    include = Path(__file__).resolve().parents[2] / "kurenai" / "_kernels"
     command = [compiler, "-std=c99", "-O1", "-Wall", "-Wextra", "-Werror", "-pthread", *flags]
     command += [
         "-Wno-unused-function",

@@ -57,7 +57,7 @@ def random_tokens(n: int, seed: int = 0) -> list[str]:
 
 @pytest.fixture(scope="module")
 def plan() -> object:
-    return _fused.FusedPlan(parse_types(["rouge1"]), _fused.MODES["whitespace"], None, Score)
+    return _fused.FusedPlan(parse_types(["rouge1"]), _fused.SCAN_MODES["whitespace"], None, Score)
 
 
 def test_the_crafted_tokens_all_collide_under_the_old_hash() -> None:

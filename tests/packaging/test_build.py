@@ -1,7 +1,7 @@
 """The built extension is portable and lean.
 
 On x86-64 the kernels use the POPCNT instruction only after the CPU said it
-has it (kurenai/_popcount.h): the modules must run on a CPU without POPCNT,
+has it (kurenai/_kernels/_popcount.h): the modules must run on a CPU without POPCNT,
 which qemu emulates here.  Release builds carry no debug info and, compiled
 as C, do not need the C++ runtime.
 """
@@ -132,7 +132,7 @@ def test_runs_on_a_cpu_without_popcnt(cpu: str, popcount: str) -> None:
 
 
 # The bootstrap's kernel refills the generator's words on AVX2 lanes only
-# where the CPU has them (kurenai/_resample_mt.h): its sums, without NumPy, with
+# where the CPU has them (kurenai/_kernels/_resample_mt.h): its sums, without NumPy, with
 # AVX2 allowed and forbidden, must agree, on a CPU without AVX2 as on one with.
 RESAMPLE_PROBE = """
 import json, random, sys, types

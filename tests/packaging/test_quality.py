@@ -19,13 +19,15 @@ CHECKS = {
     "ruff": [sys.executable, "-m", "ruff", "check", "."],
     "ruff-format": [sys.executable, "-m", "ruff", "format", "--check", "."],
     "mypy": [sys.executable, "-m", "mypy"],
-    # Every Cython source: the modules and the inline parts they cimport.
+    # Every Cython source: the modules, their surfaces and the inline parts they cimport.
     "cython-lint": [
         sys.executable,
         "-m",
         "cython_lint.cython_lint",
         *sorted(
-            str(p.relative_to(ROOT)) for ext in ("pyx", "pxd") for p in KURENAI.glob(f"*.{ext}")
+            str(p.relative_to(ROOT))
+            for pattern in ("*.pyx", "*.pxd", "_kernels/*.pxd")
+            for p in KURENAI.glob(pattern)
         ),
     ],
 }

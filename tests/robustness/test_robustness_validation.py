@@ -62,14 +62,14 @@ def test_both_twins_agree_at_every_weight_in_range(
 ) -> None:
     from kurenai import _lcs, _variants
 
-    def scores(kernels: Any, fastpath: Any, variants: Any) -> list[Score]:
+    def scores(kernels: Any, fused: Any, variants: Any) -> list[Score]:
         monkeypatch.setattr(_backend, "kernels", kernels)
-        monkeypatch.setattr(_backend, "fastpath", fastpath)
+        monkeypatch.setattr(_backend, "fused", fused)
         monkeypatch.setattr(_backend, "variants", variants)
         scorer = RougeScorer(["rougeW"], rouge_w_weight=weight)
         return [scorer.score(t, p)["rougeW"] for t, p in _pairs()]
 
-    compiled = scores(_lcs, _backend.fastpath, _variants)
+    compiled = scores(_lcs, _backend.fused, _variants)
     assert compiled == scores(_lcs_py, None, _variants_py)
 
 

@@ -1,4 +1,4 @@
-"""Hypothesis over kurenai's public API, run by test_robustness_fuzz.py.
+"""Hypothesis over kurenai's public API, run by tests/robustness/test_robustness_fuzz.py.
 
 It runs in its own ``python -X faulthandler`` process, so that a crash in the
 compiled code is a failed test with a traceback rather than a dead test run.
@@ -7,7 +7,7 @@ choice and every option must give scores that agree between ``score``,
 ``score_multi`` and ``score_batch`` (one thread and two), equal rouge-score's
 with its tokenizer, and never raise.
 
-    python -X faulthandler tests/robustness_fuzz.py [EXAMPLES]
+    python -X faulthandler tests/support/robustness_fuzz.py [EXAMPLES]
 """
 
 from __future__ import annotations

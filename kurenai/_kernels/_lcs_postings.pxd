@@ -1,6 +1,6 @@
 # ROUGE-Lsum's index for kurenai._lcs: per token, the candidate sentences
 # holding it, so that a reference position visits only the sentences that
-# can put it on the union (see union_indexed in kurenai/_lcs_union.pxd); a
+# can put it on the union (see union_indexed in kurenai/_kernels/_lcs_union.pxd); a
 # sentence repeating an earlier one is left out.  And the sentences' shapes,
 # so that the sentences sharing a frequent token are visited once per shape.
 #
@@ -16,7 +16,7 @@
 # rows equal to the one above, which the walk always leaves upwards.
 #
 # The shapes relative to one reference line (its second pass) are
-# kurenai/_lcs_projections.pxd.
+# kurenai/_kernels/_lcs_projections.pxd.
 #
 # Inline code only, compiled into the module that cimports it.
 

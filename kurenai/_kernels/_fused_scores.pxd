@@ -8,7 +8,7 @@
 
 from libc.math cimport pow
 
-from kurenai._fused_pair cimport LCS, NGRAM, SKIP, WLCS, Layout, PairWork
+from kurenai._kernels._fused_pair cimport LCS, NGRAM, SKIP, WLCS, Layout, PairWork
 
 
 cdef inline double fmeasure(double precision, double recall) noexcept nogil:

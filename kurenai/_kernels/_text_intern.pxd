@@ -1,10 +1,10 @@
-# Interning for kurenai._fused: a token's content (code points in a str
+# Interning for kurenai._fused and kurenai._perl: a token's content (code points in a str
 # buffer) -> a dense int32 ID, in a flood-resistant open-addressing table.
 #
 # Inline code only, compiled into the module that cimports it.  A table
 # starts with a fast keyed hash (a rotate-xor per code point); one whose probe
 # chain grows past PROBE_LIMIT, which ordinary text never does, is rehashed
-# with SipHash (kurenai/_fused_hash.h) for the rest of its life.  So crafted
+# with SipHash (kurenai/_kernels/_siphash.h) for the rest of its life.  So crafted
 # tokens cost one rehash, not quadratic time, and common text pays no SipHash
 # rounds.  The key is the caller's (kurenai/_fused.pyx holds the process's
 # one key): each table copies it when it is made.
@@ -19,7 +19,7 @@ cdef extern from "Python.h":
     uint32_t read_code_point "PyUnicode_READ"(int kind, const void *data,
                                               Py_ssize_t index) nogil
 
-cdef extern from "_fused_hash.h":
+cdef extern from "_kernels/_siphash.h":
     uint64_t sip13 "kurenai_sip13"(const uint64_t *key, const char *data, int kind,
                                    Py_ssize_t length) nogil
     uint64_t load8 "kurenai_load8"(const char *p) noexcept nogil

@@ -1,4 +1,4 @@
-# N-gram counting for kurenai._lcs: the multiset intersection size of two
+# N-gram counting for kurenai._lcs and kurenai._perl: the multiset intersection size of two
 # token sequences' n-grams (ROUGE-N's overlap), on dense int32 IDs.
 #
 # Inline code only, compiled into the module that cimports it.

@@ -14,11 +14,11 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 
-cdef extern from "_popcount.h":
+cdef extern from "_kernels/_popcount.h":
     # POPCNT where the CPU has it, chosen at load time (see the header).
     int popcount64 "kurenai_popcount64"(uint64_t) nogil
 
-cdef extern from "_lcs_threads.h":
+cdef extern from "_kernels/_lcs_threads.h":
     # The update step and a strip's match masks, written once, in C, for
     # these kernels and the threaded one alike.
     uint64_t advance "kurenai_advance"(uint64_t state, uint64_t match,

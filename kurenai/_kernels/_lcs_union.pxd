@@ -2,10 +2,10 @@
 # visits the candidate lines (all of them, union_all; or through the index,
 # union_indexed) and the two passes of an indexed document.  The first pass
 # visits the sentences holding each position's token, then the global shapes
-# (kurenai/_lcs_postings.pxd); a line visiting more than knobs.defer_after
+# (kurenai/_kernels/_lcs_postings.pxd); a line visiting more than knobs.defer_after
 # of them is deferred, its marks saved.  The second pass (union_deferred)
 # takes the deferred lines in the order of their keys, each turning to its
-# projections (kurenai/_lcs_projections.pxd) when they cost less than the
+# projections (kurenai/_kernels/_lcs_projections.pxd) when they cost less than the
 # global shapes left.
 #
 # Inline code only, compiled into the module that cimports it: no state (the
@@ -18,9 +18,9 @@ from libc.string cimport memcpy, memset
 from cpython.pyport cimport PY_SSIZE_T_MAX
 
 from kurenai._lcs cimport Doc
-from kurenai._lcs_path cimport PathScratch, mark_path
-from kurenai._lcs_postings cimport Postings
-from kurenai._lcs_projections cimport (
+from kurenai._kernels._lcs_path cimport PathScratch, mark_path
+from kurenai._kernels._lcs_postings cimport Postings
+from kurenai._kernels._lcs_projections cimport (
     MAX_DEPTH, Level, Relative, _level_find, _project, build_relative, sync_cost, sync_levels,
 )
 

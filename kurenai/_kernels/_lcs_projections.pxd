@@ -1,8 +1,8 @@
 # ROUGE-Lsum's second pass for kurenai._lcs: the candidate lines seen from
 # one reference line, through their projections onto its frequent tokens
 # (the Level stack, built per key prefix), and the reference lines' keys and
-# their order.  The global index it refines is kurenai/_lcs_postings.pxd;
-# the passes that use it are kurenai/_lcs_union.pxd.
+# their order.  The global index it refines is kurenai/_kernels/_lcs_postings.pxd;
+# the passes that use it are kurenai/_kernels/_lcs_union.pxd.
 #
 # Inline code only, compiled into the module that cimports it: no state
 # (the depth is the module's, passed to build_relative).
@@ -12,7 +12,7 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcmp, memcpy, memset
 
 from kurenai._lcs cimport Doc
-from kurenai._lcs_postings cimport Postings, _slot, _table_size
+from kurenai._kernels._lcs_postings cimport Postings, _slot, _table_size
 
 
 # ------------------------------------------------ shapes relative to a line
@@ -36,7 +36,7 @@ from kurenai._lcs_postings cimport Postings, _slot, _table_size
 # RELATIVE_DEPTH tokens: the candidate lines holding a line's other frequent
 # tokens are visited one by one (as those sharing a rare token are).  A line
 # turns to its projections only after visiting as many global shapes as they
-# would cost it (see union_indexed in kurenai/_lcs_union.pxd).
+# would cost it (see union_indexed in kurenai/_kernels/_lcs_union.pxd).
 
 cdef enum:
     MAX_DEPTH = 8  # the most levels a key may have (RELATIVE_DEPTH <= MAX_DEPTH)

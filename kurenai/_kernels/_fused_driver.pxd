@@ -1,6 +1,6 @@
 # The GIL driver of kurenai._fused: one pair, or a batch of pairs, taken
-# through scan, stemming and count (kurenai/_fused_pair.pxd's work_scan and
-# work_count, kurenai/_fused_stems.pxd's stem_all), releasing the GIL for the
+# through scan, stemming and count (kurenai/_kernels/_fused_pair.pxd's work_scan and
+# work_count, kurenai/_kernels/_fused_stems.pxd's stem_all), releasing the GIL for the
 # scan and the count and holding it for the stemming, which reads and fills
 # the plan's stem cache and may call Python.
 #
@@ -10,9 +10,9 @@
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND
 from libc.stdlib cimport free, malloc
 
-from kurenai._fused_pair cimport Layout, PairWork
-from kurenai._fused_pair cimport work_count, work_free, work_release, work_scan
-from kurenai._fused_stems cimport StemCache, remap, stem_all
+from kurenai._kernels._fused_pair cimport Layout, PairWork
+from kurenai._kernels._fused_pair cimport work_count, work_free, work_release, work_scan
+from kurenai._kernels._fused_stems cimport StemCache, remap, stem_all
 
 
 cdef enum:
@@ -57,11 +57,11 @@ cdef inline int work_run(const Layout *c, StemCache *cache, object stem, dict me
 
 
 cdef inline int run_all(const Layout *c, StemCache *cache, object stem, dict memo,
-                        PairWork *works, list lowered, Py_ssize_t n,
+                        PairWork *works, list ready, Py_ssize_t n,
                         Py_ssize_t max_tokens) except -1:
     """work_run over many pairs, in three phases so the GIL is released twice
-    per batch rather than per pair (``lowered``: n targets, then n predictions,
-    prepared)."""
+    per batch rather than per pair (``ready``: n targets, then n predictions,
+    as ``prepared`` made them: ASCII texts not yet lowercased)."""
     cdef Py_ssize_t k, start, end
     cdef const char **data = <const char **> malloc(2 * n * sizeof(char *) + 1)
     cdef int *kinds = <int *> malloc(2 * n * sizeof(int) + 1)
@@ -70,9 +70,9 @@ cdef inline int run_all(const Layout *c, StemCache *cache, object stem, dict mem
         if data == NULL or kinds == NULL or lengths == NULL:
             raise MemoryError()
         for k in range(2 * n):
-            data[k] = <const char *> PyUnicode_DATA(lowered[k])
-            kinds[k] = PyUnicode_KIND(lowered[k])
-            lengths[k] = PyUnicode_GET_LENGTH(lowered[k])
+            data[k] = <const char *> PyUnicode_DATA(ready[k])
+            kinds[k] = PyUnicode_KIND(ready[k])
+            lengths[k] = PyUnicode_GET_LENGTH(ready[k])
         if stem is None:
             # One pass, each pair's buffers still in cache when counted.
             with nogil:

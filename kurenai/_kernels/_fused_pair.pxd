@@ -2,7 +2,7 @@
 # scan both texts into one table, then count with the kernels of
 # kurenai._lcs (n-grams, LCS, ROUGE-Lsum) and kurenai._variants (ROUGE-W/S/SU).
 # Stemming, which may call Python, runs between the scan and the count
-# (kurenai/_fused_driver.pxd, with kurenai/_fused_stems.pxd's stem_all).
+# (kurenai/_kernels/_fused_driver.pxd, with kurenai/_kernels/_fused_stems.pxd's stem_all).
 #
 # Inline code only, compiled into the module that cimports it.  What to
 # count is a Layout, the C form of a plan's ROUGE types.
@@ -11,14 +11,14 @@ from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
-from kurenai._fused_intern cimport HashKey, Table, table_free, table_init
-from kurenai._fused_scan cimport ScanRules, scan, scan_alone, scan_alone_free
-from kurenai._fused_stems cimport StemText
+from kurenai._kernels._text_intern cimport HashKey, Table, table_free, table_init
+from kurenai._kernels._fused_scan cimport ScanRules, scan, scan_alone, scan_alone_free
+from kurenai._kernels._fused_stems cimport StemText
 from kurenai._lcs cimport Counts, Doc, doc_counts
 from kurenai._variants cimport skip_bigram_doc_counts, weighted_lcs_doc
 
 
-# The ROUGE type kinds, the numbers of kurenai._core.plan (checked when
+# The ROUGE type kinds, the numbers of kurenai._core.codes (checked when
 # kurenai/_fused.pyx loads); compile-time, as the counting branches on them.
 cdef enum Kind:
     NGRAM = 0
@@ -234,22 +234,22 @@ cdef enum:
     PIECE = 1 << 16
 
 
-cdef inline tuple lowered_within(const Layout *c, list texts, Py_ssize_t n, Py_ssize_t limit):
+cdef inline tuple prepared_within(const Layout *c, list texts, Py_ssize_t n, Py_ssize_t limit):
     """The prepared texts (n targets, then n predictions), and the pairs
     found to be over ``limit`` tokens without lowering them whole (their
     texts are replaced by empty ones)."""
-    cdef list lowered = [], over = []
+    cdef list ready = [], over = []
     cdef Py_ssize_t k
     for text in texts:
         if len(text) > PIECE and len(text) > 8 * limit and surely_over(c, text, limit):
-            lowered.append(None)
+            ready.append(None)
         else:
-            lowered.append(prepared(text))
+            ready.append(prepared(text))
     for k in range(n):
-        if lowered[k] is None or lowered[n + k] is None:
-            lowered[k] = lowered[n + k] = ""
+        if ready[k] is None or ready[n + k] is None:
+            ready[k] = ready[n + k] = ""
             over.append(k)
-    return lowered, over
+    return ready, over
 
 
 cdef inline bint surely_over(const Layout *c, str text, Py_ssize_t limit) except -1:

@@ -1,4 +1,4 @@
-/* The strong hash of kurenai._fused's interning table (kurenai/_fused_intern.pxd),
+/* The strong hash of the C interning table (kurenai/_kernels/_text_intern.pxd),
  * and the unaligned loads its token comparison uses.
  *
  * SipHash-1-3 (Aumasson & Bernstein; CPython's str hash) of a token's code

@@ -1,9 +1,9 @@
-# Interning for kurenai._lcs's Python surface: sentences of any hashable
+# Interning for kurenai._lcs's Python surface and kurenai._perl: sentences of any hashable
 # tokens -> a Doc of dense int32 IDs, through a dict shared by both sides of
 # a pair (the twin's ``intern_sentences`` in C).
 #
 # Inline code only, compiled into the module that cimports it.  (The fused
-# plan interns text itself, in C: kurenai/_fused_intern.pxd.)
+# plan interns text itself, in C: kurenai/_kernels/_text_intern.pxd.)
 
 from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
 from cpython.ref cimport PyObject

@@ -1,9 +1,9 @@
 # The scan of kurenai._fused: one lowercased text -> the IDs of its tokens
-# (interned in a kurenai/_fused_intern.pxd table), a sentence per line,
+# (interned in a kurenai/_kernels/_text_intern.pxd table), a sentence per line,
 # exactly as four Python tokenizers of kurenai.tokenizers split it:
 # ``AllCharacterSupportTokenizer`` (runs of non-space), ``RougeScoreTokenizer``
 # (runs of ASCII ``[a-z0-9]``), ``CharTokenizer`` and ``UnicodeTokenizer`` (by
-# Unicode class).  Their stemming, applied to the IDs, is kurenai/_fused_stems.pxd's.
+# Unicode class).  Their stemming, applied to the IDs, is kurenai/_kernels/_fused_stems.pxd's.
 #
 # Inline code only, compiled into the module that cimports it.  The rules are
 # kurenai._core.rules's: as compile-time constants here (kurenai/_fused.pyx
@@ -15,8 +15,8 @@ from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_KIND
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 
-from kurenai._fused_intern cimport HashKey, Table, finish, intern_token, mix
-from kurenai._fused_intern cimport table_free, table_init
+from kurenai._kernels._text_intern cimport HashKey, Table, finish, intern_token, mix
+from kurenai._kernels._text_intern cimport table_free, table_init
 from kurenai._lcs cimport Doc
 
 

@@ -11,7 +11,7 @@
 # pointer into the cache is held across it.  A pair's table never points into
 # the cache either: a stem new to the pair is copied into the pair's own
 # buffer, so clearing a full cache cannot leave a pair reading freed memory.
-# The cache is flood resistant as kurenai/_fused_intern.pxd's tables are: a
+# The cache is flood resistant as kurenai/_kernels/_text_intern.pxd's tables are: a
 # fast keyed hash, switched to SipHash once a probe chain grows too long.
 
 from cpython.dict cimport PyDict_GetItem
@@ -22,9 +22,9 @@ from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
 
-from kurenai._fused_intern cimport PROBE_LIMIT, Entry, HashKey, Table, fast_hash, intern_token
-from kurenai._fused_intern cimport mix, read_code_point, same_bytes, sip13
-from kurenai._fused_scan cimport ROUGE_SCORE, ScanRules
+from kurenai._kernels._text_intern cimport PROBE_LIMIT, Entry, HashKey, Table, fast_hash
+from kurenai._kernels._text_intern cimport intern_token, mix, read_code_point, same_bytes, sip13
+from kurenai._kernels._fused_scan cimport ROUGE_SCORE, ScanRules
 from kurenai._lcs cimport Doc
 
 
@@ -148,7 +148,7 @@ cdef inline uint64_t cache_hash(const StemCache *c, const char *data, int kind,
 
 cdef inline uint64_t fast_hash_keyed(const HashKey *key, const char *data, int kind,
                                      Py_ssize_t length) noexcept nogil:
-    # _fused_intern's fast_hash, under a key rather than a table's.
+    # _text_intern's fast_hash, under a key rather than a table's.
     cdef uint64_t h = key.words[0]
     cdef Py_ssize_t i
     if key.constant_fast:
