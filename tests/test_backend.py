@@ -210,6 +210,8 @@ def test_only_make_plan_chooses_a_plan() -> None:
                 continue
             name, func = _called(node), node.func
             on_other = isinstance(func, ast.Attribute) and ast.unparse(func.value) != "self"
-            if (name in twins and path.relative_to(PACKAGE).as_posix() != "_core/choice.py") or (name in private and on_other):
+            if (name in twins and path.relative_to(PACKAGE).as_posix() != "_core/choice.py") or (
+                name in private and on_other
+            ):
                 found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} calls {name}")
     assert found == []
