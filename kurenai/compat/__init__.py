@@ -43,3 +43,18 @@ __all__ = [
     "rouge_score_patched",
     "unpatch_rouge_score",
 ]
+
+
+def __getattr__(name: str) -> object:
+    # The modes' table was called MODES in kurenai 0.2.0, a name three tables
+    # shared; the old spelling still reads it, with a warning.
+    if name == "MODES":
+        import warnings
+
+        warnings.warn(
+            "kurenai.compat.MODES is now kurenai.compat.COMPAT_MODES",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return COMPAT_MODES
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

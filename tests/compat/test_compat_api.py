@@ -188,3 +188,12 @@ def test_importing_the_compat_modules_loads_no_optional_package() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == "[]\n"
+
+
+def test_the_old_name_of_the_modes_table_still_reads_it_with_a_warning() -> None:
+    import kurenai.compat
+
+    with pytest.warns(DeprecationWarning, match="COMPAT_MODES"):
+        assert kurenai.compat.MODES is kurenai.compat.COMPAT_MODES
+    with pytest.raises(AttributeError, match="NO_SUCH"):
+        kurenai.compat.NO_SUCH  # noqa: B018
