@@ -136,7 +136,7 @@ def test_the_twins_find_the_same_tokens(name: str, stem: bool, text: str) -> Non
 
     tokenizer = get_tokenizer(name, use_stemmer=stem)
     spec = parse_types(["rouge1"])
-    mode = _fused.MODES[tokenizer.scan_mode]  # type: ignore[attr-defined]
+    mode = _fused.SCAN_MODES[tokenizer.scan_mode]  # type: ignore[attr-defined]
     compiled = _fused.FusedPlan(spec, mode, getattr(tokenizer, "stemmer", None), Score)
     pure = PythonPlan(spec, tokenizer, _lcs_py, None)
     for stemmed in (False, True):
