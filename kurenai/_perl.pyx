@@ -27,6 +27,7 @@ from libc.stdint cimport int32_t, int64_t
 from libc.stdio cimport snprintf
 from libc.stdlib cimport calloc, free, malloc, strtod
 
+from kurenai._codes cimport LCS, LSUM, NGRAM, SKIP, WLCS
 from kurenai._fused_intern cimport HashKey, Table, fast_hash, intern_token, table_free, table_init
 from kurenai._lcs cimport Counts, Doc, doc_counts
 from kurenai._lcs_intern cimport free_doc, intern_doc
@@ -34,17 +35,21 @@ from kurenai._lcs_ngrams cimport overlap
 from kurenai._perl_bootstrap cimport draw_sums, interval, ordered_sums, to_samples
 from kurenai._variants cimport skip_bigram_doc_counts, weighted_lcs_doc
 
-# The metric kinds of ``kurenai.rouge155._counts.Metric.kind``.
-cdef enum Kind:
-    NGRAM, LCS, WLCS, SKIP
-
 import os
+
+from kurenai._core import codes as _codes
+
+# The C switch reads the registry's kind codes (kurenai/_codes.pxd); the
+# script's ROUGE-L is the union LCS of the units, the registry's LSUM.
+_codes.check_c_kinds(
+    "kurenai._perl", {"NGRAM": NGRAM, "LCS": LCS, "LSUM": LSUM, "WLCS": WLCS, "SKIP": SKIP}
+)
 
 ZERO_BASE = "a model summary has no words, and ROUGE-W divides by its length"
 
 
 cdef struct Spec:
-    Kind kind
+    int kind              # a kind code of kurenai/_codes.pxd: NGRAM, LSUM, WLCS or SKIP
     Py_ssize_t n          # ROUGE-N's order; its slot in the overlaps for NGRAM
     double weight         # ROUGE-W's -w
     int gap               # ROUGE-S's -2 (< 0: no limit)
@@ -101,7 +106,7 @@ cdef int read_specs(object metrics, Spec *specs, Py_ssize_t *orders,
             raise ValueError(f"n must be positive, got {orders[o]}")
     for metric in metrics:
         kind = metric.kind
-        specs[i].kind = (NGRAM if kind == "N" else LCS if kind == "L"
+        specs[i].kind = (NGRAM if kind == "N" else LSUM if kind == "L"
                          else WLCS if kind == "W" else SKIP)
         specs[i].n = 0
         if specs[i].kind == NGRAM:
@@ -132,7 +137,7 @@ cdef int count_pair(const Spec *specs, Py_ssize_t n_metrics, const Doc *t, const
     cdef bint skipped = False
     cdef Doc t_head, p_head
     for i in range(n_metrics):
-        want_lcs = want_lcs or specs[i].kind == LCS
+        want_lcs = want_lcs or specs[i].kind == LSUM
     counts.overlaps = overlaps
     if doc_counts(t, p, t, p, orders, n_orders, False, want_lcs, vocab, 1, &counts) < 0:
         return -1
@@ -143,7 +148,7 @@ cdef int count_pair(const Spec *specs, Py_ssize_t n_metrics, const Doc *t, const
             p_count = max(p_len - orders[specs[i].n] + 1, 0)
             out[0], out[1], out[2] = hit, m_count, p_count
             out[3] = rounded_key(hit, m_count)
-        elif specs[i].kind == LCS:
+        elif specs[i].kind == LSUM:
             out[0], out[1], out[2] = counts.hits, m_len, p_len
             out[3] = counts.hits / <double> m_len if m_len > 0 else 0.0
         elif specs[i].kind == WLCS:

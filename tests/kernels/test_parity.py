@@ -51,12 +51,20 @@ FAMILIES = {
             "shared_form": "the spec's reduction of a pair; the compiled Lsum applies it by shapes",
             "project": "the spec's view of a line through a reference line's tokens",
             "BLOCKER": "shared_form's token for a run of tokens absent from the other side",
+            "lcs_pairs": "the spec's LCS with both sides' positions, for kurenai.explain",
+            "union_lcs": "the spec's Lsum hits as positions, for explain and ROUGE-1.5.5 -b",
         },
     ),
     "variants": Family(
         "_variants",
         "_variants_py",
-        twin_only={"wlcs_indices": "the spec's backtrack, internal to the compiled ROUGE-W"},
+        twin_only={
+            "wlcs_indices": "the spec's backtrack, internal to the compiled ROUGE-W",
+            "wlcs_pairs": "the same backtrack with both sides' positions, for kurenai.explain",
+            "wlcs_runs": "the spec's credited runs as positions, for explain and ROUGE-1.5.5 -b",
+            "wlcs_credit": "the spec's sum of the runs, for explain and ROUGE-1.5.5 -b",
+            "skip_units": "the spec's skip-bigrams with their positions, for kurenai.explain",
+        },
     ),
     "records": Family("_records", "_records_py"),
 }
