@@ -22,7 +22,7 @@ The bootstrap's C (the draws, the sums, the intervals) is the inline code of
 evaluation's kernels, the SPL files' scan and the interning key.
 """
 
-from libc.math cimport fabs, floor, pow
+from libc.math cimport copysign, fabs, floor, pow
 from libc.stdint cimport int32_t, int64_t
 from libc.stdio cimport snprintf
 from libc.stdlib cimport calloc, free, malloc, strtod
@@ -64,7 +64,8 @@ cdef double perl_rounded(double value) noexcept nogil:
     double too (a division of two exact integers, rounded once).  The product
     ``value * 100000.0`` is within an ulp of the exact one, which decides k
     unless its fraction is near one half: there (and for values the fast path
-    does not cover) the text is made and read back.
+    does not cover) the text is made and read back.  The sign is the
+    value's, as the text's is: -0.0 reads back as "-0.00000".
     """
     cdef char text[512]
     cdef double scaled, whole, fraction
@@ -73,7 +74,7 @@ cdef double perl_rounded(double value) noexcept nogil:
         whole = floor(scaled)
         fraction = scaled - whole
         if fabs(fraction - 0.5) > 1e-3:
-            return (whole + (fraction > 0.5)) / 100000.0
+            return copysign((whole + (fraction > 0.5)) / 100000.0, value)
     snprintf(text, sizeof(text), b"%07.5f", value)
     return strtod(text, NULL)
 
