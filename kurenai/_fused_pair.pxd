@@ -19,7 +19,6 @@ from kurenai._lcs cimport Counts, Doc, doc_counts
 from kurenai._variants cimport skip_bigram_doc_counts, weighted_lcs_doc
 
 
-
 cdef struct Layout:
     int mode                    # a scan Mode
     int threads                 # how many threads one long pair's LCS may use

@@ -74,7 +74,9 @@ def lcs_indices(ref: Tokens, can: Tokens) -> list[int]:
     return path
 
 
-def lcs_pairs(ref: Tokens, can: Tokens, indices: Sequence[int] | None = None) -> list[tuple[int, int]]:
+def lcs_pairs(
+    ref: Tokens, can: Tokens, indices: Sequence[int] | None = None
+) -> list[tuple[int, int]]:
     """The LCS of :func:`lcs_indices` as ``(ref, can)`` position pairs, in order.
 
     Each reference position is paired with ``can``'s token in the rightmost
@@ -170,7 +172,7 @@ def _starts(sentences: Sequence[Tokens]) -> list[int]:
 BLOCKER = object()
 
 
-def shared_form(ref: IDs, can: IDs) -> tuple[list[int], list[Hashable], list[Hashable]]:
+def shared_form(ref: Tokens, can: Tokens) -> tuple[list[int], list[Hashable], list[Hashable]]:
     """A smaller pair with the same LCS path as (ref, can), and where it maps back.
 
     Returns ``(kept, ref_kept, can_kept)``: ``lcs_indices(ref, can)`` is
@@ -189,7 +191,7 @@ def shared_form(ref: IDs, can: IDs) -> tuple[list[int], list[Hashable], list[Has
     return kept, [ref[i] for i in kept], project(can, set(ref))
 
 
-def project(can: IDs, tokens: Container[Hashable]) -> list[Hashable]:
+def project(can: Tokens, tokens: Container[Hashable]) -> list[Hashable]:
     """``can`` seen through ``tokens``: its tokens in ``tokens`` kept, each run
     of other tokens as one ``BLOCKER``, a leading run dropped.
 

@@ -29,7 +29,9 @@ def skip_bigram_counts(t: IDs, p: IDs, gap: int, unigrams: bool) -> tuple[int, i
     return hits, sum(grams_t.values()), sum(grams_p.values())
 
 
-def skip_units(tokens: IDs, gap: int, unigrams: bool) -> list[tuple[tuple[Hashable, ...], tuple[int, ...]]]:
+def skip_units(
+    tokens: IDs, gap: int, unigrams: bool
+) -> list[tuple[tuple[Hashable, ...], tuple[int, ...]]]:
     """ROUGE-S/SU's units of ``tokens``, each with its positions, in order.
 
     A skip-bigram is an ordered pair of tokens with at most ``gap`` tokens

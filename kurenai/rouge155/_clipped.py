@@ -23,9 +23,7 @@ __all__ = ["clipped_lcs_hits", "clipped_wlcs_hit"]
 
 def clipped_lcs_hits(model: Summary, peer: Summary) -> int:
     """The script's ROUGE-L hit count (``lcs``) of ``model`` against ``peer``."""
-    hits = union_lcs(
-        model.units, peer.units, model.whole, peer.whole, _backend.kernels.lcs_indices
-    )
+    hits = union_lcs(model.units, peer.units, model.whole, peer.whole, _backend.kernels.lcs_indices)
     return len(hits)
 
 

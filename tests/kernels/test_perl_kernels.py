@@ -185,7 +185,9 @@ def test_corpus_values_equal_the_numpy_bootstrap(
 
 def _beside(value: float) -> st.SearchStrategy[float]:
     """``value`` and its neighbouring doubles: where the rounding turns."""
-    return st.sampled_from([math.nextafter(value, -math.inf), value, math.nextafter(value, math.inf)])
+    return st.sampled_from(
+        [math.nextafter(value, -math.inf), value, math.nextafter(value, math.inf)]
+    )
 
 
 @settings(max_examples=3000, deadline=None)
