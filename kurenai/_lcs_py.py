@@ -1,8 +1,11 @@
 """Pure-Python twin of ``kurenai._lcs``: the readable specification of the kernels.
 
-Every function here has the same name, arguments and results as its compiled
+Every kernel here has the same name, arguments and results as its compiled
 counterpart.  The compiled module is only ever a faster way of computing what
-this one computes; the test-suite runs both side by side.
+this one computes; the test-suite runs both side by side.  A few functions
+are the spec's own: :func:`lcs_pairs` and :func:`union_lcs` give the LCS
+and ROUGE-Lsum's hits as positions, which ``kurenai.explain`` shows and
+``kurenai.rouge155`` counts under ``-b``, rather than writing them again.
 
 All kernels work on sequences of integer token IDs (see ``intern_sentences``).
 The tie-breaks follow rouge-score exactly, because they decide which LCS

@@ -7,6 +7,10 @@ test-suite runs both side by side and this one against the Perl script.
 
 Both kernels take sequences of tokens (any hashables: str, or int IDs);
 ``t`` is the reference (Perl's "model"), ``p`` the prediction (Perl's "peer").
+The spec's own functions give what they count as positions, for
+``kurenai.explain`` and for ``kurenai.rouge155`` under ``-b``:
+:func:`skip_units`, :func:`wlcs_pairs`, :func:`wlcs_runs` and
+:func:`wlcs_credit` (``weighted_lcs`` is the credit of the runs).
 """
 
 from __future__ import annotations
