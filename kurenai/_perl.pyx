@@ -8,7 +8,7 @@ for :func:`peer_values` and ``_corpus`` (NumPy, Perl's ``drand48`` in
 for bit: every float operation is the spec's, in its order (the build turns
 off fused multiply-add), and the script's ``sprintf("%07.5f")`` rounding is
 C's ``snprintf`` read back by ``strtod``, both correctly rounded as Python's
-formatting and ``float`` are.
+formatting and ``float`` are (the spec: ``kurenai._core.rounding``).
 
 :func:`peer_values` interns one peer and all its models once and counts
 every metric of every model with kurenai's integer kernels (n-gram overlaps
@@ -80,7 +80,8 @@ cdef double perl_rounded(double value) noexcept nogil:
 
 
 def rounded(double value):
-    """The script's rounding of ``value`` (for tests: ``float(f"{value:07.5f}")``)."""
+    """The script's rounding of ``value``, in C (for tests: it is
+    ``kurenai._core.rounding.perl_rounded(value)``)."""
     return perl_rounded(value)
 
 
