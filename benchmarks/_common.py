@@ -30,6 +30,14 @@ from typing import Any, Callable
 REPO = Path(__file__).resolve().parents[1]
 IMPLEMENTATION_VAR = "KURENAI_IMPLEMENTATION"
 
+# Peak memory is read as the tests read it (``ru_maxrss`` is KiB on Linux,
+# bytes on macOS): through tests/support/rss.py.  Children get this sys.path.
+if str(REPO / "tests" / "support") not in sys.path:
+    sys.path.append(str(REPO / "tests" / "support"))
+from rss import MIB as MIB  # noqa: E402  (re-exported for the scripts)
+from rss import maxrss_bytes as maxrss_bytes  # noqa: E402
+from rss import peak_rss_bytes as peak_rss_bytes  # noqa: E402
+
 
 def add_common_options(parser: argparse.ArgumentParser) -> None:
     """``--implementation`` and ``--tiny``, shared by every benchmark script."""

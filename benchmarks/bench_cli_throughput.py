@@ -34,7 +34,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from _common import add_common_options, header, kurenai_identity
+from _common import add_common_options, header, kurenai_identity, maxrss_bytes
 
 TYPES = "rouge1,rouge2,rougeL"
 INPUTS = {"two line files": "text", "JSONL": "jsonl"}
@@ -161,7 +161,7 @@ def _child(code: str) -> tuple[dict[str, Any], int]:
         result: dict[str, Any] = json.loads(out_path.read_text().strip().splitlines()[-1])
     if result["code"] != 0 or result["kurenai"] != kurenai_identity():
         raise SystemExit(f"a child failed or timed another kurenai: {result}")
-    return result, usage.ru_maxrss
+    return result, maxrss_bytes(usage.ru_maxrss) // 1024
 
 
 if __name__ == "__main__":

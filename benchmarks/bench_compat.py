@@ -39,11 +39,11 @@ from _common import (
 LIMIT_SIZES = (200, 500, 1000, 2000, 10_000, 100_000)
 
 LIMIT_CHILD = """
-import json, resource, time
-from _common import zipf_pair
+import json, time
+from _common import MIB, peak_rss_bytes, zipf_pair
 {imports}
 ref, hyp = (" ".join(text.split()) for text in zipf_pair({n}, seed={n}))
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+base = peak_rss_bytes()
 start = time.perf_counter()
 try:
     {call}
@@ -51,8 +51,8 @@ try:
 except RecursionError:
     outcome = "RecursionError"
 seconds = time.perf_counter() - start
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base
-print(json.dumps({{"outcome": outcome, "seconds": seconds, "peak_mb": peak / 1024}}))
+peak = peak_rss_bytes() - base
+print(json.dumps({{"outcome": outcome, "seconds": seconds, "peak_mb": peak / MIB}}))
 """
 CONTENDERS = {
     "rouge 1.0.1": ("from rouge import Rouge", "Rouge(metrics=['rouge-l']).get_scores(hyp, ref)"),

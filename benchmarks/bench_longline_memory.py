@@ -69,10 +69,10 @@ def texts(shape: str, n: int) -> tuple[str, str]:
 
 
 CHILD = """
-import json, resource, sys, time
+import json, sys, time
 sys.path.insert(0, {benchmarks!r})
 from bench_longline_memory import peak_reset, status_kib, texts
-from _common import kurenai_identity
+from _common import kurenai_identity, peak_rss_bytes
 from kurenai.rouge_scorer import RougeScorer
 target, prediction = texts({shape!r}, {n!r})
 scorer = RougeScorer([{kind!r}])
@@ -85,7 +85,7 @@ if {score!r}:
     out["cpu"] = time.process_time() - start
     if before is not None:
         out["extra_kib"] = status_kib("VmHWM") - before
-out["maxrss_kib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+out["maxrss_kib"] = peak_rss_bytes() // 1024
 print(json.dumps(out))
 """
 

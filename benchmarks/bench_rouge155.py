@@ -28,7 +28,15 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import add_common_options, find_data_dir, header, read_jsonl, synthetic_pairs
+from _common import (
+    MIB,
+    add_common_options,
+    find_data_dir,
+    header,
+    maxrss_bytes,
+    read_jsonl,
+    synthetic_pairs,
+)
 
 PYROUGE_ARGS = "-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a"
 
@@ -146,7 +154,7 @@ def peak_memory(config: Path, extra: list[str]) -> dict[str, float]:
         env=env,
     )
     cpu, peak = done.stdout.split()
-    return {"cpu": float(cpu), "peak_mib": int(peak) / 1024}
+    return {"cpu": float(cpu), "peak_mib": maxrss_bytes(int(peak)) / MIB}
 
 
 def main() -> None:

@@ -118,9 +118,9 @@ def _row(case: str, times: dict[str, float], pairs: int) -> None:
 
 
 LONG = """
-import json, resource, time
+import json, time
 sys.path.insert(0, {bench!r})
-from _common import kurenai_identity, zipf_pair
+from _common import MIB, kurenai_identity, peak_rss_bytes, zipf_pair
 from kurenai.rouge_scorer import RougeScorer
 target, prediction = zipf_pair({tokens}, seed=1)
 if {layout!r} == "one line":
@@ -129,7 +129,7 @@ scorer = RougeScorer({types!r}.split(","))
 start = time.perf_counter()
 scorer.score(target, prediction)
 seconds = time.perf_counter() - start
-peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+peak_mb = peak_rss_bytes() / MIB
 print(json.dumps({{"seconds": seconds, "peak_mb": peak_mb, "kurenai": kurenai_identity()}}))
 """
 

@@ -7,6 +7,7 @@ from kurenai.scoring import Score
 MODES: dict[str, int]
 KINDS: frozenset[int]
 STEM_CACHE_BYTES: int
+SHARED_CHUNK: int
 
 def set_char_classes(classes: bytes) -> None: ...
 def _set_hash_key(key: bytes) -> None: ...
@@ -43,3 +44,6 @@ class FusedPlan:
         max_tokens: int = -1,
         out: object = None,
     ) -> list[ScoreDict | None] | None: ...
+    def score_shared(
+        self, targets: list[str], systems: list[list[str]], out: list[Any]
+    ) -> None: ...

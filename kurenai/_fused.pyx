@@ -138,6 +138,9 @@ def _degrade_fast_hash(bint on):
 cdef enum:
     SMALL_ORDERS = 16  # n-gram orders whose overlaps a pair keeps on the stack
 
+# Pairs per score_many call of score_shared: score_batch's largest chunk.
+SHARED_CHUNK = 64
+
 # Bytes a plan's stem cache holds at most (tokens, stems and their entries):
 # 32 MiB, some 250,000 English words; emptied when full.
 STEM_CACHE_BYTES = 1 << 25
@@ -390,6 +393,20 @@ cdef class FusedPlan:
                 work_free(&works[k])
             free(works)
             free(overlaps)
+
+    def score_shared(self, list targets, list systems, list out):
+        """See ``kurenai._core.plan.Plan.score_shared``: ``score_many`` per
+        system, ``SHARED_CHUNK`` pairs at a time (as ``score_batch`` cuts a
+        batch), scanning each target again: faster in C than tokens handed over."""
+        cdef Py_ssize_t n = len(targets), start, stop
+        for predictions, table in zip(systems, out):
+            if len(predictions) != n:
+                raise ValueError(f"{n} targets but {len(predictions)} predictions")
+            for start in range(0, n, SHARED_CHUNK):
+                stop = min(start + SHARED_CHUNK, n)
+                self.score_many(
+                    targets[start:stop], predictions[start:stop], -1, table[:, :, start:stop]
+                )
 
     cdef dict _scores(self, const PairWork *work):
         cdef dict result = {}

@@ -18,6 +18,10 @@ from collections import Counter
 from collections.abc import Callable, Container, Hashable, Iterable, Sequence
 from itertools import chain
 
+# The spec's pure-only functions that other surfaces call (explain, and
+# rouge155 under -b): what matched, as positions.
+SPEC_HELPERS = ("lcs_pairs", "union_lcs")
+
 IDs = Sequence[int]
 Tokens = Sequence[Hashable]  # IDs, or IDs and BLOCKER
 

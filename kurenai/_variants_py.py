@@ -19,6 +19,10 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from itertools import chain
 
+# The spec's pure-only functions that other surfaces call (explain, and
+# rouge155 under -b): what matched, as positions, and ROUGE-W's credit of it.
+SPEC_HELPERS = ("skip_units", "wlcs_credit", "wlcs_pairs", "wlcs_runs")
+
 IDs = Sequence[Hashable]
 
 

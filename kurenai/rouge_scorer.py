@@ -15,6 +15,7 @@ import numpy as np
 from kurenai import _backend
 from kurenai._core import arrow as _arrow
 from kurenai._core import batch as _batch
+from kurenai._core import checks as _checks
 from kurenai._core import inputs as _inputs
 from kurenai._core import multiref as _multiref
 from kurenai._core import plan as _plan
@@ -88,6 +89,7 @@ class RougeScorer(BaseScorer):
 
     Raises:
         TypeError: ``rouge_types`` is a bare string or not an iterable of str;
+            ``use_stemmer`` or ``split_summaries`` is not a bool;
             ``sentence_splitter`` is not callable; ``threads`` is not an int.
         ValueError: an unknown ROUGE type (the message lists the valid
             names); a detected-sentences name without ``split_summaries``;
@@ -109,8 +111,9 @@ class RougeScorer(BaseScorer):
                 "sentence_splitter must be a callable text -> list[str], "
                 f"got {type(sentence_splitter).__name__}"
             )
+        use_stemmer = _checks.flag(use_stemmer, "use_stemmer")
         self._tokenizer = resolve_tokenizer(tokenizer, use_stemmer=use_stemmer)
-        self._split_summaries = bool(split_summaries)
+        self._split_summaries = _checks.flag(split_summaries, "split_summaries")
         self._sentence_splitter = sentence_splitter
         self._w_weight = _plan.checked_weight(rouge_w_weight)
         _batch.resolve_threads(threads)
@@ -245,11 +248,9 @@ class RougeScorer(BaseScorer):
         Raises ValueError if the sequences differ in length, TypeError for a
         non-str (or a None without ``allow_none``), naming its index.
         """
-        targets = _inputs.texts(targets, "targets")
-        predictions = _inputs.texts(predictions, "predictions")
         jobs = _batch.resolve_jobs(n_jobs)
-        limit = _batch.resolve_limit(max_tokens)
-        chars = _batch.resolve_limit(max_chars, "max_chars")
+        limit = _checks.limit(max_tokens, "max_tokens")
+        chars = _checks.limit(max_chars, "max_chars")
         size, rows, chosen_targets, chosen_predictions = _batch.checked_pairs(
             targets, predictions, allow_none, chars
         )
@@ -331,10 +332,9 @@ class RougeScorer(BaseScorer):
         """
         mode = _multiref.check_mode(mode)
         targets = _inputs.references(targets, "targets")
-        predictions = _inputs.texts(predictions, "predictions")
         jobs = _batch.resolve_jobs(n_jobs)
-        limit = _batch.resolve_limit(max_tokens)
-        chars = _batch.resolve_limit(max_chars, "max_chars")
+        limit = _checks.limit(max_tokens, "max_tokens")
+        chars = _checks.limit(max_chars, "max_chars")
         size, rows, groups, flat_targets, flat_predictions = _batch.checked_groups(
             targets, predictions, allow_none, chars
         )

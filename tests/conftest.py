@@ -47,6 +47,8 @@ COMPILED_ONLY = pytest.mark.compiled_only
 
 # Whole modules that start processes, a JVM, Perl, a browser or a build: the
 # everyday loop (`pytest -m "not slow"`) leaves them to CI, which runs all.
+# (Or `@pytest.mark.slow` in the module; `index`, for a test that installs from
+# the package index, implies slow.  tests/test_markers.py finds unmarked ones.)
 SLOW_MODULES = {
     "tests/packaging/test_build.py": "objdump and qemu on the built extension",
     "tests/packaging/test_build_install.py": "builds wheels and sdists into fresh environments",
@@ -58,11 +60,31 @@ SLOW_MODULES = {
     "tests/cli/test_cli_reliability.py": "signals and kills of CLI processes",
     "tests/cli/test_cli_fuzz_signals.py": "signals at random moments of CLI processes",
     "tests/core/test_processes.py": "score_batch's worker processes, each loading an analyser",
+    "tests/test_backend.py": "imports kurenai in fresh interpreters, one per implementation choice",
+    "tests/metrics/test_metrics_examples.py": "runs each example script in a process",
+    "tests/packaging/test_quality.py": "ruff, mypy and cython-lint in processes",
 }
 # Single tests that do (module::function, without parameters).
 SLOW_TESTS = {
     "tests/robustness/test_robustness.py::test_pickled_scorer_scores_the_same_in_a_spawned_process",
     "tests/robustness/test_robustness.py::test_threads_sharing_a_fresh_scorer_get_the_serial_scores",
+    "tests/robustness/test_robustness_cli.py::test_a_closed_stdout_in_a_process_is_one_line_and_exit_1",
+    "tests/robustness/test_robustness_cli.py::test_a_closed_stderr_keeps_messages_out_of_stdout",
+    "tests/robustness/test_robustness_long_input.py::"
+    "test_mecab_scores_a_long_unbroken_text_in_a_process",
+    "tests/compat/test_compat_api.py::test_importing_the_compat_modules_loads_no_optional_package",
+    "tests/compat/test_compat_cli.py::test_python_dash_m_kurenai_compat",
+    "tests/compat/test_compat_patch.py::test_the_runner_patches_a_script_it_runs",
+    "tests/compat/test_compat_patch.py::test_the_runner_runs_modules_and_says_how",
+    "tests/core/test_batch.py::test_an_over_limit_pair_stops_early_in_bounded_memory",
+    "tests/core/test_inputs.py::test_import_kurenai_loads_neither_pandas_nor_pyarrow",
+    "tests/kernels/test_fused.py::test_a_fresh_process_scans_with_the_table_the_plan_installed",
+    "tests/kernels/test_lcs_threads.py::test_header_alone_matches_a_naive_dp",
+    "tests/kernels/test_robustness_hash.py::test_each_process_draws_its_own_key",
+    "tests/kernels/test_variants_kernels.py::test_python_choice_selects_the_twin",
+    "tests/tokenizers/test_tokenizers_morphological.py::test_importing_kurenai_loads_no_analyser",
+    "tests/tokenizers/test_tokenizers_registry.py::"
+    "test_importing_the_registry_imports_no_optional_tokenizer",
 }
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -75,6 +97,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers",
         "slow: packaging, spawned processes, Spark JVM, Perl, browser, fuzz; "
         '`-m "not slow"` leaves them out (CI runs them)',
+    )
+    config.addinivalue_line(
+        "markers",
+        "index: installs reference packages from the package index (pip, up to 300 s; "
+        'skips offline, fails under CI=true); also slow, `-m "not index"` leaves them out',
     )
 
 
@@ -89,7 +116,7 @@ def _is_slow(item: pytest.Item) -> bool:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if _is_slow(item):
+        if _is_slow(item) or item.get_closest_marker("index") is not None:
             item.add_marker(pytest.mark.slow)
     if not PURE_RUN:
         return

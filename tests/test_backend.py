@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import importlib.machinery
 import os
 import shutil
@@ -190,3 +191,24 @@ def test_a_fast_path_with_foreign_kinds_is_refused() -> None:
     strict = run_python(FOREIGN_KINDS + "import kurenai", KURENAI_IMPLEMENTATION="compiled")
     assert strict.returncode != 0
     assert "not a subset of kurenai._core.kinds.CODES" in strict.stderr
+
+
+def _called(node: ast.Call) -> str | None:
+    func = node.func
+    return func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+
+
+def test_only_make_plan_chooses_a_plan() -> None:
+    # A module building a twin itself, or counting through a plan's private
+    # methods, would be a second place that chooses the implementation.
+    twins, private = {"PythonPlan", "FusedPlan"}, {"_count", "_scores"}
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name, func = _called(node), node.func
+            on_other = isinstance(func, ast.Attribute) and ast.unparse(func.value) != "self"
+            if (name in twins and path.name != "_backend.py") or (name in private and on_other):
+                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} calls {name}")
+    assert found == []

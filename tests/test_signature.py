@@ -9,6 +9,7 @@ import importlib.metadata
 import pytest
 
 from kurenai import __version__
+from kurenai._core.multiref import MODES
 from kurenai.metrics import Rouge
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.sentences import split_sentences
@@ -121,10 +122,20 @@ def test_an_unknown_mode_is_refused() -> None:
 
 def test_the_metric_gives_its_scorers_signature() -> None:
     metric = Rouge(["rouge1", "rougeL"], use_stemmer=True, tokenizer="char")
-    assert metric.signature() == metric.scorer.signature()
+    assert metric.signature() == metric.scorer.signature(mode="best")
     assert str(metric.signature()).startswith(
         f"rouge:rouge1,rougeL|tok:char|stem:porter(nltk={NLTK})|"
     )
     averaged = Rouge(["rouge1"], accumulate="avg")
     assert averaged.signature().multi_ref_mode == "mean"
     assert averaged.signature().tokenizer == "unicode"  # the metric's default
+
+
+@pytest.mark.parametrize("mode", MODES, ids=lambda mode: mode.name)
+def test_the_metric_records_every_accumulate_mode(mode: object) -> None:
+    # Each mode gives other numbers on several references, so each one, and
+    # each of its aliases, must be recorded by its name; no two alike.
+    for name in (mode.name, *mode.aliases):  # type: ignore[attr-defined]
+        assert Rouge(["rouge1"], accumulate=name).signature().multi_ref_mode == mode.name  # type: ignore[attr-defined]
+    printed = {str(Rouge(["rouge1"], accumulate=other.name).signature()) for other in MODES}
+    assert len(printed) == len(MODES)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from kurenai._core import checks as _checks
 from kurenai._core import inputs as _inputs
 from kurenai._core.plan import SCORE_FIELDS
 from kurenai.scoring import Score
@@ -54,7 +55,6 @@ def struct_of(names: Sequence[str], tables: Sequence[Table], nulls: np.ndarray) 
 def struct_array(columns: dict[str, Score]) -> Any:
     """``score_batch(columnar=True)``'s result as a ``pyarrow.StructArray``."""
     require_pyarrow()
-    if not columns:
-        raise ValueError("score_arrow needs at least one ROUGE type")
+    _checks.some_types(list(columns))
     nulls = np.isnan(next(iter(columns.values())).fmeasure)
     return struct_of(list(columns), list(columns.values()), nulls)

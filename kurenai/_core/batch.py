@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import sys
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -18,7 +17,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from kurenai._core.inputs import check_reference_group
+from kurenai._core import checks as _checks
+from kurenai._core import inputs as _inputs
+from kurenai._core.inputs import check_reference_group, is_null
 from kurenai._core.plan import Plan
 from kurenai.scoring import Score
 
@@ -85,30 +86,17 @@ def resolve_threads(threads: int) -> int:
     return min(threads, cores) if threads > 0 else cores
 
 
-def resolve_limit(max_tokens: int | None, name: str = "max_tokens") -> int:
-    """``max_tokens`` (or ``max_chars``, named by ``name``) as the plans take
-    it: -1 for no limit.
-
-    >>> resolve_limit(None), resolve_limit(0), resolve_limit(10**30) == sys.maxsize
-    (-1, 0, True)
-    """
-    if max_tokens is None:
-        return -1
-    if not isinstance(max_tokens, int) or isinstance(max_tokens, bool):
-        raise TypeError(f"{name} must be None or an int >= 0, got {type(max_tokens).__name__}")
-    if max_tokens < 0:
-        raise ValueError(f"{name} must be None or an int >= 0, got {max_tokens}")
-    # No text has more tokens (or characters) than this: larger limits are no limit.
-    return min(max_tokens, sys.maxsize)
-
-
 def too_long(text: str, max_chars: int) -> bool:
     """Whether ``text`` has more than ``max_chars`` code points (``len``; -1: no
     limit).  Read before any tokenizer runs: a text over it costs nothing."""
     return 0 <= max_chars < len(text)
 
 
-def _listed(values: Any, name: str) -> list[Any]:
+def _column(values: Any, name: str) -> list[Any]:
+    """One side of a batch as a list of its own (its items are replaced by
+    their plain str): a list, or a pandas, NumPy or pyarrow column."""
+    _checks.not_a_string(values, name)
+    values = _inputs.column(values, name)
     try:
         return list(values)
     except TypeError:
@@ -116,21 +104,25 @@ def _listed(values: Any, name: str) -> list[Any]:
 
 
 def checked_pairs(
-    targets: Sequence[Any], predictions: Sequence[Any], allow_none: bool, max_chars: int = -1
+    targets: Any, predictions: Any, allow_none: bool, max_chars: int = -1
 ) -> tuple[int, list[int], list[str], list[str]]:
-    """The number of pairs, the indices of those to score (None pairs and
+    """The number of pairs, the indices of those to score (null pairs and
     pairs with a side over ``max_chars`` code points excluded), and their
-    targets and predictions as plain str."""
-    if isinstance(targets, (str, bytes)) or isinstance(predictions, (str, bytes)):
-        raise TypeError("targets and predictions must be sequences of str, not strings")
-    targets, predictions = _listed(targets, "targets"), _listed(predictions, "predictions")
+    targets and predictions as plain str.
+
+    Each side is a sequence or a pandas, NumPy or pyarrow column; its items
+    are read once, here: a null (None, NaN, ``pd.NA``) is a null pair under
+    ``allow_none`` and a TypeError naming its index otherwise, as is any
+    other item that is not a str.
+    """
+    targets, predictions = _column(targets, "targets"), _column(predictions, "predictions")
     if len(targets) != len(predictions):
         raise ValueError(f"{len(targets)} targets but {len(predictions)} predictions")
     scored = []
     for index, pair in enumerate(zip(targets, predictions)):
-        if allow_none and (pair[0] is None or pair[1] is None):
-            continue
         if type(pair[0]) is not str or type(pair[1]) is not str:
+            if allow_none and (is_null(pair[0]) or is_null(pair[1])):
+                continue
             targets[index] = _item("targets", index, pair[0])
             predictions[index] = _item("predictions", index, pair[1])
         if max_chars >= 0 and (
@@ -144,10 +136,15 @@ def checked_pairs(
     return len(targets), scored, chosen_targets, [predictions[i] for i in scored]
 
 
+# How score_batch takes nulls, said where one is refused.
+NULL_HINT = " (pass allow_none=True for null in, null out)"
+
+
 def _item(name: str, index: int, value: Any) -> str:
-    if value is None:
-        hint = " (pass allow_none=True for null in, null out)"
-        raise TypeError(f"{name}[{index}] must be a str, got NoneType{hint}")
+    if is_null(value):
+        raise _checks.text_item(name, index, None, NULL_HINT)
+    if not isinstance(value, str):
+        raise _checks.text_item(name, index, value)
     return text(f"{name}[{index}]", value)
 
 
@@ -158,9 +155,7 @@ def checked_groups(
     those to score (not those with a text over ``max_chars`` code points),
     each one's number of references, and every (reference, prediction) pair
     of them as plain str."""
-    if isinstance(predictions, (str, bytes)):
-        raise TypeError("predictions must be a sequence of str, not a string")
-    targets, predictions = list(targets), list(predictions)
+    targets, predictions = list(targets), _column(predictions, "predictions")
     if len(targets) != len(predictions):
         raise ValueError(f"{len(targets)} target lists but {len(predictions)} predictions")
     rows: list[int] = []
@@ -168,13 +163,10 @@ def checked_groups(
     flat_targets: list[str] = []
     flat_predictions: list[str] = []
     for index, (group, prediction) in enumerate(zip(targets, predictions)):
-        if allow_none and (group is None or prediction is None):
+        if allow_none and (group is None or is_null(prediction)):
             continue
         if group is None:
-            raise TypeError(
-                f"targets[{index}] must be a list of str, got NoneType"
-                " (pass allow_none=True for null in, null out)"
-            )
+            raise TypeError(f"targets[{index}] must be a list of str, got NoneType{NULL_HINT}")
         found = references(group, f"targets[{index}]")
         prediction = _item("predictions", index, prediction)
         if max_chars >= 0 and (

@@ -7,7 +7,8 @@ rouge-score's calls would.  That aggregator, for each type in turn, draws
 ``randint(0, n, size=n)``), averages the chosen rows with ``np.mean(axis=0)``
 and takes ``np.percentile`` of the means.
 
-Two twins compute the means.  The NumPy one (the readable spec, and the path
+Two twins with one surface (``state``, ``randint``, ``sums``) compute the
+means.  The NumPy one (:class:`NumpyStream`: the readable spec, and the path
 without the compiled kernel or for a generator other than MT19937) draws the
 same integers in a few large ``randint`` calls (NumPy's legacy generator
 yields one stream however it is cut) and adds the chosen rows record after
@@ -174,14 +175,41 @@ def _percentiles(confidence: float) -> npt.NDArray[np.float64]:
     return 100 * np.array([delta, 0.5, 1 - delta])
 
 
+class NumpyStream:
+    """The NumPy twin of ``kurenai._resample.LegacyStream``: the same draws
+    and sums, made by ``rng`` itself (any bit generator)."""
+
+    def __init__(self, rng: np.random.RandomState) -> None:
+        self.rng = rng
+
+    def state(self) -> tuple[bytes, int]:
+        """(key, position) of an MT19937 generator, as ``LegacyStream.state``."""
+        state = self.rng.get_state(legacy=False)
+        if state.get("bit_generator") != "MT19937":
+            raise ValueError(f"{state.get('bit_generator')} has no MT19937 key")
+        inner = state["state"]
+        return np.asarray(inner["key"], dtype=np.uint32).tobytes(), int(inner["pos"])
+
+    def randint(self, high: int, out: npt.NDArray[np.int64]) -> None:
+        """``out[:] = randint(0, high, size=len(out))``."""
+        out[:] = self.rng.randint(0, high, size=len(out), dtype=np.int64)
+
+    def sums(self, values: Matrix, out: Matrix) -> None:
+        """``out`` (samples x measures): the sums of ``len(out)`` resamples
+        of the rows of ``values`` (records x measures), one sample's indices
+        after another."""
+        size = len(values)
+        out[:] = _numpy_sums(values, self.rng.randint(0, size, size=(len(out), size)))
+
+
 @contextmanager
 def _drawing(rng: np.random.RandomState) -> Iterator[Any]:
     """What draws the resamples from ``rng``: the compiled twin's copy of its
-    MT19937 state, written back into ``rng`` at the end; or ``rng`` itself
-    (the NumPy twin) without the kernel or for another bit generator."""
+    MT19937 state, written back into ``rng`` at the end; or the NumPy twin
+    without the kernel or for another bit generator."""
     state = rng.get_state(legacy=False)
     if _KERNEL is None or state.get("bit_generator") != "MT19937":
-        yield rng
+        yield NumpyStream(rng)
         return
     inner = state["state"]
     stream = _KERNEL(np.ascontiguousarray(inner["key"], dtype=np.uint32), int(inner["pos"]))
@@ -200,17 +228,12 @@ def _resampled_sums(
     """(samples x measures) sums of resampled rows of ``matrix`` (records x
     measures), each added record after record to +0.0, as ``np.mean(axis=0)``
     adds."""
-    size = len(matrix)
     sums = np.empty((n_samples, matrix.shape[1]))
-    if isinstance(draws, np.random.RandomState):
-        for start, stop in _blocks(size, n_samples, _BLOCK_VALUES):
-            indices = draws.randint(0, size, size=(stop - start, size))
-            sums[start:stop] = _numpy_sums(matrix, indices)
-            if progress is not None:
-                progress(stop - start)
-        return sums
-    rows = _kernel_rows(matrix)
-    for start, stop in _blocks(size, n_samples, _KERNEL_BLOCK_VALUES):
+    if isinstance(draws, NumpyStream):
+        rows, block = matrix, _BLOCK_VALUES
+    else:
+        rows, block = _kernel_rows(matrix), _KERNEL_BLOCK_VALUES
+    for start, stop in _blocks(len(matrix), n_samples, block):
         draws.sums(rows, sums[start:stop])
         if progress is not None:
             progress(stop - start)

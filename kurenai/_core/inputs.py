@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["check_reference_group", "references", "require", "texts"]
+__all__ = ["check_reference_group", "column", "references", "require", "texts"]
 
 # Optional libraries -> the extra that installs them.
 _EXTRAS = {"pyarrow": "arrow", "pandas": "arrow"}
@@ -47,10 +47,18 @@ def texts(values: Any, name: str = "texts") -> Any:
     >>> texts(np.array(["a", "b"]))
     ['a', 'b']
     """
-    values = _as_list(values, name, flat=True)
-    check_reference_group(values, name, "a sequence of str")
+    values = column(values, name)
     if isinstance(values, (list, tuple)) and not _TEXT_TYPES.issuperset(map(type, values)):
         return [None if is_null(value) else value for value in values]
+    return values
+
+
+def column(values: Any, name: str = "texts") -> Any:
+    """``values`` as a sequence, its items unread: a pandas, NumPy or pyarrow
+    column becomes a list; a mapping, a set or bytes is a TypeError.  The
+    caller reads the items (and their nulls) in its own single pass."""
+    values = _as_list(values, name, flat=True)
+    check_reference_group(values, name, "a sequence of str")
     return values
 
 

@@ -45,6 +45,7 @@ __all__ = [
     "Groups",
     "Mode",
     "check_mode",
+    "chosen",
     "combine",
     "combine_groups",
     "combine_table",
@@ -233,6 +234,16 @@ def combine(plan: Plan, targets: Sequence[str], prediction: str, mode: str) -> S
     predictions = [prediction] * len(targets)
     found = combine_groups(plan, [len(targets)], targets, predictions, None, mode)[0]
     return found  # type: ignore[return-value]  # no size limit: never None
+
+
+def chosen(plan: Plan, targets: Sequence[str], prediction: str, mode: str) -> list[int] | None:
+    """Per type, the index of the reference in ``targets`` whose scores
+    ``mode`` (checked) takes for ``prediction``; None for a mode that
+    computes new scores: ``explain_multi``'s ``chosen``."""
+    predictions = [prediction] * len(targets)
+    groups = Groups(plan, [len(targets)], targets, predictions)
+    picks = _BY_NAME[check_mode(mode)].combine(groups).picks
+    return None if picks is None else [row[0] for row in picks]  # one group, starting at 0
 
 
 def combine_groups(

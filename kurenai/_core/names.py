@@ -36,6 +36,7 @@ __all__ = [
     "invalid_type",
     "is_rouge_type",
     "resolve",
+    "type_and_split",
     "valid_types",
 ]
 
@@ -103,6 +104,20 @@ def check_sentences(parsed: TypeName, split_summaries: bool) -> None:
             f"ROUGE type {parsed.name!r} is {parsed.rouge_type} on detected sentences: "
             "it needs split_summaries=True (--split-summaries on the command line)"
         )
+
+
+def type_and_split(name: object, split_summaries: bool = False) -> tuple[str, bool]:
+    """kurenai's ROUGE type for ``name``, and whether its sentences are
+    detected (``split_summaries``, for the types read on sentences, or a
+    detected-sentences name) rather than taken per line: how the Spark, DuckDB
+    and polars surfaces, whose names pick the splitting, read a name.
+
+    >>> type_and_split("ROUGE-Lsum (detected sentences)"), type_and_split("rouge_l", True)
+    (('rougeLsum', True), ('rougeL', False))
+    """
+    parsed = resolve(name)
+    split = parsed.detected or (bool(split_summaries) and parsed.kind.reads_sentences)
+    return parsed.rouge_type, split
 
 
 def _parse(name: str) -> TypeName | None:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from kurenai._core import checks as _checks
 from kurenai._core import names as _names
 from kurenai._core.kinds import KINDS, LCS, LSUM, NGRAM, SKIP, WLCS, Tally, kind_of
 from kurenai._core.names import ROUGE_TYPES, is_rouge_type
@@ -96,17 +97,7 @@ def parse_types(
         ValueError: an unknown ROUGE type (the message lists the valid ones),
             or a detected-sentences name without ``split_summaries``.
     """
-    if isinstance(rouge_types, (str, bytes)):
-        raise TypeError(
-            f"rouge_types must be a list of ROUGE types, e.g. [{rouge_types!r}], "
-            "not a single string"
-        )
-    try:
-        names = tuple(rouge_types)
-    except TypeError:
-        raise TypeError(
-            f"rouge_types must be a list of str, got {type(rouge_types).__name__}"
-        ) from None
+    names = _checks.rouge_types(rouge_types)
     parsed = [_names.resolve(name) for name in names]
     for found in parsed:
         _names.check_sentences(found, split_summaries)
@@ -174,7 +165,7 @@ def deliver(
     if out is None:
         return scores
     for row, pair in enumerate(scores):
-        if pair is not None:
+        if pair is not None and rouge_types:  # NumPy fills no (0, 3) slice from []
             out[:, :, row] = [pair[name] for name in rouge_types]
     return None
 
@@ -218,4 +209,18 @@ class Plan(Protocol):
         """The counts behind each type's score of one pair (see ``Tally``; the
         compiled twin returns plain tuples, :func:`tallies` names them), for
         the multi-reference modes (``kurenai._core.multiref``)."""
+        ...
+
+    def score_shared(self, targets: list[str], systems: list[list[str]], out: list[Any]) -> None:
+        """Several systems' predictions against the same targets:
+        ``systems[s][k]`` against ``targets[k]``, its P/R/F written to
+        ``out[s][:, :, k]`` (float64, types x 3 x pairs), in each twin's
+        fastest way: the pure twin tokenizes each target once for every
+        system; the compiled one scans it again per system, faster in C than
+        tokens handed over (``kurenai.report``'s leaderboard)."""
+        ...
+
+    def tokens(self, text: str, stemmed: bool = False) -> Sequence[str]:
+        """The tokens of ``text`` before the tokenizer's stemmer, or after it
+        if ``stemmed``; never used for scoring (tests hold the twins to it)."""
         ...

@@ -79,8 +79,8 @@ def spread(plan: Plan, tokenizer: Any, splitter: Any, n_jobs: int, pairs: int) -
 
 
 class ProcessPlan:
-    """A plan whose ``score_many`` runs in a worker process; ``score`` and
-    ``tallies`` (one pair) run here, on the same plan."""
+    """A plan whose ``score_many`` runs in a worker process; ``score``,
+    ``tallies`` (one pair), ``score_shared`` and ``tokens`` run here, on the same plan."""
 
     # kurenai._core.batch's chunks for it (smallest, largest, chunks per
     # job): a round trip to a worker costs a few hundred microseconds, and
@@ -108,6 +108,12 @@ class ProcessPlan:
 
     def tallies(self, target: str, prediction: str) -> Sequence[tuple[float, float, float]]:
         return self._local.tallies(target, prediction)
+
+    def score_shared(self, targets: list[str], systems: list[list[str]], out: list[Any]) -> None:
+        self._local.score_shared(targets, systems, out)
+
+    def tokens(self, text: str, stemmed: bool = False) -> Sequence[str]:
+        return self._local.tokens(text, stemmed)
 
     def score_many(
         self,

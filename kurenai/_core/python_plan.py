@@ -89,6 +89,15 @@ class PythonPlan:
         ]
         return deliver(self.spec.rouge_types, scores, out)
 
+    def score_shared(self, targets: list[str], systems: list[list[str]], out: list[Any]) -> None:
+        """See ``kurenai._core.plan.Plan.score_shared``: each target tokenized once."""
+        names = self.spec.rouge_types
+        for k, target in enumerate(targets):
+            reference = self.tokenized(target)
+            for predictions, table in zip(systems, out):
+                scores = self._scores(self._count(reference, self.tokenized(predictions[k])))
+                table[:, :, k] = [scores[name] for name in names]
+
     def tokenized(self, text: str) -> Tokenized:
         """``text`` as the kernels take it, for this plan's types."""
         tokenize = self._tokenize
@@ -104,6 +113,31 @@ class PythonPlan:
         if not self.spec.want_sentences:
             return Tokenized([], whole)
         return Tokenized([self._checked(tokenize(s)) for s in self._sentences(text)], whole)
+
+    def tokens(self, text: str, stemmed: bool = False) -> Tokens:
+        """The tokens of ``text`` before the stemmer its tokenizer declares
+        (the compiled scan of its ``scan_mode``), or after it if ``stemmed``:
+        ``FusedPlan.tokens``'s twin.
+
+        Not used for scoring: it holds the twins to the same tokens.  A
+        tokenizer that stems without a scan mode cannot be taken apart.
+        """
+        tokenizer = getattr(self._tokenize, "__self__", None)
+        if stemmed or getattr(tokenizer, "stemmer", None) is None:
+            return self._checked(self._tokenize(text))
+        from kurenai.tokenizers import get_tokenizer
+
+        # Declared by its own class, as kurenai._backend.scan_mode reads it
+        # (importing that module from here would be a cycle).
+        mode = vars(type(tokenizer)).get("scan_mode")
+        if not isinstance(mode, str):
+            raise ValueError(
+                f"{self._tokenizer_name} stems without a scan mode: "
+                "its tokens before stemming are not known"
+            )
+        # The protocol's promise: such a tokenizer's tokens are the scan's
+        # (the registered tokenizer of that name, unstemmed), then its stemmer.
+        return self._checked(get_tokenizer(mode).tokenize(text))
 
     def _checked(self, tokens: Any) -> Tokens:
         """``tokens`` if the tokenizer returned a list (or tuple), else a TypeError."""

@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import IO
 
 from kurenai import _startup
+from kurenai.cli import _reporting
 from kurenai.cli._aggregate import Resampling, aggregate_report, with_mean
 from kurenai.cli._args import ExitRequest, parse_args
 from kurenai.cli._chunks import chunked, read_chunks
@@ -39,13 +40,13 @@ from kurenai.cli._files import (
     stderr_line,
     usable,
 )
+from kurenai.cli._floats import below
 from kurenai.cli._io import Sides, count_records, read_records
 from kurenai.cli._notes import note_lsum
 from kurenai.cli._output import Report, record_report
 from kurenai.cli._progress import Progress
 from kurenai.cli._scoring import scored_blocks
-from kurenai.cli._sources import CliError, Source, detect_format
-from kurenai.report import _cli as report_cli
+from kurenai.cli._sources import BELOW_GATE, CliError, Source, detect_format
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.signature import Bootstrap, Signature
 
@@ -116,15 +117,15 @@ def _unencodable(error: UnicodeEncodeError) -> str:
 def signature(args: argparse.Namespace, scorer: RougeScorer | None = None) -> Signature:
     """The reproducibility signature of a run, in the style of sacrebleu: the
     scorer's (:meth:`RougeScorer.signature`), with the multi-reference mode
-    (unless rouge-score's ``best``) and the bootstrap's settings.
+    (whichever it is: records with several references score by it) and the
+    bootstrap's settings.
 
     >>> args = parse_args(["--target-file", "t", "--prediction-file", "p"])
     >>> str(signature(args)).split("|version:")[0]
-    'rouge:rouge1,rouge2,rougeL|tok:whitespace|stem:no|split:newline'
+    'rouge:rouge1,rouge2,rougeL|tok:whitespace|stem:no|split:newline|refs:best'
     """
     scorer = scorer if scorer is not None else _scorer(args)
-    mode = None if args.multi_ref_mode == "best" else args.multi_ref_mode
-    described = scorer.signature(mode)
+    described = scorer.signature(args.multi_ref_mode)
     if args.aggregate == "bootstrap" or args.baseline_file is not None:
         paired = args.baseline_file is not None
         settings = Bootstrap(args.bootstrap_samples, args.confidence_interval, args.seed, paired)
@@ -137,13 +138,13 @@ def signature(args: argparse.Namespace, scorer: RougeScorer | None = None) -> Si
 
 def _run(args: argparse.Namespace) -> int:
     sides = _sides(args)
-    if args.systems or args.system_fields:  # a leaderboard: kurenai.report._cli
-        return report_cli.run_systems(args, sides, _scorer(args), str(signature(args)))
+    if _reporting.ranks_systems(args):  # a leaderboard
+        return _reporting.run_systems(args, sides, _scorer(args), str(signature(args)))
     check_output(args.output, [source.path for source in sides.all])
     started = time.monotonic()
     scorer = _scorer(args, load=True)
     loading = time.monotonic() - started
-    report_tap = report_cli.tap(args, scorer, sides)  # None without --report
+    report_tap = _reporting.tap(args, scorer, sides)  # None without --report
     shown = _show_progress(args)
     total = count_records(sides, for_progress=shown)
     note_lsum(args, [source.fmt for source in sides.all])
@@ -200,16 +201,13 @@ def _report(
 
 
 def _threshold_status(args: argparse.Namespace, report: Report) -> int:
-    """3 (and one line per type) if a corpus F-measure is below ``--fail-under``."""
+    """BELOW_GATE (and one line per type) if a corpus F-measure is below ``--fail-under``."""
     corpus_f: dict[str, float] = getattr(report, "corpus_f", {})
     failed = 0
     for rouge_type, threshold in (args.fail_under or {}).items():
         if corpus_f[rouge_type] < threshold:
-            score = corpus_f[rouge_type]
-            # Four decimals, unless rounding would hide that it is below.
-            shown = f"{score:.4f}" if round(score, 4) < threshold else repr(score)
-            stderr_line(f"kurenai: {rouge_type}-F {shown} < {threshold}")
-            failed = 3
+            stderr_line(f"kurenai: {rouge_type}-F {below(corpus_f[rouge_type], threshold)}")
+            failed = BELOW_GATE
     return failed
 
 

@@ -11,21 +11,24 @@ import argparse
 import sys
 import textwrap
 from collections.abc import Sequence
-from typing import Callable, NoReturn
+from typing import Callable, NoReturn, TypeVar
 
 from kurenai import __version__
+from kurenai._core import checks as _checks
 from kurenai._core import multiref as _multiref
 from kurenai._core import names as _names
 from kurenai._core.plan import ROUGE_TYPE_GRAMMAR
+from kurenai.cli import _reporting
 from kurenai.cli._output import FORMATS as OUTPUT_FORMATS
-from kurenai.cli._sources import FORMATS, CliError
-from kurenai.report import _cli as report_options
+from kurenai.cli._sources import BELOW_GATE, FORMATS, CliError
 from kurenai.tokenizers import available_tokenizers, tokenizer_info
 
 __all__ = ["DEFAULT_TYPES", "ExitRequest", "parse_args"]
 
-DEFAULT_TYPES = "rouge1,rouge2,rougeL"
+DEFAULT_TYPES = ",".join(_checks.DEFAULT_TYPES)
 DEFAULT_TOKENIZER = "whitespace"
+T = TypeVar("T")
+DEFAULT_OUTPUT_FORMAT = next(iter(OUTPUT_FORMATS))
 # Bootstrap resamples at most: their means take 24 bytes per sample and type.
 MAX_SAMPLES = 1_000_000
 
@@ -37,7 +40,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ['rouge1', 'rouge2', 'rougeL']
     """
     args = _parser().parse_args(argv)
-    report_options.check(args)
+    _reporting.check(args)
     _check(args)
     return args
 
@@ -64,6 +67,8 @@ class _Parser(argparse.ArgumentParser):
 
 def _check(args: argparse.Namespace) -> None:
     """Checks across options, before any file is read."""
+    if args.output_format is None and not _reporting.ranks_systems(args):
+        args.output_format = DEFAULT_OUTPUT_FORMAT  # (a leaderboard's is its text table)
     if args.use_aggregator:
         if args.aggregate not in (None, "bootstrap"):
             raise CliError(f"--use-aggregator means --aggregate bootstrap, not {args.aggregate}", 2)
@@ -102,27 +107,46 @@ def _check(args: argparse.Namespace) -> None:
         )
 
 
-def _rouge_type(text: str) -> str:
-    """``text`` if it names a ROUGE type, else the message every surface gives."""
+def _argued(check: Callable[..., T], *values: object) -> T:
+    """``check(*values)``, its ValueError as argparse's: the message every surface gives."""
     try:
-        return _names.resolve(text).name
+        return check(*values)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _rouge_type(text: str) -> str:
+    """``text`` if it names a ROUGE type."""
+    return _argued(_names.resolve, text).name
+
+
 def _rouge_types(text: str) -> list[str]:
+    """The types of ``--rouge-types``: each names its output columns, so each comes once."""
     types = [_rouge_type(name.strip()) for name in text.split(",") if name.strip()]
-    if not types or len(set(types)) != len(types):
-        raise argparse.ArgumentTypeError(f"expected distinct ROUGE types, got {text!r}")
+    _argued(_checks.distinct, types, types)
+    _argued(_checks.some_types, types)
     return types
 
 
 def _mode(text: str) -> str:
-    """The multi-reference mode ``text`` names, or the message every surface gives."""
-    try:
-        return _multiref.check_mode(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    """The multi-reference mode ``text`` names."""
+    return _argued(_multiref.check_mode, text)
+
+
+def _limit(name: str) -> Callable[[str], int]:
+    """An argparse type: the size limit ``name`` (``max_tokens``)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text) if len(text) < 100 else None
+        except ValueError:
+            value = None
+        if value is None:
+            raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text[:40]!r}")
+        _argued(_checks.limit, value, name)
+        return value
+
+    return parse
 
 
 def _int_in(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
@@ -173,8 +197,8 @@ examples:
   kurenai --target-file dev.jsonl --prediction-file dev.jsonl \\
       --target-field references --id-field id --output-format jsonl"""
 _EXIT_STATUS = (
-    "exit status: 0 success, 1 bad input or output file, 2 usage error, 3 a score\n"
-    "below --fail-under, 128+N killed by signal N (130: Ctrl-C)."
+    "exit status: 0 success, 1 bad input or output file, 2 usage error, "
+    f"{BELOW_GATE} a score\nbelow --fail-under, 128+N killed by signal N (130: Ctrl-C)."
 )
 
 
@@ -196,7 +220,7 @@ def _parser() -> argparse.ArgumentParser:
     other = parser.add_argument_group("other")
     other.add_argument("-h", "--help", action="help", help="show this help and exit")
     other.add_argument("--version", action="version", version=f"kurenai {__version__}")
-    report_options.add_options(parser)  # --report, --systems, ...: kurenai.report._cli
+    _reporting.add_options(parser)  # --report, --systems, ...: kurenai.cli._reporting
     return parser
 
 
@@ -267,7 +291,7 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
     )
     add(
         "--max-tokens",
-        type=_int_in(0),
+        type=_limit("max_tokens"),
         metavar="N",
         help="do not score a record with a text of more than N tokens (as the tokenizer "
         "counts them; it stops soon after N): null in the output (an empty CSV cell, JSON "
@@ -275,7 +299,7 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
     )
     add(
         "--max-chars",
-        type=_int_in(0),
+        type=_limit("max_chars"),
         metavar="N",
         help="the same for a text of more than N characters (Unicode code points), "
         "checked before any tokenizing (default: no limit)",
@@ -390,9 +414,8 @@ def _add_output(group: argparse._ArgumentGroup) -> None:
     add(
         "--output-format",
         choices=OUTPUT_FORMATS,
-        default=next(iter(OUTPUT_FORMATS)),
-        help=f"(default: {next(iter(OUTPUT_FORMATS))}); every format gives precision, "
-        "recall and F in this order",
+        help=f"(default: {DEFAULT_OUTPUT_FORMAT}; a leaderboard of --systems: a text table); "
+        "every format gives precision, recall and F in this order",
     )
     add("--signature", action="store_true", help="print the reproducibility signature on stderr")
     add(

@@ -24,7 +24,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["fixed6_rows", "json_float", "json_floats"]
+__all__ = ["below", "fixed6_rows", "json_float", "json_floats"]
 
 # Farther than this from a half-integer, x * 1e6 rounds as the exact product.
 _MARGIN = 1e-9
@@ -78,3 +78,14 @@ def json_floats(values: npt.NDArray[np.float64]) -> npt.NDArray[np.object_]:
     distinct, where = np.unique(values.view(np.int64).ravel(), return_inverse=True)
     strings = np.array([json_float(v) for v in distinct.view(np.float64).tolist()], dtype=object)
     return strings[where.reshape(values.shape)]
+
+
+def below(score: float, threshold: float) -> str:
+    """``score < threshold`` as a missed gate prints it: four decimals, unless
+    rounding would hide that it is below (``0.3000 < 0.3``).
+
+    >>> below(0.29996, 0.3), below(0.25, 0.3)
+    ('0.29996 < 0.3', '0.2500 < 0.3')
+    """
+    shown = f"{score:.4f}" if round(score, 4) < threshold else repr(score)
+    return f"{shown} < {threshold}"

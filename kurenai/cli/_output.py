@@ -3,9 +3,11 @@
 Each format has a *record* writer, which streams per-record scores as they
 arrive (a :class:`Block` at a time: one float64 array, types x
 precision/recall/F x records, and the records' ids, so memory does not grow
-with the file), and a *corpus* writer, which writes a corpus report (mean,
-bootstrap intervals, comparison: a :class:`Corpus`) at the end.  The
-``--output-format`` choices are the table's names; a new format is one entry.
+with the file), a *corpus* writer, which writes a corpus report (mean,
+bootstrap intervals, comparison: a :class:`Corpus`) at the end, and a
+*leaderboard* writer (``--systems``: ``kurenai.report``'s ``Leaderboard``).
+The ``--output-format`` choices are the table's names; a new format is one
+entry.
 
 Every output gives the measures in one order, precision, recall, F (the
 order of rouge-score's ``Score``); JSON names them.
@@ -18,14 +20,18 @@ import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from json.encoder import encode_basestring  # json.dumps's quoting, with ensure_ascii=False
-from typing import IO, Any, Callable, NamedTuple, Protocol, Union
+from typing import IO, TYPE_CHECKING, Any, Callable, NamedTuple, Protocol, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from kurenai import _backend
+from kurenai._core.plan import SCORE_FIELDS
 from kurenai.cli._floats import fixed6_rows, json_floats
 from kurenai.cli._sources import CliError
+
+if TYPE_CHECKING:  # kurenai.report loads only for a leaderboard
+    from kurenai.report import Leaderboard
 
 __all__ = [
     "FORMATS",
@@ -37,10 +43,11 @@ __all__ = [
     "output_format",
     "record_report",
     "write_corpus",
+    "write_leaderboard",
 ]
 
 # (column letter, Score field), in the order of the block's second axis.
-MEASURES = (("P", "precision"), ("R", "recall"), ("F", "fmeasure"))
+MEASURES = tuple(zip(("P", "R", "F"), SCORE_FIELDS))
 RecordId = Union[str, int]
 
 
@@ -92,11 +99,13 @@ class Corpus:
 
 
 class OutputFormat(NamedTuple):
-    """A format's two writers: per-record ``records(stream, rouge_types,
-    signature) -> Report`` and ``corpus(stream, corpus, signature)``."""
+    """A format's writers: per-record ``records(stream, rouge_types,
+    signature) -> Report``, ``corpus(stream, corpus, signature)`` and
+    ``leaderboard(stream, board, count, signature)`` (``count`` records)."""
 
     records: Callable[[IO[str], Sequence[str], str], Report]
     corpus: Callable[[IO[str], Corpus, str], None]
+    leaderboard: Callable[[IO[str], Leaderboard, int, str], None]
 
 
 def output_format(name: str) -> OutputFormat:
@@ -117,6 +126,13 @@ def record_report(stream: IO[str], fmt: str, rouge_types: Sequence[str], signatu
 def write_corpus(stream: IO[str], fmt: str, corpus: Corpus, signature: str) -> None:
     """Write ``corpus`` in output format ``fmt``."""
     output_format(fmt).corpus(stream, corpus, signature)
+
+
+def write_leaderboard(
+    stream: IO[str], fmt: str, board: Leaderboard, count: int, signature: str
+) -> None:
+    """Write ``board`` (of ``count`` records) in output format ``fmt``."""
+    output_format(fmt).leaderboard(stream, board, count, signature)
 
 
 # ------------------------------------------------------------ CSV
@@ -184,6 +200,32 @@ def _csv_cells(cells: list[str]) -> list[str]:
         '"' + cell.replace('"', '""') + '"' if any(c in cell for c in special) else cell
         for cell in cells
     ]
+
+
+# The leaderboard's CSV: a row per system and type, its interval and its
+# comparison with the best system; with --all-pairs a row per pair and type
+# after them, with the intervals' cells empty.
+_BOARD_COLUMNS = "rank,system,score_type,low,mid,high,compared_to,difference,p_value"
+
+
+def _csv_leaderboard(stream: IO[str], board: Leaderboard, count: int, signature: str) -> None:
+    rows = []
+    for s in board.standings:
+        for rouge_type, interval in s.intervals.items():
+            found = s.comparison.get(rouge_type)
+            compared = ["", "", ""] if found is None else [s.compared_to or "", *_paired(found)]
+            cells = [str(s.rank), s.system, rouge_type, *(f"{v:f}" for v in interval)]
+            rows.append([*cells, *compared])
+    for (system, baseline), comparison in board.pairs.items():
+        for rouge_type, found in comparison.items():
+            rows.append(["", system, rouge_type, "", "", "", baseline, *_paired(found)])
+    lines = [_BOARD_COLUMNS] + [",".join(_csv_cells(row)) for row in rows]
+    stream.write("".join(line + "\n" for line in lines))
+
+
+def _paired(found: Any) -> list[str]:
+    """A comparison's difference and p-value, as the CSV writes them."""
+    return [f"{found.difference:f}", f"{found.p_value:f}"]
 
 
 # ------------------------------------------------------------ JSON and JSONL
@@ -278,15 +320,32 @@ def _jsonl_corpus(stream: IO[str], corpus: Corpus, signature: str) -> None:
         stream.write(json.dumps({"score_type": rouge_type, **value}) + "\n")
 
 
+def _json_leaderboard(stream: IO[str], board: Leaderboard, count: int, signature: str) -> None:
+    """One document: ``{"signature", "count", "rouge_types", "confidence",
+    "standings", "pairs"}``."""
+    document = {"signature": signature, "count": count, **board.as_dict()}
+    stream.write(json.dumps(document, indent=2) + "\n")
+
+
+def _jsonl_leaderboard(stream: IO[str], board: Leaderboard, count: int, signature: str) -> None:
+    """One object per standing (``{"system", "rank", ...}``), then per pair
+    (``{"system", "baseline", "comparison"}``)."""
+    document = board.as_dict()
+    for item in [*document["standings"], *document["pairs"]]:
+        stream.write(json.dumps(item) + "\n")
+
+
 # The formats, by their --output-format name (the first is the default).
 FORMATS: dict[str, OutputFormat] = {
-    "csv": OutputFormat(_CsvRecords, _csv_corpus),
+    "csv": OutputFormat(_CsvRecords, _csv_corpus, _csv_leaderboard),
     "json": OutputFormat(
         lambda stream, types, signature: _JsonRecords(stream, types, signature, lines=False),
         _json_corpus,
+        _json_leaderboard,
     ),
     "jsonl": OutputFormat(
         lambda stream, types, signature: _JsonRecords(stream, types, signature, lines=True),
         _jsonl_corpus,
+        _jsonl_leaderboard,
     ),
 }

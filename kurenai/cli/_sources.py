@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import IO, Callable, Union, cast
 
 __all__ = [
+    "BELOW_GATE",
     "FORMATS",
     "CliError",
     "Row",
@@ -50,6 +51,11 @@ _EXTENSIONS = {".jsonl": "jsonl", ".csv": "csv", ".tsv": "tsv"}
 _READ_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError)
 # Bytes read at a time by raw_blocks: many short lines, little memory.
 _BLOCK_BYTES = 1 << 18
+
+
+# The exit status of a run whose scores miss a gate: a corpus F below
+# --fail-under, or (a leaderboard) the first system significantly worse.
+BELOW_GATE = 3
 
 
 class CliError(Exception):

@@ -109,8 +109,9 @@ class Explanation:
 @dataclass(frozen=True)
 class MultiExplanation:
     """:func:`explain_multi`'s answer: one explanation per reference; ``chosen``
-    names, per type, the reference whose score ``mode="best"`` takes (None in
-    the modes that combine references); ``scores`` are ``score_multi``'s."""
+    names, per type, the reference whose score the mode takes (``best``,
+    ``best-recall``: the mode's own rule; None in the modes that combine
+    references); ``scores`` are ``score_multi``'s."""
 
     references: tuple[Explanation, ...]
     chosen: dict[str, int | None]
@@ -130,7 +131,7 @@ def explain(scorer: Any, target: str, prediction: str) -> Explanation:
     spec = scorer.plan.spec
     types: dict[str, TypeExplanation] = {}
     for k, (name, kind) in enumerate(zip(spec.rouge_types, spec.kinds)):
-        sentences = kind in (LSUM, WLCS)
+        sentences = kind_of(kind).reads_sentences
         t_tokens, p_tokens = (t[1], p[1]) if sentences else (t[0], p[0])
         pairs, counts, score = _explained(spec, k, kind, t, p)
         matches = tuple(map(_as_match, pairs))
@@ -145,13 +146,9 @@ def explain_multi(
     mode = _multiref.check_mode(mode)
     references = _batch.references(targets, "targets")
     found = tuple(explain(scorer, reference, prediction) for reference in references)
-    chosen: dict[str, int | None] = {}
-    for name in scorer.rouge_types:
-        best = 0
-        for k, explanation in enumerate(found):
-            if explanation.scores[name].fmeasure > found[best].scores[name].fmeasure:
-                best = k
-        chosen[name] = best if mode == "best" else None
+    picks = _multiref.chosen(scorer.plan, references, prediction, mode)
+    names = scorer.rouge_types
+    chosen = dict(zip(names, picks if picks is not None else [None] * len(names)))
     return MultiExplanation(found, chosen, scorer.score_multi(references, prediction, mode))
 
 
@@ -208,22 +205,28 @@ class _Views:
         return located
 
 
+# What one type of a kind matched: (spec, type index, target, prediction) ->
+# (matches, counts).  A kind of kurenai._core.kinds that has no entry here
+# cannot be explained yet (one clear error, whatever its code).
+Explainer = Callable[[Any, int, Viewed, Viewed], tuple[_matches.Pairs, tuple[float, float, float]]]
+_EXPLAINERS: dict[int, Explainer] = {
+    NGRAM: lambda spec, k, t, p: _matches.ngrams(t[3], p[3], spec.orders[spec.slots[k]]),
+    LCS: lambda spec, k, t, p: _matches.lcs(t[3], p[3]),
+    LSUM: lambda spec, k, t, p: _matches.lsum(t[2], p[2]),
+    WLCS: lambda spec, k, t, p: _matches.wlcs(t[2], p[2], spec.w_weight),
+    SKIP: lambda spec, k, t, p: _matches.skip_grams(t[3], p[3], spec.gaps[k], spec.unigrams[k]),
+}
+
+
 def _explained(
     spec: Any, k: int, kind: int, t: Viewed, p: Viewed
 ) -> tuple[_matches.Pairs, tuple[float, float, float], Score]:
     """One type's matches, counts and score; the score from the counts by the
     kind's own formula in the registry, as the plans compute it."""
-    t_whole, p_whole = t[3], p[3]
-    if kind == NGRAM:
-        n = spec.orders[spec.slots[k]]
-        pairs, counts = _matches.ngrams(t_whole, p_whole, n)
-    elif kind == LCS:
-        pairs, counts = _matches.lcs(t_whole, p_whole)
-    elif kind == LSUM:
-        pairs, counts = _matches.lsum(t[2], p[2])
-    elif kind == WLCS:
-        pairs, counts = _matches.wlcs(t[2], p[2], spec.w_weight)
-    else:
-        assert kind == SKIP
-        pairs, counts = _matches.skip_grams(t_whole, p_whole, spec.gaps[k], spec.unigrams[k])
+    explainer = _EXPLAINERS.get(kind)
+    if explainer is None:
+        raise NotImplementedError(
+            f"kurenai.explain cannot explain {spec.rouge_types[k]} ({kind_of(kind).title}) yet"
+        )
+    pairs, counts = explainer(spec, k, t, p)
     return pairs, counts, kind_of(kind).score(Tally(*counts), spec.w_weight)

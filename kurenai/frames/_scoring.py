@@ -14,11 +14,12 @@ from typing import Any
 
 import numpy as np
 
-from kurenai.spark._names import spark_type
+from kurenai._core import arrow as _arrow
+from kurenai._core import checks as _checks
+from kurenai._core.names import type_and_split
+from kurenai._core.plan import SCORE_FIELDS
 
-__all__ = ["SCORE_FIELDS", "Options", "by_row_type", "nested", "single"]
-
-SCORE_FIELDS = ("precision", "recall", "fmeasure")
+__all__ = ["SCORE_FIELDS", "Options", "by_row_type", "checked_types", "nested", "single"]
 
 
 @dataclass(frozen=True)
@@ -46,14 +47,9 @@ class Options:
         from kurenai.tokenizers import resolve_tokenizer
 
         for flag in ("use_stemmer", "split_summaries"):
-            if not isinstance(getattr(self, flag), bool):
-                raise TypeError(f"{flag} must be a bool, got {type(getattr(self, flag)).__name__}")
+            object.__setattr__(self, flag, _checks.flag(getattr(self, flag), flag))
         for name in ("max_tokens", "max_chars"):
-            limit = getattr(self, name)
-            if limit is not None and (
-                not isinstance(limit, int) or isinstance(limit, bool) or limit < 0
-            ):
-                raise ValueError(f"{name} must be None or an int >= 0, got {limit!r}")
+            _checks.limit(getattr(self, name), name)
         resolve_jobs(self.n_jobs)
         # Fails now for an unknown name or a non-tokenizer, not on a batch.
         object.__setattr__(self, "_tokenizer", resolve_tokenizer(self.tokenizer, self.use_stemmer))
@@ -72,7 +68,7 @@ class Options:
     def table(self, name: str, predictions: list[Any], targets: list[Any]) -> np.ndarray:
         """The (3, rows) float64 precision/recall/F-measure of type ``name``
         (a kurenai or Foundry name); NaN in the NULL rows."""
-        rouge_type, split = spark_type(name, self.split_summaries)
+        rouge_type, split = type_and_split(name, self.split_summaries)
         columns = self.scorer((rouge_type,), split).score_batch(
             targets,
             predictions,
@@ -85,13 +81,19 @@ class Options:
         return np.stack(columns[rouge_type])
 
 
-def _struct(table: np.ndarray) -> Any:
-    import pyarrow as pa
+def checked_types(rouge_types: Any) -> list[str]:
+    """The type names of one struct per type, checked as every surface checks
+    them; the fields are named as given, so each name may come once."""
+    names = list(_checks.rouge_types(rouge_types))
+    for name in names:
+        type_and_split(name)  # an unknown type fails here, not on a batch
+    _checks.distinct(names, names)
+    _checks.some_types(names)
+    return names
 
-    nulls = np.isnan(table[0])
-    mask = pa.array(nulls) if nulls.any() else None
-    children = [pa.array(row, mask=nulls if mask is not None else None) for row in table]
-    return pa.StructArray.from_arrays(children, names=list(SCORE_FIELDS), mask=mask)
+
+def _struct(table: np.ndarray) -> Any:
+    return _arrow.score_struct(table, np.isnan(table[0]))
 
 
 def single(options: Options, name: str, predictions: list[Any], targets: list[Any]) -> Any:
@@ -102,14 +104,11 @@ def single(options: Options, name: str, predictions: list[Any], targets: list[An
 def nested(options: Options, names: list[str], predictions: list[Any], targets: list[Any]) -> Any:
     """A struct with one score struct per type (fields named as given); a row
     is NULL as a whole when a text is NULL or over ``max_tokens`` or ``max_chars``."""
-    import pyarrow as pa
-
     tables = [options.table(name, predictions, targets) for name in names]
     nulls = np.zeros(len(predictions), dtype=bool)
     for table in tables:
         nulls |= np.isnan(table[0])
-    mask = pa.array(nulls) if nulls.any() else None
-    return pa.StructArray.from_arrays([_struct(t) for t in tables], names=list(names), mask=mask)
+    return _arrow.struct_of(names, tables, nulls)
 
 
 def by_row_type(

@@ -22,7 +22,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable
 
-from kurenai.frames._scoring import SCORE_FIELDS, Options, nested, single
+from kurenai._core import checks as _checks
+from kurenai._core.names import type_and_split
+from kurenai.frames._scoring import SCORE_FIELDS, Options, checked_types, nested, single
 
 if TYPE_CHECKING:
     import polars as pl
@@ -58,16 +60,14 @@ class RougeNamespace:
         """``struct(precision, recall, fmeasure)`` of this column against
         ``target`` (an expression or a column name), of one type (kurenai's
         or Foundry's name, as in :mod:`kurenai.spark`)."""
-        from kurenai.spark._names import spark_type
-
-        spark_type(rouge_type, split_summaries)  # an unknown type fails here
+        type_and_split(rouge_type)  # an unknown type fails here
         options = Options(use_stemmer, tokenizer, split_summaries, max_tokens, n_jobs, max_chars)
         return self._map(target, lambda p, t: single(options, rouge_type, p, t), score_dtype())
 
     def scores(
         self,
         target: pl.Expr | str,
-        rouge_types: Sequence[str] = ("rouge1", "rouge2", "rougeL"),
+        rouge_types: Sequence[str] = _checks.DEFAULT_TYPES,
         *,
         use_stemmer: bool = False,
         tokenizer: Any = None,
@@ -80,15 +80,7 @@ class RougeNamespace:
         type, named as given; NULL as a whole where a row is NULL."""
         import polars as pl
 
-        from kurenai.spark._names import spark_type
-
-        if isinstance(rouge_types, str):
-            raise TypeError(f"rouge_types must be a list of types, e.g. [{rouge_types!r}]")
-        names = list(rouge_types)
-        if not names or len(set(names)) != len(names):
-            raise ValueError(f"rouge_types must name distinct types, got {names!r}")
-        for name in names:
-            spark_type(name, split_summaries)
+        names = checked_types(rouge_types)
         options = Options(use_stemmer, tokenizer, split_summaries, max_tokens, n_jobs, max_chars)
         dtype = pl.Struct({name: score_dtype() for name in names})
         return self._map(target, lambda p, t: nested(options, names, p, t), dtype)

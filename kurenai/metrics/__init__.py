@@ -20,8 +20,8 @@ from typing import Any, Union
 import numpy as np
 
 from kurenai._core import aggregate as _aggregate
-from kurenai._core import batch as _batch
 from kurenai._core import bootstrap as _bootstrap
+from kurenai._core import checks as _checks
 from kurenai._core import multiref as _multiref
 from kurenai.metrics._table import CallableTokenizer, score_table
 from kurenai.rouge_scorer import RougeScorer
@@ -30,7 +30,8 @@ from kurenai.signature import Signature
 
 __all__ = ["DEFAULT_ROUGE_TYPES", "Rouge", "compute"]
 
-DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+# evaluate's default: the other surfaces' and rougeLsum.
+DEFAULT_ROUGE_TYPES = (*_checks.DEFAULT_TYPES, "rougeLsum")
 AGGREGATES = ("bootstrap", "mean")
 
 # What compute() returns: {type: float}, {type: [float]}, or with details=True
@@ -106,8 +107,9 @@ def compute(
 
     Raises:
         ValueError: no predictions, different lengths, an empty reference
-            list, or an unknown option.
-        TypeError: a text that is not a str, naming its index.
+            list, no ROUGE types, or an unknown option.
+        TypeError: a text that is not a str, naming its index; a bare string
+            as ``rouge_types``; ``use_stemmer`` that is not a bool.
     """
     metric = Rouge(
         rouge_types,
@@ -170,14 +172,13 @@ class Rouge:
         max_chars: int | None = None,
     ) -> None:
         _multiref.check_mode(accumulate)
-        _batch.resolve_limit(max_tokens)
-        _batch.resolve_limit(max_chars, "max_chars")
+        _checks.limit(max_tokens, "max_tokens")
+        _checks.limit(max_chars, "max_chars")
         self.max_tokens, self.max_chars = max_tokens, max_chars
-        types = DEFAULT_ROUGE_TYPES if rouge_types is None else rouge_types
-        if isinstance(types, (str, bytes)):
-            raise TypeError(f"rouge_types must be a list of ROUGE types, e.g. [{types!r}]")
+        types = _checks.rouge_types(DEFAULT_ROUGE_TYPES if rouge_types is None else rouge_types)
+        _checks.some_types(types)  # a summary of no types is no summary
         self.rouge_types = list(dict.fromkeys(types))
-        self.use_stemmer = bool(use_stemmer)
+        self.use_stemmer = _checks.flag(use_stemmer, "use_stemmer")
         self.tokenizer = tokenizer
         self.accumulate = accumulate
         self.n_jobs = n_jobs
@@ -193,13 +194,13 @@ class Rouge:
 
     def signature(self) -> Signature:
         """The reproducibility signature of this metric's scores, as
-        ``RougeScorer.signature``; ``accumulate="avg"`` is recorded as the
-        ``mean`` multi-reference mode.
+        ``RougeScorer.signature``, with ``accumulate``'s multi-reference mode
+        (by its name: ``avg`` is recorded as ``mean``).
 
-        >>> str(Rouge(["rouge1"], tokenizer="char").signature()).split("|")[1]
-        'tok:char'
+        >>> str(Rouge(["rouge1"], tokenizer="char", accumulate="avg").signature()).split("|")[1:5]
+        ['tok:char', 'stem:no', 'split:newline', 'refs:mean']
         """
-        return self.scorer.signature(mode="mean" if self.accumulate == "avg" else None)
+        return self.scorer.signature(mode=self.accumulate)
 
     def add_batch(self, predictions: Any, references: Any) -> None:
         """Score a batch of predictions against their references; keep the numbers."""

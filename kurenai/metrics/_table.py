@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from kurenai._core import checks as _checks
 from kurenai._core import inputs as _inputs
 from kurenai.rouge_scorer import RougeScorer
 
@@ -49,14 +50,12 @@ def score_table(
     ``accumulate`` is the multi-reference mode of the records with several;
     NaN for a record with a text over ``max_tokens`` or ``max_chars``."""
 
-    if isinstance(predictions, (str, bytes)):
-        raise TypeError("predictions must be a list of str, not a single string")
-    predictions = list(_inputs.texts(predictions))
+    _checks.not_a_string(predictions, "predictions")
+    predictions = list(_inputs.texts(predictions, "predictions"))
     references = _inputs.references(references)
     for index, prediction in enumerate(predictions):
-        if not isinstance(prediction, str):
-            kind = "a null" if prediction is None else type(prediction).__name__
-            raise TypeError(f"predictions[{index}] must be a str, got {kind}")
+        if not isinstance(prediction, str):  # a null is None by now
+            raise _checks.text_item("predictions", index, prediction)
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions but {len(references)} references")
     if all(isinstance(reference, str) for reference in references):

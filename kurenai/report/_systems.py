@@ -1,15 +1,14 @@
 """Several systems against the same references: scores and a leaderboard.
 
 :func:`score_systems` scores every system's predictions against the same
-references.  With a tokenizer that runs in Python (the morphological ones,
-a normalising or custom one) each reference is tokenized once and its tokens
-reused for every system, through ``kurenai._core.python_plan``'s counting
-and float operations (the specification both plans follow, on the live
-kernels): with MeCab, four systems score in about half the time of four
-``score_batch`` calls.  A scorer on the fused compiled plan reads a
-reference in C faster than Python can hand over its tokens (two systems on
-SciTLDR: 4x faster by ``score_batch`` per system), so there each system
-goes through ``score_batch``.  Either way each score equals
+references, by the scorer's plan (``Plan.score_shared``: each plan knows
+its fastest way).  With a tokenizer that runs in Python (the morphological
+ones, a normalising or custom one) the pure plan tokenizes each reference
+once and reuses its tokens for every system: with MeCab, four systems score
+in about half the time of four ``score_batch`` calls.  The fused compiled
+plan reads a reference in C faster than Python can hand over its tokens
+(two systems on SciTLDR: 4x faster by ``score_batch`` per system), so it
+scans it again per system.  Either way each score equals
 ``scorer.score``'s.  Records with several references go through
 ``score_multi_batch`` per system.
 
@@ -22,14 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Union, cast
+from typing import Any, Union
 
 import numpy as np
 import numpy.typing as npt
 
-from kurenai import _backend
+from kurenai._core import batch as _batch
 from kurenai._core.bootstrap import PairedResult, bootstrap, paired_bootstrap
-from kurenai._core.python_plan import PythonPlan
 from kurenai.tokenizers import AllCharacterSupportTokenizer
 
 __all__ = ["Leaderboard", "Standing", "leaderboard", "score_systems", "token_counts"]
@@ -49,15 +47,8 @@ def score_systems(
     found = {name: np.empty((len(types), 3, len(targets))) for name in systems}
     multi = [i for i, t in enumerate(targets) if not isinstance(t, str)]
     single = [i for i, t in enumerate(targets) if isinstance(t, str)]
-    if single and not isinstance(scorer.plan, PythonPlan):
-        texts = [targets[i] for i in single]
-        for name, predictions in systems.items():
-            columns = scorer.score_batch(texts, [predictions[i] for i in single], columnar=True)
-            for k, rouge_type in enumerate(types):
-                found[name][k][:, single] = list(columns[rouge_type])
-        single = []
     if single:
-        _score_shared(_plan(scorer), targets, systems, single, found)
+        _score_shared(scorer, [targets[i] for i in single], systems, single, found)
     if multi:
         chosen = [targets[i] for i in multi]
         for name, predictions in systems.items():
@@ -68,29 +59,22 @@ def score_systems(
 
 
 def _score_shared(
-    plan: PythonPlan,
-    targets: Sequence[Target],
+    scorer: Any,
+    texts: Sequence[Target],
     systems: Mapping[str, Sequence[str]],
     rows: list[int],
     found: dict[str, Matrix],
 ) -> None:
-    """Score ``rows`` of every system, each reference tokenized once."""
-    types = plan.rouge_types
-    for i in rows:
-        reference = plan.tokenized(cast(str, targets[i]))
-        for name, predictions in systems.items():
-            scores = plan._scores(plan._count(reference, plan.tokenized(predictions[i])))
-            found[name][:, :, i] = [scores[t] for t in types]
-
-
-def _plan(scorer: Any) -> PythonPlan:
-    """The Python plan of ``scorer``'s types and tokenization, on the live kernels."""
-    plan = scorer.plan
-    if isinstance(plan, PythonPlan):
-        return plan
-    return PythonPlan(
-        plan.spec, scorer.tokenizer, _backend.kernels, scorer._splitter(), _backend.variants
-    )
+    """Score ``rows`` (of single references ``texts``) of every system at once."""
+    targets: list[str] = []
+    predictions = []
+    for system in systems.values():  # plain str, or score_batch's TypeError
+        _, _, targets, checked = _batch.checked_pairs(texts, [system[i] for i in rows], False)
+        predictions.append(checked)
+    tables = [np.empty((len(scorer.rouge_types), 3, len(rows))) for _ in systems]
+    scorer.plan.score_shared(targets, predictions, tables)
+    for name, table in zip(systems, tables):
+        found[name][:, :, rows] = table
 
 
 def token_counts(tokenizer: Any, texts: Sequence[Target]) -> npt.NDArray[np.int64]:

@@ -36,7 +36,8 @@ import uuid
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Union
 
-from kurenai.spark._names import field_name, spark_type
+from kurenai._core import checks as _checks
+from kurenai._core import names as _names
 from kurenai.spark._worker import Spec
 
 if TYPE_CHECKING:
@@ -47,6 +48,16 @@ if TYPE_CHECKING:
 __all__ = ["register", "rouge_score", "rouge_scores", "spark_type"]
 
 ColumnLike = Union["Column", str]
+
+
+def spark_type(name: str, split_summaries: bool = False) -> tuple[str, bool]:
+    """kurenai's ROUGE type for a type name, and whether its sentences are
+    detected (``split_summaries``, for the types read on sentences, or a
+    detected-sentences name) rather than taken per line.
+
+    Raises ValueError for an unknown name, listing the valid ones.
+    """
+    return _names.type_and_split(name, split_summaries)
 
 
 def rouge_score(
@@ -81,7 +92,7 @@ def rouge_scores(
     *,
     prediction: ColumnLike,
     target: ColumnLike,
-    rouge_types: Iterable[str] = ("rouge1", "rouge2", "rougeL"),
+    rouge_types: Iterable[str] = _checks.DEFAULT_TYPES,
     use_stemmer: bool = False,
     tokenizer: str | Tokenizer | None = None,
     split_summaries: bool = False,
@@ -138,25 +149,17 @@ def _spec(
     nested: bool,
 ) -> Spec:
     """The checked arguments, as the plain values the workers receive."""
-    if isinstance(rouge_types, (str, bytes)):
-        raise TypeError(f"rouge_types must be a list of types, e.g. [{rouge_types!r}]")
-    for flag, value in (("use_stemmer", use_stemmer), ("split_summaries", split_summaries)):
-        if not isinstance(value, bool):
-            raise TypeError(f"{flag} must be a bool, got {type(value).__name__}")
+    names = _checks.rouge_types(rouge_types)
+    use_stemmer = _checks.flag(use_stemmer, "use_stemmer")
+    split_summaries = _checks.flag(split_summaries, "split_summaries")
     for name, limit in zip(("max_tokens", "max_chars"), limits):
-        if limit is not None and (
-            not isinstance(limit, int) or isinstance(limit, bool) or limit < 0
-        ):
-            raise ValueError(f"{name} must be None or an int >= 0, got {limit!r}")
-    fields: list[tuple[str, str, bool]] = []
-    for name in rouge_types:
-        rouge_type, split = spark_type(name, split_summaries)
-        field = field_name(name)
-        if field in [f for f, _, _ in fields]:
-            raise ValueError(f"ROUGE type {name!r} asked for twice (as field {field!r})")
-        fields.append((field, rouge_type, split))
-    if not fields:
-        raise ValueError("rouge_types must name at least one ROUGE type")
+        _checks.limit(limit, name)
+    # Struct fields take kurenai's spelling: ROUGE-L and rougeL name one field.
+    fields = [
+        (_names.resolve(name).canonical, *spark_type(name, split_summaries)) for name in names
+    ]
+    _checks.distinct(names, [field for field, _, _ in fields])
+    _checks.some_types(fields)
     _check_tokenizer(tokenizer, use_stemmer)
     max_tokens, max_chars = limits
     key = tokenizer_key(tokenizer)

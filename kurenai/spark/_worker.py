@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from kurenai._core import arrow as _arrow
-from kurenai.spark._names import spark_type
+from kurenai._core.names import type_and_split
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -152,7 +152,7 @@ def score_sql(
     for (name, stem), rows in groups.items():
         if name is None:
             continue
-        rouge_type, split = spark_type(name, split_summaries)
+        rouge_type, split = type_and_split(name, split_summaries)
         group_spec = spec._replace(fields=(("", rouge_type, split),), use_stemmer=stem)
         picked = ([predictions[r] for r in rows], [targets[r] for r in rows])
         table[:, rows] = score_tables(group_spec, *picked)[0][0]

@@ -327,7 +327,7 @@ def test_json_output_has_signature_and_exact_scores(run: Run) -> None:
     result = run(*SPEC_ARGS, "--output-format", "json")
     document = json.loads(result.out)
     assert document["signature"] == (
-        f"rouge:rouge1,rougeL|tok:whitespace|stem:no|split:newline|version:{__version__}"
+        f"rouge:rouge1,rougeL|tok:whitespace|stem:no|split:newline|refs:best|version:{__version__}"
     )
     scorer = RougeScorer(["rouge1", "rougeL"])
     expected = scorer.score(
@@ -429,7 +429,7 @@ def test_signature_describes_every_setting(run: Run, tmp_path: Path) -> None:
     nltk = importlib.metadata.version("nltk")  # Porter's rules changed between releases
     assert result.err == (
         f"rouge:rougeLsum,rouge2|tok:rouge-score|stem:porter(nltk={nltk})|split:sentences"
-        f"|boot:1000,0.95,seed:none|version:{__version__}\n"
+        f"|refs:best|boot:1000,0.95,seed:none|version:{__version__}\n"
     )
     assert result.out.startswith("score_type,low,mid,high\nrouge2-P,")
 

@@ -94,14 +94,16 @@ class _ReferenceJson:
 
 
 REFERENCE_FORMATS = {
-    "csv": OutputFormat(_ReferenceCsv, _output._csv_corpus),
+    "csv": OutputFormat(_ReferenceCsv, _output._csv_corpus, _output._csv_leaderboard),
     "json": OutputFormat(
         lambda stream, types, sign: _ReferenceJson(stream, types, sign, lines=False),
         _output._json_corpus,
+        _output._json_leaderboard,
     ),
     "jsonl": OutputFormat(
         lambda stream, types, sign: _ReferenceJson(stream, types, sign, lines=True),
         _output._jsonl_corpus,
+        _output._jsonl_leaderboard,
     ),
 }
 

@@ -58,8 +58,8 @@ Files = Callable[..., list[str]]
     [
         (["--rouge-types", "rouge1,rouge10"], "invalid ROUGE type 'rouge10'; valid types: "),
         (["--rouge-types", "rougel"], "invalid ROUGE type 'rougel'; valid types: "),
-        (["--rouge-types", "rouge1,rouge1"], "distinct ROUGE types"),
-        (["--rouge-types", ","], "distinct ROUGE types"),
+        (["--rouge-types", "rouge1,rouge1"], "ROUGE type 'rouge1' asked for twice"),
+        (["--rouge-types", ","], "rouge_types must name at least one ROUGE type"),
         (["--tokenizer", "nope"], "invalid choice: 'nope'"),
         (["--jobs", "-2"], "argument --jobs: expected an integer >= -1, got '-2'"),
         (["--chunk-size", "0"], "argument --chunk-size: expected an integer >= 1"),

@@ -10,12 +10,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import IO
 
+import numpy as np
 import pytest
 from cli_support import Run, call_main
 
+from kurenai._core.multiref import MODES
 from kurenai.cli import _output, parse_args, signature
 from kurenai.cli._output import FORMATS, Block, Corpus, OutputFormat, record_report
-from kurenai.cli._sources import CliError
+from kurenai.cli._sources import BELOW_GATE, CliError
+from kurenai.report import Leaderboard
 from kurenai.rouge_scorer import RougeScorer
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -26,6 +29,7 @@ FILES = [
     str(EXAMPLES / "predictions.txt"),
 ]
 BASELINE = ["--baseline-file", str(EXAMPLES / "baseline.txt")]
+SYSTEMS = ["--systems", str(EXAMPLES / "baseline.txt"), "--seed", "1", "--bootstrap-samples", "20"]
 REPORTS = {
     "records": [],
     "mean": ["--aggregate", "mean"],
@@ -61,10 +65,15 @@ def _lines_corpus(stream: IO[str], corpus: Corpus, signature: str) -> None:
         stream.write(f"{corpus.name} {label} {' '.join(f'{v:.3f}' for v in values)}\n")
 
 
+def _lines_leaderboard(stream: IO[str], board: Leaderboard, count: int, signature: str) -> None:
+    for standing in board.standings:
+        stream.write(f"{standing.rank} {standing.system} of {count}\n")
+
+
 @pytest.fixture
 def lines_format(monkeypatch: pytest.MonkeyPatch) -> None:
     """A new output format, registered by one entry in the table."""
-    monkeypatch.setitem(FORMATS, "lines", OutputFormat(_Lines, _lines_corpus))
+    monkeypatch.setitem(FORMATS, "lines", OutputFormat(_Lines, _lines_corpus, _lines_leaderboard))
 
 
 def test_a_new_format_is_one_entry_for_every_report(run: Run, lines_format: None) -> None:
@@ -81,6 +90,62 @@ def test_a_new_format_is_one_entry_for_every_report(run: Run, lines_format: None
         "mean rouge1-R 0.667",
         "mean rouge1-F 0.686",
     ]
+    board = run(*FILES, *SYSTEMS, "--output-format", "lines")
+    assert board.out.splitlines() == ["1 predictions.txt of 2", "2 baseline.txt of 2"]
+
+
+def _leaderboard_rows(fmt: str, text: str) -> list[dict[str, str]]:
+    """The (system, type) rows of a leaderboard written in ``fmt``."""
+    if fmt == "csv":
+        return list(csv.DictReader(io.StringIO(text)))
+    standings = (
+        json.loads(text)["standings"]
+        if fmt == "json"
+        else [json.loads(line) for line in text.splitlines()]
+    )
+    return [
+        {"system": s["system"], "score_type": t, "mid": f"{v[1]:f}"}
+        for s in standings
+        for t, v in s["intervals"].items()
+    ]
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_leaderboard_in_every_format(run: Run, fmt: str) -> None:
+    def rows(fmt: str) -> list[dict[str, str]]:
+        found = run(*FILES, *SYSTEMS, "--rouge-types", "rouge1,rougeL", "--output-format", fmt)
+        assert found.code == 0, found.err
+        return [{key: row[key] for key in ("system", "score_type", "mid")} for row in
+                _leaderboard_rows(fmt, found.out)]  # fmt: skip
+
+    written = rows(fmt)
+    assert [(r["system"], r["score_type"]) for r in written] == [
+        (system, t) for system in ("predictions.txt", "baseline.txt") for t in ("rouge1", "rougeL")
+    ]
+    assert written == rows("json")  # the same numbers in every format
+
+
+def test_a_leaderboard_not_given_a_format_is_its_text_table(run: Run) -> None:
+    result = run(*FILES, *SYSTEMS)
+    assert result.out.splitlines()[0] == str(signature(parse_args([*FILES, *SYSTEMS])))
+    assert result.out.splitlines()[1].split()[:2] == ["rank", "system"]
+
+
+def test_a_leaderboards_missed_threshold_is_never_shown_equal(run: Run) -> None:
+    scores = RougeScorer(["rouge1"]).score_batch(*_texts(), columnar=True)["rouge1"]
+    mean = float(np.mean(scores.fmeasure))
+    threshold = round(mean, 4)
+    assert threshold > mean  # the mean rounds up to the threshold it misses
+    result = run(*FILES, *SYSTEMS, "--rouge-types", "rouge1", "--fail-under", f"rouge1={threshold}")
+    assert result.code == BELOW_GATE
+    assert f"kurenai: predictions.txt rouge1-F {mean!r} < {threshold}\n" in result.err
+
+
+def _texts() -> tuple[list[str], list[str]]:
+    return tuple(  # type: ignore[return-value]
+        (EXAMPLES / name).read_text(encoding="utf-8").splitlines()
+        for name in ("targets.txt", "predictions.txt")
+    )
 
 
 def test_the_choices_are_the_tables_names(run: Run, lines_format: None) -> None:
@@ -153,5 +218,15 @@ def test_the_cli_signature_is_the_scorers_with_the_runs_settings() -> None:
     )
     assert str(signature(args)) == expected
     assert str(signature(args, scorer)) == expected
-    best = parse_args([*FILES, "--rouge-types", "rougeL"])
-    assert "refs:" not in str(signature(best))  # rouge-score's own mode goes unsaid
+
+
+def test_the_cli_signature_records_every_multi_reference_mode() -> None:
+    # The default mode too: each gives other numbers on several references.
+    printed = set()
+    for mode in MODES:
+        for name in (mode.name, *mode.aliases):
+            args = parse_args([*FILES, "--rouge-types", "rougeL", "--multi-ref-mode", name])
+            assert signature(args).multi_ref_mode == mode.name
+        printed.add(str(signature(args)))
+    assert len(printed) == len(MODES)
+    assert signature(parse_args(FILES)).multi_ref_mode == "best"  # the default, said

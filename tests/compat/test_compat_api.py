@@ -132,6 +132,7 @@ def _long(words: int, seed: int) -> str:
     return " ".join(rng.choice(vocabulary) for _ in range(words))
 
 
+@pytest.mark.index
 def test_a_long_sentence_that_rouge_cannot_score() -> None:
     rouge_101 = started("rouge_101")
     rouge_100 = started("rouge_100")
@@ -147,6 +148,7 @@ def test_a_long_sentence_that_rouge_cannot_score() -> None:
         assert theirs["ok"] == ours
 
 
+@pytest.mark.index
 def test_a_long_document_that_rouge_chinese_scores_slowly() -> None:
     rouge_chinese_103 = started("rouge_chinese_103")
     # rouge-chinese's ROUGE-L fills a dict of (n+1)(m+1) cells: 1000 words a

@@ -17,6 +17,7 @@ def _ours(capsys: pytest.CaptureFixture[str], command: str, args: list[str]) -> 
     return code, capsys.readouterr().out
 
 
+@pytest.mark.index
 @pytest.mark.parametrize(
     "args",
     [

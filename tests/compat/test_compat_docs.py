@@ -8,7 +8,7 @@ import importlib
 from pathlib import Path
 
 import pytest
-from compat_references import missing
+from optional import missing
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 # page -> the optional packages its examples import

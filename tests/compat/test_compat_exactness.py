@@ -15,6 +15,9 @@ from compat_references import sdist_data, started
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+# Every test here asks a reference package, installed from the package index.
+pytestmark = pytest.mark.index
+
 # Words and separators that reach every rule: dots and whitespace (rouge's
 # sentences, the empty word), Chinese sentence ends, ellipses and quotes
 # (rouge-chinese's cut_sent), repeats (exclusive counting, LCS ties).

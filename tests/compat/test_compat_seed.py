@@ -71,6 +71,7 @@ def test_seed_examples_print_their_outputs() -> None:
         assert repr(result) == repr(printed)
 
 
+@pytest.mark.index
 def test_rouge_1_0_1_changes_the_seed_figures() -> None:
     rouge_101 = started("rouge_101")
     # Today's release counts distinct n-grams: the average moves, and kurenai

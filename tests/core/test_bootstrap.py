@@ -246,3 +246,15 @@ def test_paired_needs_equal_columns() -> None:
         paired_bootstrap({"r": [0.1, 0.2]}, {"r": [0.1]})
     with pytest.raises(ValueError, match="one non-empty column"):
         paired_bootstrap({}, {})
+
+
+def test_the_numpy_twin_draws_with_any_bit_generator() -> None:
+    from kurenai._core.bootstrap import NumpyStream
+
+    rng = np.random.RandomState(np.random.PCG64(3))
+    twin, again = NumpyStream(rng), np.random.RandomState(np.random.PCG64(3))
+    got = np.empty(5, np.int64)
+    twin.randint(10, got)
+    assert got.tolist() == again.randint(0, 10, size=5).tolist()
+    with pytest.raises(ValueError, match="PCG64 has no MT19937 key"):
+        twin.state()

@@ -105,6 +105,67 @@ def test_the_twins_agree_on_every_method(
     compiled.score_many(targets, predictions, 12, outs[0])
     pure.score_many(targets, predictions, 12, outs[1])
     np.testing.assert_array_equal(outs[0], outs[1])
+    shared = [[np.full((len(types), 3, 60), np.nan)] for _ in range(2)]
+    compiled.score_shared(targets, [predictions], shared[0])
+    pure.score_shared(targets, [predictions], shared[1])
+    np.testing.assert_array_equal(shared[0][0], shared[1][0])
+
+
+def test_systems_score_against_shared_targets_as_pairs(backend: str) -> None:
+    # More pairs than the compiled plan's chunk: the chunks' seams too.
+    types = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW", "rougeSU4"]
+    scorer = RougeScorer(types, tokenizer="rouge-score")
+    targets, systems = texts(7, 70), [texts(8, 70), texts(9, 70)]
+    tables = [np.full((len(types), 3, 70), np.nan) for _ in systems]
+    scorer.plan.score_shared(targets, systems, tables)
+    for predictions, table in zip(systems, tables):
+        expected = scorer.score_batch(targets, predictions, columnar=True)
+        np.testing.assert_array_equal(table, np.array([expected[t] for t in types]))
+
+
+@pytest.mark.compiled_only
+@pytest.mark.parametrize("name", sorted(_rules.SCANS))
+@pytest.mark.parametrize("stem", [False, True], ids=["plain", "stemmer"])
+@settings(max_examples=40, deadline=None)
+@given(
+    text=st.lists(st.sampled_from([*WORDS, " ", "\n", "1990s", "Café"]), max_size=20).map("".join)
+)
+def test_the_twins_find_the_same_tokens(name: str, stem: bool, text: str) -> None:
+    from kurenai import _fused
+
+    tokenizer = get_tokenizer(name, use_stemmer=stem)
+    spec = parse_types(["rouge1"])
+    mode = _fused.MODES[tokenizer.scan_mode]  # type: ignore[attr-defined]
+    compiled = _fused.FusedPlan(spec, mode, getattr(tokenizer, "stemmer", None), Score)
+    pure = PythonPlan(spec, tokenizer, _lcs_py, None)
+    for stemmed in (False, True):
+        assert compiled.tokens(text, stemmed) == pure.tokens(text, stemmed), stemmed
+    assert pure.tokens(text, stemmed=True) == tokenizer.tokenize(text)
+
+
+def test_a_process_plan_finds_its_local_plans_tokens() -> None:
+    from kurenai._core.processes import ProcessPlan
+
+    local = PythonPlan(
+        parse_types(["rouge1"]), get_tokenizer("rouge-score", use_stemmer=True), _lcs_py, None
+    )
+    plan = ProcessPlan(local, b"")  # no worker starts before score_many
+    for stemmed in (False, True):
+        assert plan.tokens("The cats ran", stemmed) == local.tokens("The cats ran", stemmed)
+    assert plan.tokens("The cats ran") != plan.tokens("The cats ran", True)
+
+
+def test_a_plan_cannot_unstem_a_tokenizer_without_a_scan_mode() -> None:
+    class Stemming:
+        stemmer = staticmethod(str.upper)
+
+        def tokenize(self, text: str) -> list[str]:
+            return [self.stemmer(word) for word in text.split()]
+
+    plan = PythonPlan(parse_types(["rouge1"]), Stemming(), _lcs_py, None)
+    assert plan.tokens("a b", stemmed=True) == ["A", "B"]
+    with pytest.raises(ValueError, match="Stemming stems without a scan mode"):
+        plan.tokens("a b")
 
 
 # Words of every case around the ASCII letters, and texts of 1-, 2- and

@@ -251,3 +251,35 @@ def test_bad_states_are_refused() -> None:
         LegacyStream(np.zeros(623, np.uint32), 0)
     with pytest.raises(ValueError, match="position is in"):
         LegacyStream(np.zeros(624, np.uint32), 625)
+
+
+# ------------------------------------------------------------ the NumPy twin
+
+
+@pytest.mark.parametrize("high", HIGHS)
+def test_the_numpy_twin_draws_and_ends_as_the_kernel(high: int) -> None:
+    from kurenai._core.bootstrap import NumpyStream
+
+    rng = np.random.RandomState(high % 2**32)
+    rng.random_sample(3)
+    kernel, twin = stream_of(rng), NumpyStream(rng)
+    assert twin.state() == kernel.state()  # type: ignore[attr-defined]
+    got = [np.empty(700, np.int64) for _ in range(2)]
+    kernel.randint(high, got[0])  # type: ignore[attr-defined]
+    twin.randint(high, got[1])
+    assert got[0].tolist() == got[1].tolist()
+    assert twin.state() == kernel.state()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("records", [1, 2, 7, 300])
+def test_the_numpy_twin_sums_as_the_kernel(records: int) -> None:
+    from kurenai._core.bootstrap import NumpyStream
+
+    values = np.random.default_rng(records).random((records, 3))
+    rng = np.random.RandomState(records)
+    kernel, twin = stream_of(rng), NumpyStream(rng)
+    sums = [np.empty((40, 3)) for _ in range(2)]
+    kernel.sums(values, sums[0])  # type: ignore[attr-defined]
+    twin.sums(values, sums[1])
+    np.testing.assert_array_equal(sums[0], sums[1])
+    assert twin.state() == kernel.state()  # type: ignore[attr-defined]

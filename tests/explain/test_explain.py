@@ -3,7 +3,9 @@ matches and spans are what each type's definition says."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -11,6 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kurenai import _lcs_py, _variants_py
+from kurenai._core import kinds
+from kurenai._core.kinds import CODES, SKIP, kind_of
+from kurenai._core.multiref import MODES, Groups, Mode
 from kurenai.explain import explain, explain_multi, token_spans
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.sentences import split_sentences
@@ -220,6 +225,39 @@ def test_multi_reference_names_the_chosen_reference() -> None:
         "rouge1": None,
         "rougeL": None,
     }
+
+
+@pytest.mark.parametrize("mode", MODES, ids=lambda mode: mode.name)
+def test_multi_reference_names_the_reference_of_every_mode_that_picks_one(mode: Mode) -> None:
+    scorer = RougeScorer(["rouge1", "rougeL"])
+    references, prediction = ["a b x", "a"], "a b"  # the first has the best F, the second recall
+    found = explain_multi(scorer, references, prediction, mode.name)
+    groups = Groups(scorer.plan, [2], references, [prediction] * 2)
+    picks = mode.combine(groups).picks
+    if picks is None:
+        assert found.chosen == {"rouge1": None, "rougeL": None}
+        return
+    assert found.chosen == {"rouge1": picks[0][0], "rougeL": picks[1][0]}
+    for name, k in found.chosen.items():
+        assert k is not None and found.references[k].scores[name] == found.scores[name]
+
+
+def test_best_recall_names_the_reference_of_the_highest_recall() -> None:
+    scorer = RougeScorer(["rouge1"])
+    assert explain_multi(scorer, ["a b x", "a"], "a b").chosen == {"rouge1": 0}
+    assert explain_multi(scorer, ["a b x", "a"], "a b", "best-recall").chosen == {"rouge1": 1}
+
+
+def test_a_kind_without_an_explanation_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A kind added to the registry before explain learns it: NotImplementedError
+    # naming it (not an assertion, which python -O would skip).
+    new = dataclasses.replace(kind_of(SKIP), code=max(CODES) + 1, title="ROUGE-Z")
+    monkeypatch.setitem(kinds._BY_CODE, new.code, new)
+    scorer = RougeScorer(["rouge1"])
+    spec = dataclasses.replace(scorer.plan.spec, rouge_types=("rougeZ",), kinds=(new.code,))
+    monkeypatch.setattr(scorer, "_plan", SimpleNamespace(spec=spec))
+    with pytest.raises(NotImplementedError, match=r"cannot explain rougeZ \(ROUGE-Z\)"):
+        explain(scorer, "a b", "a b")
 
 
 def test_bad_input_gets_one_clear_error() -> None:

@@ -8,6 +8,15 @@ only the implementation that lacks it.  Here the names and the parameters
 are compared directly: the ``.pyi`` against the twin in every run, and the
 compiled module against its ``.pyi`` where it is built.  The few deliberate
 differences are listed with their reason, and each listed name must exist.
+A twin may also declare ``SPEC_HELPERS``, the names of the pure-only
+functions of the spec that other surfaces (explain, rouge155) call.
+
+Two compiled classes have a twin class (``FusedPlan``/``PythonPlan``,
+``LegacyStream``/the bootstrap's ``NumpyStream``): their public methods and
+attributes are held the same way (each is built from what it reads, so the
+constructors are not compared).  ``_perl`` has no twin module: its spec is
+``kurenai.rouge155``'s pure Python, whose functions of the same meaning take
+the same parameters (``PERL``).
 """
 
 from __future__ import annotations
@@ -51,20 +60,12 @@ FAMILIES = {
             "shared_form": "the spec's reduction of a pair; the compiled Lsum applies it by shapes",
             "project": "the spec's view of a line through a reference line's tokens",
             "BLOCKER": "shared_form's token for a run of tokens absent from the other side",
-            "lcs_pairs": "the spec's LCS with both sides' positions, for kurenai.explain",
-            "union_lcs": "the spec's Lsum hits as positions, for explain and ROUGE-1.5.5 -b",
         },
     ),
     "variants": Family(
         "_variants",
         "_variants_py",
-        twin_only={
-            "wlcs_indices": "the spec's backtrack, internal to the compiled ROUGE-W",
-            "wlcs_pairs": "the same backtrack with both sides' positions, for kurenai.explain",
-            "wlcs_runs": "the spec's credited runs as positions, for explain and ROUGE-1.5.5 -b",
-            "wlcs_credit": "the spec's sum of the runs, for explain and ROUGE-1.5.5 -b",
-            "skip_units": "the spec's skip-bigrams with their positions, for kurenai.explain",
-        },
+        twin_only={"wlcs_indices": "the spec's backtrack, internal to the compiled ROUGE-W"},
     ),
     "records": Family("_records", "_records_py"),
 }
@@ -113,11 +114,15 @@ def _compiled_names(module: ModuleType) -> set[str]:
 
 def _twin_names(module: ModuleType) -> set[str]:
     """The public functions and classes a twin defines, and its constants
-    (not what it imports, nor its type aliases)."""
+    (not what it imports, nor its type aliases), less its ``SPEC_HELPERS``."""
+    helpers = set(getattr(module, "SPEC_HELPERS", ()))
+    assert helpers <= set(vars(module)), "a declared spec helper is gone"
     return {
         name
         for name, value in vars(module).items()
         if not name.startswith("_")
+        and name != "SPEC_HELPERS"
+        and name not in helpers
         and (
             (callable(value) and getattr(value, "__module__", None) == module.__name__)
             or name.isupper()
@@ -160,3 +165,149 @@ def test_the_pyi_names_what_the_compiled_module_exports(name: str) -> None:
     for function, parameters in surface.items():
         if parameters is not None:
             assert _parameters(getattr(module, function)) == parameters, function
+
+
+# ------------------------------------------------------------ twin classes
+
+
+@dataclass(frozen=True)
+class Twins:
+    compiled: str  # module:Class
+    twin: str  # module:Class
+    # name -> why only the compiled class has it
+    compiled_only: dict[str, str] = field(default_factory=dict)
+    # name -> why only the twin has it
+    twin_only: dict[str, str] = field(default_factory=dict)
+
+
+CLASSES = {
+    "plan": Twins(
+        "kurenai._fused:FusedPlan",
+        "kurenai._core.python_plan:PythonPlan",
+        compiled_only={
+            "mode": "the scan's code; the Python plan calls the tokenizer itself",
+            "stem": "the stemmer the scan applies; the Python plan's tokenizer applies its own",
+            "score_class": "the tuple the C code fills; the Python plan's kinds make Scores",
+        },
+        twin_only={
+            "tokenized": "the spec's text -> token lists, which the compiled scan does in C",
+            "tokenized_within": "the same under a size limit, which the compiled scan checks in C",
+        },
+    ),
+    "resample": Twins(
+        "kurenai._resample:LegacyStream",
+        "kurenai._core.bootstrap:NumpyStream",
+        twin_only={"rng": "the generator it draws with; the kernel copies its MT19937 state"},
+    ),
+}
+# A class's member: its parameters (without self) for a method, None otherwise.
+Members = dict[str, Parameters | None]
+
+
+def _pyi_class(module: str, name: str) -> Members:
+    tree = ast.parse((PACKAGE / f"{module}.pyi").read_text(encoding="utf-8"))
+    (node,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name]
+    members: Members = {}
+    for item in node.body:
+        if isinstance(item, ast.FunctionDef):
+            is_property = any(getattr(d, "id", "") == "property" for d in item.decorator_list)
+            members[item.name] = None if is_property else _pyi_parameters(item.args)[1:]
+        elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            members[item.target.id] = None
+    return members
+
+
+def _resolve(path: str) -> Any:
+    module, name = path.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def _twin_members(cls: type) -> Members:
+    """A Python class's public methods and properties, and the public
+    attributes its ``__init__`` sets."""
+    members: Members = {}
+    for name, value in vars(cls).items():
+        if not name.startswith("_"):
+            members[name] = _parameters(value)[1:] if inspect.isfunction(value) else None
+    init = ast.parse(inspect.getsource(cls)).body[0]
+    for node in ast.walk(init):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Store)
+            and getattr(node.value, "id", "") == "self"
+            and not node.attr.startswith("_")
+        ):
+            members.setdefault(node.attr, None)
+    return members
+
+
+def _modules_of(spec: Twins) -> tuple[str, str]:
+    return spec.compiled.split(":")[0].rsplit(".", 1)[1], spec.compiled.split(":")[1]
+
+
+@pytest.mark.parametrize("pair", sorted(CLASSES))
+def test_the_twin_class_has_the_members_of_the_pyi(pair: str) -> None:
+    spec = CLASSES[pair]
+    surface = {k: v for k, v in _pyi_class(*_modules_of(spec)).items() if not k.startswith("_")}
+    twin = _twin_members(_resolve(spec.twin))
+    assert set(spec.compiled_only) <= set(surface), "a listed difference is gone"
+    assert set(spec.twin_only) <= set(twin), "a listed difference is gone"
+    shared = set(surface) - set(spec.compiled_only)
+    assert shared == set(twin) - set(spec.twin_only)
+    for name in sorted(shared):
+        assert twin[name] == surface[name], name
+
+
+def test_the_plan_protocol_is_what_the_plans_share() -> None:
+    from kurenai._core.plan import Plan
+
+    spec = CLASSES["plan"]
+    surface = _pyi_class(*_modules_of(spec))
+    shared = {name for name in surface if not name.startswith("_")} - set(spec.compiled_only)
+    assert {name for name in vars(Plan) if not name.startswith("_")} == shared
+
+
+@pytest.mark.compiled_only
+@pytest.mark.parametrize("pair", sorted(CLASSES))
+def test_the_pyi_describes_the_compiled_class(pair: str) -> None:
+    spec = CLASSES[pair]
+    surface = {k: v for k, v in _pyi_class(*_modules_of(spec)).items() if not k.startswith("_")}
+    cls = _resolve(spec.compiled)
+    assert {name for name in dir(cls) if not name.startswith("_")} == set(surface)
+    for name, parameters in surface.items():
+        if parameters is not None:
+            assert _parameters(getattr(cls, name))[1:] == parameters, name
+
+
+# ------------------------------------------------------------ _perl and rouge155
+
+# _perl's name -> the pure function of kurenai.rouge155 computing the same.
+PERL = {
+    "rounded": "kurenai.rouge155._counts:perl_rounded",
+    "peer_values": "kurenai.rouge155._counts:evaluation_values",
+    "corpus_values": "kurenai.rouge155._corpus:corpus_averages",
+}
+PERL_ONLY = {
+    "spl_values": "reads SPL bytes itself; the pure path reads them (summary_of), "
+    "then calls evaluation_values",
+    "ZERO_BASE": "the division by zero's message; the pure path raises Perl155ZeroDivision "
+    "with the same words (tests/kernels/test_perl_kernels.py)",
+}
+# pure name -> its parameters the kernel does not take, and why
+PERL_PURE_PARAMETERS = {
+    "evaluation_values": {"joined": "whether the kernel may be called at all"},
+}
+
+
+def test_perl_and_rouge155_share_every_name() -> None:
+    assert _public(_pyi("_perl")) == set(PERL) | set(PERL_ONLY)
+
+
+@pytest.mark.parametrize("name", sorted(PERL))
+def test_rouge155_takes_the_parameters_of_perl(name: str) -> None:
+    surface = _pyi("_perl")[name]
+    pure = _resolve(PERL[name])
+    extra = PERL_PURE_PARAMETERS.get(pure.__name__, {})
+    parameters = tuple(p for p in _parameters(pure) if p[0] not in extra)
+    assert set(extra) <= {p[0] for p in _parameters(pure)}, "a listed difference is gone"
+    assert parameters == surface

@@ -310,7 +310,7 @@ def test_bad_arguments_fail_when_the_column_is_built(
 
 
 def test_rouge_scores_arguments() -> None:
-    with pytest.raises(TypeError, match=r"list of types, e.g. \['rouge1'\]"):
+    with pytest.raises(TypeError, match=r"list of ROUGE types, e.g. \['rouge1'\]"):
         rouge_scores(prediction="p", target="t", rouge_types="rouge1")
     with pytest.raises(ValueError, match="asked for twice"):
         rouge_scores(prediction="p", target="t", rouge_types=["ROUGE-L", "rougeL"])

@@ -1,14 +1,17 @@
 """The command line's report options: ``--report``, and several systems at once.
 
-``kurenai.cli`` calls three things from here: :func:`add_options` (the
-options), :func:`tap` (with ``--report``: keeps the records and scores of
-the usual run, whatever its input and output) and :func:`run_systems` (with
-``--systems`` or ``--system-fields``: the leaderboard run).
+``kurenai.cli`` calls these from here: :func:`add_options` (the options),
+:func:`check` (their combinations), :func:`tap` (with ``--report``: keeps
+the records and scores of the usual run, whatever its input and output) and
+:func:`run_systems` (with ``--systems`` or ``--system-fields``, see
+:func:`ranks_systems`: the leaderboard run).  ``kurenai.report`` computes
+and renders; this module is only its command line.
 
 A leaderboard run scores every system against the same references, each
-tokenized once, and writes the leaderboard (a text table; JSON with
-``--output-format json``).  Its exit status is a CI gate: 3 when a
-``--fail-under`` threshold is missed by the first system (the
+tokenized once, and writes the leaderboard: a text table, or with
+``--output-format`` that format's leaderboard writer (the table of
+:mod:`kurenai.cli._output`).  Its exit status is a CI gate: ``BELOW_GATE``
+when a ``--fail-under`` threshold is missed by the first system (the
 ``--prediction-file`` one) or when the first system is significantly worse
 than the best one (paired bootstrap, p below 1 - ``--confidence-interval``)
 on any type; 0 otherwise.
@@ -18,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
@@ -28,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kurenai.cli._files import atomic_output, check_output
+from kurenai.cli._floats import below
 from kurenai.cli._io import (
     Record,
     Sides,
@@ -37,10 +40,10 @@ from kurenai.cli._io import (
     _target_getter,
     _text_getter,
 )
-from kurenai.cli._output import Block
-from kurenai.cli._sources import CliError, Source, detect_format, rows
+from kurenai.cli._output import Block, write_leaderboard
+from kurenai.cli._sources import BELOW_GATE, CliError, Source, detect_format, rows
 
-__all__ = ["add_options", "check", "run_systems", "tap"]
+__all__ = ["add_options", "check", "ranks_systems", "run_systems", "tap"]
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -74,9 +77,14 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     add("--all-pairs", action="store_true", help="with several systems, test every pair")
 
 
+def ranks_systems(args: argparse.Namespace) -> bool:
+    """Whether the run is a leaderboard of several systems."""
+    return bool(args.systems or args.system_fields)
+
+
 def check(args: argparse.Namespace) -> None:
     """Checks across the report options; CliError (exit 2) on a bad combination."""
-    several = bool(args.systems or args.system_fields)
+    several = ranks_systems(args)
     if several and args.baseline_file is not None:
         raise CliError(
             "--systems/--system-fields rank systems; give the baseline as one of them", 2
@@ -158,11 +166,10 @@ def run_systems(args: argparse.Namespace, sides: Sides, scorer: Any, signature: 
     samples, confidence, seed = args.bootstrap_samples, args.confidence_interval, args.seed
     board = leaderboard(scores, types, samples, confidence, seed, args.all_pairs)
     with atomic_output(args.output) as stream:
-        if args.output_format == "json":
-            document = {"signature": signature, "count": len(targets), **board.as_dict()}
-            stream.write(json.dumps(document, indent=2) + "\n")
-        else:
+        if args.output_format is None:  # not given: the table a reader reads
             stream.write(f"{signature}\n{board.text()}\n")
+        else:
+            write_leaderboard(stream, args.output_format, board, len(targets), signature)
     if args.report is not None:
         _write(args, scorer, targets, systems, ids, scores, signature, all_pairs=args.all_pairs)
     return _gate(args, board, names[0], scores[names[0]], types)
@@ -175,8 +182,8 @@ def _gate(
     for rouge_type, threshold in (args.fail_under or {}).items():
         mean = float(np.mean(scores[list(types).index(rouge_type), 2]))
         if mean < threshold:
-            print(f"kurenai: {first} {rouge_type}-F {mean:.4f} < {threshold}", file=sys.stderr)
-            status = 3
+            print(f"kurenai: {first} {rouge_type}-F {below(mean, threshold)}", file=sys.stderr)
+            status = BELOW_GATE
     standing = next(s for s in board.standings if s.system == first)
     for rouge_type, result in standing.comparison.items():
         if result.p_value < 1 - board.confidence and result.difference < 0:
@@ -185,7 +192,7 @@ def _gate(
                 f"{rouge_type} ({result.difference:+.4f}, p = {result.p_value:.4f})",
                 file=sys.stderr,
             )
-            status = 3
+            status = BELOW_GATE
     return status
 
 
