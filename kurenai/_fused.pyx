@@ -32,7 +32,8 @@ from libc.stdlib cimport calloc, free, malloc
 
 from kurenai._kernels._fused_driver cimport pair_free, run_all, work_run
 from kurenai._kernels._text_intern cimport Entry, HashKey, Table, probe_total, sip13
-from kurenai._kernels._fused_pair cimport LCS, LSUM, NGRAM, SKIP, WLCS, Layout, PairWork
+from kurenai._kernels._codes cimport LCS, LSUM, NGRAM, SKIP, WLCS
+from kurenai._kernels._fused_pair cimport Layout, PairWork
 from kurenai._kernels._fused_pair cimport prepared_within, prepared
 from kurenai._kernels._fused_pair cimport work_free, work_init
 from kurenai._kernels._fused_scan cimport (
@@ -67,9 +68,9 @@ if (ALONE, WORD, MARK, DIRECT_PLANES_END, PLANE_14, PLANE_14_SIZE, NEWLINE) != (
     _rules.PLANE_14_SIZE, ord(_rules.SENTENCE_SEPARATOR)
 ):
     raise ImportError("kurenai._fused's code point classes differ from kurenai._core.rules")
-if (NGRAM, LCS, LSUM, WLCS, SKIP) != (_codes.NGRAM, _codes.LCS, _codes.LSUM, _codes.WLCS,
-                                      _codes.SKIP):
-    raise ImportError("kurenai._fused's type kinds differ from kurenai._core.codes")
+_codes.check_c_kinds(
+    "kurenai._fused", {"NGRAM": NGRAM, "LCS": LCS, "LSUM": LSUM, "WLCS": WLCS, "SKIP": SKIP}
+)
 
 # The ROUGE type kinds this plan computes (their codes: kurenai._core.codes).
 KINDS = frozenset({NGRAM, LCS, LSUM, WLCS, SKIP})

@@ -1,8 +1,11 @@
 """Pure-Python twin of ``kurenai._lcs``: the readable specification of the kernels.
 
-Every function here has the same name, arguments and results as its compiled
+Every kernel here has the same name, arguments and results as its compiled
 counterpart.  The compiled module is only ever a faster way of computing what
-this one computes; the test-suite runs both side by side.
+this one computes; the test-suite runs both side by side.  A few functions
+are the spec's own: :func:`lcs_pairs` and :func:`union_lcs` give the LCS
+and ROUGE-Lsum's hits as positions, which ``kurenai.explain`` shows and
+``kurenai.rouge155`` counts under ``-b``, rather than writing them again.
 
 All kernels work on sequences of integer token IDs (see ``intern_sentences``).
 The tie-breaks follow rouge-score exactly, because they decide which LCS
@@ -12,7 +15,12 @@ ROUGE-Lsum takes the union of.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Container, Hashable, Sequence
+from collections.abc import Callable, Container, Hashable, Iterable, Sequence
+from itertools import chain
+
+# The spec's pure-only functions that other surfaces call (explain, and
+# rouge155 under -b): what matched, as positions.
+SPEC_HELPERS = ("lcs_pairs", "union_lcs")
 
 IDs = Sequence[int]
 Tokens = Sequence[Hashable]  # IDs, or IDs and BLOCKER
@@ -73,43 +81,105 @@ def lcs_indices(ref: Tokens, can: Tokens) -> list[int]:
     return path
 
 
-def summary_lcs_hits(ref_sents: Sequence[IDs], can_sents: Sequence[IDs]) -> int:
-    """ROUGE-Lsum's hit count: union-LCS of each reference sentence against all
-    candidate sentences, with per-token counters so no token is counted twice.
+def lcs_pairs(
+    ref: Tokens, can: Tokens, indices: Sequence[int] | None = None
+) -> list[tuple[int, int]]:
+    """The LCS of :func:`lcs_indices` as ``(ref, can)`` position pairs, in order.
 
-    The paths of one reference sentence are memoised by ``shared_form``: lines
-    sharing the same tokens in the same order cost one path.
+    Each reference position is paired with ``can``'s token in the rightmost
+    embedding of that subsequence in ``can`` (it exists: ``can`` holds the
+    subsequence).  ``indices``: ``lcs_indices(ref, can)`` when already known
+    (from the compiled twin, say); the pairs depend on them and the tokens only.
     """
-    remaining_ref: Counter[int] = Counter()
-    remaining_can: Counter[int] = Counter()
-    for sent in ref_sents:
-        remaining_ref.update(sent)
-    for sent in can_sents:
-        remaining_can.update(sent)
-    hits = 0
+    if indices is None:
+        indices = lcs_indices(ref, can)
+    path: list[tuple[int, int]] = []
+    j = len(can)
+    for i in reversed(indices):
+        j -= 1
+        while can[j] != ref[i]:
+            j -= 1
+        path.append((i, j))
+    path.reverse()
+    return path
+
+
+def union_lcs(
+    ref_sents: Sequence[Tokens],
+    can_sents: Sequence[Tokens],
+    ref_words: Iterable[Hashable] | None = None,
+    can_words: Iterable[Hashable] | None = None,
+    indices: Callable[[Tokens, Tokens], Sequence[int]] | None = None,
+) -> list[tuple[int, int]]:
+    """ROUGE-Lsum's hits as ``(ref, can)`` positions into each side's sentences
+    concatenated: per reference sentence, the union of its LCS positions with
+    every candidate sentence, walked in order, a position credited while its
+    token has an unused count on both sides (so no token counts twice).
+
+    Each hit is paired as :func:`lcs_pairs` pairs it with the first candidate
+    sentence whose LCS holds it.  The counts are those of ``ref_words`` and
+    ``can_words``, by default the sentences' tokens (ROUGE-1.5.5 under ``-b``
+    counts the words its other reader cut).  ``indices``: a function giving
+    ``lcs_indices`` (the compiled twin's, say); by default the paths are
+    memoised by :func:`shared_form`: lines sharing the same tokens in the same
+    order cost one path.
+    """
+    remaining_ref = Counter(chain.from_iterable(ref_sents) if ref_words is None else ref_words)
+    remaining_can = Counter(chain.from_iterable(can_sents) if can_words is None else can_words)
+    path = _memoised_indices() if indices is None else indices
+    can_starts = _starts(can_sents)
+    hits: list[tuple[int, int]] = []
+    ref_start = 0
     for ref in ref_sents:
-        union: set[int] = set()
-        paths: dict[tuple[tuple[Hashable, ...], tuple[Hashable, ...]], list[int]] = {}
-        for can in can_sents:
-            kept, ref_kept, can_kept = shared_form(ref, can)
-            key = (tuple(ref_kept), tuple(can_kept))
-            if key not in paths:
-                paths[key] = lcs_indices(ref_kept, can_kept)
-            union.update(kept[i] for i in paths[key])
-        for index in sorted(union):
-            token = ref[index]
+        partner: dict[int, int] = {}
+        for can, can_start in zip(can_sents, can_starts):
+            for i, j in lcs_pairs(ref, can, path(ref, can)):
+                partner.setdefault(i, can_start + j)
+        for i in sorted(partner):
+            token = ref[i]
             if remaining_can[token] > 0 and remaining_ref[token] > 0:
-                hits += 1
+                hits.append((ref_start + i, partner[i]))
                 remaining_can[token] -= 1
                 remaining_ref[token] -= 1
+        ref_start += len(ref)
     return hits
+
+
+def summary_lcs_hits(ref_sents: Sequence[IDs], can_sents: Sequence[IDs]) -> int:
+    """ROUGE-Lsum's hit count: union-LCS of each reference sentence against all
+    candidate sentences, with per-token counters so no token is counted twice
+    (the hits of :func:`union_lcs`)."""
+    return len(union_lcs(ref_sents, can_sents))
+
+
+def _memoised_indices() -> Callable[[Tokens, Tokens], list[int]]:
+    """``lcs_indices``, each path computed on the pair's :func:`shared_form` once."""
+    paths: dict[tuple[tuple[Hashable, ...], tuple[Hashable, ...]], list[int]] = {}
+
+    def indices(ref: Tokens, can: Tokens) -> list[int]:
+        kept, ref_kept, can_kept = shared_form(ref, can)
+        key = (tuple(ref_kept), tuple(can_kept))
+        if key not in paths:
+            paths[key] = lcs_indices(ref_kept, can_kept)
+        return [kept[i] for i in paths[key]]
+
+    return indices
+
+
+def _starts(sentences: Sequence[Tokens]) -> list[int]:
+    """Where each sentence starts in the sentences concatenated."""
+    starts, total = [], 0
+    for sentence in sentences:
+        starts.append(total)
+        total += len(sentence)
+    return starts
 
 
 #: The token standing for a run of candidate tokens absent from the reference.
 BLOCKER = object()
 
 
-def shared_form(ref: IDs, can: IDs) -> tuple[list[int], list[Hashable], list[Hashable]]:
+def shared_form(ref: Tokens, can: Tokens) -> tuple[list[int], list[Hashable], list[Hashable]]:
     """A smaller pair with the same LCS path as (ref, can), and where it maps back.
 
     Returns ``(kept, ref_kept, can_kept)``: ``lcs_indices(ref, can)`` is
@@ -128,7 +198,7 @@ def shared_form(ref: IDs, can: IDs) -> tuple[list[int], list[Hashable], list[Has
     return kept, [ref[i] for i in kept], project(can, set(ref))
 
 
-def project(can: IDs, tokens: Container[Hashable]) -> list[Hashable]:
+def project(can: Tokens, tokens: Container[Hashable]) -> list[Hashable]:
     """``can`` seen through ``tokens``: its tokens in ``tokens`` kept, each run
     of other tokens as one ``BLOCKER``, a leading run dropped.
 

@@ -8,7 +8,7 @@ for :func:`peer_values` and ``_corpus`` (NumPy, Perl's ``drand48`` in
 for bit: every float operation is the spec's, in its order (the build turns
 off fused multiply-add), and the script's ``sprintf("%07.5f")`` rounding is
 C's ``snprintf`` read back by ``strtod``, both correctly rounded as Python's
-formatting and ``float`` are.
+formatting and ``float`` are (the spec: ``kurenai._core.rounding``).
 
 :func:`peer_values` interns one peer and all its models once and counts
 every metric of every model with kurenai's integer kernels (n-gram overlaps
@@ -22,11 +22,12 @@ The bootstrap's C (the draws, the sums, the intervals) is the inline code of
 evaluation's kernels, the SPL files' scan and the interning key.
 """
 
-from libc.math cimport fabs, floor, pow
+from libc.math cimport copysign, fabs, floor, pow
 from libc.stdint cimport int32_t, int64_t
 from libc.stdio cimport snprintf
 from libc.stdlib cimport calloc, free, malloc, strtod
 
+from kurenai._kernels._codes cimport LCS, LSUM, NGRAM, SKIP, WLCS
 from kurenai._kernels._text_intern cimport HashKey, Table, fast_hash, intern_token
 from kurenai._kernels._text_intern cimport table_free, table_init
 from kurenai._lcs cimport Counts, Doc, doc_counts
@@ -35,17 +36,21 @@ from kurenai._kernels._ngrams cimport overlap
 from kurenai._kernels._perl_bootstrap cimport draw_sums, interval, ordered_sums, to_samples
 from kurenai._variants cimport skip_bigram_doc_counts, weighted_lcs_doc
 
-# The metric kinds of ``kurenai.rouge155._counts.Metric.kind``.
-cdef enum Kind:
-    NGRAM, LCS, WLCS, SKIP
-
 import os
+
+from kurenai._core import codes as _codes
+
+# The C switch reads the registry's kind codes (kurenai/_kernels/_codes.pxd); the
+# script's ROUGE-L is the union LCS of the units, the registry's LSUM.
+_codes.check_c_kinds(
+    "kurenai._perl", {"NGRAM": NGRAM, "LCS": LCS, "LSUM": LSUM, "WLCS": WLCS, "SKIP": SKIP}
+)
 
 ZERO_BASE = "a model summary has no words, and ROUGE-W divides by its length"
 
 
 cdef struct Spec:
-    Kind kind
+    int kind              # a kind code of kurenai/_kernels/_codes.pxd: NGRAM, LSUM, WLCS or SKIP
     Py_ssize_t n          # ROUGE-N's order; its slot in the overlaps for NGRAM
     double weight         # ROUGE-W's -w
     int gap               # ROUGE-S's -2 (< 0: no limit)
@@ -60,7 +65,8 @@ cdef double perl_rounded(double value) noexcept nogil:
     double too (a division of two exact integers, rounded once).  The product
     ``value * 100000.0`` is within an ulp of the exact one, which decides k
     unless its fraction is near one half: there (and for values the fast path
-    does not cover) the text is made and read back.
+    does not cover) the text is made and read back.  The sign is the
+    value's, as the text's is: -0.0 reads back as "-0.00000".
     """
     cdef char text[512]
     cdef double scaled, whole, fraction
@@ -69,13 +75,14 @@ cdef double perl_rounded(double value) noexcept nogil:
         whole = floor(scaled)
         fraction = scaled - whole
         if fabs(fraction - 0.5) > 1e-3:
-            return (whole + (fraction > 0.5)) / 100000.0
+            return copysign((whole + (fraction > 0.5)) / 100000.0, value)
     snprintf(text, sizeof(text), b"%07.5f", value)
     return strtod(text, NULL)
 
 
 def rounded(double value):
-    """The script's rounding of ``value`` (for tests: ``float(f"{value:07.5f}")``)."""
+    """The script's rounding of ``value``, in C (for tests: it is
+    ``kurenai._core.rounding.perl_rounded(value)``)."""
     return perl_rounded(value)
 
 
@@ -102,7 +109,7 @@ cdef int read_specs(object metrics, Spec *specs, Py_ssize_t *orders,
             raise ValueError(f"n must be positive, got {orders[o]}")
     for metric in metrics:
         kind = metric.kind
-        specs[i].kind = (NGRAM if kind == "N" else LCS if kind == "L"
+        specs[i].kind = (NGRAM if kind == "N" else LSUM if kind == "L"
                          else WLCS if kind == "W" else SKIP)
         specs[i].n = 0
         if specs[i].kind == NGRAM:
@@ -133,7 +140,7 @@ cdef int count_pair(const Spec *specs, Py_ssize_t n_metrics, const Doc *t, const
     cdef bint skipped = False
     cdef Doc t_head, p_head
     for i in range(n_metrics):
-        want_lcs = want_lcs or specs[i].kind == LCS
+        want_lcs = want_lcs or specs[i].kind == LSUM
     counts.overlaps = overlaps
     if doc_counts(t, p, t, p, orders, n_orders, False, want_lcs, vocab, 1, &counts) < 0:
         return -1
@@ -144,7 +151,7 @@ cdef int count_pair(const Spec *specs, Py_ssize_t n_metrics, const Doc *t, const
             p_count = max(p_len - orders[specs[i].n] + 1, 0)
             out[0], out[1], out[2] = hit, m_count, p_count
             out[3] = rounded_key(hit, m_count)
-        elif specs[i].kind == LCS:
+        elif specs[i].kind == LSUM:
             out[0], out[1], out[2] = counts.hits, m_len, p_len
             out[3] = counts.hits / <double> m_len if m_len > 0 else 0.0
         elif specs[i].kind == WLCS:

@@ -7,12 +7,21 @@ test-suite runs both side by side and this one against the Perl script.
 
 Both kernels take sequences of tokens (any hashables: str, or int IDs);
 ``t`` is the reference (Perl's "model"), ``p`` the prediction (Perl's "peer").
+The spec's own functions give what they count as positions, for
+``kurenai.explain`` and for ``kurenai.rouge155`` under ``-b``:
+:func:`skip_units`, :func:`wlcs_pairs`, :func:`wlcs_runs` and
+:func:`wlcs_credit` (``weighted_lcs`` is the credit of the runs).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
+from itertools import chain
+
+# The spec's pure-only functions that other surfaces call (explain, and
+# rouge155 under -b): what matched, as positions, and ROUGE-W's credit of it.
+SPEC_HELPERS = ("skip_units", "wlcs_credit", "wlcs_pairs", "wlcs_runs")
 
 IDs = Sequence[Hashable]
 
@@ -20,10 +29,7 @@ IDs = Sequence[Hashable]
 def skip_bigram_counts(t: IDs, p: IDs, gap: int, unigrams: bool) -> tuple[int, int, int]:
     """ROUGE-S (``unigrams=False``) or ROUGE-SU counts: ``(hits, t_count, p_count)``.
 
-    A skip-bigram is an ordered pair of tokens with at most ``gap`` tokens
-    between them (``gap < 0``: no limit), as ROUGE-1.5.5's ``-2 gap``.  With
-    ``unigrams`` every token but the last also counts as a unit (``-U``; the
-    Perl script skips the last token's unigram).  ``hits`` is the size of the
+    The units are :func:`skip_units`'s.  ``hits`` is the size of their
     multiset intersection; the counts are the multiset sizes.
     """
     grams_t, grams_p = _skip_grams(t, gap, unigrams), _skip_grams(p, gap, unigrams)
@@ -31,68 +37,112 @@ def skip_bigram_counts(t: IDs, p: IDs, gap: int, unigrams: bool) -> tuple[int, i
     return hits, sum(grams_t.values()), sum(grams_p.values())
 
 
-def _skip_grams(tokens: IDs, gap: int, unigrams: bool) -> Counter[tuple[Hashable, ...]]:
-    grams: Counter[tuple[Hashable, ...]] = Counter()
+def skip_units(
+    tokens: IDs, gap: int, unigrams: bool
+) -> list[tuple[tuple[Hashable, ...], tuple[int, ...]]]:
+    """ROUGE-S/SU's units of ``tokens``, each with its positions, in order.
+
+    A skip-bigram is an ordered pair of tokens with at most ``gap`` tokens
+    between them (``gap < 0``: no limit), as ROUGE-1.5.5's ``-2 gap``.  With
+    ``unigrams`` every token but the last also counts as a unit (``-U``; the
+    Perl script skips the last token's unigram), before the skip-bigrams it starts.
+    """
+    units: list[tuple[tuple[Hashable, ...], tuple[int, ...]]] = []
     last = len(tokens) - 1
     for i in range(last):
         if unigrams:
-            grams[(tokens[i],)] += 1
+            units.append(((tokens[i],), (i,)))
         stop = last if gap < 0 else min(last, i + gap + 1)
         for j in range(i + 1, stop + 1):
-            grams[(tokens[i], tokens[j])] += 1
-    return grams
+            units.append(((tokens[i], tokens[j]), (i, j)))
+    return units
+
+
+def _skip_grams(tokens: IDs, gap: int, unigrams: bool) -> Counter[tuple[Hashable, ...]]:
+    return Counter(unit for unit, _ in skip_units(tokens, gap, unigrams))
+
+
+# A ROUGE-W run: its reference positions and the prediction positions they pair.
+Run = tuple[tuple[int, ...], tuple[int, ...]]
 
 
 def weighted_lcs(
     t_sents: Sequence[IDs], p_sents: Sequence[IDs], weight: float
 ) -> tuple[float, float]:
-    """ROUGE-W's ``(hit, base)`` as ROUGE-1.5.5's ``wlcs`` computes them.
+    """ROUGE-W's ``(hit, base)`` as ROUGE-1.5.5's ``wlcs`` computes them:
+    :func:`wlcs_credit` of :func:`wlcs_runs`."""
+    return wlcs_credit(t_sents, wlcs_runs(t_sents, p_sents, weight), weight)
 
-    For each reference sentence, the positions on a weighted LCS with each
-    prediction sentence are unioned; walking the sentence, a marked position
-    whose token still has an unused count on both sides extends the current
-    run, and a run is credited ``f(len) = len ** weight`` when the next
-    position is unmarked or the sentence ends (Perl's rule: a marked position
-    that fails the count check neither extends nor ends the run).  ``base`` is
-    the sum of ``f(len)`` over the reference sentences.
-    """
-    remaining_t: Counter[Hashable] = Counter(token for sent in t_sents for token in sent)
-    remaining_p: Counter[Hashable] = Counter(token for sent in p_sents for token in sent)
+
+def wlcs_credit(t_sents: Sequence[IDs], runs: Sequence[Run], weight: float) -> tuple[float, float]:
+    """ROUGE-W's ``(hit, base)``: ``f(len) = len ** weight`` summed over the
+    credited ``runs`` (:func:`wlcs_runs`), in their order, and over the
+    reference sentences."""
     hit = base = 0.0
     for ref in t_sents:
         base += float(len(ref)) ** weight
-        marked = [False] * len(ref)
-        for can in p_sents:
-            for index in wlcs_indices(ref, can, weight):
-                marked[index] = True
-        run = 0
-        for j, token in enumerate(ref):
-            if marked[j] and remaining_t[token] > 0 and remaining_p[token] > 0:
-                run += 1
-                if j + 1 == len(ref) or not marked[j + 1]:
-                    hit += float(run) ** weight
-                    run = 0
-                remaining_t[token] -= 1
-                remaining_p[token] -= 1
+    for refs, _ in runs:
+        hit += float(len(refs)) ** weight
     return hit, base
 
 
+def wlcs_runs(
+    t_sents: Sequence[IDs],
+    p_sents: Sequence[IDs],
+    weight: float,
+    t_words: Iterable[Hashable] | None = None,
+    p_words: Iterable[Hashable] | None = None,
+) -> list[Run]:
+    """ROUGE-W's credited runs, as positions into each side's sentences concatenated.
+
+    For each reference sentence, the positions on a weighted LCS
+    (:func:`wlcs_pairs`) with each prediction sentence are unioned; walking
+    the sentence, a marked position whose token still has an unused count on
+    both sides extends the current run, and a run is credited when the next
+    position is unmarked or the sentence ends (Perl's rule: a marked position
+    that fails the count check neither extends nor ends the run).  Each
+    position of a run is paired with the prediction position of the first
+    weighted LCS that marked it.  The counts are those of ``t_words`` and
+    ``p_words``, by default the sentences' tokens (ROUGE-1.5.5 under ``-b``
+    counts the words its other reader cut).
+    """
+    remaining_t = Counter(chain.from_iterable(t_sents) if t_words is None else t_words)
+    remaining_p = Counter(chain.from_iterable(p_sents) if p_words is None else p_words)
+    p_starts = _starts(p_sents)
+    runs: list[Run] = []
+    t_start = 0
+    for ref in t_sents:
+        partner: dict[int, int] = {}
+        for can, p_start in zip(p_sents, p_starts):
+            for i, j in wlcs_pairs(ref, can, weight):
+                partner.setdefault(i, p_start + j)
+        run: list[int] = []
+        for i, token in enumerate(ref):
+            if i in partner and remaining_t[token] > 0 and remaining_p[token] > 0:
+                run.append(i)
+                if i + 1 == len(ref) or i + 1 not in partner:
+                    runs.append((tuple(t_start + k for k in run), tuple(partner[k] for k in run)))
+                    run = []
+                remaining_t[token] -= 1
+                remaining_p[token] -= 1
+        t_start += len(ref)
+    return runs
+
+
 def wlcs_indices(ref: IDs, can: IDs, weight: float) -> list[int]:
-    """Indices into ``ref`` of the weighted LCS that ROUGE-1.5.5 backtracks.
+    """Indices into ``ref`` of the weighted LCS that ROUGE-1.5.5 backtracks
+    (the reference side of :func:`wlcs_pairs`)."""
+    return [i for i, _ in wlcs_pairs(ref, can, weight)]
+
+
+def wlcs_pairs(ref: IDs, can: IDs, weight: float) -> list[tuple[int, int]]:
+    """The ``(ref, can)`` positions of the weighted LCS that ROUGE-1.5.5 backtracks, in order.
 
     The table cell of a match is ``(c[i-1][j-1] + f(k+1)) - f(k)`` where ``k``
     is the run of consecutive matches ending on the diagonal; equal tokens
     always take the diagonal, otherwise the walk goes up (back in ``ref``)
     when the cell above is at least the cell to the left.
     """
-    return [i for i, _ in _wlcs_path(ref, can, weight)]
-
-
-def _wlcs_path(
-    ref: Sequence[Hashable], can: Sequence[Hashable], weight: float
-) -> list[tuple[int, int]]:
-    """The (ref, can) positions of :func:`wlcs_indices`'s weighted LCS, in order
-    (``kurenai.explain`` shows both sides)."""
     f = [float(k) ** weight for k in range(min(len(ref), len(can)) + 2)]
     score = [[0.0] * (len(can) + 1) for _ in range(len(ref) + 1)]
     run = [[0] * (len(can) + 1) for _ in range(len(ref) + 1)]
@@ -116,3 +166,12 @@ def _wlcs_path(
             j -= 1
     path.reverse()
     return path
+
+
+def _starts(sentences: Sequence[IDs]) -> list[int]:
+    """Where each sentence starts in the sentences concatenated."""
+    starts, total = [], 0
+    for sentence in sentences:
+        starts.append(total)
+        total += len(sentence)
+    return starts

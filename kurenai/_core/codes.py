@@ -9,12 +9,35 @@ faster.  The registry holds its entries to these codes when it loads.
 
 from __future__ import annotations
 
-__all__ = ["CODES", "LCS", "LSUM", "NGRAM", "SKIP", "WLCS", "check_compiled_kinds"]
+__all__ = [
+    "BY_NAME",
+    "CODES",
+    "LCS",
+    "LSUM",
+    "NGRAM",
+    "SKIP",
+    "WLCS",
+    "check_c_kinds",
+    "check_compiled_kinds",
+]
 
-# The kind codes of ``TypeSpec.kinds``.  The compiled plan reads these names
-# from here for its C switch.
+# The kind codes of ``TypeSpec.kinds``.  The compiled modules' C switches use
+# the same numbers, declared once in kurenai/_kernels/_codes.pxd (see check_c_kinds).
 NGRAM, LCS, LSUM, WLCS, SKIP = 0, 1, 2, 3, 4
 CODES = frozenset({NGRAM, LCS, LSUM, WLCS, SKIP})
+BY_NAME = {"NGRAM": NGRAM, "LCS": LCS, "LSUM": LSUM, "WLCS": WLCS, "SKIP": SKIP}
+
+
+def check_c_kinds(module: str, declared: dict[str, int]) -> None:
+    """An ImportError unless ``declared``, the numbers a compiled ``module``
+    was built with (its C enum, name -> number), are :data:`BY_NAME`: a
+    module built from another numbering would count one kind as another."""
+    if declared != BY_NAME:
+        raise ImportError(
+            f"{module} was built with the kind codes {declared}, "
+            f"not kurenai._core.codes' {BY_NAME}: rebuild it from this source tree "
+            "(python setup.py build_ext --inplace)"
+        )
 
 
 def check_compiled_kinds(declared: object) -> None:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
 
 from kurenai._core.codes import CODES, LCS, LSUM, NGRAM, SKIP, WLCS, check_compiled_kinds
+from kurenai._core.rounding import perl_rounded
 from kurenai.scoring import Score, fmeasure
 
 __all__ = [
@@ -145,11 +146,6 @@ class Kind:
 def ratio(hits: float, count: float) -> float:
     """``hits / count``, 0.0 when nothing could match (ROUGE-1.5.5's guard)."""
     return hits / count if count else 0.0
-
-
-def perl_rounded(value: float) -> float:
-    """``value`` rounded as ROUGE-1.5.5's ``sprintf("%07.5f")`` before comparing."""
-    return float(f"{value:.5f}")
 
 
 # ------------------------------------------------------------------ counts

@@ -11,6 +11,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
+from kurenai._kernels._codes cimport SKIP, WLCS
 from kurenai._kernels._text_intern cimport HashKey, Table, table_free, table_init
 from kurenai._kernels._fused_scan cimport ScanRules, scan, scan_alone, scan_alone_free
 from kurenai._kernels._fused_stems cimport StemText
@@ -18,21 +19,11 @@ from kurenai._lcs cimport Counts, Doc, doc_counts
 from kurenai._variants cimport skip_bigram_doc_counts, weighted_lcs_doc
 
 
-# The ROUGE type kinds, the numbers of kurenai._core.codes (checked when
-# kurenai/_fused.pyx loads); compile-time, as the counting branches on them.
-cdef enum Kind:
-    NGRAM = 0
-    LCS = 1
-    LSUM = 2
-    WLCS = 3
-    SKIP = 4
-
-
 cdef struct Layout:
     int mode                    # a scan Mode
     int threads                 # how many threads one long pair's LCS may use
     Py_ssize_t n_types
-    int *kinds                  # per type: a Kind
+    int *kinds                  # per type: a kind code (kurenai/_kernels/_codes.pxd)
     Py_ssize_t *orders          # per type: n for n-grams
     Py_ssize_t *order_slot      # per type: index into Counts.overlaps
     Py_ssize_t *ngram_orders    # each distinct n-gram order once

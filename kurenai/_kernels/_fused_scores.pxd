@@ -8,7 +8,8 @@
 
 from libc.math cimport pow
 
-from kurenai._kernels._fused_pair cimport LCS, NGRAM, SKIP, WLCS, Layout, PairWork
+from kurenai._kernels._codes cimport LCS, NGRAM, SKIP, WLCS
+from kurenai._kernels._fused_pair cimport Layout, PairWork
 
 
 cdef inline double fmeasure(double precision, double recall) noexcept nogil:

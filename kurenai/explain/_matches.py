@@ -2,9 +2,10 @@
 
 Each function takes the tokens of the reference (``t``) and the prediction
 (``p``) and returns the matched positions and ``(hits, t_count, p_count)``,
-the counts that ``kurenai._core.python_plan`` turns into P/R/F.  The counts
-equal the kernels' (``kurenai._lcs_py``, ``kurenai._variants_py``), which
-remain the specification; a test holds the two together.
+the counts that ``kurenai._core.python_plan`` turns into P/R/F.  The LCS
+paths, ROUGE-Lsum's union, ROUGE-W's runs and the skip units are those of
+the kernels' pure twins (``kurenai._lcs_py``, ``kurenai._variants_py``), the
+specification, called here; a test holds the counts to the kernels'.
 
 - ROUGE-N: n-grams of the multiset intersection, clipped: an n-gram seen
   ``a`` times in the reference and ``b`` in the prediction matches its first
@@ -21,10 +22,9 @@ remain the specification; a test holds the two together.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Hashable, Sequence
 
-from kurenai import _backend, _variants_py
+from kurenai import _backend, _lcs_py, _variants_py
 
 __all__ = ["Pairs", "lcs", "lcs_pairs", "lsum", "ngrams", "skip_grams", "wlcs"]
 
@@ -70,23 +70,9 @@ def _clipped(t_units: Sequence[Hashable], p_units: Sequence[Hashable]) -> list[t
 
 
 def lcs_pairs(t: Tokens, p: Tokens) -> list[tuple[int, int]]:
-    """The LCS as ``(reference, prediction)`` positions.
-
-    The reference positions are rouge-score's (``lcs_indices``, its
-    backtracking tie-break), from the live kernels; each is paired with the
-    prediction token of the rightmost embedding of that subsequence in ``p``,
-    which always exists, as ``p`` holds the subsequence.
-    """
-    refs = _backend.kernels.lcs_indices(t, p)
-    path: list[tuple[int, int]] = []
-    j = len(p)
-    for i in reversed(refs):
-        j -= 1
-        while p[j] != t[i]:
-            j -= 1
-        path.append((i, j))
-    path.reverse()
-    return path
+    """The LCS as ``(reference, prediction)`` positions: ``kurenai._lcs_py.lcs_pairs``
+    of the live kernels' ``lcs_indices`` (rouge-score's backtracking tie-break)."""
+    return _lcs_py.lcs_pairs(t, p, _backend.kernels.lcs_indices(t, p))
 
 
 def lcs(t: Tokens, p: Tokens) -> tuple[Pairs, Counts]:
@@ -96,93 +82,32 @@ def lcs(t: Tokens, p: Tokens) -> tuple[Pairs, Counts]:
 
 
 def lsum(t_sents: Sequence[Tokens], p_sents: Sequence[Tokens]) -> tuple[Pairs, Counts]:
-    """ROUGE-Lsum's hits as positions into the concatenated sentences, and
-    ``(hits, reference tokens, prediction tokens)``."""
+    """ROUGE-Lsum's hits (``kurenai._lcs_py.union_lcs``) as positions into the
+    concatenated sentences, and ``(hits, reference tokens, prediction tokens)``."""
     t_sum, p_sum = sum(map(len, t_sents)), sum(map(len, p_sents))
     if not t_sum or not p_sum:
         return [], (0, t_sum, p_sum)
-    remaining_t = Counter(token for sent in t_sents for token in sent)
-    remaining_p = Counter(token for sent in p_sents for token in sent)
-    p_starts = _starts(p_sents)
-    pairs: Pairs = []
-    t_start = 0
-    for ref in t_sents:
-        partner: dict[int, int] = {}
-        for can, p_start in zip(p_sents, p_starts):
-            for i, j in lcs_pairs(ref, can):
-                partner.setdefault(i, p_start + j)
-        for i in sorted(partner):
-            token = ref[i]
-            if remaining_p[token] > 0 and remaining_t[token] > 0:
-                pairs.append(((t_start + i,), (partner[i],)))
-                remaining_p[token] -= 1
-                remaining_t[token] -= 1
-        t_start += len(ref)
+    hits = _lcs_py.union_lcs(t_sents, p_sents, indices=_backend.kernels.lcs_indices)
+    pairs: Pairs = [((i,), (j,)) for i, j in hits]
     return pairs, (len(pairs), t_sum, p_sum)
 
 
 def wlcs(
     t_sents: Sequence[Tokens], p_sents: Sequence[Tokens], weight: float
 ) -> tuple[Pairs, Counts]:
-    """ROUGE-W's credited runs (one match per run) and ``(hit, base, prediction tokens)``,
-    in ``kurenai._variants_py.weighted_lcs``'s order of operations."""
-    remaining_t = Counter(token for sent in t_sents for token in sent)
-    remaining_p = Counter(token for sent in p_sents for token in sent)
-    p_starts = _starts(p_sents)
-    hit = base = 0.0
-    pairs: Pairs = []
-    t_start = 0
-    for ref in t_sents:
-        base += float(len(ref)) ** weight
-        partner: dict[int, int] = {}
-        for can, p_start in zip(p_sents, p_starts):
-            for i, j in _variants_py._wlcs_path(ref, can, weight):
-                partner.setdefault(i, p_start + j)
-        run: list[int] = []
-        for i, token in enumerate(ref):
-            if i in partner and remaining_t[token] > 0 and remaining_p[token] > 0:
-                run.append(i)
-                if i + 1 == len(ref) or i + 1 not in partner:
-                    hit += float(len(run)) ** weight
-                    refs = tuple(t_start + k for k in run)
-                    pairs.append((refs, tuple(partner[k] for k in run)))
-                    run = []
-                remaining_t[token] -= 1
-                remaining_p[token] -= 1
-        t_start += len(ref)
+    """ROUGE-W's credited runs (``kurenai._variants_py.wlcs_runs``, one match per
+    run) and ``(hit, base, prediction tokens)``, credited as
+    ``kurenai._variants_py.weighted_lcs`` credits them."""
+    pairs: Pairs = _variants_py.wlcs_runs(t_sents, p_sents, weight)
+    hit, base = _variants_py.wlcs_credit(t_sents, pairs, weight)
     return pairs, (hit, base, float(sum(map(len, p_sents))))
 
 
 def skip_grams(t: Tokens, p: Tokens, gap: int, unigrams: bool) -> tuple[Pairs, Counts]:
-    """ROUGE-S/SU's clipped skip-bigram (and unigram) matches and
-    ``(hits, reference units, prediction units)``."""
-    t_units, t_at = _skip_units(t, gap, unigrams)
-    p_units, p_at = _skip_units(p, gap, unigrams)
-    pairs: Pairs = [(t_at[i], p_at[j]) for i, j in _clipped(t_units, p_units)]
+    """ROUGE-S/SU's clipped skip-bigram (and unigram) matches
+    (``kurenai._variants_py.skip_units``) and ``(hits, reference units, prediction units)``."""
+    t_units = _variants_py.skip_units(t, gap, unigrams)
+    p_units = _variants_py.skip_units(p, gap, unigrams)
+    found = _clipped([unit for unit, _ in t_units], [unit for unit, _ in p_units])
+    pairs: Pairs = [(t_units[i][1], p_units[j][1]) for i, j in found]
     return pairs, (len(pairs), len(t_units), len(p_units))
-
-
-def _skip_units(
-    tokens: Tokens, gap: int, unigrams: bool
-) -> tuple[list[Hashable], list[tuple[int, ...]]]:
-    """``_variants_py._skip_grams``'s units in its order, with their positions."""
-    units: list[Hashable] = []
-    at: list[tuple[int, ...]] = []
-    last = len(tokens) - 1
-    for i in range(last):
-        if unigrams:
-            units.append((tokens[i],))
-            at.append((i,))
-        stop = last if gap < 0 else min(last, i + gap + 1)
-        for j in range(i + 1, stop + 1):
-            units.append((tokens[i], tokens[j]))
-            at.append((i, j))
-    return units, at
-
-
-def _starts(sentences: Sequence[Tokens]) -> list[int]:
-    starts, total = [], 0
-    for sentence in sentences:
-        starts.append(total)
-        total += len(sentence)
-    return starts

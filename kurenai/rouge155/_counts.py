@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from kurenai import _backend
+from kurenai._core.rounding import perl_rounded
 from kurenai.rouge155._summary import Summary
 
 __all__ = ["Metric", "Perl155ZeroDivision", "eval_values", "evaluation_values", "pair_counts"]
@@ -48,11 +49,6 @@ class Metric(NamedTuple):
     weight: float = 1.2  # ROUGE-W's -w
     gap: int = -1  # ROUGE-S's -2 (< 0: no limit)
     unigrams: bool = False  # SU: with unigrams
-
-
-def perl_rounded(value: float) -> float:
-    """``value`` as ``sprintf("%07.5f")`` leaves it for comparing."""
-    return float(f"{value:07.5f}")
 
 
 def pair_counts(metrics: Sequence[Metric], model: Summary, peer: Summary) -> list[Counts]:

@@ -4,16 +4,18 @@ to the bit."""
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterator
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kurenai import _backend
+from kurenai._core.rounding import perl_rounded
 from kurenai.rouge155 import _corpus
-from kurenai.rouge155._counts import Metric, Perl155ZeroDivision, evaluation_values, perl_rounded
+from kurenai.rouge155._counts import Metric, Perl155ZeroDivision, evaluation_values
 from kurenai.rouge155._summary import Limits, Summary, summary_of
 from kurenai.rouge155._tokenizer import Words
 
@@ -181,17 +183,34 @@ def test_corpus_values_equal_the_numpy_bootstrap(
     assert compiled == spec
 
 
-@settings(max_examples=2000, deadline=None)
+def _beside(value: float) -> st.SearchStrategy[float]:
+    """``value`` and its neighbouring doubles: where the rounding turns."""
+    return st.sampled_from(
+        [math.nextafter(value, -math.inf), value, math.nextafter(value, math.inf)]
+    )
+
+
+@settings(max_examples=3000, deadline=None)
 @given(
     st.one_of(
         st.floats(0, 2),
         st.integers(0, 200000).map(lambda k: k / 100000 + 5e-6),
         st.integers(0, 200000).map(lambda k: k / 200000),
+        # ties at the 5th decimal (k + 1/2) / 10^5, and the doubles beside them
+        st.integers(0, 10**9).map(lambda k: (2 * k + 1) / 200000).flatmap(_beside),
         st.floats(0, 1e12),
+        st.floats(allow_nan=True, allow_infinity=True),
     )
 )
-def test_rounding_is_the_scripts_sprintf(value: float) -> None:
-    assert _perl.rounded(value) == perl_rounded(value) == float(f"{value:07.5f}")
+@example(-0.0)  # the fast path once lost the sign the text keeps
+def test_rounding_is_the_python_spec(value: float) -> None:
+    """The C rounding (a fast path, else ``snprintf``) is the spec's
+    ``perl_rounded``, for every double: negatives, huge, inf and NaN too."""
+    found, expected = _perl.rounded(value), perl_rounded(value)
+    if math.isnan(expected):  # (a NaN's sign means nothing)
+        assert math.isnan(found)
+    else:
+        assert found == expected and math.copysign(1, found) == math.copysign(1, expected)
 
 
 def test_the_pure_path_is_used_without_the_kernel(pure: None) -> None:
