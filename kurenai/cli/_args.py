@@ -1,4 +1,5 @@
-"""The command line's arguments: the parser, its value checks, and usage errors.
+"""The command line's arguments: the parser, the checks across options, and usage errors
+(each option's value: ``kurenai.cli._values``).
 
 ``parse_args`` never calls ``sys.exit``: a usage error raises ``CliError``
 (exit code 2) and ``--help``/``--version`` raise ``ExitRequest``, so
@@ -11,14 +12,14 @@ import argparse
 import sys
 import textwrap
 from collections.abc import Sequence
-from typing import Callable, NoReturn, TypeVar
+from typing import NoReturn
 
 from kurenai import __version__
 from kurenai._core import checks as _checks
 from kurenai._core import multiref as _multiref
 from kurenai._core import names as _names
 from kurenai._core.plan import ROUGE_TYPE_GRAMMAR
-from kurenai.cli import _reporting
+from kurenai.cli import _reporting, _values
 from kurenai.cli._output import FORMATS as OUTPUT_FORMATS
 from kurenai.cli._sources import BELOW_GATE, INPUT_FORMATS, CliError
 from kurenai.tokenizers import available_tokenizers, tokenizer_info
@@ -27,7 +28,6 @@ __all__ = ["DEFAULT_TYPES", "ExitRequest", "parse_args"]
 
 DEFAULT_TYPES = ",".join(_checks.DEFAULT_TYPES)
 DEFAULT_TOKENIZER = "whitespace"
-T = TypeVar("T")
 DEFAULT_OUTPUT_FORMAT = next(iter(OUTPUT_FORMATS))
 # Bootstrap resamples at most: their means take 24 bytes per sample and type.
 MAX_SAMPLES = 1_000_000
@@ -107,87 +107,6 @@ def _check(args: argparse.Namespace) -> None:
         )
 
 
-def _argued(check: Callable[..., T], *values: object) -> T:
-    """``check(*values)``, its ValueError as argparse's: the message every surface gives."""
-    try:
-        return check(*values)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def _rouge_type(text: str) -> str:
-    """``text`` if it names a ROUGE type."""
-    return _argued(_names.resolve, text).name
-
-
-def _rouge_types(text: str) -> list[str]:
-    """The types of ``--rouge-types``: each names its output columns, so each comes once."""
-    types = [_rouge_type(name.strip()) for name in text.split(",") if name.strip()]
-    _argued(_checks.distinct, types, types)
-    _argued(_checks.some_types, types)
-    return types
-
-
-def _mode(text: str) -> str:
-    """The multi-reference mode ``text`` names."""
-    return _argued(_multiref.check_mode, text)
-
-
-def _limit(name: str) -> Callable[[str], int]:
-    """An argparse type: the size limit ``name`` (``max_tokens``)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text) if len(text) < 100 else None
-        except ValueError:
-            value = None
-        if value is None:
-            raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text[:40]!r}")
-        _argued(_checks.limit, value, name)
-        return value
-
-    return parse
-
-
-def _int_in(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
-    """An argparse type: an integer from ``minimum`` to ``maximum``."""
-    wanted = f">= {minimum}" if maximum is None else f"from {minimum} to {maximum}"
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text) if len(text) < 100 else minimum - 1
-        except ValueError:
-            value = minimum - 1
-        if value < minimum or (maximum is not None and value > maximum):
-            raise argparse.ArgumentTypeError(f"expected an integer {wanted}, got {text[:40]!r}")
-        return value
-
-    return parse
-
-
-def _thresholds(text: str) -> dict[str, float]:
-    """``rougeL=0.35,rouge1=0.4`` as ``{"rougeL": 0.35, "rouge1": 0.4}``."""
-    thresholds = {}
-    for item in text.split(","):
-        rouge_type, equals, value = item.strip().partition("=")
-        if not equals:
-            raise argparse.ArgumentTypeError(
-                f"expected TYPE=VALUE[,TYPE=VALUE...] with a ROUGE type, got {item.strip()!r}"
-            )
-        thresholds[_rouge_type(rouge_type)] = _fraction(value)
-    return thresholds
-
-
-def _fraction(text: str) -> float:
-    try:
-        value = float(text) if len(text) < 100 else -1.0
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text[:40]!r}")
-    return value
-
-
 _USAGE = "kurenai --target-file FILE --prediction-file FILE [options]"
 _EXAMPLES = """\
 examples:
@@ -262,8 +181,8 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
     add = group.add_argument
     add(
         "--rouge-types",
-        type=_rouge_types,
-        default=_rouge_types(DEFAULT_TYPES),
+        type=_values.rouge_types,
+        default=_values.rouge_types(DEFAULT_TYPES),
         metavar="TYPES",
         help=f"comma-separated ROUGE types (default: {DEFAULT_TYPES}): {ROUGE_TYPE_GRAMMAR}",
     )
@@ -285,13 +204,13 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
     add(
         "--multi-ref-mode",
         default="best",
-        type=_mode,
+        type=_values.mode,
         metavar="{" + ",".join(mode.name for mode in _multiref.MODES) + "}",
         help=f"records with several references: {_multiref.help_text()} (default: best)",
     )
     add(
         "--max-tokens",
-        type=_limit("max_tokens"),
+        type=_values.limit("max_tokens"),
         metavar="N",
         help="do not score a record with a text of more than N tokens (as the tokenizer "
         "counts them; it stops soon after N): null in the output (an empty CSV cell, JSON "
@@ -299,21 +218,21 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
     )
     add(
         "--max-chars",
-        type=_limit("max_chars"),
+        type=_values.limit("max_chars"),
         metavar="N",
         help="the same for a text of more than N characters (Unicode code points), "
         "checked before any tokenizing (default: no limit)",
     )
     add(
         "--jobs",
-        type=_int_in(-1),
+        type=_values.int_in(-1),
         default=1,
         metavar="N",
         help="score on N cores (score_batch's n_jobs); 0 or -1: all of them (default: 1)",
     )
     add(
         "--chunk-size",
-        type=_int_in(1),
+        type=_values.int_in(1),
         default=1000,
         metavar="N",
         help="records read and scored at a time (default: 1000)",
@@ -331,7 +250,7 @@ def _add_corpus(group: argparse._ArgumentGroup) -> None:
     add("--use-aggregator", action="store_true", help="the same as --aggregate bootstrap")
     add(
         "--fail-under",
-        type=_thresholds,
+        type=_values.thresholds,
         metavar="TYPE=VALUE[,...]",
         help="exit with status 3 if a type's corpus F-measure (the mean; the bootstrap mid "
         "with --aggregate bootstrap; the predictions' mean with --baseline-file) is below "
@@ -346,21 +265,21 @@ def _add_corpus(group: argparse._ArgumentGroup) -> None:
     )
     add(
         "--bootstrap-samples",
-        type=_int_in(1, MAX_SAMPLES),
+        type=_values.int_in(1, MAX_SAMPLES),
         default=1000,
         metavar="N",
         help=f"bootstrap resamples (default: 1000, at most {MAX_SAMPLES})",
     )
     add(
         "--confidence-interval",
-        type=_fraction,
+        type=_values.fraction,
         default=0.95,
         metavar="C",
         help="bootstrap confidence interval (default: 0.95)",
     )
     add(
         "--seed",
-        type=_int_in(0, 2**32 - 1),
+        type=_values.int_in(0, 2**32 - 1),
         metavar="N",
         help="seed the bootstrap's random generator (as np.random.seed(N) would), "
         "for reproducible intervals and p-values",

@@ -1,0 +1,101 @@
+"""The command line's option values: argparse ``type=`` functions.
+
+Each turns one option's text into its value or raises
+``argparse.ArgumentTypeError``; where the library checks the same argument
+(``kurenai._core.checks``, the names and modes registries), the message is
+the library's own, after argparse's ``argument --option:``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Callable, TypeVar
+
+from kurenai._core import checks as _checks
+from kurenai._core import multiref as _multiref
+from kurenai._core import names as _names
+
+__all__ = ["fraction", "int_in", "limit", "mode", "rouge_type", "rouge_types", "thresholds"]
+
+T = TypeVar("T")
+
+
+def argued(check: Callable[..., T], *values: object) -> T:
+    """``check(*values)``, its ValueError as argparse's: the message every surface gives."""
+    try:
+        return check(*values)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def rouge_type(text: str) -> str:
+    """``text`` if it names a ROUGE type."""
+    return argued(_names.resolve, text).name
+
+
+def rouge_types(text: str) -> list[str]:
+    """The types of ``--rouge-types``: each names its output columns, so each comes once."""
+    types = [rouge_type(name.strip()) for name in text.split(",") if name.strip()]
+    argued(_checks.distinct, types, types)
+    argued(_checks.some_types, types)
+    return types
+
+
+def mode(text: str) -> str:
+    """The multi-reference mode ``text`` names."""
+    return argued(_multiref.check_mode, text)
+
+
+def limit(name: str) -> Callable[[str], int]:
+    """An argparse type: the size limit ``name`` (``max_tokens``)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text) if len(text) < 100 else None
+        except ValueError:
+            value = None
+        if value is None:
+            raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text[:40]!r}")
+        argued(_checks.limit, value, name)
+        return value
+
+    return parse
+
+
+def int_in(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer from ``minimum`` to ``maximum``."""
+    wanted = f">= {minimum}" if maximum is None else f"from {minimum} to {maximum}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text) if len(text) < 100 else minimum - 1
+        except ValueError:
+            value = minimum - 1
+        if value < minimum or (maximum is not None and value > maximum):
+            raise argparse.ArgumentTypeError(f"expected an integer {wanted}, got {text[:40]!r}")
+        return value
+
+    return parse
+
+
+def thresholds(text: str) -> dict[str, float]:
+    """``rougeL=0.35,rouge1=0.4`` as ``{"rougeL": 0.35, "rouge1": 0.4}``."""
+    found = {}
+    for item in text.split(","):
+        name, equals, value = item.strip().partition("=")
+        if not equals:
+            raise argparse.ArgumentTypeError(
+                f"expected TYPE=VALUE[,TYPE=VALUE...] with a ROUGE type, got {item.strip()!r}"
+            )
+        found[rouge_type(name)] = fraction(value)
+    return found
+
+
+def fraction(text: str) -> float:
+    try:
+        value = float(text) if len(text) < 100 else -1.0
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text[:40]!r}")
+    return value
