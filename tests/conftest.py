@@ -114,10 +114,26 @@ def _is_slow(item: pytest.Item) -> bool:
     return module in SLOW_MODULES or f"{module}::{function}" in SLOW_TESTS
 
 
+def _module_fixture(item: pytest.Item) -> bool:
+    """Whether ``item`` uses a costly module-scoped fixture (a Spark session, a
+    built wheel, Perl's runs); not this file's ``kernels``/``backend``, which
+    only choose a path and cost nothing to make again in another worker."""
+    info = getattr(item, "_fixtureinfo", None)
+    defs = info.name2fixturedefs.values() if info is not None else ()
+    return any(
+        d.scope == "module" and d.func.__module__ != __name__ for found in defs for d in found
+    )
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _is_slow(item) or item.get_closest_marker("index") is not None:
             item.add_marker(pytest.mark.slow)
+        # With -n (--dist loadgroup), the tests sharing a module's fixture run in
+        # one worker, which makes it once; every other test goes to whichever
+        # worker is free (whole modules per worker left one core idle at the end).
+        if _module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
     if not PURE_RUN:
         return
     skip = pytest.mark.skip(reason="pure-Python run: the compiled extension is not built")
