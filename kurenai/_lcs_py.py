@@ -3,9 +3,10 @@
 Every kernel here has the same name, arguments and results as its compiled
 counterpart.  The compiled module is only ever a faster way of computing what
 this one computes; the test-suite runs both side by side.  A few functions
-are the spec's own: :func:`lcs_pairs` and :func:`union_lcs` give the LCS
-and ROUGE-Lsum's hits as positions, which ``kurenai.explain`` shows and
-``kurenai.rouge155`` counts under ``-b``, rather than writing them again.
+are the spec's own: :func:`union_hits` is ROUGE-Lsum's rule hit by hit
+(``kurenai.rouge155`` counts it under ``-b``), :func:`lcs_pairs` and
+:func:`union_lcs` give the LCS and those hits as positions
+(``kurenai.explain`` shows them), rather than writing them again.
 
 All kernels work on sequences of integer token IDs (see ``intern_sentences``).
 The tie-breaks follow rouge-score exactly, because they decide which LCS
@@ -16,11 +17,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Container, Hashable, Iterable, Sequence
-from itertools import chain
+from itertools import accumulate, chain
 
 # The spec's pure-only functions that other surfaces call (explain, and
 # rouge155 under -b): what matched, as positions.
-SPEC_HELPERS = ("lcs_pairs", "union_lcs")
+SPEC_HELPERS = ("lcs_pairs", "union_hits", "union_lcs")
 
 IDs = Sequence[int]
 Tokens = Sequence[Hashable]  # IDs, or IDs and BLOCKER
@@ -104,52 +105,70 @@ def lcs_pairs(
     return path
 
 
-def union_lcs(
+def union_hits(
     ref_sents: Sequence[Tokens],
     can_sents: Sequence[Tokens],
     ref_words: Iterable[Hashable] | None = None,
     can_words: Iterable[Hashable] | None = None,
     indices: Callable[[Tokens, Tokens], Sequence[int]] | None = None,
-) -> list[tuple[int, int]]:
-    """ROUGE-Lsum's hits as ``(ref, can)`` positions into each side's sentences
-    concatenated: per reference sentence, the union of its LCS positions with
-    every candidate sentence, walked in order, a position credited while its
-    token has an unused count on both sides (so no token counts twice).
+) -> list[tuple[int, int, int]]:
+    """ROUGE-Lsum's rule, hit by hit: per reference sentence, the union of its
+    LCS positions with every candidate sentence, walked in order, a position
+    credited while its token has an unused count on both sides (so no token
+    counts twice).
 
-    Each hit is paired as :func:`lcs_pairs` pairs it with the first candidate
-    sentence whose LCS holds it.  The counts are those of ``ref_words`` and
-    ``can_words``, by default the sentences' tokens (ROUGE-1.5.5 under ``-b``
-    counts the words its other reader cut).  ``indices``: a function giving
-    ``lcs_indices`` (the compiled twin's, say); by default the paths are
-    memoised by :func:`shared_form`: lines sharing the same tokens in the same
-    order cost one path.
+    Each hit is ``(s, i, c)``: position ``i`` of reference sentence ``s``, held
+    by the LCS with candidate sentence ``c`` first.  The counts are those of
+    ``ref_words`` and ``can_words``, by default the sentences' tokens
+    (ROUGE-1.5.5 under ``-b`` counts the words its other reader cut).
+    ``indices``: a function giving ``lcs_indices`` (the compiled twin's, say);
+    by default the paths are memoised by :func:`shared_form`: lines sharing
+    the same tokens in the same order cost one path.
     """
     remaining_ref = Counter(chain.from_iterable(ref_sents) if ref_words is None else ref_words)
     remaining_can = Counter(chain.from_iterable(can_sents) if can_words is None else can_words)
     path = _memoised_indices() if indices is None else indices
-    can_starts = _starts(can_sents)
-    hits: list[tuple[int, int]] = []
-    ref_start = 0
-    for ref in ref_sents:
-        partner: dict[int, int] = {}
-        for can, can_start in zip(can_sents, can_starts):
-            for i, j in lcs_pairs(ref, can, path(ref, can)):
-                partner.setdefault(i, can_start + j)
-        for i in sorted(partner):
+    hits: list[tuple[int, int, int]] = []
+    for s, ref in enumerate(ref_sents):
+        first: dict[int, int] = {}
+        for c, can in enumerate(can_sents):
+            for i in path(ref, can):
+                first.setdefault(i, c)
+        for i in sorted(first):
             token = ref[i]
             if remaining_can[token] > 0 and remaining_ref[token] > 0:
-                hits.append((ref_start + i, partner[i]))
+                hits.append((s, i, first[i]))
                 remaining_can[token] -= 1
                 remaining_ref[token] -= 1
-        ref_start += len(ref)
     return hits
 
 
 def summary_lcs_hits(ref_sents: Sequence[IDs], can_sents: Sequence[IDs]) -> int:
     """ROUGE-Lsum's hit count: union-LCS of each reference sentence against all
     candidate sentences, with per-token counters so no token is counted twice
-    (the hits of :func:`union_lcs`)."""
-    return len(union_lcs(ref_sents, can_sents))
+    (the hits of :func:`union_hits`)."""
+    return len(union_hits(ref_sents, can_sents))
+
+
+def union_lcs(
+    ref_sents: Sequence[Tokens],
+    can_sents: Sequence[Tokens],
+    indices: Callable[[Tokens, Tokens], Sequence[int]] | None = None,
+) -> list[tuple[int, int]]:
+    """ROUGE-Lsum's hits (:func:`union_hits`) as ``(ref, can)`` positions into
+    each side's sentences concatenated, each paired as :func:`lcs_pairs` pairs
+    it in the candidate sentence whose LCS holds it first (``indices`` as there)."""
+    path = _memoised_indices() if indices is None else indices
+    ref_starts = list(accumulate(map(len, ref_sents), initial=0))
+    can_starts = list(accumulate(map(len, can_sents), initial=0))
+    partners: dict[tuple[int, int], dict[int, int]] = {}
+    found = []
+    for s, i, c in union_hits(ref_sents, can_sents, indices=path):
+        if (s, c) not in partners:
+            ref, can = ref_sents[s], can_sents[c]
+            partners[s, c] = dict(lcs_pairs(ref, can, path(ref, can)))
+        found.append((ref_starts[s] + i, can_starts[c] + partners[s, c][i]))
+    return found
 
 
 def _memoised_indices() -> Callable[[Tokens, Tokens], list[int]]:
@@ -164,15 +183,6 @@ def _memoised_indices() -> Callable[[Tokens, Tokens], list[int]]:
         return [kept[i] for i in paths[key]]
 
     return indices
-
-
-def _starts(sentences: Sequence[Tokens]) -> list[int]:
-    """Where each sentence starts in the sentences concatenated."""
-    starts, total = [], 0
-    for sentence in sentences:
-        starts.append(total)
-        total += len(sentence)
-    return starts
 
 
 #: The token standing for a run of candidate tokens absent from the reference.

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
-from itertools import chain
+from itertools import accumulate, chain
 
 # The spec's pure-only functions that other surfaces call (explain, and
 # rouge155 under -b): what matched, as positions, and ROUGE-W's credit of it.
@@ -108,7 +108,7 @@ def wlcs_runs(
     """
     remaining_t = Counter(chain.from_iterable(t_sents) if t_words is None else t_words)
     remaining_p = Counter(chain.from_iterable(p_sents) if p_words is None else p_words)
-    p_starts = _starts(p_sents)
+    p_starts = list(accumulate(map(len, p_sents), initial=0))
     runs: list[Run] = []
     t_start = 0
     for ref in t_sents:
@@ -166,12 +166,3 @@ def wlcs_pairs(ref: IDs, can: IDs, weight: float) -> list[tuple[int, int]]:
             j -= 1
     path.reverse()
     return path
-
-
-def _starts(sentences: Sequence[IDs]) -> list[int]:
-    """Where each sentence starts in the sentences concatenated."""
-    starts, total = [], 0
-    for sentence in sentences:
-        starts.append(total)
-        total += len(sentence)
-    return starts

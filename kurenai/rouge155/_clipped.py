@@ -6,7 +6,7 @@ count in both summaries' *n-gram-reader* words (``readText``).  Without a
 byte limit those are the units' own words and kurenai's kernels compute
 this directly; under ``-b`` the two readers cut differently, and these
 functions clip by ``Summary.whole`` instead.  Both are the kernels' twins'
-rules (``kurenai._lcs_py.union_lcs``, ``kurenai._variants_py.wlcs_runs``)
+rules (``kurenai._lcs_py.union_hits``, ``kurenai._variants_py.wlcs_runs``)
 given those words; the LCS paths come from the live kernels' ``lcs_indices``
 (rouge-score's tie-break, which is the script's).
 """
@@ -14,7 +14,7 @@ given those words; the LCS paths come from the live kernels' ``lcs_indices``
 from __future__ import annotations
 
 from kurenai import _backend
-from kurenai._lcs_py import union_lcs
+from kurenai._lcs_py import union_hits
 from kurenai._variants_py import wlcs_credit, wlcs_runs
 from kurenai.rouge155._summary import Summary
 
@@ -23,8 +23,8 @@ __all__ = ["clipped_lcs_hits", "clipped_wlcs_hit"]
 
 def clipped_lcs_hits(model: Summary, peer: Summary) -> int:
     """The script's ROUGE-L hit count (``lcs``) of ``model`` against ``peer``."""
-    hits = union_lcs(model.units, peer.units, model.whole, peer.whole, _backend.kernels.lcs_indices)
-    return len(hits)
+    paths = _backend.kernels.lcs_indices
+    return len(union_hits(model.units, peer.units, model.whole, peer.whole, paths))
 
 
 def clipped_wlcs_hit(model: Summary, peer: Summary, weight: float) -> tuple[float, float]:

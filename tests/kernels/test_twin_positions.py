@@ -51,23 +51,24 @@ def test_union_lcs_counts_the_kernels_lsum_hits(
     t, p = _flat(ref), _flat(can)
     assert all(t[i] == p[j] for i, j in hits)
     assert [i for i, _ in hits] == sorted({i for i, _ in hits})  # each target token once
+    starts = [sum(map(len, ref[:s])) for s in range(len(ref))]
+    assert [i for i, _ in hits] == [starts[s] + i for s, i, _ in _lcs_py.union_hits(ref, can)]
     # The memoised paths (shapes) and the kernels' own paths pair the same positions.
     assert _lcs_py.union_lcs(ref, can, indices=kernels.lcs_indices) == hits
 
 
 @settings(max_examples=300)
 @given(sentences, sentences, tiny, tiny)
-def test_union_lcs_clips_by_the_words_given(
+def test_union_hits_clips_by_the_words_given(
     ref: list[list[int]], can: list[list[int]], ref_words: list[int], can_words: list[int]
 ) -> None:
     """ROUGE-1.5.5 under ``-b`` clips by other words than the units': no hit
     beyond either count, and the sentences' own words are the default."""
-    hits = _lcs_py.union_lcs(ref, can, ref_words, can_words)
-    t = _flat(ref)
-    used = Counter(t[i] for i, _ in hits)
+    hits = _lcs_py.union_hits(ref, can, ref_words, can_words)
+    used = Counter(ref[s][i] for s, i, _ in hits)
     limit = Counter(ref_words) & Counter(can_words)
     assert all(used[token] <= limit[token] for token in used)
-    assert _lcs_py.union_lcs(ref, can, _flat(ref), _flat(can)) == _lcs_py.union_lcs(ref, can)
+    assert _lcs_py.union_hits(ref, can, _flat(ref), _flat(can)) == _lcs_py.union_hits(ref, can)
 
 
 @given(tiny, tiny, weights)
