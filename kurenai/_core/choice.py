@@ -11,24 +11,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kurenai import _backend
+from kurenai.tokenizers._protocol import scan_mode
 
 if TYPE_CHECKING:
     from kurenai._core.plan import Plan, TypeSpec
     from kurenai._core.python_plan import Splitter
 
 __all__ = ["make_plan", "scan_mode"]
-
-
-def scan_mode(tokenizer: Any) -> str | None:
-    """The compiled scan mode ``tokenizer`` declares, or None.
-
-    Read from its own class only: a subclass may tokenize differently, and
-    opts in by declaring ``scan_mode`` itself.
-    """
-    if "scan_mode" not in vars(type(tokenizer)):
-        return None
-    mode = getattr(tokenizer, "scan_mode", None)
-    return mode if isinstance(mode, str) else None
 
 
 def make_plan(spec: TypeSpec, tokenizer: Any, splitter: Splitter | None, threads: int = 1) -> Plan:

@@ -15,6 +15,7 @@ from typing import Any, Callable
 from kurenai._core.kinds import KernelCounts, Kind, Pair, Tally, Tokenized, Tokens, kind_of
 from kurenai._core.plan import ScoreDict, Tallies, TypeSpec, deliver
 from kurenai._core.rules import SENTENCE_SEPARATOR
+from kurenai.tokenizers._protocol import scan_mode
 
 __all__ = ["PythonPlan"]
 
@@ -127,10 +128,8 @@ class PythonPlan:
             return self._checked(self._tokenize(text))
         from kurenai.tokenizers import get_tokenizer
 
-        # Declared by its own class, as kurenai._backend.scan_mode reads it
-        # (importing that module from here would be a cycle).
-        mode = vars(type(tokenizer)).get("scan_mode")
-        if not isinstance(mode, str):
+        mode = scan_mode(tokenizer)
+        if mode is None:
             raise ValueError(
                 f"{self._tokenizer_name} stems without a scan mode: "
                 "its tokens before stemming are not known"

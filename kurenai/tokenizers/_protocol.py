@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib.metadata
 from typing import Protocol, runtime_checkable
 
-__all__ = ["Tokenizer", "distribution_version", "own_name", "signature_text"]
+__all__ = ["Tokenizer", "distribution_version", "own_name", "scan_mode", "signature_text"]
 
 
 @runtime_checkable
@@ -60,6 +60,18 @@ def own_name(tokenizer: object) -> str:
     cls = type(tokenizer)
     name = vars(cls).get("name")
     return name if isinstance(name, str) else f"{cls.__module__}.{cls.__qualname__}"
+
+
+def scan_mode(tokenizer: object) -> str | None:
+    """The compiled scan mode ``tokenizer`` declares, or None.
+
+    Read from its own class only: a subclass may tokenize differently, and
+    opts in by declaring ``scan_mode`` itself.
+    """
+    if "scan_mode" not in vars(type(tokenizer)):
+        return None
+    mode = getattr(tokenizer, "scan_mode", None)
+    return mode if isinstance(mode, str) else None
 
 
 def distribution_version(package: str) -> str:
