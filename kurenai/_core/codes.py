@@ -24,8 +24,8 @@ __all__ = [
 # The kind codes of ``TypeSpec.kinds``.  The compiled modules' C switches use
 # the same numbers, declared once in kurenai/_kernels/_codes.pxd (see check_c_kinds).
 NGRAM, LCS, LSUM, WLCS, SKIP = 0, 1, 2, 3, 4
-CODES = frozenset({NGRAM, LCS, LSUM, WLCS, SKIP})
 BY_NAME = {"NGRAM": NGRAM, "LCS": LCS, "LSUM": LSUM, "WLCS": WLCS, "SKIP": SKIP}
+CODES = frozenset(BY_NAME.values())
 
 
 def check_c_kinds(module: str, declared: dict[str, int]) -> None:

@@ -164,8 +164,10 @@ def deliver(
     (the caller filled it with NaN)."""
     if out is None:
         return scores
+    if not rouge_types:  # nothing to write (NumPy fills no (0, 3) slice from [])
+        return None
     for row, pair in enumerate(scores):
-        if pair is not None and rouge_types:  # NumPy fills no (0, 3) slice from []
+        if pair is not None:
             out[:, :, row] = [pair[name] for name in rouge_types]
     return None
 
