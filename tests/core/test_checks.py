@@ -66,6 +66,18 @@ def _cli(*argv: str) -> Callable[[], Any]:
     return lambda: cli.main([*FILES, *argv])
 
 
+def _keywords(scorer: Callable[..., Any], **options: Any) -> dict[str, Callable[[], Any]]:
+    """The calls making one keyword mistake on the scorer (through ``scorer``),
+    kurenai.metrics, DuckDB, polars and Spark, which all take it by that name."""
+    return {
+        "scorer": lambda: scorer(**options),
+        "metrics": lambda: _metrics(**options),
+        "duckdb": lambda: _duckdb(**options),
+        "polars": lambda: _polars(**options),
+        "spark": lambda: _spark(**options),
+    }
+
+
 def _row(
     mistake: str, error: type[Exception], message: str, **calls: Callable[[], Any]
 ) -> list[Any]:
@@ -91,43 +103,28 @@ ROWS = [
         "negative-limit",
         ValueError,
         f"{LIMIT} -1",
-        scorer=lambda: _batch_call(max_tokens=-1),
+        **_keywords(_batch_call, max_tokens=-1),
         multi=lambda: RougeScorer(["rouge1"]).score_multi_batch([["a"]], ["a"], max_tokens=-1),
-        metrics=lambda: _metrics(max_tokens=-1),
-        duckdb=lambda: _duckdb(max_tokens=-1),
-        polars=lambda: _polars(max_tokens=-1),
-        spark=lambda: _spark(max_tokens=-1),
         cli=_cli("--max-tokens", "-1"),
     ),
     *_row(
         "float-limit",
         TypeError,
         "max_chars must be None or an int >= 0, got float",
-        scorer=lambda: _batch_call(max_chars=1.5),
-        metrics=lambda: _metrics(max_chars=1.5),
-        duckdb=lambda: _duckdb(max_chars=1.5),
-        polars=lambda: _polars(max_chars=1.5),
-        spark=lambda: _spark(max_chars=1.5),
+        **_keywords(_batch_call, max_chars=1.5),
     ),
     *_row(
         "bool-limit",
         TypeError,
         f"{LIMIT} bool",
-        scorer=lambda: _batch_call(max_tokens=True),
-        metrics=lambda: _metrics(max_tokens=True),
-        duckdb=lambda: _duckdb(max_tokens=True),
-        polars=lambda: _polars(max_tokens=True),
-        spark=lambda: _spark(max_tokens=True),
+        **_keywords(_batch_call, max_tokens=True),
     ),
     *_row(
         "string-flag",
         TypeError,
         "use_stemmer must be a bool, got str",
-        scorer=lambda: _scorer(use_stemmer="no"),
-        metrics=lambda: compute(["a"], ["a"], use_stemmer="no"),
-        duckdb=lambda: _duckdb(use_stemmer="no"),
-        polars=lambda: _polars(use_stemmer="no"),
-        spark=lambda: _spark(use_stemmer="no"),
+        **_keywords(_scorer, use_stemmer="no"),
+        compute=lambda: compute(["a"], ["a"], use_stemmer="no"),
     ),
     *_row(
         "int-flag",
