@@ -37,7 +37,10 @@ Parameters = tuple[tuple[str, Any], ...]  # (name, default) per parameter
 
 
 @dataclass(frozen=True)
-class Family:
+class Twins:
+    """A compiled module and its twin (``_lcs``, ``_lcs_py``), or a compiled
+    class and its twin class (``module:Class``), and what each alone has."""
+
     compiled: str
     twin: str
     # name -> why only the compiled module has it
@@ -47,7 +50,7 @@ class Family:
 
 
 FAMILIES = {
-    "lcs": Family(
+    "lcs": Twins(
         "_lcs",
         "_lcs_py",
         compiled_only={
@@ -62,12 +65,12 @@ FAMILIES = {
             "BLOCKER": "shared_form's token for a run of tokens absent from the other side",
         },
     ),
-    "variants": Family(
+    "variants": Twins(
         "_variants",
         "_variants_py",
         twin_only={"wlcs_indices": "the spec's backtrack, internal to the compiled ROUGE-W"},
     ),
-    "records": Family("_records", "_records_py"),
+    "records": Twins("_records", "_records_py"),
 }
 # Compiled modules without a twin still describe their surface in a .pyi.
 COMPILED = ["_lcs", "_variants", "_fused", "_resample", "_perl", "_records"]
@@ -168,16 +171,6 @@ def test_the_pyi_names_what_the_compiled_module_exports(name: str) -> None:
 
 
 # ------------------------------------------------------------ twin classes
-
-
-@dataclass(frozen=True)
-class Twins:
-    compiled: str  # module:Class
-    twin: str  # module:Class
-    # name -> why only the compiled class has it
-    compiled_only: dict[str, str] = field(default_factory=dict)
-    # name -> why only the twin has it
-    twin_only: dict[str, str] = field(default_factory=dict)
 
 
 CLASSES = {
