@@ -236,14 +236,16 @@ def combine(plan: Plan, targets: Sequence[str], prediction: str, mode: str) -> S
     return found  # type: ignore[return-value]  # no size limit: never None
 
 
-def chosen(plan: Plan, targets: Sequence[str], prediction: str, mode: str) -> list[int] | None:
-    """Per type, the index of the reference in ``targets`` whose scores
-    ``mode`` (checked) takes for ``prediction``; None for a mode that
-    computes new scores: ``explain_multi``'s ``chosen``."""
+def chosen(
+    plan: Plan, targets: Sequence[str], prediction: str, mode: str
+) -> tuple[ScoreDict, list[int] | None]:
+    """:func:`combine`'s scores, and per type the index of the reference in
+    ``targets`` whose scores ``mode`` took (None for a mode that computes new
+    scores), from the one combination: ``explain_multi``'s ``chosen``."""
     predictions = [prediction] * len(targets)
-    groups = Groups(plan, [len(targets)], targets, predictions)
-    picks = _BY_NAME[check_mode(mode)].combine(groups).picks
-    return None if picks is None else [row[0] for row in picks]  # one group, starting at 0
+    found, result = _combined(plan, [len(targets)], targets, predictions, None, mode)
+    picks = None if result.picks is None else [row[0] for row in result.picks]  # one group
+    return found[0], picks  # type: ignore[return-value]  # no size limit: never None
 
 
 def combine_groups(
@@ -258,6 +260,18 @@ def combine_groups(
     its combined scores, given the pairs' scores ``flat`` (None: none computed,
     and no pair can be over a size limit); None for a group with a pair over
     the limit."""
+    return _combined(plan, counts, targets, predictions, flat, mode)[0]
+
+
+def _combined(
+    plan: Plan,
+    counts: Sequence[int],
+    targets: Sequence[str],
+    predictions: Sequence[str],
+    flat: Sequence[ScoreDict | None] | None,
+    mode: str,
+) -> tuple[list[ScoreDict | None], Combined]:
+    """:func:`combine_groups`'s result, and the mode's own (its picks)."""
     kept, pairs = _kept(counts, None if flat is None else [found is not None for found in flat])
     scores = None if flat is None else _picked(flat, pairs)
     groups = Groups(
@@ -279,7 +293,7 @@ def combine_groups(
     else:
         for position, g in enumerate(kept):
             combined[g] = {name: row[position] for name, row in zip(names, result.scores or [])}
-    return combined
+    return combined, result
 
 
 def combine_table(

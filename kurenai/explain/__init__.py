@@ -146,10 +146,10 @@ def explain_multi(
     mode = _multiref.check_mode(mode)
     references = _batch.references(targets, "targets")
     found = tuple(explain(scorer, reference, prediction) for reference in references)
-    picks = _multiref.chosen(scorer.plan, references, prediction, mode)
+    scores, picks = _multiref.chosen(scorer.plan, references, prediction, mode)
     names = scorer.rouge_types
     chosen = dict(zip(names, picks if picks is not None else [None] * len(names)))
-    return MultiExplanation(found, chosen, scorer.score_multi(references, prediction, mode))
+    return MultiExplanation(found, chosen, scores)
 
 
 # A text as explained: (whole-text tokens, sentences' tokens concatenated,

@@ -232,6 +232,7 @@ def test_multi_reference_names_the_reference_of_every_mode_that_picks_one(mode: 
     scorer = RougeScorer(["rouge1", "rougeL"])
     references, prediction = ["a b x", "a"], "a b"  # the first has the best F, the second recall
     found = explain_multi(scorer, references, prediction, mode.name)
+    assert found.scores == scorer.score_multi(references, prediction, mode.name)
     groups = Groups(scorer.plan, [2], references, [prediction] * 2)
     picks = mode.combine(groups).picks
     if picks is None:
