@@ -14,7 +14,7 @@
 # The cache is flood resistant as kurenai/_kernels/_text_intern.pxd's tables are: a
 # fast keyed hash, switched to SipHash once a probe chain grows too long.
 
-from cpython.dict cimport PyDict_GetItem
+from cpython.dict cimport PyDict_GetItemWithError
 from cpython.ref cimport PyObject
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_FromKindAndData
 from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_KIND
@@ -319,7 +319,7 @@ cdef inline dict memo_of(object stem):
 cdef inline object ask(object stem, dict memo, const Entry *token):
     """The stemmer's answer for ``token``: its memo's, or a call (a miss only)."""
     cdef object text = PyUnicode_FromKindAndData(token.kind, token.data, token.length)
-    cdef PyObject *known = NULL if memo is None else PyDict_GetItem(memo, text)
+    cdef PyObject *known = NULL if memo is None else PyDict_GetItemWithError(memo, text)
     cdef object result = <object> known if known != NULL else stem(text)
     if result is not None and not isinstance(result, str):
         raise TypeError(f"a stemmer returns a str or None, not {type(result).__name__}")

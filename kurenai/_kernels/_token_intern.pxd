@@ -5,7 +5,7 @@
 # Inline code only, compiled into the module that cimports it.  (The fused
 # plan interns text itself, in C: kurenai/_kernels/_text_intern.pxd.)
 
-from cpython.dict cimport PyDict_GetItem, PyDict_SetItem
+from cpython.dict cimport PyDict_GetItemWithError, PyDict_SetItem
 from cpython.ref cimport PyObject
 from libc.stdint cimport int32_t
 from libc.stdlib cimport free, malloc
@@ -31,7 +31,9 @@ cdef inline int intern_doc(object sentences, dict vocab, Doc *doc) except -1:
         doc.bounds[s_i] = k
         s_i += 1
         for token in sent:
-            found = PyDict_GetItem(vocab, token)
+            # NULL and an error for an unhashable token (PyDict_GetItem would
+            # swallow it, which Python 3.13 reports as an ignored exception).
+            found = PyDict_GetItemWithError(vocab, token)
             if found == NULL:
                 idx = len(vocab)
                 PyDict_SetItem(vocab, token, idx)
