@@ -27,7 +27,7 @@ import inspect
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Optional
 
 import pytest
 
@@ -194,7 +194,7 @@ CLASSES = {
     ),
 }
 # A class's member: its parameters (without self) for a method, None otherwise.
-Members = dict[str, Parameters | None]
+Members = dict[str, Optional[Parameters]]  # (an alias: evaluated, so no | on 3.9)
 
 
 def _pyi_class(module: str, name: str) -> Members:
