@@ -8,8 +8,10 @@ an alias: its English name, and the names XL-Sum's scorer
 ``serbian_latin``...).  ``tokenizer`` is a name of ``kurenai.tokenizers``'
 registry; ``stemmer`` a name of its stemmer registry
 (``kurenai.tokenizers._stemming``), used with ``use_stemmer=True``, or None:
-the tokenizer's own stemming (rouge-score's Porter on ASCII words, dictionary
-forms for ``mecab``/``sudachi``).
+none (``use_stemmer`` changes nothing).  The unspaced scripts' languages stem
+their ASCII words (mostly English there) with rouge-score's Porter, as their
+tokenizers do without a language (``mecab`` and ``sudachi`` also take
+dictionary forms).
 
 >>> language("bangla").code, language("DE").stemmer, language("ja").tokenizer
 ('bn', 'german', 'mecab')
@@ -68,14 +70,14 @@ LANGUAGES: tuple[Language, ...] = (
     Language("id", "indonesian", _W, "indonesian"),
     Language("ig", "igbo", _W, None),
     Language("it", "italian", _W, "italian"),
-    Language("ja", "japanese", "mecab", None),
-    Language("km", "khmer", "khmer", None),
-    Language("ko", "korean", "kiwi", None),
+    Language("ja", "japanese", "mecab", "porter"),
+    Language("km", "khmer", "khmer", "porter"),
+    Language("ko", "korean", "kiwi", "porter"),
     Language("ky", "kyrgyz", _W, None),
-    Language("lo", "lao", "lao", None),
+    Language("lo", "lao", "lao", "porter"),
     Language("lt", "lithuanian", _W, "lithuanian"),
     Language("mr", "marathi", _W, None),
-    Language("my", "burmese", "burmese", None),
+    Language("my", "burmese", "burmese", "porter"),
     Language("ne", "nepali", _W, "nepali"),
     Language("nl", "dutch", _W, "dutch"),
     Language("no", "norwegian", _W, "norwegian", ("nb", "nn", "bokmal", "nynorsk")),
@@ -96,7 +98,7 @@ LANGUAGES: tuple[Language, ...] = (
     Language("sw", "swahili", _W, None),
     Language("ta", "tamil", _W, "tamil"),
     Language("te", "telugu", _W, None),
-    Language("th", "thai", "thai", None),
+    Language("th", "thai", "thai", "porter"),
     Language("ti", "tigrinya", _W, None),
     Language("tr", "turkish", _W, "turkish", ("turkce",)),
     Language("uk", "ukrainian", _W, None),
@@ -105,7 +107,7 @@ LANGUAGES: tuple[Language, ...] = (
     Language("vi", "vietnamese", _W, None),
     Language("yi", "yiddish", _W, "yiddish"),
     Language("yo", "yoruba", _W, None),
-    Language("zh", "chinese", "jieba", None, ("chinese_simplified", "chinese_traditional")),
+    Language("zh", "chinese", "jieba", "porter", ("chinese_simplified", "chinese_traditional")),
 )
 
 _BY_NAME = {
@@ -143,5 +145,5 @@ def choices(lang: str | None, tokenizer: Any, use_stemmer: bool) -> tuple[Any, U
             "lang= chooses the tokenizer by name: give tokenizer=None or a tokenizer "
             f"name with it, not a {type(tokenizer).__name__}"
         )
-    stem: Union[bool, str] = (entry.stemmer or True) if use_stemmer else False
+    stem: Union[bool, str] = (entry.stemmer or False) if use_stemmer else False
     return tokenizer or entry.tokenizer, stem

@@ -71,7 +71,8 @@ def test_a_language_is_spelt_in_any_case_with_hyphens() -> None:
 def test_lang_chooses_the_tokenizer_unless_one_is_named() -> None:
     assert choices("de", None, True) == ("unicode", "german")
     assert choices("de", "char", True) == ("char", "german")
-    assert choices("am", None, True) == ("unicode", True)  # no stemmer: the tokenizer's own
+    assert choices("am", None, True) == ("unicode", False)  # no stemmer: none
+    assert choices("ja", None, True) == ("mecab", "porter")  # dictionary forms and Porter
     assert choices("de", None, False) == ("unicode", False)
     assert choices(None, None, True) == (None, True)
 
