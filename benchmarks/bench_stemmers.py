@@ -108,6 +108,39 @@ def scoring(
     return run
 
 
+def measure(
+    entry: Any, args: argparse.Namespace, porter: Callable[[], object], nltk_has: set[str]
+) -> str:
+    """One language's row."""
+    pairs = pseudo_pairs(
+        SCRIPTS[SCRIPT_OF.get(entry.code, "latin")], args.pairs, args.tokens, seed=2
+    )
+
+    def make() -> Any:
+        return RougeScorer(TYPES, use_stemmer=True, lang=entry.code)
+
+    contenders = {
+        "cold": scoring(make, pairs),
+        "warm": scoring(make, pairs, warm=True),
+        "no stem": scoring(lambda: RougeScorer(TYPES, lang=entry.code), pairs, warm=True),
+        "porter": porter,
+    }
+    if entry.stemmer in nltk_has and not args.tiny:
+        contenders["naive"] = scoring(lambda: naive_scorer(entry.stemmer), pairs, warm=True)
+    times = interleaved(contenders, args.repeats, clock=time.thread_time)
+    rate = {name: args.pairs / seconds for name, seconds in times.items()}
+    naive = (
+        f"{rate['naive']:>8.0f}{times['naive'] / times['cold']:>8.1f}x"
+        if "naive" in rate
+        else f"{'n/a':>8}{'n/a':>9}"
+    )
+    return (
+        f"{entry.code + ' ' + entry.name:<16}{rate['cold']:>8.0f}{rate['warm']:>8.0f}"
+        f"{rate['no stem']:>9.0f}{times['warm'] / times['no stem']:>9.2f}x"
+        f"{times['warm'] / times['porter']:>9.2f}x{naive}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=300)
@@ -135,27 +168,8 @@ def main() -> None:
     print(f"{'language':<16}{'cold':>8}{'warm':>8}{'no stem':>9}{'stem cost':>10}"
           f"{'vs porter':>10}{'naive':>8}{'speedup':>9}")  # fmt: skip
     for entry in rows:
-        pairs = pseudo_pairs(SCRIPTS[SCRIPT_OF.get(entry.code, "latin")], args.pairs,
-                             args.tokens, seed=2)  # fmt: skip
-        make = lambda: RougeScorer(TYPES, use_stemmer=True, lang=entry.code)  # noqa: E731
-        contenders = {
-            "cold": scoring(make, pairs),
-            "warm": scoring(make, pairs, warm=True),
-            "no stem": scoring(lambda: RougeScorer(TYPES, lang=entry.code), pairs, warm=True),
-            "porter": porter,
-        }
-        if entry.stemmer in nltk_has and not args.tiny:
-            contenders["naive"] = scoring(lambda: naive_scorer(entry.stemmer), pairs, warm=True)
-        times = interleaved(contenders, args.repeats, clock=time.thread_time)
-        rate = {name: args.pairs / seconds for name, seconds in times.items()}
-        naive = (
-            f"{rate['naive']:>8.0f}{times['naive'] / times['cold']:>8.1f}x"
-            if "naive" in rate
-            else f"{'n/a':>8}{'n/a':>9}"
-        )
-        print(f"{entry.code + ' ' + entry.name:<16}{rate['cold']:>8.0f}{rate['warm']:>8.0f}"
-              f"{rate['no stem']:>9.0f}{times['warm'] / times['no stem']:>9.2f}x"
-              f"{times['warm'] / times['porter']:>9.2f}x{naive}")  # fmt: skip
+        print(measure(entry, args, porter, nltk_has))
+
 
 if __name__ == "__main__":
     main()

@@ -61,7 +61,9 @@ def language(value: Any, name: str = "lang") -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise TypeError(f"{name} must be None or a language such as 'de', got {type(value).__name__}")
+        raise TypeError(
+            f"{name} must be None or a language such as 'de', got {type(value).__name__}"
+        )
     from kurenai._core.languages import language as row
 
     return row(value).code

@@ -19,7 +19,7 @@ dictionary forms).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple, Union
+from typing import Any, NamedTuple
 
 __all__ = ["LANGUAGES", "Language", "choices", "known_languages", "language"]
 
@@ -111,9 +111,7 @@ LANGUAGES: tuple[Language, ...] = (
 )
 
 _BY_NAME = {
-    spelling: entry
-    for entry in LANGUAGES
-    for spelling in (entry.code, entry.name, *entry.aliases)
+    spelling: entry for entry in LANGUAGES for spelling in (entry.code, entry.name, *entry.aliases)
 }
 
 
@@ -132,7 +130,7 @@ def language(lang: str) -> Language:
     return entry
 
 
-def choices(lang: str | None, tokenizer: Any, use_stemmer: bool) -> tuple[Any, Union[bool, str]]:
+def choices(lang: str | None, tokenizer: Any, use_stemmer: bool) -> tuple[Any, bool | str]:
     """The ``tokenizer`` and ``use_stemmer`` a tokenizer registry is given for
     ``lang`` (None: those given): the language's tokenizer unless one is
     named, and its stemmer if ``use_stemmer``.  A tokenizer object with a
@@ -145,5 +143,5 @@ def choices(lang: str | None, tokenizer: Any, use_stemmer: bool) -> tuple[Any, U
             "lang= chooses the tokenizer by name: give tokenizer=None or a tokenizer "
             f"name with it, not a {type(tokenizer).__name__}"
         )
-    stem: Union[bool, str] = (entry.stemmer or False) if use_stemmer else False
+    stem: bool | str = (entry.stemmer or False) if use_stemmer else False
     return tokenizer or entry.tokenizer, stem

@@ -175,4 +175,4 @@ STEM_RULES = {
 
 def stem_rule(stemmer: str) -> StemRule:
     """The rule of the stemmer named ``stemmer`` (an NLTK twin ``nltk-x``: x's)."""
-    return STEM_RULES[stemmer[len("nltk-"):] if stemmer.startswith("nltk-") else stemmer]
+    return STEM_RULES[stemmer[len("nltk-") :] if stemmer.startswith("nltk-") else stemmer]

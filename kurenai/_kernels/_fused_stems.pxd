@@ -82,8 +82,8 @@ cdef struct StemCache:
     Py_ssize_t bytes      # what the cache holds: records and their slots
     Py_ssize_t max_bytes  # past it the cache is emptied before the next token
     Py_ssize_t epoch      # changes when hashes computed before stop being valid
-    Py_ssize_t min_length # the stemmer's rule (kurenai._core.rules.StemRule):
-    bint words_only       # tokens this long, and only rouge-score's words if set
+    Py_ssize_t min_length  # the stemmer's rule (kurenai._core.rules.StemRule):
+    bint words_only        # tokens this long, and only rouge-score's words if set
 
 
 # ---------------------------------------------------------------- the cache
@@ -242,7 +242,7 @@ cdef inline int cache_put(StemCache *c, const Entry *token, object stem, Stem *o
     """Remember ``stem`` (a str, or None: dropped) for the stemmable ``token``;
     ``out`` gets it, in the cache, or in ``stem`` itself if too big to cache
     (then read it before the next Python call)."""
-    cdef Py_ssize_t stem_size = 0, offset, size, i, s
+    cdef Py_ssize_t stem_size = 0, offset, size, s
     cdef Record *r
     cdef char *key
     cdef uint64_t h

@@ -62,7 +62,9 @@ class RougeNamespace:
         ``target`` (an expression or a column name), of one type (kurenai's
         or Foundry's name, as in :mod:`kurenai.spark`)."""
         type_and_split(rouge_type)  # an unknown type fails here
-        options = Options(use_stemmer, tokenizer, split_summaries, max_tokens, n_jobs, max_chars, lang)
+        options = Options(
+            use_stemmer, tokenizer, split_summaries, max_tokens, n_jobs, max_chars, lang
+        )
         return self._map(target, lambda p, t: single(options, rouge_type, p, t), score_dtype())
 
     def scores(
@@ -83,7 +85,9 @@ class RougeNamespace:
         import polars as pl
 
         names = checked_types(rouge_types)
-        options = Options(use_stemmer, tokenizer, split_summaries, max_tokens, n_jobs, max_chars, lang)
+        options = Options(
+            use_stemmer, tokenizer, split_summaries, max_tokens, n_jobs, max_chars, lang
+        )
         dtype = pl.Struct({name: score_dtype() for name in names})
         return self._map(target, lambda p, t: nested(options, names, p, t), dtype)
 

@@ -9,8 +9,8 @@ the UDF carries and reusing it.  Needs the ``spark`` extra
 
 Arguments are checked when the Column is built (or the SQL function
 registered): the ROUGE type names, ``use_stemmer``, ``split_summaries``,
-``max_tokens``, ``max_chars``, ``lang``, the tokenizer (a known name, or an object with ``tokenize``)
-and that ``prediction`` and ``target`` are Columns or column names.  What
+``max_tokens``, ``max_chars``, ``lang``, the tokenizer (a known name, or an
+object with ``tokenize``) and that ``prediction`` and ``target`` are Columns or column names.  What
 Spark knows only when the query runs is checked on the executors, each
 failure one TypeError naming the argument: a ``prediction`` or ``target``
 column that is not a string column (an int or array column; a Column's type
@@ -140,7 +140,9 @@ def register(
         raise TypeError(f"register takes a tokenizer name or None, got {tokenizer!r}")
     if not isinstance(name, str) or not name.strip():
         raise TypeError(f"register takes the SQL function's name as a non-empty str, got {name!r}")
-    spec = _spec(["rougeL"], False, tokenizer, split_summaries, (max_tokens, max_chars), False, lang)
+    spec = _spec(
+        ["rougeL"], False, tokenizer, split_summaries, (max_tokens, max_chars), False, lang
+    )
     spark.udf.register(name, _load_udfs().sql_function(spec, split_summaries))
 
 

@@ -15,7 +15,7 @@ from libstemmer's).  Which tokens each stemmer sees is
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from kurenai._core.rules import STEM_RULES, StemRule, is_stemmable, keeps_stem, stem_rule
 from kurenai.tokenizers._protocol import distribution_version

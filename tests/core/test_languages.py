@@ -13,13 +13,53 @@ from kurenai.tokenizers import available_tokenizers
 from kurenai.tokenizers._stemming import available_stemmers
 
 # XL-Sum's 45 languages, as its dataset and scorer spell them.
-XLSUM = (
-    "amharic arabic azerbaijani bengali burmese chinese_simplified chinese_traditional english "
-    "french gujarati hausa hindi igbo indonesian japanese kirundi korean kyrgyz marathi nepali "
-    "oromo pashto persian pidgin portuguese punjabi russian scottish_gaelic serbian_cyrillic "
-    "serbian_latin sinhala somali spanish swahili tamil telugu thai tigrinya turkish ukrainian "
-    "urdu uzbek vietnamese welsh yoruba"
-).split()
+XLSUM = [
+    "amharic",
+    "arabic",
+    "azerbaijani",
+    "bengali",
+    "burmese",
+    "chinese_simplified",
+    "chinese_traditional",
+    "english",
+    "french",
+    "gujarati",
+    "hausa",
+    "hindi",
+    "igbo",
+    "indonesian",
+    "japanese",
+    "kirundi",
+    "korean",
+    "kyrgyz",
+    "marathi",
+    "nepali",
+    "oromo",
+    "pashto",
+    "persian",
+    "pidgin",
+    "portuguese",
+    "punjabi",
+    "russian",
+    "scottish_gaelic",
+    "serbian_cyrillic",
+    "serbian_latin",
+    "sinhala",
+    "somali",
+    "spanish",
+    "swahili",
+    "tamil",
+    "telugu",
+    "thai",
+    "tigrinya",
+    "turkish",
+    "ukrainian",
+    "urdu",
+    "uzbek",
+    "vietnamese",
+    "welsh",
+    "yoruba",
+]
 # The tokenizers other branches register (Thai, Lao, Khmer, Burmese words).
 ELSEWHERE = {"thai", "lao", "khmer", "burmese"}
 

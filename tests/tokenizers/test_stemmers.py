@@ -10,15 +10,14 @@ from collections import Counter
 from importlib.metadata import version
 
 import pytest
+from conftest import on_compiled_plan
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from conftest import on_compiled_plan
 from optional import missing
 
 from kurenai._core.rules import STEM_RULES, stem_rule
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import get_tokenizer
-from kurenai.tokenizers._unicode import _word_pattern
 from kurenai.tokenizers._stemming import (
     NamedStemmer,
     available_stemmers,
@@ -26,6 +25,7 @@ from kurenai.tokenizers._stemming import (
     porter_stemmer,
     stem_signature,
 )
+from kurenai.tokenizers._unicode import _word_pattern
 
 try:
     import Stemmer as pystemmer
