@@ -153,7 +153,7 @@ def main() -> None:
     try:
         import Stemmer  # noqa: F401
     except ImportError:
-        sys.exit("PyStemmer is not installed: pip install 'kurenai[stem]'")
+        sys.exit("PyStemmer is not installed: pip install -e '.[stem]' in a kurenai checkout")
     codes = args.languages.split(",") if args.languages else None
     if args.tiny:
         codes, args.pairs, args.tokens, args.repeats = ["de", "ru"], 4, 20, 1

@@ -249,8 +249,9 @@ def _load_named(name: str) -> Callable[[str], str]:
         import Stemmer as pystemmer
     except ImportError as error:
         raise ImportError(
-            f"the {name} stemmer needs PyStemmer: pip install 'kurenai[{STEMMER_EXTRA}]' "
-            f"(or use_stemmer='nltk-{name}', NLTK's slower Snowball, where NLTK has it)"
+            f"the {name} stemmer needs PyStemmer (the {STEMMER_EXTRA} extra): pip install -e "
+            f"'.[{STEMMER_EXTRA}]' in a kurenai checkout (or use_stemmer='nltk-{name}', "
+            "NLTK's slower Snowball, where NLTK has it)"
         ) from error
     stemmer = pystemmer.Stemmer(name)
     stemmer.maxCacheSize = 0  # memoized here already

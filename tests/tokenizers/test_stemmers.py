@@ -100,7 +100,7 @@ def test_an_unknown_stemmer_lists_the_names() -> None:
 
 def test_without_pystemmer_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "Stemmer", None)
-    with pytest.raises(ImportError, match=r"pip install 'kurenai\[stem\]'"):
+    with pytest.raises(ImportError, match=r"pip install -e '\.\[stem\]'"):
         RougeScorer(["rouge1"], use_stemmer=True, lang="de")
     # NLTK's twin needs no extra.
     assert get_tokenizer("unicode", use_stemmer="nltk-german").tokenize("Häuser") == ["haus"]
