@@ -12,6 +12,10 @@ The registry resolves names lazily: the optional morphological tokenizers
 path, so ``import kurenai.tokenizers`` imports neither their adapters nor
 their analysers' packages; :func:`tokenizer_info` says which pip extra each
 needs.
+
+A tokenizer's ``use_stemmer`` is True (rouge-score's Porter), False, or the
+name of a stemmer (:func:`available_stemmers`: every Snowball language through
+PyStemmer, the ``stem`` extra, and NLTK's Snowball as ``nltk-<language>``).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from kurenai.tokenizers._protocol import Tokenizer, own_name
 from kurenai.tokenizers._stemming import (
     Stemmer,
     StemmerChoice,
+    available_stemmers,
     porter_stemmer,
     stem_signature,
     stemmed,
@@ -59,6 +64,7 @@ __all__ = [
     "Tokenizer",
     "TokenizerInfo",
     "UnicodeTokenizer",
+    "available_stemmers",
     "available_tokenizers",
     "get_tokenizer",
     "normalizing",

@@ -4,6 +4,7 @@ makes of it: the language's tokenizer and stemmer, its aliases, its errors."""
 from __future__ import annotations
 
 import pickle
+import sys
 
 import pytest
 
@@ -155,3 +156,9 @@ def test_a_scorer_with_a_language_pickles() -> None:
     copy = pickle.loads(pickle.dumps(scorer))
     assert copy.lang == "de" and copy.score("Häuser", "Haus") == scorer.score("Häuser", "Haus")
     assert repr(copy).endswith("lang='de')")
+
+
+def test_a_missing_analyser_names_its_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "jieba", None)
+    with pytest.raises(ImportError, match=r"pip install -e '\.\[zh\]'"):
+        RougeScorer(["rouge1"], lang="zh")
