@@ -240,11 +240,27 @@ def _unknown(name: object) -> str:
     return f"unknown stemmer {name!r}; available: {', '.join(available_stemmers())}"
 
 
+# NLTK stemmers that keep a flag from one word to the next (its Arabic one
+# never resets ``suffixes_verb_step1_success``): dropped before each word, so
+# that a word's stem is a fresh stemmer's, whatever was stemmed before (the
+# memo, and the compiled scan's order, need a function of the word).
+_NLTK_STATE = {"arabic": ("suffixes_verb_step1_success",)}
+
+
 def _load_named(name: str) -> Callable[[str], str]:
     if name.startswith("nltk-"):
         from nltk.stem.snowball import SnowballStemmer
 
-        return SnowballStemmer(name[len("nltk-") :]).stem  # type: ignore[no-any-return]
+        language = name[len("nltk-") :]
+        inner = SnowballStemmer(language).stemmer
+        flags = _NLTK_STATE.get(language, ())
+
+        def stem(word: str) -> str:
+            for flag in flags:
+                inner.__dict__.pop(flag, None)  # back to the class's initial value
+            return inner.stem(word)  # type: ignore[no-any-return]
+
+        return stem if flags else inner.stem
     try:
         import Stemmer as pystemmer
     except ImportError as error:

@@ -80,6 +80,22 @@ def test_the_nltk_twin_stems_as_nltk(language: str) -> None:
     assert [stemmer.stem(w) for w in WORDS[language]] == [direct.stem(w) for w in WORDS[language]]
 
 
+def test_nltk_arabic_stems_each_word_as_a_fresh_stemmer() -> None:
+    """NLTK's Arabic stemmer carries a flag over from the word before; the
+    registry's stems a word alike whatever came before (the memo needs it)."""
+    from nltk.stem.snowball import SnowballStemmer
+
+    stateful = SnowballStemmer("arabic")
+    stateful.stem("سيكتبونها")
+    assert stateful.stem("قالوا") != SnowballStemmer("arabic").stem("قالوا")  # the control
+    stemmer = make_stemmer("nltk-arabic")
+    for before in ["سيكتبونها", "مدرسة"]:
+        stemmer.stem(before)
+        stemmer.memo.clear()
+        stemmer._cache.clear()
+        assert stemmer.stem("قالوا") == SnowballStemmer("arabic").stem("قالوا")
+
+
 def test_the_rule_says_which_tokens_are_stemmed(libstemmer: object) -> None:
     german = make_stemmer("german")
     rule = stem_rule("german")
