@@ -15,6 +15,7 @@ from libstemmer's).  Which tokens each stemmer sees is
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable, Optional, Union
 
 from kurenai._core.rules import STEM_RULES, StemRule, is_stemmable, keeps_stem, stem_rule
@@ -170,18 +171,24 @@ class NamedStemmer(CachedStemmer):
         self.name = name
         self.rule = stem_rule(name)
         self._word = _load_named(name)
+        self._lock = threading.Lock()
 
     def _stem_word(self, token: str) -> str:
-        return self._word(token)
+        # A libstemmer (or NLTK) stemmer has state: one word at a time, even
+        # where threads run Python at once (a memo hit never gets here).
+        with self._lock:
+            return self._word(token)
 
     def __getstate__(self) -> dict[str, object]:
         state = super().__getstate__()
         state.pop("_word", None)
+        state.pop("_lock", None)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._word = _load_named(self.name)
+        self._lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"

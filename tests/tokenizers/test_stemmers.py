@@ -5,6 +5,7 @@ pure tokenizers, under each stemmer's rule in kurenai._core.rules.STEM_RULES."""
 from __future__ import annotations
 
 import pickle
+import random
 import sys
 from collections import Counter
 from importlib.metadata import version
@@ -218,3 +219,16 @@ def test_porter_stays_what_use_stemmer_means_without_a_language() -> None:
     scorer = RougeScorer(["rouge1"], use_stemmer=True)
     assert scorer.tokenizer.tokenize("häuser running") == ["häuser", "run"]
     assert "stem:porter(nltk=" in str(scorer.signature())
+
+
+def test_a_batch_on_several_workers_stems_as_one(libstemmer: object) -> None:
+    rng = random.Random(7)
+    pairs = [
+        (" ".join(rng.choices(VOCABULARY, k=12)), " ".join(rng.choices(VOCABULARY, k=10)))
+        for _ in range(64)
+    ]
+    scorer = RougeScorer(["rouge1", "rougeL"], use_stemmer=True, lang="ru")
+    targets, predictions = [t for t, _ in pairs], [p for _, p in pairs]
+    one = [scorer.score(t, p) for t, p in pairs]
+    fresh = RougeScorer(["rouge1", "rougeL"], use_stemmer=True, lang="ru")
+    assert fresh.score_batch(targets, predictions, n_jobs=2) == one
