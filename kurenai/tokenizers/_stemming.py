@@ -278,7 +278,15 @@ def _load_named(name: str) -> Callable[[str], str]:
         ) from error
     stemmer = pystemmer.Stemmer(name)
     stemmer.maxCacheSize = 0  # memoized here already
-    return stemmer.stemWord  # type: ignore[no-any-return]
+    stem_word: Callable[[str], str] = stemmer.stemWord
+
+    def stem_or_keep(word: str) -> str:
+        try:
+            return stem_word(word)
+        except UnicodeEncodeError:  # a lone surrogate has no UTF-8: left as it is
+            return word
+
+    return stem_or_keep
 
 
 def _load_porter() -> Callable[[str], str]:

@@ -232,3 +232,14 @@ def test_a_batch_on_several_workers_stems_as_one(libstemmer: object) -> None:
     one = [scorer.score(t, p) for t, p in pairs]
     fresh = RougeScorer(["rouge1", "rougeL"], use_stemmer=True, lang="ru")
     assert fresh.score_batch(targets, predictions, n_jobs=2) == one
+
+
+@pytest.mark.parametrize("name", ["german", "nltk-german"])
+def test_pathological_tokens_are_stemmed_or_kept(backend: str, name: str) -> None:
+    """A lone surrogate (no UTF-8 for libstemmer) and a 50,000-character word."""
+    if not name.startswith("nltk-") and pystemmer is None:
+        missing("PyStemmer is not installed (the stem extra)")
+    scorer = RougeScorer(["rouge1"], tokenizer=get_tokenizer("whitespace", use_stemmer=name))
+    assert scorer.tokenizer.tokenize("abc\ud800def Häuser") == ["abc\ud800def", "haus"]
+    long = "x" * 10 + "ä" * 50_000
+    assert scorer.score(long + " häuser", "haus")["rouge1"].recall == 0.5
