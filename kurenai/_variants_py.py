@@ -32,7 +32,7 @@ def c_pow(base: float, exponent: float) -> float:
     infinity where the result overflows (Python's ``**`` raises), as under
     ROUGE-1.5.5.pl's ``-w 1000``."""
     try:
-        return base**exponent
+        return float(base**exponent)
     except OverflowError:
         return math.inf
 

@@ -3,7 +3,8 @@
 Each keeps the blocks of scores (a few floats per record), computes at
 ``close`` a :class:`~kurenai.cli._output.Corpus` and writes it with the
 output format's corpus writer.  Types appear in sorted order, each type's
-rows as recall, precision, F (rouge-score's aggregate CSV); JSON names them.  ``corpus_f`` gives, per type,
+rows as recall, precision, F (rouge-score's aggregate CSV); JSON names
+them.  ``corpus_f`` gives, per type,
 the F-measure that ``--fail-under`` compares: the mean, or the bootstrap
 ``mid``.
 """
@@ -98,11 +99,7 @@ class _MeanReport(_Collected):
     def close(self) -> None:
         means = self._means()
         self.corpus_f = {t: means[t][2] for t in self._types}
-        rows = [
-            (f"{t}-{letter}", [means[t][m]])
-            for t in means
-            for m, letter, _ in CORPUS_MEASURES
-        ]
+        rows = [(f"{t}-{letter}", [means[t][m]]) for t in means for m, letter, _ in CORPUS_MEASURES]
         per_type = {t: _score_dict(means[t]) for t in means}
         self._write("mean", ("mean",), rows, per_type)
 

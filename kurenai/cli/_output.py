@@ -37,8 +37,8 @@ if TYPE_CHECKING:  # kurenai.report loads only for a leaderboard
     from kurenai.report import Leaderboard
 
 __all__ = [
-    "FORMATS",
     "CORPUS_MEASURES",
+    "FORMATS",
     "MEASURES",
     "Block",
     "Corpus",

@@ -62,7 +62,7 @@ def _byte_order(data: bytes) -> str:
     if len(data) < 512:
         raise BerkeleyError("shorter than a metadata page")
     for order in ("<", ">"):
-        magic, = struct.unpack_from(order + "I", data, 12)
+        (magic,) = struct.unpack_from(order + "I", data, 12)
         if magic == _MAGIC and data[25] == _P_HASHMETA:
             return order
     raise BerkeleyError("no hash metadata page (not a Berkeley DB hash file)")
@@ -70,7 +70,7 @@ def _byte_order(data: bytes) -> str:
 
 def _items(page: memoryview, order: str, pagesize: int) -> list[memoryview]:
     """A bucket page's items, in its offset table's order."""
-    count, = struct.unpack_from(order + "H", page, 20)
+    (count,) = struct.unpack_from(order + "H", page, 20)
     offsets = struct.unpack_from(order + f"{count}H", page, _HEADER)
     items, end = [], pagesize
     for offset in offsets:
@@ -99,8 +99,8 @@ def _overflow(data: bytes, order: str, pagesize: int, pgno: int, length: int) ->
         if pgno in seen or start + pagesize > len(data) or data[start + 25] != _P_OVERFLOW:
             raise BerkeleyError(f"a broken overflow chain at page {pgno}")
         seen.add(pgno)
-        next_pgno, = struct.unpack_from(order + "I", data, start + 16)
-        used, = struct.unpack_from(order + "H", data, start + 22)
+        (next_pgno,) = struct.unpack_from(order + "I", data, start + 16)
+        (used,) = struct.unpack_from(order + "H", data, start + 22)
         pieces.append(data[start + _HEADER : start + _HEADER + min(used, left)])
         left -= used
         pgno = next_pgno

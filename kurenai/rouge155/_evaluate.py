@@ -11,10 +11,9 @@ a bad file stops the run with one error and no half-written report.
 from __future__ import annotations
 
 import errno
-
 import sys
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from kurenai import _backend
@@ -257,12 +256,16 @@ def _undefined(loaded: Any) -> bool:
 
 
 def _warnings(
-    config: Config, systems: list[str], metrics: int, empty: set[str], warn: Callable[[str], None]
+    config: Config,
+    systems: Sequence[str | None],
+    metrics: int,
+    empty: set[str],
+    warn: Callable[[str], None],
 ) -> None:
     """The script's warnings, in its order: per system, per metric, per
     evaluation, a peer missing (once per evaluation), or each summary it
     reads (the peer, then the models) that a limit left empty."""
-    missing: set[tuple[str, str]] = set()
+    missing: set[tuple[str | None, str]] = set()
     for system in systems:
         for _ in range(metrics):
             for evaluation in config.evaluations:

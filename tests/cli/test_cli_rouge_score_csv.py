@@ -19,7 +19,6 @@ import pytest
 from cli_support import call_main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from rouge_score import io as rouge_io
 from rouge_score import rouge_scorer, scoring
 
@@ -104,17 +103,12 @@ def test_rouge_score_command_line_writes_the_same_csv(tmp_path: Path) -> None:
         "--aggregate",
     ]
     subprocess.run(command, check=True, capture_output=True, timeout=120)
-    ours = subprocess.run(
-        [sys.executable, "-m", "kurenai", "--quiet", "--use-aggregator", "--seed", "3"]
-        + ["--tokenizer", "rouge-score"]
-        + ["--rouge-types", "rouge1,rouge2,rougeLsum"]
-        + ["--target-file", str(EXAMPLES / "targets.txt")]
-        + ["--prediction-file", str(EXAMPLES / "predictions.txt")],
-        check=True,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    ).stdout
+    argv = ["--quiet", "--use-aggregator", "--seed", "3", "--tokenizer", "rouge-score"]
+    argv += ["--rouge-types", "rouge1,rouge2,rougeLsum"]
+    argv += ["--target-file", str(EXAMPLES / "targets.txt")]
+    argv += ["--prediction-file", str(EXAMPLES / "predictions.txt")]
+    command = [sys.executable, "-m", "kurenai", *argv]
+    ours = subprocess.run(command, check=True, capture_output=True, text=True, timeout=120).stdout
     reference = output.read_text(encoding="utf-8")
     assert [line.split(",")[0] for line in reference.splitlines()[1:4]] == [
         "rouge1-R",
@@ -133,7 +127,9 @@ _TYPES = st.lists(
 ).map(sorted)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     pairs=st.lists(st.tuples(_TEXTS, _TEXTS), min_size=1, max_size=6),
     types=_TYPES,

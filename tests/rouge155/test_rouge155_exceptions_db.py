@@ -122,10 +122,14 @@ def _conflicts() -> list[str]:
     return sorted(word for word, bases in seen.items() if len(bases) > 1)
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data())
 def test_every_build_order_gives_the_scripts_report(
-    tmp_path_factory: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str], data: st.DataObject
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+    data: st.DataObject,
 ) -> None:
     order = data.draw(st.sampled_from(list(itertools.permutations(NAME_ORDER))))
     conflicts = _conflicts()
@@ -169,7 +173,9 @@ untie %h;
 
 def _long(times: int) -> st.SearchStrategy[bytes]:
     """Items longer than a page: a few bytes, repeated (on overflow pages)."""
-    return st.builds(bytes.__mul__, st.binary(min_size=1, max_size=8), st.integers(times, 3 * times))
+    return st.builds(
+        bytes.__mul__, st.binary(min_size=1, max_size=8), st.integers(times, 3 * times)
+    )
 
 
 def _unpack(data: bytes) -> dict[bytes, bytes]:
@@ -200,9 +206,7 @@ def test_the_reader_gives_what_perls_db_file_wrote(
     tmp_path_factory: pytest.TempPathFactory, entries: dict[bytes, bytes], lorder: int
 ) -> None:
     path = tmp_path_factory.mktemp("db") / "h.db"
-    subprocess.run(
-        ["perl", "-e", _WRITE, str(path), str(lorder)], input=_pack(entries), check=True
-    )
+    subprocess.run(["perl", "-e", _WRITE, str(path), str(lorder)], input=_pack(entries), check=True)
     assert read_hash(path) == entries
     # The harness's own check: Perl reads back what it wrote.
     dumped = subprocess.run(["perl", "-e", _DUMP, str(path)], capture_output=True, check=True)

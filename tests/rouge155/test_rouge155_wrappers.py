@@ -130,7 +130,9 @@ def test_cjk_counts_with_a_kurenai_tokenizer_as_an_extension(tmp_path: Path) -> 
 _ELAPSED = re.compile(r"Elapsed time: \d+\.\d{3} seconds\n\Z")
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     lines=st.lists(
         st.tuples(st.sampled_from(["", "a cat sat .", "the dog"]), st.sampled_from(["", "a cat"])),
