@@ -83,6 +83,7 @@ def test_spec_per_record_csv(run: Run) -> None:
 
 
 def test_spec_aggregate_csv(run: Run) -> None:
+    """The seed specification's rows: R, P, F per type, as rouge-score's."""
     assert run(*SPEC_ARGS, "--use-aggregator") == (0, SPEC_AGGREGATE, "")
 
 
