@@ -42,7 +42,7 @@ class ThaiTokenizer(MorphologicalTokenizer):
     The words are ``pythainlp.tokenize.word_tokenize(text, engine="newmm")``'s
     (formatted numbers such as ``1,234.5`` or ``12:30`` rejoined), less spaces
     and punctuation.  XL-Sum's multilingual ROUGE segments Thai the same way.
-    nlpO3, PyThaiNLP's compiled ``newmm``, is about seven times faster but
+    nlpO3, PyThaiNLP's compiled ``newmm``, is three to seven times faster but
     does not give the same words (it joins a quote or an emoji to the next
     Thai word, and cuts some clusters elsewhere), so it is not used:
     ``benchmarks/bench_unspaced.py`` measures both.
