@@ -82,9 +82,7 @@ def bench(language: str, count: int, repeats: int) -> None:
     print(f"  kurenai / analyser alone: {ratio:.2f} (1: kurenai's own work does not show)")
     if nlpo3:
         speedup = medians["analyser alone"] / medians["nlpO3 alone"]
-        differ = sum(
-            tokenizer.tokenize(text) != _kept_words(compiled(text)) for text in corpus
-        )
+        differ = sum(tokenizer.tokenize(text) != _kept_words(compiled(text)) for text in corpus)
         print(f"  newmm / nlpO3: {speedup:.2f}x; words differ on {differ} of {count} texts")
 
 

@@ -10,8 +10,8 @@ reproducible (``signature_parts``).
 The registry resolves names lazily: the optional morphological tokenizers
 (``mecab``, ``sudachi``, ``jieba``, ``kiwi``; ``thai``, ``lao``, ``khmer``)
 are named by their module path, so ``import kurenai.tokenizers`` imports
-neither their adapters nor their analysers' packages; :func:`tokenizer_info` says which pip extra each
-needs.
+neither their adapters nor their analysers' packages; :func:`tokenizer_info`
+says which pip extra each needs.
 """
 
 from __future__ import annotations

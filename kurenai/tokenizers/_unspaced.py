@@ -58,7 +58,7 @@ class ThaiTokenizer(MorphologicalTokenizer):
         return word_tokenize
 
     def _analyser(self, word_tokenize: Any) -> Analyse:
-        return lambda text: word_tokenize(text, engine="newmm")  # type: ignore[no-any-return]
+        return lambda text: word_tokenize(text, engine="newmm")
 
 
 class LaoTokenizer(MorphologicalTokenizer):

@@ -25,8 +25,8 @@ from unspaced_text import LANGUAGES, SENTENCES, generated
 
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import MorphologicalTokenizer, get_tokenizer
-from kurenai.tokenizers._analyser_calls import RUN_BOUND
 from kurenai.tokenizers._analysed_words import _kept_words
+from kurenai.tokenizers._analyser_calls import RUN_BOUND
 from kurenai.tokenizers._stemming import porter_stemmer, stemmed
 
 PACKAGES = {"thai": "pythainlp", "lao": "laonlp", "khmer": "khmernltk"}
@@ -95,14 +95,19 @@ def test_generated_text_gives_the_analysers_words(
     language: str, seed: int, pieces: int, use_stemmer: bool
 ) -> None:
     text = generated(language, random.Random(seed), pieces)[:RUN_BOUND]  # one analyser call
-    expected = stemmed(_kept_words(reference(language)(text)), porter_stemmer(use_stemmer, "unicode"))
+    expected = stemmed(
+        _kept_words(reference(language)(text)), porter_stemmer(use_stemmer, "unicode")
+    )
     assert tokenizer(language, use_stemmer).tokenize(text) == expected
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_only_ascii_words_are_stemmed(language: str) -> None:
     text = SENTENCES[language][-1] + " Running dogs 3.14"
-    plain, stemmed_words = tokenizer(language).tokenize(text), tokenizer(language, True).tokenize(text)
+    plain, stemmed_words = (
+        tokenizer(language).tokenize(text),
+        tokenizer(language, True).tokenize(text),
+    )
     assert len(plain) == len(stemmed_words)
     changed = {(a, b) for a, b in zip(plain, stemmed_words) if a != b}
     assert changed == {("running", "run"), ("dogs", "dog")}
