@@ -21,11 +21,10 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import random
-import re
 from typing import Any, Callable
 
 from _common import add_common_options, header, interleaved
-from unspaced_text import LANGUAGES, SENTENCES, generated
+from unspaced_text import LANGUAGES, SENTENCES, analyser, generated
 
 from kurenai.tokenizers import get_tokenizer
 from kurenai.tokenizers._analysed_words import _kept_words
@@ -40,21 +39,6 @@ def texts(language: str, count: int) -> list[str]:
         written[k % len(written)] if k % 4 == 0 else generated(language, rng, 25)
         for k in range(count)
     ]
-
-
-def analyser(language: str) -> Callable[[str], list[str]]:
-    """The package's own call, as kurenai makes it."""
-    if language == "thai":
-        from pythainlp.tokenize import word_tokenize
-
-        return lambda text: word_tokenize(text, engine="newmm")  # type: ignore[no-any-return]
-    if language == "lao":
-        from laonlp.tokenize import word_tokenize as lao
-
-        return lao  # type: ignore[no-any-return]
-    from khmernltk import word_tokenize as khmer
-
-    return lambda text: khmer(re.sub(r"\s+", " ", text))  # type: ignore[no-any-return]
 
 
 def bench(language: str, count: int, repeats: int) -> None:

@@ -3,6 +3,7 @@ tests of their tokenizers and ``benchmarks/bench_unspaced.py``.
 
 ``SENTENCES``: written sentences of each language, as news and everyday text
 write them (spaces between phrases, numbers, Latin words, punctuation).
+``analyser``: each package's own call, as the tokenizers make it.
 ``generated``: deterministic text made of each language's dictionary words
 (PyThaiNLP's and LaoNLP's word lists; Khmer words from ``KHMER_WORDS``),
 loose letters and marks of the script, digits, Latin, emoji, punctuation and
@@ -12,7 +13,9 @@ whitespace: what real text holds, in orders no sentence would.
 from __future__ import annotations
 
 import random
+import re
 from functools import cache
+from typing import Callable
 
 SENTENCES = {
     "thai": [
@@ -83,3 +86,19 @@ def generated(language: str, rng: random.Random, pieces: int) -> str:
         else:
             out.append(rng.choice(OTHERS))
     return "".join(out)
+
+
+def analyser(language: str) -> Callable[[str], list[str]]:
+    """The analyser's own words of a text, as its package gives them to the
+    tokenizer of ``language`` (khmer-nltk gets whitespace runs as one space)."""
+    if language == "thai":
+        from pythainlp.tokenize import word_tokenize
+
+        return lambda text: word_tokenize(text, engine="newmm")  # type: ignore[no-any-return]
+    if language == "lao":
+        from laonlp.tokenize import word_tokenize as lao
+
+        return lao  # type: ignore[no-any-return]
+    from khmernltk import word_tokenize as khmer
+
+    return lambda text: khmer(re.sub(r"\s+", " ", text))  # type: ignore[no-any-return]

@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib.util
 import pickle
 import random
-import re
 from fractions import Fraction
 from typing import Any, Callable
 
@@ -21,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from optional import missing
-from unspaced_text import LANGUAGES, SENTENCES, generated
+from unspaced_text import LANGUAGES, SENTENCES, analyser, generated
 
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import MorphologicalTokenizer, get_tokenizer
@@ -40,17 +39,7 @@ def require(module: str) -> None:
 def reference(language: str) -> Callable[[str], list[str]]:
     """The analyser's own words of a text, as its package gives them."""
     require(PACKAGES[language])
-    if language == "thai":
-        from pythainlp.tokenize import word_tokenize
-
-        return lambda text: word_tokenize(text, engine="newmm")  # type: ignore[no-any-return]
-    if language == "lao":
-        from laonlp.tokenize import word_tokenize as lao
-
-        return lao  # type: ignore[no-any-return]
-    from khmernltk import word_tokenize as khmer
-
-    return lambda text: khmer(re.sub(r"\s+", " ", text))  # type: ignore[no-any-return]
+    return analyser(language)
 
 
 _TOKENIZERS: dict[tuple[str, bool], MorphologicalTokenizer] = {}
