@@ -16,8 +16,9 @@ load again on first use after unpickling (in a Spark or multiprocessing worker).
 Every adapter lowercases the analyser's words, drops those with no letter,
 number or mark (punctuation, symbols, emoji, spaces) and, with
 ``use_stemmer=True``, Porter-stems ASCII words of 4+ characters as rouge-score
-does; the Japanese adapters also replace each word by its dictionary form
-(``走っ`` -> ``走る``).  None of them is line-separable: an analyser's reading
+does, keeping every other word as it is (``5.00``, ``gpt-4``: the stemmer
+never drops a word); the Japanese adapters also replace each word by its
+dictionary form (``走っ`` -> ``走る``).  None of them is line-separable: an analyser's reading
 of a line can depend on its neighbours.
 
 Untrusted input stays in each analyser's linear range: a long text, or a long

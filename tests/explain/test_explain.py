@@ -40,6 +40,9 @@ PIECES = [
     "nai\u0308ve",
     "Cafe\u0301",
     "東京",
+    "ภาษาไทย",
+    "ພາສາລາວ",
+    "ខ្មែរ",
     "タワー",
     "に",
     "行った",
@@ -67,12 +70,15 @@ def texts(draw: Any) -> str:
 
 
 def _available(tokenizer: str) -> bool:
-    needs = {"mecab": "fugashi", "sudachi": "sudachipy", "jieba": "jieba", "kiwi": "kiwipiepy"}
+    needs = {
+        "mecab": "fugashi", "sudachi": "sudachipy", "jieba": "jieba", "kiwi": "kiwipiepy",
+        "thai": "pythainlp", "lao": "laonlp", "khmer": "khmernltk",
+    }  # fmt: skip
     return tokenizer not in needs or importlib.util.find_spec(needs[tokenizer]) is not None
 
 
 REGEX_TOKENIZERS = ["whitespace", "rouge-score", "unicode", "char"]
-MORPHOLOGICAL = ["mecab", "sudachi", "jieba", "kiwi"]
+MORPHOLOGICAL = ["mecab", "sudachi", "jieba", "kiwi", "thai", "lao", "khmer"]
 _SCORERS: dict[tuple[Any, ...], RougeScorer] = {}
 
 

@@ -206,7 +206,8 @@ def test_registry_names_and_use_stemmer(name: str) -> None:
 @pytest.mark.parametrize(
     ("name", "extra", "package"),
     [("mecab", "ja", "unidic-lite"), ("sudachi", "ja", "sudachidict-core"),
-     ("jieba", "zh", "jieba"), ("kiwi", "ko", "kiwipiepy")],
+     ("jieba", "zh", "jieba"), ("kiwi", "ko", "kiwipiepy"), ("thai", "th", "pythainlp"),
+     ("lao", "lo", "laonlp"), ("khmer", "km", "khmer-nltk")],
 )  # fmt: skip
 def test_missing_package_names_the_pip_command(
     monkeypatch: pytest.MonkeyPatch, name: str, extra: str, package: str
