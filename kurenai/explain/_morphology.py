@@ -28,6 +28,7 @@ from kurenai.tokenizers._morphological import (
     MorphologicalTokenizer,
     SudachiTokenizer,
     _mecab_base_form,
+    mecab_tagger,
 )
 from kurenai.tokenizers._unicode import is_marks, is_spaced_word
 
@@ -97,7 +98,7 @@ def _kept(analysed: Spans) -> Spans:
 
 
 def _mecab(tokenizer: MeCabTokenizer, fugashi: Any) -> Analyse:
-    tagger = fugashi.Tagger(tokenizer.tagger_args)
+    tagger = mecab_tagger(fugashi, tokenizer.tagger_args)
     lemma = tokenizer.use_stemmer
 
     def analyse(text: str) -> Spans:
