@@ -133,10 +133,10 @@ def test_the_language_stemmer_changes_the_scores(backend: str) -> None:
     assert plain.fmeasure == 0.0 and stemmed["rouge1"].fmeasure > 0.0
 
 
-@pytest.mark.parametrize("lang", ["de", "ru", "ar", "hi", "en", "am", "zh"])
+@pytest.mark.parametrize("lang", ["de", "ru", "ar", "hi", "en", "am", "zh", "th"])
 def test_text_in_the_wrong_script_still_scores(backend: str, lang: str) -> None:
-    if lang == "zh":
-        pytest.importorskip("jieba")
+    if lang in ("zh", "th"):
+        pytest.importorskip({"zh": "jieba", "th": "pythainlp"}[lang])
     scorer = RougeScorer(["rouge1", "rougeL"], use_stemmer=True, lang=lang)
     for text in ["東京タワーに行きました", "Москва столица России", "Berlin ist schön", "😀 !!"]:
         score = scorer.score(text, text)["rouge1"]
