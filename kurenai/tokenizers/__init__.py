@@ -12,6 +12,10 @@ The registry resolves names lazily: the optional morphological tokenizers
 are named by their module path, so ``import kurenai.tokenizers`` imports
 neither their adapters nor their analysers' packages; :func:`tokenizer_info`
 says which pip extra each needs.
+
+A tokenizer's ``use_stemmer`` is True (rouge-score's Porter), False, or the
+name of a stemmer (:func:`available_stemmers`: every Snowball language through
+PyStemmer, the ``stem`` extra, and NLTK's Snowball as ``nltk-<language>``).
 """
 
 from __future__ import annotations
@@ -22,7 +26,14 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, NamedTuple, Union
 
 from kurenai._core.rules import ROUGE_WORD
 from kurenai.tokenizers._protocol import Tokenizer, own_name
-from kurenai.tokenizers._stemming import Stemmer, porter_stemmer, stem_signature, stemmed
+from kurenai.tokenizers._stemming import (
+    Stemmer,
+    StemmerChoice,
+    available_stemmers,
+    porter_stemmer,
+    stem_signature,
+    stemmed,
+)
 from kurenai.tokenizers._unicode import (
     CharTokenizer,
     NormalizingTokenizer,
@@ -57,6 +68,7 @@ __all__ = [
     "Tokenizer",
     "TokenizerInfo",
     "UnicodeTokenizer",
+    "available_stemmers",
     "available_tokenizers",
     "get_tokenizer",
     "normalizing",
@@ -107,7 +119,7 @@ class AllCharacterSupportTokenizer:
     name: ClassVar[str] = "whitespace"
     scan_mode: ClassVar[str | None] = name  # the compiled scan of that name
 
-    def __init__(self, use_stemmer: bool = False) -> None:
+    def __init__(self, use_stemmer: StemmerChoice = False) -> None:
         self.use_stemmer = use_stemmer
         self.stemmer: Stemmer | None = porter_stemmer(use_stemmer, self.name)
 
@@ -138,7 +150,7 @@ class RougeScoreTokenizer:
     name: ClassVar[str] = "rouge-score"
     scan_mode: ClassVar[str | None] = name  # the compiled scan of that name
 
-    def __init__(self, use_stemmer: bool = False) -> None:
+    def __init__(self, use_stemmer: StemmerChoice = False) -> None:
         self.use_stemmer = use_stemmer
         # rouge-score drops anything its stemmer turns into a non-[a-z0-9]+ token.
         self.stemmer: Stemmer | None = porter_stemmer(use_stemmer, self.name)
@@ -266,8 +278,9 @@ def _entry(name: str) -> _Entry:
         ) from None
 
 
-def resolve_tokenizer(tokenizer: Any, use_stemmer: bool = False) -> Tokenizer:
-    """What ``RougeScorer(tokenizer=...)`` turns its argument into.
+def resolve_tokenizer(tokenizer: Any, use_stemmer: StemmerChoice = False) -> Tokenizer:
+    """What ``RougeScorer(tokenizer=...)`` turns its argument into
+    (``use_stemmer``: True for Porter, or a stemmer's name).
 
     None -> the default tokenizer; a name -> :func:`get_tokenizer`; rouge-score's
     own ``DefaultTokenizer`` -> the identical, faster :class:`RougeScoreTokenizer`;
