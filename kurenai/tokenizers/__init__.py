@@ -183,6 +183,10 @@ _BUILTIN: dict[str, tuple[_Entry, str]] = {
     "sudachi": (f"{_MORPHOLOGICAL}:SudachiTokenizer", "Japanese words (Sudachi)"),
     "jieba": (f"{_MORPHOLOGICAL}:JiebaTokenizer", "Chinese words (jieba)"),
     "kiwi": (f"{_MORPHOLOGICAL}:KiwiTokenizer", "Korean morphemes (Kiwi)"),
+    "burmese": (
+        "kurenai.tokenizers._xlsum_text:BurmeseTokenizer",
+        "Burmese syllables, as XL-Sum's ROUGE segments them (punctuation dropped)",
+    ),
     "rouge155": (
         "kurenai.rouge155._tokenizer:Rouge155Tokenizer",
         "ROUGE-1.5.5.pl's own text path: [a-z0-9] words, its Porter stemmer and stopwords",

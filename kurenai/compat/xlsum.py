@@ -1,0 +1,185 @@
+"""XL-Sum's multilingual ROUGE (csebuetnlp's ``multilingual_rouge``), exactly.
+
+``from kurenai.compat.xlsum import RougeScorer`` in place of
+``from multilingual_rouge.rouge_scorer import RougeScorer`` (or of the
+``rouge_score`` that XL-Sum's repository installs): the same arguments, the
+same ``Score`` values, ``==`` on floats, for every language XL-Sum lists and
+for ``lang=None``.  The tokens are those of
+:mod:`kurenai.compat._xlsum_tokens` (every rule of the package, quirks
+included: see the documentation's XL-Sum page); the counting is kurenai's
+compiled kernels on interned token IDs.
+
+:func:`calculate_rouge` is XL-Sum's evaluation procedure (its
+``seq2seq/utils.py``): each summary split into lines with NLTK's English
+punkt, scored, bootstrapped under seed 1234, and the mid F-measure times 100
+rounded to 4 places.
+
+>>> scorer = RougeScorer(["rouge1", "rougeL"], lang="bangla")
+>>> scorer.score("আমি ভাত খাই।", "আমি ভাত খেয়েছি")["rouge1"].fmeasure
+0.6666666666666666
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, Callable
+
+from kurenai import _backend
+from kurenai.compat._xlsum_stemmers import CachedStemmer, stemmer_for
+from kurenai.compat._xlsum_tokens import ALIASES, Tokens, canonical, segmenter
+from kurenai.scoring import Score
+
+__all__ = ["ALIASES", "ROUGE_KEYS", "RougeScorer", "calculate_rouge"]
+
+# The types XL-Sum's procedure reports.
+ROUGE_KEYS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+_NGRAM = re.compile(r"rouge[0-9]$")
+_ZERO = Score(precision=0, recall=0, fmeasure=0)
+
+
+def _fmeasure(precision: float, recall: float) -> float:
+    if precision + recall > 0:
+        return 2 * precision * recall / (precision + recall)
+    return 0.0
+
+
+def _score(hits: int, predicted: int, target: int) -> Score:
+    precision = hits / predicted
+    recall = hits / target
+    return Score(precision=precision, recall=recall, fmeasure=_fmeasure(precision, recall))
+
+
+class RougeScorer:
+    """XL-Sum's ``RougeScorer``: ``score(target, prediction)`` -> ``{type: Score}``.
+
+    Args:
+        rouge_types: ``rouge1`` ... ``rouge9``, ``rougeL``, ``rougeLsum``
+            (checked when scoring, as the package does).
+        use_stemmer: stem tokens longer than ``min_char_length`` characters
+            with the language's stemmer (Porter without ``lang``).
+        lang: an XL-Sum language name (``bengali``, ``chinese_simplified``,
+            ...); it picks the segmenter and the stemmer.  Other names get
+            neither, with a warning if ``use_stemmer``.
+        callable_tokenizer: ``text -> tokens`` in place of the segmenter (it
+            receives the sanitized words joined by spaces).
+        callable_stemmer: ``token -> stem`` in place of the stemmer.
+        min_char_length: only longer tokens are stemmed.
+
+    Unlike the package, an unknown keyword argument is a TypeError rather
+    than ignored.
+    """
+
+    def __init__(
+        self,
+        rouge_types: Sequence[str],
+        *,
+        use_stemmer: bool = False,
+        lang: str | None = None,
+        callable_tokenizer: Callable[[str], Any] | None = None,
+        callable_stemmer: Callable[[str], str] | None = None,
+        min_char_length: int = 3,
+    ) -> None:
+        self.rouge_types = rouge_types
+        self.lang = canonical(lang)
+        segment = callable_tokenizer or segmenter(self.lang)
+        stems = None
+        if use_stemmer:
+            stems = CachedStemmer(callable_stemmer or stemmer_for(self.lang), min_char_length)
+        self._tokens = Tokens(segment, stems)
+
+    def score(self, target: str, prediction: str) -> dict[str, Score]:
+        """The scores of ``prediction`` against ``target``, by type."""
+        return self._scores(target, prediction, self._tokens)
+
+    def _scores(self, target: str, prediction: str, tokens: Tokens) -> dict[str, Score]:
+        kernels = _backend.kernels
+        whole: list[list[int]] | None = None
+        result = {}
+        for rouge_type in self.rouge_types:
+            if rouge_type == "rougeLsum":
+                result[rouge_type] = _lsum(tokens.lines(target), tokens.lines(prediction))
+                continue
+            if whole is None and (rouge_type == "rougeL" or _NGRAM.match(rouge_type)):
+                whole = kernels.intern_sentences(
+                    [tokens.words(target), tokens.words(prediction)], {}
+                )
+            if rouge_type == "rougeL":
+                result[rouge_type] = _lcs(whole[0], whole[1])  # type: ignore[index]
+            elif _NGRAM.match(rouge_type):
+                n = int(rouge_type[5:])
+                if n <= 0:
+                    raise ValueError(f"rougen requires positive n: {rouge_type}")
+                result[rouge_type] = _ngrams(whole[0], whole[1], n)  # type: ignore[index]
+            else:
+                raise ValueError(f"Invalid rouge type: {rouge_type}")
+        return result
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({list(self.rouge_types)!r}, lang={self.lang!r})"
+
+
+def _ngrams(target: list[int], prediction: list[int], n: int) -> Score:
+    target_count = max(len(target) - n + 1, 0)
+    prediction_count = max(len(prediction) - n + 1, 0)
+    hits = 0
+    if target_count and prediction_count:
+        hits = _backend.kernels.ngram_overlap(target, prediction, n)
+    precision = hits / max(prediction_count, 1)
+    recall = hits / max(target_count, 1)
+    return Score(precision=precision, recall=recall, fmeasure=_fmeasure(precision, recall))
+
+
+def _lcs(target: list[int], prediction: list[int]) -> Score:
+    if not target or not prediction:
+        return _ZERO
+    return _score(_backend.kernels.lcs_length(target, prediction), len(prediction), len(target))
+
+
+def _lsum(target: list[list[str]], prediction: list[list[str]]) -> Score:
+    if not target or not prediction:
+        return _ZERO
+    target_count = sum(map(len, target))
+    prediction_count = sum(map(len, prediction))
+    if not target_count or not prediction_count:
+        return _ZERO
+    kernels = _backend.kernels
+    vocab: dict[str, int] = {}
+    ref, can = kernels.intern_sentences(target, vocab), kernels.intern_sentences(prediction, vocab)
+    return _score(kernels.summary_lcs_hits(ref, can), prediction_count, target_count)
+
+
+def calculate_rouge(
+    pred_lns: Sequence[str],
+    tgt_lns: Sequence[str],
+    use_stemmer: bool = True,
+    rouge_keys: Sequence[str] = ROUGE_KEYS,
+    rouge_lang: str | None = None,
+    newline_sep: bool = True,
+    seed: int | None = 1234,
+) -> dict[str, float]:
+    """XL-Sum's published numbers: mid F-measure x 100, rounded to 4 places.
+
+    As ``seq2seq/utils.py``'s ``calculate_rouge`` under ``set_seed(1234)``:
+    each summary's sentences (``nltk.sent_tokenize``'s, through
+    :func:`kurenai.sentences.punkt_sentences`: no download) on lines of their
+    own when ``newline_sep``, every pair scored, and rouge-score's bootstrap
+    (1000 samples, 95%) drawn from ``np.random.seed(seed)``'s stream (``seed``
+    None: NumPy's global generator as it stands).
+    """
+    from kurenai._core.bootstrap import bootstrap
+    from kurenai.sentences import punkt_sentences
+
+    if len(pred_lns) != len(tgt_lns):
+        raise ValueError(f"{len(pred_lns)} predictions but {len(tgt_lns)} targets")
+    scorer = RougeScorer(list(rouge_keys), lang=rouge_lang, use_stemmer=use_stemmer)
+    columns: dict[str, list[Score]] = {}
+    for pred, tgt in zip(pred_lns, tgt_lns):
+        if newline_sep:
+            pred, tgt = "\n".join(punkt_sentences(pred)), "\n".join(punkt_sentences(tgt))
+        for rouge_type, value in scorer.score(tgt, pred).items():
+            columns.setdefault(rouge_type, []).append(value)
+    if not columns:
+        raise ValueError("calculate_rouge needs at least one pair of summaries")
+    result = bootstrap(columns, seed=seed)
+    return {key: round(value.mid.fmeasure * 100, 4) for key, value in result.items()}
