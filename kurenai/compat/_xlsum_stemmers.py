@@ -21,7 +21,13 @@ import importlib
 import warnings
 from typing import Callable
 
-__all__ = ["CachedStemmer", "bengali_stem", "hindi_stem", "stemmer_for"]
+__all__ = ["STATEFUL", "CachedStemmer", "bengali_stem", "hindi_stem", "stemmer_for"]
+
+# NLTK's Arabic stemmer keeps a flag from one word to the next
+# (``suffixes_verb_step1_success`` is never reset): its stems depend on the
+# words stemmed before, so it is called for every token, in the package's
+# order, never memoized.
+STATEFUL = frozenset({"arabic"})
 
 Stem = Callable[[str], str]
 
@@ -185,20 +191,23 @@ def stemmer_for(lang: str | None) -> Stem | None:
 
 class CachedStemmer:
     """``stem(token)`` by XL-Sum's rule: ``stem`` for tokens longer than
-    ``min_length`` characters, memoized; other tokens unchanged."""
+    ``min_length`` characters, memoized if ``memoize``; other tokens unchanged."""
 
-    __slots__ = ("_cache", "_min_length", "_stem")
+    __slots__ = ("_cache", "_min_length", "_stem", "memoize")
 
-    def __init__(self, stem: Stem | None, min_length: int = 3) -> None:
+    def __init__(self, stem: Stem | None, min_length: int = 3, memoize: bool = True) -> None:
         self._stem = stem
         self._min_length = min_length
         self._cache: dict[str, str] = {}
+        self.memoize = memoize
 
     def tokens(self, tokens: list[str]) -> list[str]:
         """The stems of ``tokens``, empty ones dropped."""
         stem = self._stem
         if stem is None:
             return [token for token in tokens if token]
+        if not self.memoize:
+            return [s for s in (stem(t) if len(t) > self._min_length else t for t in tokens) if s]
         cache, longer = self._cache, self._min_length
         out = []
         for token in tokens:

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any, Callable
 
 from kurenai import _backend
-from kurenai.compat._xlsum_stemmers import CachedStemmer, stemmer_for
+from kurenai.compat._xlsum_stemmers import STATEFUL, CachedStemmer, stemmer_for
 from kurenai.compat._xlsum_tokens import ALIASES, Tokens, canonical, segmenter
 from kurenai.scoring import Score
 
@@ -85,7 +85,12 @@ class RougeScorer:
         segment = callable_tokenizer or segmenter(self.lang)
         stems = None
         if use_stemmer:
-            stems = CachedStemmer(callable_stemmer or stemmer_for(self.lang), min_char_length)
+            # A stemmer with state (the user's, NLTK's Arabic) sees every
+            # token in the package's order: both whole texts first.
+            memoize = callable_stemmer is None and self.lang not in STATEFUL
+            stem = callable_stemmer or stemmer_for(self.lang)
+            stems = CachedStemmer(stem, min_char_length, memoize)
+        self._in_order = stems is not None and not stems.memoize
         self._tokens = Tokens(segment, stems)
 
     def score(self, target: str, prediction: str) -> dict[str, Score]:
@@ -95,6 +100,8 @@ class RougeScorer:
     def _scores(self, target: str, prediction: str, tokens: Tokens) -> dict[str, Score]:
         kernels = _backend.kernels
         whole: list[list[int]] | None = None
+        if self._in_order:
+            whole = kernels.intern_sentences([tokens.words(target), tokens.words(prediction)], {})
         result = {}
         for rouge_type in self.rouge_types:
             if rouge_type == "rougeLsum":
