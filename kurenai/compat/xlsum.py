@@ -187,6 +187,6 @@ def calculate_rouge(
         for rouge_type, value in scorer.score(tgt, pred).items():
             columns.setdefault(rouge_type, []).append(value)
     if not columns:
-        raise ValueError("calculate_rouge needs at least one pair of summaries")
+        return {}  # as the package's aggregator of nothing
     result = bootstrap(columns, seed=seed)
     return {key: round(value.mid.fmeasure * 100, 4) for key, value in result.items()}
