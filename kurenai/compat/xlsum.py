@@ -30,7 +30,7 @@ from kurenai.compat._xlsum_stemmers import STATEFUL, CachedStemmer, stemmer_for
 from kurenai.compat._xlsum_tokens import ALIASES, Tokens, canonical, segmenter
 from kurenai.scoring import Score
 
-__all__ = ["ALIASES", "ROUGE_KEYS", "RougeScorer", "calculate_rouge"]
+__all__ = ["ALIASES", "ROUGE_KEYS", "RougeScorer", "calculate_rouge", "tokenize"]
 
 # The types XL-Sum's procedure reports.
 ROUGE_KEYS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -122,8 +122,25 @@ class RougeScorer:
                 raise ValueError(f"Invalid rouge type: {rouge_type}")
         return result
 
+    def tokenize(self, text: str) -> list[str]:
+        """The tokens ROUGE-N and ROUGE-L count in ``text``."""
+        return self._tokens.words(text)
+
+    def tokenize_lines(self, text: str) -> list[list[str]]:
+        """The tokens of each line, as ROUGE-Lsum counts them."""
+        return self._tokens.lines(text)
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({list(self.rouge_types)!r}, lang={self.lang!r})"
+
+
+def tokenize(text: str, lang: str | None = None, use_stemmer: bool = False) -> list[str]:
+    """XL-Sum's tokens of ``text`` for ``lang`` (a new scorer's ``tokenize``).
+
+    >>> tokenize("Hello, World! 2021年", use_stemmer=True)
+    ['hello', 'world', '2021', '年']
+    """
+    return RougeScorer([], lang=lang, use_stemmer=use_stemmer).tokenize(text)
 
 
 def _ngrams(target: list[int], prediction: list[int], n: int) -> Score:
@@ -189,4 +206,4 @@ def calculate_rouge(
     if not columns:
         return {}  # as the package's aggregator of nothing
     result = bootstrap(columns, seed=seed)
-    return {key: round(value.mid.fmeasure * 100, 4) for key, value in result.items()}
+    return {key: float(round(value.mid.fmeasure * 100, 4)) for key, value in result.items()}
