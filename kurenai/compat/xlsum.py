@@ -21,8 +21,11 @@ rounded to 4 places.
 
 from __future__ import annotations
 
+import os
+import pickle
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from kurenai import _backend
@@ -32,6 +35,12 @@ from kurenai.scoring import Score
 
 __all__ = ["ALIASES", "ROUGE_KEYS", "RougeScorer", "calculate_rouge", "tokenize"]
 
+# score_batch sends pairs to worker processes in chunks of this many, once
+# there are enough of them to pay for the workers' start (about a second).
+_CHUNK = 256
+_MIN_PAIRS_FOR_WORKERS = 1000
+# The segmenters that hold the GIL (jieba, MeCab through fugashi, pythainlp).
+_ANALYSED = frozenset({"chinese", "japanese", "thai"})
 # The types XL-Sum's procedure reports.
 ROUGE_KEYS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 _NGRAM = re.compile(r"rouge[0-9]$")
@@ -82,6 +91,9 @@ class RougeScorer:
     ) -> None:
         self.rouge_types = rouge_types
         self.lang = canonical(lang)
+        self._recipe: _Recipe | None = None
+        if callable_tokenizer is None and callable_stemmer is None:
+            self._recipe = _Recipe(tuple(rouge_types), lang, use_stemmer, min_char_length)
         segment = callable_tokenizer or segmenter(self.lang)
         stems = None
         if use_stemmer:
@@ -122,6 +134,44 @@ class RougeScorer:
                 raise ValueError(f"Invalid rouge type: {rouge_type}")
         return result
 
+    def score_many(
+        self, targets: list[str], predictions: list[str], max_tokens: int = -1
+    ) -> list[dict[str, Score]]:
+        """``score`` of each pair, here (a worker process's entry point)."""
+        tokens = self._tokens
+        return [self._scores(t, p, tokens) for t, p in zip(targets, predictions)]
+
+    def score_batch(
+        self, targets: Sequence[str], predictions: Sequence[str], n_jobs: int = 1
+    ) -> list[dict[str, Score]]:
+        """``score`` of each pair; with ``n_jobs`` > 1 and a segmenter that holds
+        the GIL (jieba, MeCab, pythainlp), in up to ``n_jobs`` worker processes
+        (kurenai's pool, as ``kurenai.RougeScorer.score_batch`` uses), each
+        loading the analyser once.  The scores are the same either way."""
+        targets, predictions = list(targets), list(predictions)
+        if len(targets) != len(predictions):
+            raise ValueError(f"{len(targets)} targets but {len(predictions)} predictions")
+        if n_jobs > 1 and self._in_workers(len(targets)):
+            from kurenai._core.processes import score_in_workers
+
+            assert self._recipe is not None
+            chunks = [
+                (targets[i : i + _CHUNK], predictions[i : i + _CHUNK])
+                for i in range(0, len(targets), _CHUNK)
+            ]
+            done = score_in_workers(pickle.dumps(self._recipe), chunks, n_jobs)
+            if done is not None:
+                return [scores for chunk in done for scores in chunk]
+        return self.score_many(targets, predictions)
+
+    def _in_workers(self, pairs: int) -> bool:
+        return (
+            self._recipe is not None
+            and self.lang in _ANALYSED
+            and pairs >= _MIN_PAIRS_FOR_WORKERS
+            and (os.cpu_count() or 1) > 1
+        )
+
     def tokenize(self, text: str) -> list[str]:
         """The tokens ROUGE-N and ROUGE-L count in ``text``."""
         return self._tokens.words(text)
@@ -141,6 +191,24 @@ def tokenize(text: str, lang: str | None = None, use_stemmer: bool = False) -> l
     ['hello', 'world', '2021', '年']
     """
     return RougeScorer([], lang=lang, use_stemmer=use_stemmer).tokenize(text)
+
+
+@dataclass(frozen=True)
+class _Recipe:
+    """What a worker process needs to make the same scorer."""
+
+    rouge_types: tuple[str, ...]
+    lang: str | None
+    use_stemmer: bool
+    min_char_length: int
+
+    def plan(self) -> RougeScorer:
+        return RougeScorer(
+            list(self.rouge_types),
+            lang=self.lang,
+            use_stemmer=self.use_stemmer,
+            min_char_length=self.min_char_length,
+        )
 
 
 def _ngrams(target: list[int], prediction: list[int], n: int) -> Score:
@@ -181,6 +249,7 @@ def calculate_rouge(
     rouge_lang: str | None = None,
     newline_sep: bool = True,
     seed: int | None = 1234,
+    n_jobs: int = 1,
 ) -> dict[str, float]:
     """XL-Sum's published numbers: mid F-measure x 100, rounded to 4 places.
 
@@ -189,7 +258,9 @@ def calculate_rouge(
     :func:`kurenai.sentences.punkt_sentences`: no download) on lines of their
     own when ``newline_sep``, every pair scored, and rouge-score's bootstrap
     (1000 samples, 95%) drawn from ``np.random.seed(seed)``'s stream (``seed``
-    None: NumPy's global generator as it stands).
+    None: NumPy's global generator as it stands).  ``n_jobs`` > 1: the
+    analysers (jieba, MeCab, pythainlp) of a large corpus run in that many
+    worker processes (:meth:`RougeScorer.score_batch`).
     """
     from kurenai._core.bootstrap import bootstrap
     from kurenai.sentences import punkt_sentences
@@ -197,11 +268,13 @@ def calculate_rouge(
     if len(pred_lns) != len(tgt_lns):
         raise ValueError(f"{len(pred_lns)} predictions but {len(tgt_lns)} targets")
     scorer = RougeScorer(list(rouge_keys), lang=rouge_lang, use_stemmer=use_stemmer)
+    preds, tgts = list(pred_lns), list(tgt_lns)
+    if newline_sep:
+        preds = ["\n".join(punkt_sentences(pred)) for pred in preds]
+        tgts = ["\n".join(punkt_sentences(tgt)) for tgt in tgts]
     columns: dict[str, list[Score]] = {}
-    for pred, tgt in zip(pred_lns, tgt_lns):
-        if newline_sep:
-            pred, tgt = "\n".join(punkt_sentences(pred)), "\n".join(punkt_sentences(tgt))
-        for rouge_type, value in scorer.score(tgt, pred).items():
+    for scores in scorer.score_batch(tgts, preds, n_jobs):
+        for rouge_type, value in scores.items():
             columns.setdefault(rouge_type, []).append(value)
     if not columns:
         return {}  # as the package's aggregator of nothing

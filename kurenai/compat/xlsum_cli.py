@@ -13,6 +13,7 @@ unreadable file or a missing extra, 2 for bad arguments.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -30,6 +31,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--lang", default=None, help="XL-Sum's language name (e.g. bengali)")
     parser.add_argument("--no-stemmer", action="store_true", help="do not stem")
     parser.add_argument("--seed", type=int, default=1234, help="the bootstrap's seed (1234)")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="worker processes for jieba, MeCab and pythainlp (default: every core)",
+    )
     parser.add_argument(
         "--rouge-types", nargs="+", default=list(ROUGE_KEYS), help="default: %(default)s"
     )
@@ -53,6 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             rouge_keys=args.rouge_types,
             rouge_lang=args.lang,
             seed=args.seed,
+            n_jobs=args.jobs,
         )
     except (OSError, ImportError, LookupError) as error:
         print(f"kurenai xlsum: error: {error}", file=sys.stderr)

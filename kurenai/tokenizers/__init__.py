@@ -30,6 +30,7 @@ from kurenai.tokenizers._unicode import (
     normalizing,
     with_normalization,
 )
+from kurenai.tokenizers._xlsum_text import BurmeseTokenizer
 
 if TYPE_CHECKING:  # imported on first use: see __getattr__
     from kurenai.tokenizers._morphological import (
@@ -42,6 +43,7 @@ if TYPE_CHECKING:  # imported on first use: see __getattr__
 
 __all__ = [
     "AllCharacterSupportTokenizer",
+    "BurmeseTokenizer",
     "CharTokenizer",
     "JiebaTokenizer",
     "KiwiTokenizer",
@@ -183,8 +185,8 @@ _BUILTIN: dict[str, tuple[_Entry, str]] = {
     "sudachi": (f"{_MORPHOLOGICAL}:SudachiTokenizer", "Japanese words (Sudachi)"),
     "jieba": (f"{_MORPHOLOGICAL}:JiebaTokenizer", "Chinese words (jieba)"),
     "kiwi": (f"{_MORPHOLOGICAL}:KiwiTokenizer", "Korean morphemes (Kiwi)"),
-    "burmese": (
-        "kurenai.tokenizers._xlsum_text:BurmeseTokenizer",
+    BurmeseTokenizer.name: (
+        with_normalization(BurmeseTokenizer),
         "Burmese syllables, as XL-Sum's ROUGE segments them (punctuation dropped)",
     ),
     "rouge155": (

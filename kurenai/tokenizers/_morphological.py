@@ -301,10 +301,20 @@ class MeCabTokenizer(MorphologicalTokenizer):
         return _import_quietly("fugashi")
 
     def _analyser(self, fugashi: Any) -> Analyse:
-        tagger = fugashi.Tagger(self.tagger_args)  # ~1 ms with the dictionary mapped
+        tagger = fugashi.Tagger(_with_unidic_lite(self.tagger_args))  # ~1 ms, dictionary mapped
         word_of: Callable[[Any], str] = _mecab_base_form if self.use_stemmer else _mecab_surface
 
         return lambda piece: [word_of(word) for word in tagger(piece)]
+
+
+def _with_unidic_lite(tagger_args: str) -> str:
+    """``tagger_args`` naming UniDic-lite's dictionary unless they name one:
+    fugashi would prefer the ``unidic`` package's when that is installed
+    (e.g. by ``fugashi[unidic]``), even with its dictionary not downloaded."""
+    if "-d" in tagger_args.split():
+        return tagger_args
+    dicdir = _import_quietly("unidic_lite").DICDIR
+    return f'-d "{dicdir}" -r "{dicdir}/mecabrc" {tagger_args}'.strip()
 
 
 def _mecab_surface(word: Any) -> str:

@@ -17,13 +17,12 @@ on the package index), written again from their description, for
   neighbours.
 
 The character classes come from the running interpreter's ``unicodedata``,
-as the package's do, and are built on first use.
+as the package's do, each code point's on its first sight.
 """
 
 from __future__ import annotations
 
 import re
-import sys
 import unicodedata
 from typing import ClassVar
 
@@ -50,56 +49,42 @@ _ASCII_SEPARATORS = frozenset(
     chr(cp) for lo, hi in ((33, 47), (58, 64), (91, 96), (123, 126)) for cp in range(lo, hi + 1)
 )
 
-_patterns: tuple[re.Pattern[str], re.Pattern[str]] | None = None
+# Code points whose class is remembered: beyond, each is classified again.
+_MAX_CLASSIFIED = 1 << 16
 
 
-def _ranges(codes: list[int]) -> str:
-    """A regex character class body for sorted code points."""
-    parts = []
-    start = previous = codes[0]
-    for code in codes[1:] + [-2]:
-        if code != previous + 1:
-            lo, hi = re.escape(chr(start)), re.escape(chr(previous))
-            parts.append(lo if start == previous else f"{lo}-{hi}")
-            start = code
-        previous = code
-    return "".join(parts)
+class _Classes(dict):  # type: ignore[type-arg]
+    """code point -> None (deleted), " " (separates words) or itself, as
+    ``str.translate`` takes it; each code point is classified on first sight."""
 
-
-def _build() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    deleted, separators = [], []
-    category = unicodedata.category
-    for code in range(sys.maxunicode + 1):
+    def __missing__(self, code: int) -> int | str | None:
         char = chr(code)
-        kind = category(char)
+        kind = unicodedata.category(char)
+        value: int | str | None = code
         if kind[0] == "C" and char not in "\t\n\r" or code == 0xFFFD:
-            deleted.append(code)
+            value = None
         elif kind[0] == "P" or char in _ASCII_SEPARATORS:
-            separators.append(code)
-    # After the deletion, a word is a run of neither whitespace (str.split's,
-    # which includes every Zs character) nor a separator.
-    return re.compile(f"[{_ranges(deleted)}]+"), re.compile(f"[^\\s{_ranges(separators)}]+")
+            value = " "
+        if len(self) < _MAX_CLASSIFIED:
+            self[code] = value
+        return value
 
 
-def _compiled() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    global _patterns
-    if _patterns is None:
-        _patterns = _build()
-    return _patterns
+_CLASSES = _Classes()
+for _code in range(128):
+    _CLASSES[_code]  # noqa: B018  (ASCII classified up front: translate's fast path)
 
 
 def bert_words(text: str) -> list[str]:
     """The sanitizer's words: deleted controls, dropped punctuation.
 
-    >>> bert_words("Hello, world!\\u200b  ক্ষ-১০")
+    After the deletions, a word is a run of neither whitespace (``str.split``'s,
+    which includes every ``Zs`` character) nor a separator.
+
+    >>> bert_words("Hello, world!\u200b  ক্ষ-১০")
     ['Hello', 'world', 'ক্ষ', '১০']
     """
-    deleted, word = _compiled()
-    if not text.isascii():
-        text = deleted.sub("", text)
-    elif not text.isprintable():
-        text = deleted.sub("", text)
-    return word.findall(text)
+    return text.translate(_CLASSES).split()
 
 
 def han_split(text: str) -> list[str]:

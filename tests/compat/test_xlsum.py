@@ -29,7 +29,8 @@ from hypothesis import strategies as st
 
 from kurenai.compat import xlsum
 from kurenai.tokenizers import get_tokenizer
-from support.optional import missing
+from optional import missing
+from xlsum_samples import SAMPLES
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 RULES = Path(__file__).parent.parent / "data" / "xlsum" / "bengali_common.rules"
@@ -89,44 +90,6 @@ STOPWORDS = {
     "portuguese": ["porque", "estes", "sobre", "entre"],
     "russian": ["потому", "только", "когда", "этого"],
     "arabic": ["الذي", "التي", "هذه", "عندما"],
-}
-SAMPLES = {
-    "latin": (
-        "The quick brown foxes were jumping over their lazy dogs, because it's 2021! Running...\n"
-        "Les enfants jouaient dans le jardin; nous sommes arrivés à 10h30.",
-        "Quick brown dogs jumped over the lazy foxes in 2021.\nLes enfants jouent au jardin.",
-    ),
-    "cyrillic": (
-        "Президент России Владимир Путин заявил, что экономика растёт.\nЭто произошло в 2020 году.",
-        "Путин заявил: экономика России растёт быстро.",
-    ),
-    "arabic": (
-        "قال الرئيس إن الاقتصاد ينمو بسرعة، وذلك في عام ٢٠٢٠.\nهذه هي الأخبار.",
-        "قال الرئيس إن الاقتصاد ينمو.",
-    ),
-    "devanagari": (
-        "भारत के प्रधानमंत्री ने कहा कि लड़कियों की शिक्षा ज़रूरी है।\nयह 2021 में हुआ।",
-        "प्रधानमंत्री ने लड़कियाँ और शिक्षा पर बात की।",
-    ),
-    "bengali": (
-        "বাংলাদেশের প্রধানমন্ত্রী বলেছেন, তারা করেছিলেন সবকিছু।\nরহিমেরগুলোর দাম ১০ টাকা।",
-        "প্রধানমন্ত্রী বলেছিলেন তারা সবকিছু করেছেন।",
-    ),
-    "gurmukhi": ("ਪੰਜਾਬ ਦੇ ਮੁੱਖ ਮੰਤਰੀ ਨੇ ਕਿਹਾ।", "ਮੁੱਖ ਮੰਤਰੀ ਨੇ ਕਿਹਾ ਕਿ ਪੰਜਾਬ।"),
-    "gujarati": ("ગુજરાતના મુખ્યમંત્રીએ કહ્યું કે વિકાસ થશે.", "મુખ્યમંત્રીએ વિકાસ વિશે કહ્યું."),
-    "tamil": ("தமிழ்நாடு முதல்வர் இன்று அறிவித்தார்.", "முதல்வர் அறிவித்தார் இன்று."),
-    "telugu": ("తెలంగాణ ముఖ్యమంత్రి ప్రకటించారు.", "ముఖ్యమంత్రి ఈ రోజు ప్రకటించారు."),
-    "sinhala": ("ශ්‍රී ලංකාවේ ජනාධිපති ප්‍රකාශ කළේය.", "ජනාධිපති අද ප්‍රකාශ කළේය."),
-    "thai": ("นายกรัฐมนตรีประกาศว่าเศรษฐกิจกำลังเติบโต เมื่อวันที่ 5", "นายกรัฐมนตรี ประกาศ เศรษฐกิจ โต"),
-    "burmese": (
-        "မြန်မာနိုင်ငံ၏ နိုင်ငံတော်သမ္မတက ကြေညာခဲ့သည်။ ၂၀၂၁ ခုနှစ်",
-        "နိုင်ငံတော်သမ္မတ ကြေညာသည်။",
-    ),
-    "han": ("中国人民银行今天宣布降息，经济发展迅速。\n會議在北京舉行。", "人民银行宣布降息。经济发展"),
-    "japanese": ("東京都は今日、新しい政策を発表しました。\nカタカナのテスト。", "東京都が政策を発表した。"),
-    "hangul": ("서울대학교 학생들이 오늘 시위를 했다.", "오늘 서울대학교 학생들이 시위했다."),
-    "ethiopic": ("የኢትዮጵያ ጠቅላይ ሚኒስትር ዛሬ አስታወቁ።", "ጠቅላይ ሚኒስትሩ አስታወቁ።"),
-    "greek": ("Ο πρωθυπουργός της Ελλάδας δήλωσε σήμερα.", "Ο πρωθυπουργός δήλωσε."),
 }
 
 
@@ -267,3 +230,24 @@ def test_the_burmese_tokenizer_segments_as_xlsum(reference: Any, text: str) -> N
 
     expected = tokenization_wrapper.tokenize(text, None, MultiTokenizer("burmese"))
     assert get_tokenizer("burmese").tokenize(text) == expected
+
+
+@pytest.mark.slow
+def test_the_analysers_run_in_worker_processes_with_the_same_scores() -> None:
+    # score_batch(n_jobs=2) of enough pairs sends chunks to kurenai's workers.
+    target, prediction = SAMPLES["han"]
+    targets = [target[i % 7 :] for i in range(1200)]
+    predictions = [prediction[: 5 + i % 9] for i in range(1200)]
+    scorer = xlsum.RougeScorer(TYPES, lang="chinese_simplified")
+    assert scorer._in_workers(len(targets))
+    assert scorer.score_batch(targets, predictions, n_jobs=2) == [
+        scorer.score(t, p) for t, p in zip(targets, predictions)
+    ]
+
+
+def test_a_scorer_with_callables_stays_in_this_process() -> None:
+    scorer = xlsum.RougeScorer(TYPES, lang="thai", callable_tokenizer=str.split)
+    assert not scorer._in_workers(5000)
+    assert scorer.score_batch(["a b"], ["a"], n_jobs=4) == [scorer.score("a b", "a")]
+    with pytest.raises(ValueError, match="1 targets but 2 predictions"):
+        scorer.score_batch(["a"], ["a", "b"])

@@ -22,7 +22,7 @@ from kurenai import RougeScorer
 from kurenai.cli import main
 from kurenai.compat import xlsum
 from kurenai.sentences import punkt_sentences
-from support.optional import missing
+from optional import missing
 
 RULES = Path(__file__).parent.parent / "data" / "xlsum" / "bengali_common.rules"
 ENGLISH = [
