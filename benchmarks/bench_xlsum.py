@@ -61,7 +61,11 @@ def _texts(script: str, pairs: int, seed: int) -> list[tuple[str, str]]:
 
     target, prediction = SAMPLES[script]
     unspaced = script in ("han", "japanese", "thai", "burmese")
-    units = list((target + prediction).replace("\n", "")) if unspaced else (target + " " + prediction).split()
+    units = (
+        list((target + prediction).replace("\n", ""))
+        if unspaced
+        else (target + " " + prediction).split()
+    )
     rng = random.Random(seed)
     join = "" if unspaced else " "
     size = 60 if unspaced else 40
@@ -142,9 +146,11 @@ def _row(lang: str | None, args: argparse.Namespace) -> None:
         texts = [text for pair in pairs for text in pair]
         contenders["analyser"] = lambda: analyse(texts)
     times = interleaved(contenders, args.repeats)
-    line = f"{lang!s:10} {times['theirs']:8.4f} {times['ours']:8.4f} {times['theirs'] / times['ours']:7.1f}x"
+    theirs_s, ours_s = times["theirs"], times["ours"]
+    line = f"{lang!s:10} {theirs_s:8.4f} {ours_s:8.4f} {theirs_s / ours_s:7.1f}x"
     if "analyser" in times:
-        line += f"   analyser {times['analyser']:8.4f}  ours/analyser {times['ours'] / times['analyser']:5.2f}"
+        own = times["analyser"]
+        line += f"   analyser {own:8.4f}  ours/analyser {ours_s / own:5.2f}"
     print(line)
 
 

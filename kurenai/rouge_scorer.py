@@ -407,7 +407,7 @@ class RougeScorer(BaseScorer):
     def _make_plan(self, rouge_types: Any, threads: int | None = None) -> Plan:
         if threads is None:
             threads = _batch.resolve_threads(self._threads)
-        spec = _plan.parse_types(rouge_types, self._w_weight, self._split_summaries)
+        spec = _plan.parse_types(rouge_types, self._w_weight, bool(self._split_summaries))
         return make_plan(spec, self._tokenizer, self._splitter(), threads)
 
     def _batch_plan(self, jobs: int, pairs: int = 0) -> Plan:

@@ -37,7 +37,9 @@ ALIASES = {
 }
 # The languages with a segmenter, and the package each needs.
 SEGMENTED = {"chinese": "jieba", "japanese": "fugashi", "thai": "pythainlp", "burmese": None}
-_FALLBACK_WARNING = "-" * 5 + "No tokens found using inferred tokenizer, switching to default tokenizer" + "-" * 5
+_FALLBACK_WARNING = (
+    "-" * 5 + "No tokens found using inferred tokenizer, switching to default tokenizer" + "-" * 5
+)
 
 
 def canonical(lang: str | None) -> str | None:

@@ -61,7 +61,7 @@ class _Classes(dict):  # type: ignore[type-arg]
         char = chr(code)
         kind = unicodedata.category(char)
         value: int | str | None = code
-        if kind[0] == "C" and char not in "\t\n\r" or code == 0xFFFD:
+        if (kind[0] == "C" and char not in "\t\n\r") or code == 0xFFFD:
             value = None
         elif kind[0] == "P" or char in _ASCII_SEPARATORS:
             value = " "
@@ -72,7 +72,7 @@ class _Classes(dict):  # type: ignore[type-arg]
 
 _CLASSES = _Classes()
 for _code in range(128):
-    _CLASSES[_code]  # noqa: B018  (ASCII classified up front: translate's fast path)
+    _CLASSES[_code]
 
 
 def bert_words(text: str) -> list[str]:

@@ -26,11 +26,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from optional import missing
+from xlsum_samples import SAMPLES
 
 from kurenai.compat import xlsum
 from kurenai.tokenizers import get_tokenizer
-from optional import missing
-from xlsum_samples import SAMPLES
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 RULES = Path(__file__).parent.parent / "data" / "xlsum" / "bengali_common.rules"
@@ -48,8 +48,7 @@ SCRIPTS: dict[str, str] = {
     "telugu": "అఆఇఈఉఊఎఏఐఒఓఔకఖగఘచఛజఝటఠడఢణతథదధనపఫబభమయరలవశషసహ" + "ాిీుూెేైొోౌం్",
     "sinhala": "අආඇඈඉඊඋඌඑඒඓඔඕකඛගඝචඡජඣටඨඩඪණතථදධනපඵබභමයරලවශෂසහළ" + "ාැෑිීුූෙේෛොෝෞං්",
     "thai": "กขคฆงจฉชซฌญฎฏฐฑฒณดตถทธนบปผฝพฟภมยรลวศษสหฬอฮ" + "ะัาำิีึืุูเแโใไ่้๊๋็์",
-    "burmese": "ကခဂဃငစဆဇဈညဋဌဍဎဏတထဒဓနပဖဗဘမယရလဝသဟဠအဣဤဥဦဧဩဪ"
-    + "ါာိီုူေဲံ့း်ျြွှ္၊။၀၁၂",
+    "burmese": "ကခဂဃငစဆဇဈညဋဌဍဎဏတထဒဓနပဖဗဘမယရလဝသဟဠအဣဤဥဦဧဩဪ" + "ါာိီုူေဲံ့း်ျြွှ္၊။၀၁၂",
     "han": "中国人民银行今天宣布降息东京都政府會議經濟發展学校大学生",
     "japanese": "東京都はれですきょういいてんきカタカナテストの人が行った。",
     "hangul": "한국어문장서울대학교정부경제발전오늘날씨",
@@ -58,14 +57,33 @@ SCRIPTS: dict[str, str] = {
 }
 LANGUAGES: dict[str, str] = {
     **dict.fromkeys(
-        "english french hausa igbo indonesian kirundi oromo pidgin portuguese scottish_gaelic "
-        "serbian_latin somali spanish swahili turkish uzbek vietnamese welsh yoruba "
-        "azerbaijani".split(),
+        [
+            "english",
+            "french",
+            "hausa",
+            "igbo",
+            "indonesian",
+            "kirundi",
+            "oromo",
+            "pidgin",
+            "portuguese",
+            "scottish_gaelic",
+            "serbian_latin",
+            "somali",
+            "spanish",
+            "swahili",
+            "turkish",
+            "uzbek",
+            "vietnamese",
+            "welsh",
+            "yoruba",
+            "azerbaijani",
+        ],
         "latin",
     ),
-    **dict.fromkeys("russian ukrainian kyrgyz serbian_cyrillic".split(), "cyrillic"),
-    **dict.fromkeys("arabic persian pashto urdu".split(), "arabic"),
-    **dict.fromkeys("hindi marathi nepali".split(), "devanagari"),
+    **dict.fromkeys(["russian", "ukrainian", "kyrgyz", "serbian_cyrillic"], "cyrillic"),
+    **dict.fromkeys(["arabic", "persian", "pashto", "urdu"], "arabic"),
+    **dict.fromkeys(["hindi", "marathi", "nepali"], "devanagari"),
     "bengali": "bengali",
     "punjabi": "gurmukhi",
     "gujarati": "gujarati",
@@ -74,10 +92,10 @@ LANGUAGES: dict[str, str] = {
     "sinhala": "sinhala",
     "thai": "thai",
     "burmese": "burmese",
-    **dict.fromkeys("chinese_simplified chinese_traditional".split(), "han"),
+    **dict.fromkeys(["chinese_simplified", "chinese_traditional"], "han"),
     "japanese": "japanese",
     "korean": "hangul",
-    **dict.fromkeys("amharic tigrinya".split(), "ethiopic"),
+    **dict.fromkeys(["amharic", "tigrinya"], "ethiopic"),
 }
 # Names of XL-Sum's package beyond its 45 (aliases, its canonical names,
 # Snowball's other languages) and no language at all.
@@ -149,7 +167,9 @@ def _same(theirs: Any, ours: Any, target: str, prediction: str) -> None:
 
 @pytest.mark.parametrize("stem", [False, True], ids=["plain", "stem"])
 @pytest.mark.parametrize("lang", sorted(LANGUAGES) + EXTRA_NAMES)
-def test_real_text_in_every_language(reference: Any, backend: str, lang: str | None, stem: bool) -> None:
+def test_real_text_in_every_language(
+    reference: Any, backend: str, lang: str | None, stem: bool
+) -> None:
     theirs, ours = _pair(reference, lang, stem)
     for target, prediction in SAMPLES.values():
         _same(theirs, ours, target, prediction)
@@ -159,7 +179,9 @@ def test_real_text_in_every_language(reference: Any, backend: str, lang: str | N
 
 
 def _texts(script: str) -> st.SearchStrategy[str]:
-    alphabet = SCRIPTS[script] + SCRIPTS["latin"][:6] + "0123456789 .,!?-'\"()\n\t\u200b\u200c\u00a0。、"
+    alphabet = (
+        SCRIPTS[script] + SCRIPTS["latin"][:6] + "0123456789 .,!?-'\"()\n\t\u200b\u200c\u00a0。、"
+    )
     return st.text(st.sampled_from(alphabet), max_size=60)
 
 
@@ -179,7 +201,9 @@ def test_generated_text_in_each_script(reference: Any, lang: str, stem: bool) ->
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.text(max_size=40), st.text(max_size=40), st.booleans())
-def test_any_unicode_without_a_language(reference: Any, target: str, prediction: str, stem: bool) -> None:
+def test_any_unicode_without_a_language(
+    reference: Any, target: str, prediction: str, stem: bool
+) -> None:
     # Every code point: the sanitizer's classes, pyonmttok and the Han split.
     theirs, ours = _pair(reference, None, stem)
     _same(theirs, ours, target, prediction)
@@ -217,9 +241,10 @@ def test_the_rouge_types_are_checked_when_scoring(reference: Any) -> None:
             theirs.score("a", "a")
         with pytest.raises(ValueError, match=str(expected.value)):
             ours.score("a", "a")
-    assert xlsum.RougeScorer(["rouge1\n"]).score("a b", "a")["rouge1\n"] == reference(
-        ["rouge1\n"]
-    ).score("a b", "a")["rouge1\n"]
+    assert (
+        xlsum.RougeScorer(["rouge1\n"]).score("a b", "a")["rouge1\n"]
+        == reference(["rouge1\n"]).score("a b", "a")["rouge1\n"]
+    )
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))

@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from optional import missing
 
 from kurenai import RougeScorer
 from kurenai.cli import main
 from kurenai.compat import xlsum
 from kurenai.sentences import punkt_sentences
-from optional import missing
 
 RULES = Path(__file__).parent.parent / "data" / "xlsum" / "bengali_common.rules"
 ENGLISH = [
@@ -51,7 +51,9 @@ def test_punkt_splits_as_nltk_on_real_text() -> None:
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.lists(st.sampled_from([*" ".join(ENGLISH).split(), "Mr.", "U.S.", "\n", "A."]), max_size=30))
+@given(
+    st.lists(st.sampled_from([*" ".join(ENGLISH).split(), "Mr.", "U.S.", "\n", "A."]), max_size=30)
+)
 def test_punkt_splits_as_nltk_on_generated_text(words: list[str]) -> None:
     # Words with a letter: on a "sentence" of punctuation alone ("? ?") the
     # independent implementation keeps one piece where NLTK's code splits.
@@ -85,8 +87,13 @@ def test_split_summaries_punkt_reproduces_rouge_score(monkeypatch: pytest.Monkey
     for target, prediction in zip(ENGLISH, ENGLISH[1:] + ENGLISH[:1]):
         assert ours.score(target, prediction) == theirs.score(target, prediction)
     # Negative control: kurenai's own splitter differs on abbreviations.
-    own = RougeScorer(["rougeLsum"], use_stemmer=True, split_summaries=True, tokenizer="rouge-score")
-    target, prediction = "The cat sat with Dr. Who on the mat.", "Dr. Who sat on the mat with the cat."
+    own = RougeScorer(
+        ["rougeLsum"], use_stemmer=True, split_summaries=True, tokenizer="rouge-score"
+    )
+    target, prediction = (
+        "The cat sat with Dr. Who on the mat.",
+        "Dr. Who sat on the mat with the cat.",
+    )
     assert ours.score(target, prediction) == theirs.score(target, prediction)
     assert own.score(target, prediction) != theirs.score(target, prediction)
 
@@ -152,7 +159,9 @@ def test_the_command_prints_the_procedures_numbers(
 ) -> None:
     (tmp_path / "pred.txt").write_text("\n".join(PREDS) + "\n", encoding="utf-8")
     (tmp_path / "ref.txt").write_text("\n".join(REFS) + "\n", encoding="utf-8")
-    code = main(["xlsum", "--lang", "bengali", str(tmp_path / "pred.txt"), str(tmp_path / "ref.txt")])
+    code = main(
+        ["xlsum", "--lang", "bengali", str(tmp_path / "pred.txt"), str(tmp_path / "ref.txt")]
+    )
     assert code == 0
     expected = _reference_procedure(PREDS, REFS, "bengali")
     assert capsys.readouterr().out.splitlines() == [f"{k} {v}" for k, v in expected.items()]
