@@ -22,7 +22,6 @@ a download); Porter (no language), Hindi, Bengali and Turkish with it.
 from __future__ import annotations
 
 import argparse
-import io
 import logging
 import random
 import sys
@@ -79,18 +78,9 @@ def _texts(script: str, pairs: int, seed: int) -> list[tuple[str, str]]:
 
 def _reference(lang: str | None, stem: bool) -> Any:
     from multilingual_rouge import rouge_scorer, stemmers
-    from multilingual_rouge.bengali_stemmer import RafiStemmer
+    from xlsum_samples import reference_bengali_stemmer
 
-    rules = (REPO / "tests" / "data" / "xlsum" / "bengali_common.rules").read_text(encoding="utf-8")
-
-    class Bengali:
-        def __init__(self) -> None:
-            self.stemmer = RafiStemmer(io.StringIO(rules))
-
-        def __call__(self, token: str) -> str:
-            return self.stemmer.stem_word(token)  # type: ignore[no-any-return]
-
-    stemmers.LANG2STEMMER["bengali"] = Bengali
+    stemmers.LANG2STEMMER["bengali"] = reference_bengali_stemmer()
     return rouge_scorer.RougeScorer(TYPES, lang=lang, use_stemmer=stem)
 
 

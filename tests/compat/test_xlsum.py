@@ -17,23 +17,20 @@ parser reads the upstream file from ``tests/data/xlsum``.
 
 from __future__ import annotations
 
-import io
 import logging
 import warnings
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from optional import missing
-from xlsum_samples import SAMPLES
+from xlsum_samples import SAMPLES, reference_bengali_stemmer
 
 from kurenai.compat import xlsum
 from kurenai.tokenizers import get_tokenizer
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-RULES = Path(__file__).parent.parent / "data" / "xlsum" / "bengali_common.rules"
 
 # XL-Sum's 45 languages (its directory names), by script.
 SCRIPTS: dict[str, str] = {
@@ -121,7 +118,6 @@ def reference() -> Any:
     """The package's RougeScorer class, with the stand-ins installed on both sides."""
     try:
         from multilingual_rouge import rouge_scorer, stemmers
-        from multilingual_rouge.bengali_stemmer import RafiStemmer
     except ImportError:
         missing("multilingual-rouge is not installed (the test extra)")
     try:
@@ -131,19 +127,11 @@ def reference() -> Any:
     except ImportError:
         missing("unidic/unidic-lite or nltk is not installed (the xlsum and test extras)")
     logging.getLogger("jieba").setLevel(logging.WARNING)
-    rules = RULES.read_text(encoding="utf-8")
-
-    class Bengali:
-        def __init__(self) -> None:
-            self.stemmer = RafiStemmer(io.StringIO(rules))
-
-        def __call__(self, token: str) -> str:
-            return self.stemmer.stem_word(token)  # type: ignore[no-any-return]
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(unidic, "DICDIR", unidic_lite.DICDIR)
         patch.setattr(nltk.stem.snowball, "stopwords", _Stopwords())
-        patch.setitem(stemmers.LANG2STEMMER, "bengali", Bengali)
+        patch.setitem(stemmers.LANG2STEMMER, "bengali", reference_bengali_stemmer())
         yield rouge_scorer.RougeScorer
 
 

@@ -9,7 +9,6 @@ code, not NLTK's) and, where NLTK's ``punkt_tab`` is installed, NLTK itself.
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +17,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from optional import missing
+from xlsum_samples import reference_bengali_stemmer
 
 from kurenai import RougeScorer
 from kurenai.cli import main
 from kurenai.compat import xlsum
 from kurenai.sentences import punkt_sentences
 
-RULES = Path(__file__).parent.parent / "data" / "xlsum" / "bengali_common.rules"
 ENGLISH = [
     "Mr. Smith went to Washington. He arrived at 3 p.m. on Monday, Jan. 5th.",
     "The U.S. economy grew 2.5% in Q3. Analysts at J.P. Morgan Chase & Co. said so! Really?",
@@ -108,21 +107,12 @@ def _reference_procedure(preds: list[str], refs: list[str], lang: str) -> dict[s
     try:
         import multilingual_rouge.stemmers as stemmers
         from multilingual_rouge import rouge_scorer, scoring
-        from multilingual_rouge.bengali_stemmer import RafiStemmer
     except ImportError:
         missing("multilingual-rouge is not installed (the test extra)")
-    rules = RULES.read_text(encoding="utf-8")
     split = _independent()
 
-    class Bengali:
-        def __init__(self) -> None:
-            self.stemmer = RafiStemmer(io.StringIO(rules))
-
-        def __call__(self, token: str) -> str:
-            return self.stemmer.stem_word(token)  # type: ignore[no-any-return]
-
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(stemmers.LANG2STEMMER, "bengali", Bengali)
+        patch.setitem(stemmers.LANG2STEMMER, "bengali", reference_bengali_stemmer())
         scorer = rouge_scorer.RougeScorer(xlsum.ROUGE_KEYS, lang=lang, use_stemmer=True)
     np.random.seed(1234)
     aggregator = scoring.BootstrapAggregator()

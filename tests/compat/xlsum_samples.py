@@ -1,7 +1,30 @@
 """Real-ish sentences in each of XL-Sum's scripts: a (target, prediction)
-pair per script, for tests/compat/test_xlsum.py and benchmarks/bench_xlsum.py."""
+pair per script, for tests/compat/test_xlsum.py and benchmarks/bench_xlsum.py;
+and the Bengali stemmer the reference package's wheel cannot build."""
 
 from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any, Callable
+
+RULES = Path(__file__).resolve().parents[1] / "data" / "xlsum" / "bengali_common.rules"
+
+
+def reference_bengali_stemmer() -> Callable[[], Callable[[str], str]]:
+    """The package's Bengali stemmer (its own parser, RafiStemmer) on the
+    upstream rules file, which its 0.0.1 wheel lacks: a class to put in
+    ``multilingual_rouge.stemmers.LANG2STEMMER["bengali"]``."""
+    from multilingual_rouge.bengali_stemmer import RafiStemmer
+
+    rules = RULES.read_text(encoding="utf-8")
+
+    def make() -> Callable[[str], str]:
+        stemmer: Any = RafiStemmer(io.StringIO(rules))
+        return stemmer.stem_word  # type: ignore[no-any-return]
+
+    return make
+
 
 SAMPLES = {
     "latin": (
