@@ -103,6 +103,7 @@ class RougeScorer:
             stem = callable_stemmer or stemmer_for(self.lang)
             stems = CachedStemmer(stem, min_char_length, memoize)
         self._in_order = stems is not None and not stems.memoize
+        self._spec: _Spec | None = None
         self._tokens = Tokens(segment, stems)
 
     def score(self, target: str, prediction: str) -> dict[str, Score]:
@@ -110,29 +111,32 @@ class RougeScorer:
         return self._scores(target, prediction, self._tokens)
 
     def _scores(self, target: str, prediction: str, tokens: Tokens) -> dict[str, Score]:
-        kernels = _backend.kernels
-        whole: list[list[int]] | None = None
-        if self._in_order:
-            whole = kernels.intern_sentences([tokens.words(target), tokens.words(prediction)], {})
-        result = {}
-        for rouge_type in self.rouge_types:
-            if rouge_type == "rougeLsum":
-                result[rouge_type] = _lsum(tokens.lines(target), tokens.lines(prediction))
-                continue
-            if whole is None and (rouge_type == "rougeL" or _NGRAM.match(rouge_type)):
-                whole = kernels.intern_sentences(
-                    [tokens.words(target), tokens.words(prediction)], {}
-                )
-            if rouge_type == "rougeL":
-                result[rouge_type] = _lcs(whole[0], whole[1])  # type: ignore[index]
-            elif _NGRAM.match(rouge_type):
-                n = int(rouge_type[5:])
-                if n <= 0:
-                    raise ValueError(f"rougen requires positive n: {rouge_type}")
-                result[rouge_type] = _ngrams(whole[0], whole[1], n)  # type: ignore[index]
-            else:
-                raise ValueError(f"Invalid rouge type: {rouge_type}")
-        return result
+        spec = self._spec or self._parse()
+        target_words = prediction_words = None
+        if spec.whole or self._in_order:
+            target_words, prediction_words = tokens.words(target), tokens.words(prediction)
+        if not spec.lsum:
+            counts = _backend.kernels.pair_counts(
+                [target_words], [prediction_words], spec.orders, spec.lcs, False
+            )
+            return spec.scores(counts, True, True)
+        target_lines, prediction_lines = tokens.lines(target), tokens.lines(prediction)
+        for _ in range(spec.lsum - 1 if self._in_order else 0):
+            tokens.lines(target), tokens.lines(prediction)  # a stateful stemmer's calls
+        counts = _backend.kernels.pair_counts(
+            target_lines,
+            prediction_lines,
+            spec.orders,
+            spec.lcs,
+            True,
+            target_words if spec.whole else None,
+            prediction_words if spec.whole else None,
+        )
+        return spec.scores(counts, bool(target_lines), bool(prediction_lines))
+
+    def _parse(self) -> _Spec:
+        self._spec = _Spec(list(self.rouge_types))
+        return self._spec
 
     def score_many(
         self, targets: list[str], predictions: list[str], max_tokens: int = -1
@@ -211,34 +215,54 @@ class _Recipe:
         )
 
 
-def _ngrams(target: list[int], prediction: list[int], n: int) -> Score:
-    target_count = max(len(target) - n + 1, 0)
-    prediction_count = max(len(prediction) - n + 1, 0)
-    hits = 0
-    if target_count and prediction_count:
-        hits = _backend.kernels.ngram_overlap(target, prediction, n)
-    precision = hits / max(prediction_count, 1)
-    recall = hits / max(target_count, 1)
+class _Spec:
+    """What the types ask for, read as the package reads them when it scores:
+    ``rougeLsum``, ``rougeL``, or ``rouge`` and one digit (``$``, so a final
+    newline passes); anything else is the package's ValueError."""
+
+    def __init__(self, rouge_types: list[str]) -> None:
+        self.types: list[tuple[str, str, int]] = []
+        for rouge_type in rouge_types:
+            if rouge_type in ("rougeL", "rougeLsum"):
+                self.types.append((rouge_type, rouge_type, 0))
+            elif _NGRAM.match(rouge_type):
+                n = int(rouge_type[5:])
+                if n <= 0:
+                    raise ValueError(f"rougen requires positive n: {rouge_type}")
+                self.types.append((rouge_type, "n", n))
+            else:
+                raise ValueError(f"Invalid rouge type: {rouge_type}")
+        kinds = [kind for _, kind, _ in self.types]
+        self.orders = tuple(sorted({n for _, kind, n in self.types if kind == "n"}))
+        self.lcs = "rougeL" in kinds
+        self.lsum = kinds.count("rougeLsum")
+        self.whole = self.lcs or bool(self.orders)
+
+    def scores(self, counts: Any, target_lines: bool, prediction_lines: bool) -> dict[str, Score]:
+        """The scores from ``pair_counts``'s counts (``*_lines``: whether
+        each side has a non-empty line, for ROUGE-Lsum)."""
+        overlaps, lcs, hits, target_len, prediction_len, target_sum, prediction_sum = counts
+        result = {}
+        for rouge_type, kind, n in self.types:
+            if kind == "n":
+                hits_n = overlaps[self.orders.index(n)]
+                result[rouge_type] = _ngram_score(
+                    hits_n, prediction_len - n + 1, target_len - n + 1
+                )
+            elif kind == "rougeL":
+                empty = not target_len or not prediction_len
+                result[rouge_type] = _ZERO if empty else _score(lcs, prediction_len, target_len)
+            elif not target_lines or not prediction_lines or not target_sum or not prediction_sum:
+                result[rouge_type] = _ZERO
+            else:
+                result[rouge_type] = _score(hits, prediction_sum, target_sum)
+        return result
+
+
+def _ngram_score(hits: int, predicted: int, target: int) -> Score:
+    precision = hits / max(predicted, 1)
+    recall = hits / max(target, 1)
     return Score(precision=precision, recall=recall, fmeasure=_fmeasure(precision, recall))
-
-
-def _lcs(target: list[int], prediction: list[int]) -> Score:
-    if not target or not prediction:
-        return _ZERO
-    return _score(_backend.kernels.lcs_length(target, prediction), len(prediction), len(target))
-
-
-def _lsum(target: list[list[str]], prediction: list[list[str]]) -> Score:
-    if not target or not prediction:
-        return _ZERO
-    target_count = sum(map(len, target))
-    prediction_count = sum(map(len, prediction))
-    if not target_count or not prediction_count:
-        return _ZERO
-    kernels = _backend.kernels
-    vocab: dict[str, int] = {}
-    ref, can = kernels.intern_sentences(target, vocab), kernels.intern_sentences(prediction, vocab)
-    return _score(kernels.summary_lcs_hits(ref, can), prediction_count, target_count)
 
 
 def calculate_rouge(
