@@ -88,32 +88,52 @@ def segmenter(lang: str | None) -> Segment | None:
 
 
 class Tokens:
-    """One scorer's tokenization: its segmenter, pyonmttok and its stemmer."""
+    """One scorer's tokenization: its segmenter, pyonmttok and its stemmer.
 
-    __slots__ = ("_pretokenize", "_segment", "_stems")
+    ``trusted``: the segmenter is XL-Sum's own (never an empty token), so
+    unstemmed tokens need no filtering.
+    """
 
-    def __init__(self, segment: Segment | None, stems: CachedStemmer | None) -> None:
+    __slots__ = ("_pretokenize", "_segment", "_stems", "_trusted")
+
+    def __init__(
+        self, segment: Segment | None, stems: CachedStemmer | None, trusted: bool = True
+    ) -> None:
         self._segment = segment
         self._stems = stems
+        self._trusted = trusted
         self._pretokenize: Callable[[str], Any] | None = None
 
     def words(self, text: str) -> list[str]:
         """The tokens of a whole text (ROUGE-N and ROUGE-L)."""
-        joined = " ".join(bert_words(text.lower().strip()))
-        tokens = list(self._segment(joined)) if self._segment is not None else []
-        if not tokens and joined:
-            if self._segment is not None:
-                warnings.warn(_FALLBACK_WARNING, stacklevel=4)
-            tokens = han_split(" ".join(self._aggressive(joined)))
-        return self._stemmed(tokens)
+        return self._segmented(bert_words(text.lower().strip()))
 
     def lines(self, text: str) -> list[list[str]]:
         """The tokens of each non-empty line (ROUGE-Lsum), sanitized only."""
         return [self._stemmed(bert_words(line.lower())) for line in text.split("\n") if line]
 
+    def both(self, text: str) -> tuple[list[str], list[list[str]]]:
+        """``words(text)`` and ``lines(text)``, sanitizing each line once: the
+        sanitizer splits at line breaks, and lowercasing reads no context
+        across one (a final sigma is final before a line break either way)."""
+        sanitized = [bert_words(line.lower()) for line in text.split("\n") if line]
+        words = self._segmented([word for line in sanitized for word in line])
+        return words, [self._stemmed(line) for line in sanitized]
+
+    def _segmented(self, words: list[str]) -> list[str]:
+        joined = " ".join(words)
+        tokens = list(self._segment(joined)) if self._segment is not None else []
+        if not tokens and joined:
+            if self._segment is not None:
+                warnings.warn(_FALLBACK_WARNING, stacklevel=5)
+            tokens = han_split(" ".join(self._aggressive(joined)))
+        return self._stemmed(tokens)
+
     def _stemmed(self, tokens: list[str]) -> list[str]:
         if self._stems is not None:
             return self._stems.tokens(tokens)
+        if self._trusted:
+            return tokens
         return [token for token in tokens if token]
 
     def _aggressive(self, text: str) -> list[str]:

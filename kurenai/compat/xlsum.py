@@ -104,7 +104,7 @@ class RougeScorer:
             stems = CachedStemmer(stem, min_char_length, memoize)
         self._in_order = stems is not None and not stems.memoize
         self._spec: _Spec | None = None
-        self._tokens = Tokens(segment, stems)
+        self._tokens = Tokens(segment, stems, trusted=callable_tokenizer is None)
 
     def score(self, target: str, prediction: str) -> dict[str, Score]:
         """The scores of ``prediction`` against ``target``, by type."""
@@ -113,14 +113,20 @@ class RougeScorer:
     def _scores(self, target: str, prediction: str, tokens: Tokens) -> dict[str, Score]:
         spec = self._spec or self._parse()
         target_words = prediction_words = None
-        if spec.whole or self._in_order:
+        if self._in_order or (spec.whole and not spec.lsum):
             target_words, prediction_words = tokens.words(target), tokens.words(prediction)
         if not spec.lsum:
+            if not spec.whole:
+                return {}
             counts = _backend.kernels.pair_counts(
                 [target_words], [prediction_words], spec.orders, spec.lcs, False
             )
             return spec.scores(counts, True, True)
-        target_lines, prediction_lines = tokens.lines(target), tokens.lines(prediction)
+        if spec.whole and not self._in_order:
+            target_words, target_lines = tokens.both(target)
+            prediction_words, prediction_lines = tokens.both(prediction)
+        else:
+            target_lines, prediction_lines = tokens.lines(target), tokens.lines(prediction)
         for _ in range(spec.lsum - 1 if self._in_order else 0):
             tokens.lines(target), tokens.lines(prediction)  # a stateful stemmer's calls
         counts = _backend.kernels.pair_counts(

@@ -117,14 +117,17 @@ def burmese_syllables(text: str) -> list[str]:
     """
     text = text.replace("\u200c", " ").replace(_DOT_BELOW + _ASAT, _ASAT + _DOT_BELOW)
     units = _UNIT.findall("".join(text.lower().split()))
-    for i in range(1, len(units)):
-        unit = units[i]
-        if len(unit) < 4 and _ASAT in unit:
-            units[i - 1] += unit
-            units[i] = ""
-    joined = " ".join(unit for unit in units if unit)
+    if _ASAT in text:
+        for i in range(1, len(units)):
+            unit = units[i]
+            if len(unit) < 4 and _ASAT in unit:
+                units[i - 1] += unit
+                units[i] = ""
+    joined = " ".join(units)
     if _VIRAMA in joined:
-        joined = joined.replace(f" {_VIRAMA} ", _VIRAMA)
+        # The glue needs one space between units: the joined units emptied
+        # above left two.
+        joined = " ".join(joined.split()).replace(f" {_VIRAMA} ", _VIRAMA)
     return joined.split()
 
 

@@ -264,3 +264,19 @@ def test_a_scorer_with_callables_stays_in_this_process() -> None:
     assert scorer.score_batch(["a b"], ["a"], n_jobs=4) == [scorer.score("a b", "a")]
     with pytest.raises(ValueError, match="1 targets but 2 predictions"):
         scorer.score_batch(["a"], ["a", "b"])
+
+
+@pytest.mark.parametrize(
+    "types",
+    [[], ["rougeLsum"], ["rougeL"], ["rouge3", "rougeLsum", "rouge1"], ["rougeLsum", "rougeLsum"]],
+)
+@pytest.mark.parametrize(("lang", "stem"), [(None, True), ("arabic", True), ("chinese", False)])
+def test_any_choice_and_order_of_types(
+    reference: Any, types: list[str], lang: str | None, stem: bool
+) -> None:
+    # Each type list takes its own path through the counts; NLTK's Arabic
+    # stemmer (stateful) also sees the package's order of calls.
+    theirs = reference(types, lang=lang, use_stemmer=stem)
+    ours = xlsum.RougeScorer(types, lang=lang, use_stemmer=stem)
+    for target, prediction in [*SAMPLES.values(), ("", "a"), ("\n\n", "\n")]:
+        _same(theirs, ours, target, prediction)
