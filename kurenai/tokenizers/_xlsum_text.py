@@ -106,7 +106,17 @@ _DEPENDENT = (
     + "".join(chr(0x103B + x) for x in range(4))
     + _ASAT
 )
-_UNIT = re.compile(f"[{_DEPENDENT}]+|[^{_DEPENDENT}][{_DEPENDENT}]*")
+_D = f"[{_DEPENDENT}]"
+# A unit of 2 or 3 characters holding the asat ("short asat unit"), whole.
+_SHORT_ASAT = f"[^{_DEPENDENT}](?:{_ASAT}{_D}?|{_D}{_ASAT})(?!{_D})"
+# Units as XL-Sum groups them: a unit takes the short asat unit after it,
+# unless it is one itself (it joined its own predecessor, or stands alone
+# after one that did); the first unit, of any kind, takes one too.
+_SYLLABLE = re.compile(
+    f"^(?:{_D}+|[^{_DEPENDENT}]{_D}*)(?:{_SHORT_ASAT})?"
+    f"|(?!{_SHORT_ASAT})[^{_DEPENDENT}]{_D}*(?:{_SHORT_ASAT})?"
+    f"|{_SHORT_ASAT}"
+)
 
 
 def burmese_syllables(text: str) -> list[str]:
@@ -116,18 +126,9 @@ def burmese_syllables(text: str) -> list[str]:
     ['မြန်', 'မာ', 'စာ']
     """
     text = text.replace("\u200c", " ").replace(_DOT_BELOW + _ASAT, _ASAT + _DOT_BELOW)
-    units = _UNIT.findall("".join(text.lower().split()))
-    if _ASAT in text:
-        for i in range(1, len(units)):
-            unit = units[i]
-            if len(unit) < 4 and _ASAT in unit:
-                units[i - 1] += unit
-                units[i] = ""
-    joined = " ".join(units)
+    joined = " ".join(_SYLLABLE.findall("".join(text.lower().split())))
     if _VIRAMA in joined:
-        # The glue needs one space between units: the joined units emptied
-        # above left two.
-        joined = " ".join(joined.split()).replace(f" {_VIRAMA} ", _VIRAMA)
+        joined = joined.replace(f" {_VIRAMA} ", _VIRAMA)
     return joined.split()
 
 
