@@ -12,7 +12,11 @@
 - nothing (and a warning) for any other language.
 
 The Hindi and Bengali stemmers are written again here from their rules,
-which are data; the Turkish one is the package itself (Apache-2.0).
+which are data: Hindi's suffix list as ``multilingual_rouge`` (Apache-2.0)
+has it, after Ramanathan & Rao (2003); Bengali's rules from
+abhik1505040/bengali-stemmer's ``rafikamal2014/common.rules``, under its MIT
+License, reproduced at the end of this module.  The Turkish stemmer is the
+``TurkishStemmer`` package itself (Apache-2.0).
 """
 
 from __future__ import annotations
@@ -316,3 +320,28 @@ class CachedStemmer:
             if found:
                 out.append(found)
         return out
+
+
+# The Bengali rules above come from bengali-stemmer, under this licence:
+#
+# MIT License
+#
+# Copyright (c) 2017 BanglaKit Project Contributors
+#
+# Permission is hereby granted, free of charge, to any person obtaining a copy
+# of this software and associated documentation files (the "Software"), to deal
+# in the Software without restriction, including without limitation the rights
+# to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+# copies of the Software, and to permit persons to whom the Software is
+# furnished to do so, subject to the following conditions:
+#
+# The above copyright notice and this permission notice shall be included in all
+# copies or substantial portions of the Software.
+#
+# THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+# IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+# FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+# AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+# LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+# OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+# SOFTWARE.
