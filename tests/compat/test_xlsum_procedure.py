@@ -71,7 +71,9 @@ def test_punkt_splits_as_nltks_own_data_where_installed() -> None:
         assert punkt_sentences(text) == nltk.sent_tokenize(text)
 
 
-def test_split_summaries_punkt_reproduces_rouge_score(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_split_summaries_punkt_reproduces_rouge_score(
+    monkeypatch: pytest.MonkeyPatch, backend: str
+) -> None:
     try:
         import nltk
         from rouge_score import rouge_scorer
