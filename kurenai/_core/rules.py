@@ -100,5 +100,7 @@ SCAN_MODES = {name: rule.code for name, rule in SCANS.items()}
 
 
 def keeps_stem(scan_mode: str) -> Callable[[str], bool]:
-    """The post-stem filter ``str -> bool`` of the tokenizers of ``scan_mode``."""
+    """The post-stem filter ``str -> bool`` of the tokenizers of ``scan_mode``:
+    it judges a stem, the stemmer's output for an :func:`is_stemmable` token;
+    a token the stemmer leaves alone is kept as the tokenizer made it."""
     return SCANS[scan_mode].keeps

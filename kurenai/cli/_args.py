@@ -199,7 +199,7 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
         metavar="NAME",
         help="how texts become tokens, one of the tokenizers listed below (default: "
         f"{DEFAULT_TOKENIZER}). Japanese, Chinese or Thai without spaces between words needs char "
-        "(or a morphological tokenizer: mecab, sudachi, jieba)",
+        "(or a morphological tokenizer: mecab, sudachi, jieba, thai, lao, khmer)",
     )
     add(
         "--multi-ref-mode",

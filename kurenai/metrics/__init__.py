@@ -83,7 +83,7 @@ def compute(
             by a tokenizer object, as in rouge-score).
         tokenizer: None (``"unicode"``: rouge-score's tokenizer on ASCII text,
             keeping letters of every script), a tokenizer name (``"char"``,
-            ``"mecab"``, ``"jieba"``, ``"kiwi"`` for unspaced text,
+            ``"mecab"``, ``"jieba"``, ``"kiwi"``, ``"thai"`` for unspaced text,
             ``"rouge-score"``...), an object with ``tokenize``, or a plain
             function ``text -> list[str]``.
         aggregate: ``"bootstrap"`` (rouge-score's ``BootstrapAggregator``,

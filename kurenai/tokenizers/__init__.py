@@ -8,10 +8,10 @@ one faster (``line_separable``, ``scan_mode`` with ``stemmer``) or
 reproducible (``signature_parts``).
 
 The registry resolves names lazily: the optional morphological tokenizers
-(``mecab``, ``sudachi``, ``jieba``, ``kiwi``) are named by their module
-path, so ``import kurenai.tokenizers`` imports neither their adapters nor
-their analysers' packages; :func:`tokenizer_info` says which pip extra each
-needs.
+(``mecab``, ``sudachi``, ``jieba``, ``kiwi``; ``thai``, ``lao``, ``khmer``)
+are named by their module path, so ``import kurenai.tokenizers`` imports
+neither their adapters nor their analysers' packages; :func:`tokenizer_info`
+says which pip extra each needs.
 """
 
 from __future__ import annotations
@@ -40,18 +40,22 @@ if TYPE_CHECKING:  # imported on first use: see __getattr__
         MorphologicalTokenizer,
         SudachiTokenizer,
     )
+    from kurenai.tokenizers._unspaced import KhmerTokenizer, LaoTokenizer, ThaiTokenizer
 
 __all__ = [
     "AllCharacterSupportTokenizer",
     "BurmeseTokenizer",
     "CharTokenizer",
     "JiebaTokenizer",
+    "KhmerTokenizer",
     "KiwiTokenizer",
+    "LaoTokenizer",
     "MeCabTokenizer",
     "MorphologicalTokenizer",
     "NormalizingTokenizer",
     "RougeScoreTokenizer",
     "SudachiTokenizer",
+    "ThaiTokenizer",
     "Tokenizer",
     "TokenizerInfo",
     "UnicodeTokenizer",
@@ -64,20 +68,25 @@ __all__ = [
 ]
 
 _MORPHOLOGICAL = "kurenai.tokenizers._morphological"
-_LAZY_CLASSES = (
-    "JiebaTokenizer",
-    "KiwiTokenizer",
-    "MeCabTokenizer",
-    "MorphologicalTokenizer",
-    "SudachiTokenizer",
-)
+_UNSPACED = "kurenai.tokenizers._unspaced"
+# class -> its module, imported on first use.
+_LAZY_CLASSES = {
+    "JiebaTokenizer": _MORPHOLOGICAL,
+    "KiwiTokenizer": _MORPHOLOGICAL,
+    "MeCabTokenizer": _MORPHOLOGICAL,
+    "MorphologicalTokenizer": _MORPHOLOGICAL,
+    "SudachiTokenizer": _MORPHOLOGICAL,
+    "ThaiTokenizer": _UNSPACED,
+    "LaoTokenizer": _UNSPACED,
+    "KhmerTokenizer": _UNSPACED,
+}
 
 
 def __getattr__(name: str) -> Any:
-    # The morphological adapters' module is imported when one is first asked
+    # The morphological adapters' modules are imported when one is first asked
     # for (their analysers' packages later still: at their first tokenize).
     if name in _LAZY_CLASSES:
-        return getattr(importlib.import_module(_MORPHOLOGICAL), name)
+        return getattr(importlib.import_module(_LAZY_CLASSES[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -185,6 +194,9 @@ _BUILTIN: dict[str, tuple[_Entry, str]] = {
     "sudachi": (f"{_MORPHOLOGICAL}:SudachiTokenizer", "Japanese words (Sudachi)"),
     "jieba": (f"{_MORPHOLOGICAL}:JiebaTokenizer", "Chinese words (jieba)"),
     "kiwi": (f"{_MORPHOLOGICAL}:KiwiTokenizer", "Korean morphemes (Kiwi)"),
+    "thai": (f"{_UNSPACED}:ThaiTokenizer", "Thai words (PyThaiNLP's newmm)"),
+    "lao": (f"{_UNSPACED}:LaoTokenizer", "Lao words (LaoNLP)"),
+    "khmer": (f"{_UNSPACED}:KhmerTokenizer", "Khmer words (khmer-nltk)"),
     BurmeseTokenizer.name: (
         with_normalization(BurmeseTokenizer),
         "Burmese syllables, as XL-Sum's ROUGE segments them (punctuation dropped)",

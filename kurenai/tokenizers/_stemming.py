@@ -42,12 +42,16 @@ class CachedPorterStemmer:
     """``stem(token)``: Porter stem of stemmable tokens, other tokens unchanged.
 
     ``stem_or_drop(token)`` also applies ``keep``, the tokenizer's post-stem
-    filter (``kurenai._core.rules.keeps_stem``): a stem that fails it gives None.
+    filter (``kurenai._core.rules.keeps_stem``) to what the stemmer made: a
+    stem that fails it gives None; a token too short or not ASCII
+    ``[a-z0-9]`` is returned unchanged, whatever it holds.
     Each has its own memo; a tokenizer uses one of them.
 
     >>> stemmer = CachedPorterStemmer(keep=str.isalpha)
     >>> stemmer.stem("running"), stemmer.stem_or_drop("running"), stemmer.stem_or_drop("1990s")
     ('run', 'run', None)
+    >>> stemmer.stem_or_drop("5.00"), stemmer.stem_or_drop("c++")
+    ('5.00', 'c++')
     """
 
     # Characters held by each memo (class defaults: a stemmer pickled before
@@ -97,11 +101,15 @@ class CachedPorterStemmer:
             return self._kept[token]
         except KeyError:
             pass
-        stem = self._porter_stem(token) if is_stemmable(token) else token
-        # Every token meets the filter once (then the memo answers): the
-        # scan-mode tokenizers' unchanged tokens all pass it, the
-        # morphological ones' may not (jieba's "c++").
-        kept = stem if self._keep is None or self._keep(stem) else None
+        if is_stemmable(token):
+            stem = self._porter_stem(token)
+            kept = stem if self._keep is None or self._keep(stem) else None
+        else:
+            # The filter judges what the stemmer made, never a token it left
+            # alone: an analyser's "5.00", "gpt-4" or "c++" stays, as without
+            # the stemmer (and as the compiled scan, which asks for stemmable
+            # tokens only).
+            kept = token
         size = len(token) + (0 if kept is None else len(kept))
         if len(self._kept) >= MAX_CACHED or self._kept_chars + size > MAX_CACHED_CHARS:
             self._kept.clear()  # the same dict: the compiled scan holds it
