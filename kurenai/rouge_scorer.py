@@ -23,7 +23,7 @@ from kurenai._core import processes as _processes
 from kurenai._core.choice import make_plan
 from kurenai._core.plan import ROUGE_TYPES, SCORE_FIELDS, Plan
 from kurenai.scoring import BaseScorer, Score
-from kurenai.sentences import split_sentences
+from kurenai.sentences import punkt_sentences, split_sentences
 from kurenai.signature import Signature, describe
 from kurenai.tokenizers import Tokenizer, resolve_tokenizer
 
@@ -60,7 +60,10 @@ class RougeScorer(BaseScorer):
             rouge-score does (passed to the default or named tokenizer);
             with ``lang``, stem with that language's stemmer.
         split_summaries: for ``rougeLsum`` and ``rougeW``, find sentences
-            with ``sentence_splitter`` instead of taking one sentence per line.
+            with ``sentence_splitter`` instead of taking one sentence per line;
+            ``"punkt"``: with :func:`kurenai.sentences.punkt_sentences`
+            (``nltk.sent_tokenize``'s English punkt, offline), as rouge-score's
+            ``split_summaries=True`` does.
         tokenizer: None (kurenai's ``AllCharacterSupportTokenizer``), a name
             from ``kurenai.tokenizers.available_tokenizers()``, or any object
             with a ``tokenize(text) -> list[str]`` method (rouge-score's
@@ -110,7 +113,7 @@ class RougeScorer(BaseScorer):
         self,
         rouge_types: Iterable[str],
         use_stemmer: bool = False,
-        split_summaries: bool = False,
+        split_summaries: bool | str = False,
         tokenizer: TokenizerLike = None,
         sentence_splitter: Callable[[str], list[str]] | None = None,
         rouge_w_weight: float = 1.2,
@@ -126,7 +129,7 @@ class RougeScorer(BaseScorer):
         self._lang = _checks.language(lang)
         tokenizer, stem = _languages.choices(self._lang, tokenizer, use_stemmer)
         self._tokenizer = resolve_tokenizer(tokenizer, use_stemmer=stem)
-        self._split_summaries = _checks.flag(split_summaries, "split_summaries")
+        self._split_summaries = _checks.splitting(split_summaries, "split_summaries")
         self._sentence_splitter = sentence_splitter
         self._w_weight = _plan.checked_weight(rouge_w_weight)
         _batch.resolve_threads(threads)
@@ -418,12 +421,14 @@ class RougeScorer(BaseScorer):
     def _splitter(self) -> Callable[[str], list[str]] | None:
         if not self._split_summaries:
             return None
+        if self._split_summaries == "punkt":
+            return punkt_sentences
         return self._sentence_splitter or split_sentences
 
     def _make_plan(self, rouge_types: Any, threads: int | None = None) -> Plan:
         if threads is None:
             threads = _batch.resolve_threads(self._threads)
-        spec = _plan.parse_types(rouge_types, self._w_weight, self._split_summaries)
+        spec = _plan.parse_types(rouge_types, self._w_weight, bool(self._split_summaries))
         return make_plan(spec, self._tokenizer, self._splitter(), threads)
 
     def _batch_plan(self, jobs: int, pairs: int = 0) -> Plan:

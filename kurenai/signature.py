@@ -161,9 +161,11 @@ def _quoted(value: str) -> str:
 def _split_name(splitter: Callable[[str], list[str]] | None) -> str:
     if splitter is None:
         return "newline"
-    from kurenai.sentences import split_sentences
+    from kurenai.sentences import punkt_sentences, split_sentences
 
     if splitter is split_sentences:
         return "sentences"
+    if splitter is punkt_sentences:
+        return "punkt"
     named = splitter if hasattr(splitter, "__qualname__") else type(splitter)
     return f"{getattr(named, '__module__', '')}.{named.__qualname__}"

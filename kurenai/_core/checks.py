@@ -33,6 +33,7 @@ __all__ = [
     "not_a_string",
     "rouge_types",
     "some_types",
+    "splitting",
     "text_item",
 ]
 
@@ -67,6 +68,23 @@ def language(value: Any, name: str = "lang") -> str | None:
     from kurenai._core.languages import language as row
 
     return row(value).code
+
+
+def splitting(value: Any, name: str) -> bool | str:
+    """``split_summaries``: a bool (as :func:`flag`) or ``"punkt"`` (NLTK's
+    English punkt, ``kurenai.sentences.punkt_sentences``).
+
+    >>> splitting("punkt", "split_summaries"), splitting(True, "split_summaries")
+    ('punkt', True)
+    >>> splitting("nltk", "split_summaries")
+    Traceback (most recent call last):
+    ValueError: split_summaries must be a bool or 'punkt', got 'nltk'
+    """
+    if isinstance(value, str):
+        if value == "punkt":
+            return value
+        raise ValueError(f"{name} must be a bool or 'punkt', got {value!r}")
+    return flag(value, name)
 
 
 def limit(value: Any, name: str) -> int:

@@ -36,7 +36,7 @@ def register(
     *,
     use_stemmer: bool = False,
     tokenizer: Any = None,
-    split_summaries: bool = False,
+    split_summaries: bool | str = False,
     max_tokens: int | None = None,
     max_chars: int | None = None,
     n_jobs: int = -1,

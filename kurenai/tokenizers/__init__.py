@@ -41,6 +41,7 @@ from kurenai.tokenizers._unicode import (
     normalizing,
     with_normalization,
 )
+from kurenai.tokenizers._xlsum_text import BurmeseTokenizer
 
 if TYPE_CHECKING:  # imported on first use: see __getattr__
     from kurenai.tokenizers._morphological import (
@@ -54,6 +55,7 @@ if TYPE_CHECKING:  # imported on first use: see __getattr__
 
 __all__ = [
     "AllCharacterSupportTokenizer",
+    "BurmeseTokenizer",
     "CharTokenizer",
     "JiebaTokenizer",
     "KhmerTokenizer",
@@ -207,6 +209,10 @@ _BUILTIN: dict[str, tuple[_Entry, str]] = {
     "thai": (f"{_UNSPACED}:ThaiTokenizer", "Thai words (PyThaiNLP's newmm)"),
     "lao": (f"{_UNSPACED}:LaoTokenizer", "Lao words (LaoNLP)"),
     "khmer": (f"{_UNSPACED}:KhmerTokenizer", "Khmer words (khmer-nltk)"),
+    BurmeseTokenizer.name: (
+        with_normalization(BurmeseTokenizer),
+        "Burmese syllables, as XL-Sum's ROUGE segments them (punctuation dropped)",
+    ),
     "rouge155": (
         "kurenai.rouge155._tokenizer:Rouge155Tokenizer",
         "ROUGE-1.5.5.pl's own text path: [a-z0-9] words, its Porter stemmer and stopwords",

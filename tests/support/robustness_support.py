@@ -17,6 +17,7 @@ from kurenai.tokenizers import available_tokenizers
 
 # The named tokenizers and the package each needs (None: built in).
 PACKAGES = {
+    "burmese": None,
     "char": None,
     "jieba": "jieba",
     "khmer": "khmernltk",
@@ -41,6 +42,7 @@ PAIRS = [
     ("오늘은 날씨가 아주 좋다.\n내일은 비가 올 것이다.", "오늘 날씨가 좋았다. 내일 비."),
     ("naïve café — Ünïcode ＡＢＣ１２３", "naive cafe unicode abc123"),
     ("ผมรักภาษาไทยมาก\nພາສາລາວ ខ្ញុំស្រលាញ់ភាសាខ្មែរ", "ผมรักภาษาไทย ພາສາ ខ្ញុំ"),
+    ("မြန်မာနိုင်ငံ၏ သမ္မတ။\nကြေညာခဲ့သည်", "မြန်မာ သမ္မတ ကြေညာသည်။"),
     ("", "…!?"),
 ]
 

@@ -83,7 +83,7 @@ def test_info_of_every_name_and_of_a_registered_factory(
 
     registered_tokenizer("test-split", factory)  # type: ignore[operator]
     assert tokenizer_info("test-split") == ("test-split", "Splits at spaces, for a test.", None)
-    with pytest.raises(ValueError, match=r"unknown tokenizer 'nope'; available: char, "):
+    with pytest.raises(ValueError, match=r"unknown tokenizer 'nope'; available: burmese, char, "):
         tokenizer_info("nope")
 
 
