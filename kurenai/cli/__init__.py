@@ -35,7 +35,7 @@ from kurenai.cli._chunks import chunked, read_chunks
 from kurenai.cli._files import (
     Terminated,
     atomic_output,
-    check_output,
+    check_outputs,
     signals_raise,
     stderr_line,
     usable,
@@ -138,9 +138,10 @@ def signature(args: argparse.Namespace, scorer: RougeScorer | None = None) -> Si
 
 def _run(args: argparse.Namespace) -> int:
     sides = _sides(args)
+    # Every file the run writes, against every file it reads, before any is read.
+    check_outputs(args, [*(source.path for source in sides.all), *(args.systems or ())])
     if _reporting.ranks_systems(args):  # a leaderboard
         return _reporting.run_systems(args, sides, _scorer(args), str(signature(args)))
-    check_output(args.output, [source.path for source in sides.all])
     started = time.monotonic()
     scorer = _scorer(args, load=True)
     loading = time.monotonic() - started

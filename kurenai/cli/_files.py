@@ -1,8 +1,8 @@
 """The command line's output file: checked before reading, replaced atomically.
 
-:func:`check_output` refuses, before any input is read, an output that is a
-directory, that cannot be created, or that is one of the input files (also
-through a symbolic or hard link).  :func:`atomic_output` writes a regular
+:func:`check_outputs` refuses, before any input is read, an output that is a
+directory, that cannot be created, that is one of the input files (also
+through a symbolic or hard link) or another output.  :func:`atomic_output` writes a regular
 file under a temporary name and renames it at the end, so a failed or
 interrupted run leaves an existing file intact; a FIFO or a character device
 (``/dev/null``, ``/dev/stdout``) is written directly.  :func:`signals_raise`
@@ -12,6 +12,7 @@ on those too.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import signal
@@ -22,9 +23,10 @@ from collections.abc import Iterable, Iterator
 from types import FrameType
 from typing import IO
 
+from kurenai._core import paths as _paths
 from kurenai.cli._sources import CliError
 
-__all__ = ["Terminated", "atomic_output", "check_output", "signals_raise", "stderr_line", "usable"]
+__all__ = ["Terminated", "atomic_output", "check_outputs", "signals_raise", "stderr_line", "usable"]
 
 
 class Terminated(BaseException):
@@ -39,30 +41,17 @@ class Terminated(BaseException):
         self.signum = signum
 
 
-def check_output(path: str, inputs: Iterable[str]) -> None:
-    """Raise CliError if writing ``path`` cannot work or would destroy an input."""
-    if path == "-":
-        return
+def check_outputs(args: argparse.Namespace, inputs: Iterable[str]) -> None:
+    """Raise CliError, before any input is read, if an output the run will
+    write (``--output``, ``--report``) cannot be written, is one of
+    ``inputs`` or is another output: :func:`kurenai._core.paths.check_outputs`."""
+    outputs = [("--output", args.output)]
+    if getattr(args, "report", None) is not None:
+        outputs.append(("--report", args.report))
     try:
-        info: os.stat_result | None = os.stat(path)
-    except FileNotFoundError:
-        info = None
-    except OSError as error:
-        raise CliError(f"cannot write {path}: {error.strerror}") from None
-    if info is not None and stat.S_ISDIR(info.st_mode):
-        raise CliError(f"cannot write {path}: it is a directory")
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory):
-        raise CliError(f"cannot write {path}: No such file or directory")
-    if info is None or not stat.S_ISREG(info.st_mode):
-        return
-    for name in inputs:
-        if name == "-":
-            continue
-        with contextlib.suppress(OSError):
-            other = os.stat(name)
-            if (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino):
-                raise CliError(f"--output {path} is the input file {name}; refusing to replace it")
+        _paths.check_outputs(outputs, inputs)
+    except _paths.OutputClash as error:
+        raise CliError(str(error)) from None
 
 
 @contextlib.contextmanager

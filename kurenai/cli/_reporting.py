@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kurenai.cli._files import atomic_output, check_output
+from kurenai.cli._files import atomic_output
 from kurenai.cli._floats import below
 from kurenai.cli._io import (
     Record,
@@ -148,7 +148,6 @@ def tap(args: argparse.Namespace, scorer: Any, sides: Sides) -> _Tap | None:
     """With ``--report``, what keeps the run's records and scores; else None."""
     if args.report is None:
         return None
-    check_output(args.report, [source.path for source in sides.all])
     return _Tap(args, scorer, sides)
 
 
@@ -157,7 +156,6 @@ def run_systems(args: argparse.Namespace, sides: Sides, scorer: Any, signature: 
     from kurenai.report import leaderboard, score_systems
 
     sources = _system_sources(args, sides.predictions)
-    check_output(args.output, [sides.targets.path, *(s.path for s in sources)])
     targets, predictions, ids = _read(sides.targets, sources)
     names = _names(sources, sides)
     systems = dict(zip(names, predictions))
