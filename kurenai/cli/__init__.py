@@ -21,7 +21,6 @@ import argparse
 import importlib
 import itertools
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -67,8 +66,7 @@ _SUBCOMMANDS = {
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line on ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if signal.getsignal(signal.SIGINT) is _startup.interrupted:
-        signal.signal(signal.SIGINT, signal.default_int_handler)  # now KeyboardInterrupt
+    _startup.started()  # SIGINT is KeyboardInterrupt now
     if args and args[0] in _SUBCOMMANDS:
         module, named = _SUBCOMMANDS[args[0]]
         run: Callable[[list[str]], int] = importlib.import_module(module).main

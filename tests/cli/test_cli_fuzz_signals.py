@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 from cli_support import kurenai_command
@@ -72,18 +73,30 @@ def test_a_signal_at_any_moment_leaves_no_trace(
 
 
 STARTING = (
-    "import sys; sys.argv[0] = {program!r}; import os, signal, time; import kurenai; "
+    "import sys; sys.argv[0] = {program!r}; sys.orig_argv = {command!r}; "
+    "import os, signal, time; import kurenai; "
     "print(signal.getsignal(signal.SIGINT).__name__, flush=True); "
     "os.kill(os.getpid(), signal.SIGINT); time.sleep(5)"
 )
 
 
-@pytest.mark.parametrize("program", ["-m", "/usr/bin/kurenai"])
-def test_a_ctrl_c_while_the_command_line_imports_is_one_line(program: str) -> None:
+@pytest.mark.parametrize(
+    ("program", "command"),
+    [
+        ("-m", ["python", "-m", "kurenai", "--target-file", "t"]),
+        ("-m", ["python", "-u", "-X", "dev", "-mkurenai.rouge155", "-a"]),
+        ("-m", ["python", "-I", "-m", "kurenai.compat", "rouge"]),
+        ("/usr/bin/kurenai", ["python", "/usr/bin/kurenai"]),
+    ],
+)
+def test_a_ctrl_c_while_the_command_line_imports_is_one_line(
+    program: str, command: list[str]
+) -> None:
     # As under ``python -m kurenai`` (argv[0] is "-m" while the package
-    # imports) or the console script: SIGINT before main is exit 130.
+    # imports, sys.orig_argv names the module) or the console script: SIGINT
+    # before main is exit 130.
     run = subprocess.run(
-        [*kurenai_command()[:3], "-c", STARTING.format(program=program)],
+        [*kurenai_command()[:3], "-c", STARTING.format(program=program, command=command)],
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert (run.stdout, run.stderr, run.returncode) == (
@@ -91,6 +104,47 @@ def test_a_ctrl_c_while_the_command_line_imports_is_one_line(program: str) -> No
         "kurenai: interrupted\n",
         130,
     )
+
+
+# A user's program: Ctrl-C (SIGINT to itself) must reach its except, finally and atexit.
+USER_PROGRAM = """\
+import atexit, os, signal, time
+import kurenai
+from kurenai.rouge_scorer import RougeScorer
+
+atexit.register(lambda: print("atexit", flush=True))
+print(signal.getsignal(signal.SIGINT) is signal.default_int_handler, flush=True)
+try:
+    RougeScorer(["rouge1"]).score("a b", "a")
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(5)
+except KeyboardInterrupt:
+    print("caught", flush=True)
+finally:
+    print("finally", flush=True)
+"""
+
+
+@pytest.mark.parametrize("how", ["python -m pkg.run", "python -m kurenai.compat.patched"])
+def test_importing_kurenai_leaves_a_programs_ctrl_c_to_it(tmp_path: Path, how: str) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("import kurenai\n")  # imported while argv[0] is -m
+    (package / "run.py").write_text(USER_PROGRAM)
+    if how == "python -m pkg.run":
+        argv = ["-m", "pkg.run"]
+    else:
+        argv = ["-m", "kurenai.compat.patched", str(package / "run.py")]
+    environment = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]),
+        "KURENAI_PATCH_ROUGE_SCORE": "0",  # rouge-score need not be installed
+    }
+    run = subprocess.run(
+        [*kurenai_command()[:3], *argv], capture_output=True, text=True, timeout=60,
+        cwd=tmp_path, env=environment,
+    )  # fmt: skip
+    assert (run.stdout, run.returncode) == ("True\ncaught\nfinally\natexit\n", 0), run.stderr
 
 
 def test_a_library_import_keeps_pythons_handler() -> None:
