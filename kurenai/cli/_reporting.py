@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kurenai.cli._files import atomic_output
+from kurenai.cli._files import atomic_output, stderr_line
 from kurenai.cli._floats import below
 from kurenai.cli._io import (
     Record,
@@ -41,6 +41,7 @@ from kurenai.cli._io import (
     _text_getter,
 )
 from kurenai.cli._output import Block, write_leaderboard
+from kurenai.cli._scoring import limited, score_records
 from kurenai.cli._sources import BELOW_GATE, CliError, Source, detect_format, rows
 
 __all__ = ["add_options", "check", "ranks_systems", "run_systems", "tap"]
@@ -159,7 +160,10 @@ def run_systems(args: argparse.Namespace, sides: Sides, scorer: Any, signature: 
     targets, predictions, ids = _read(sides.targets, sources)
     names = _names(sources, sides)
     systems = dict(zip(names, predictions))
-    scores = score_systems(scorer, targets, systems, args.multi_ref_mode)
+    if limited(args):
+        targets, systems, ids, scores = _within_limits(args, scorer, targets, systems, ids)
+    else:
+        scores = score_systems(scorer, targets, systems, args.multi_ref_mode)
     types = scorer.rouge_types
     samples, confidence, seed = args.bootstrap_samples, args.confidence_interval, args.seed
     board = leaderboard(scores, types, samples, confidence, seed, args.all_pairs)
@@ -171,6 +175,39 @@ def run_systems(args: argparse.Namespace, sides: Sides, scorer: Any, signature: 
     if args.report is not None:
         _write(args, scorer, targets, systems, ids, scores, signature, all_pairs=args.all_pairs)
     return _gate(args, board, names[0], scores[names[0]], types)
+
+
+def _within_limits(
+    args: argparse.Namespace,
+    scorer: Any,
+    targets: list[Any],
+    systems: dict[str, list[str]],
+    ids: list[Any] | None,
+) -> tuple[list[Any], dict[str, list[str]], list[Any] | None, dict[str, Any]]:
+    """The records, systems, ids and scores of the leaderboard under
+    ``--max-tokens``/``--max-chars``: a record over a limit in its target or
+    in any system's prediction is left out for every system (the paired
+    tests compare the same records), and counted on stderr."""
+    scores = {name: score_records(scorer, targets, texts, args) for name, texts in systems.items()}
+    over = np.zeros(len(targets), dtype=bool)
+    for values in scores.values():
+        over |= np.isnan(values[0, 2])
+    if over.all():
+        raise CliError("every record is over --max-tokens or --max-chars: nothing to rank")
+    if not over.any():
+        return targets, systems, ids, scores
+    if not args.quiet:
+        stderr_line(
+            f"kurenai: {int(over.sum())} records over --max-tokens or --max-chars: "
+            "left out of the leaderboard"
+        )
+    keep = np.flatnonzero(~over)
+    return (
+        [targets[i] for i in keep],
+        {name: [texts[i] for i in keep] for name, texts in systems.items()},
+        None if ids is None else [ids[i] for i in keep],
+        {name: values[:, :, keep] for name, values in scores.items()},
+    )
 
 
 def _gate(
