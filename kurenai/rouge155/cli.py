@@ -50,6 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{_PROG}: interrupted", file=sys.stderr)
         return 130
+    except MemoryError:
+        print(f"{_PROG}: out of memory (fewer summaries, -r samples or -n orders need less)",
+              file=sys.stderr)  # fmt: skip
+        return 1
     out = sys.stdout
     try:
         out.buffer.write(report.text().encode("utf-8"))
