@@ -96,7 +96,7 @@ class Report(NamedTuple):
         return "".join(parts)
 
 
-_NO_GAP_LIMIT = 2**31 - 1
+_NO_GAP_LIMIT = 10**9
 
 
 def metrics_of(options: Options) -> list[Metric]:
@@ -110,7 +110,7 @@ def metrics_of(options: Options) -> list[Metric]:
         gap = int(options.gap)
         shown = options.gap if gap >= 0 else "*"
         if not 0 <= gap < _NO_GAP_LIMIT:
-            # A gap longer than any summary (no summary has 2**31 words) is no
+            # A gap longer than any summary (none has 10**9 words) is no
             # limit: counted as -2 -1, so the kernels' C int holds it.
             gap = -1
         s = Metric(f"ROUGE-S{shown}", "S", gap=gap)
