@@ -264,6 +264,8 @@ def _write(
             )
     except ImportError as error:
         raise CliError(f"--report: {error}", 2) from None
+    except ValueError as error:  # e.g. every record over --max-tokens: nothing to report
+        raise CliError(f"--report: {error}") from None
 
 
 def _system_sources(args: argparse.Namespace, predictions: Source) -> list[Source]:
