@@ -7,7 +7,8 @@ file under a temporary name and renames it at the end, so a failed or
 interrupted run leaves an existing file intact; a FIFO or a character device
 (``/dev/null``, ``/dev/stdout``) is written directly.  :func:`signals_raise`
 turns SIGTERM and SIGHUP into an exception, so the temporary file is removed
-on those too.
+on those too; the temporary file is named before it is made, so that a
+signal at any moment finds it.
 """
 
 from __future__ import annotations
@@ -18,13 +19,15 @@ import os
 import signal
 import stat
 import sys
-import tempfile
+import secrets
 from collections.abc import Iterable, Iterator
 from types import FrameType
 from typing import IO
 
 from kurenai._core import paths as _paths
 from kurenai.cli._sources import CliError
+
+_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 __all__ = ["Terminated", "atomic_output", "check_outputs", "signals_raise", "stderr_line", "usable"]
 
@@ -83,39 +86,30 @@ def atomic_output(path: str) -> Iterator[IO[str]]:
 
 @contextlib.contextmanager
 def _temporary(path: str) -> Iterator[IO[str]]:
+    """The temporary file of ``path``: named before it exists, so that an
+    interrupt at any moment (a signal can raise in the main thread even while
+    it is held there: a BLAS or worker thread takes it) finds it recorded and
+    removes it."""
     directory = os.path.dirname(os.path.abspath(path))
-    temporary = None
+    temporary = os.path.join(directory, f".{os.path.basename(path)}.{secrets.token_hex(8)}.tmp")
+    created = False
     try:
-        with _signals_held():  # no interrupt between making the file and naming it
-            fd, temporary = tempfile.mkstemp(
-                dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp"
-            )
+        # O_EXCL: the name is ours only if the file is new (never an existing
+        # file or a link planted under the name).
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW, 0o600)
+        created = True
         with open(fd, "w", encoding="utf-8", newline="") as stream:
             yield stream
         os.chmod(temporary, _mode_for(path))
         os.replace(temporary, path)
     except BaseException as error:
-        if temporary is None:
-            if isinstance(error, OSError):
-                raise CliError(f"cannot write {path}: {error.strerror}") from None
-            raise
+        if isinstance(error, OSError) and not created:
+            raise CliError(f"cannot write {path}: {error.strerror}") from None
+        # Also when interrupted before ``created`` was set: the name is
+        # random, so a file under it is the one just made.
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Interrupting signals wait until the block ends (where the OS allows)."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    held = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 @contextlib.contextmanager
