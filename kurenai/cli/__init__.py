@@ -45,7 +45,7 @@ from kurenai.cli._notes import note_lsum
 from kurenai.cli._output import Report, record_report
 from kurenai.cli._progress import Progress
 from kurenai.cli._scoring import scored_blocks
-from kurenai.cli._sources import BELOW_GATE, CliError, Source, detect_format
+from kurenai.cli._sources import BELOW_GATE, CliError, Source, detect_format, line_limits
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.signature import Bootstrap, Signature
 
@@ -232,9 +232,9 @@ def _scorer(args: argparse.Namespace, load: bool = False) -> RougeScorer:
 def _sides(args: argparse.Namespace) -> Sides:
     def source(path: str, field: str) -> Source:
         fmt = detect_format(path, args.format)
-        return Source(
-            path, fmt, field, args.newline_escape, args.id_field if fmt != "text" else None
-        )
+        id_field = args.id_field if fmt != "text" else None
+        max_line, cut = line_limits(fmt, args.max_line_bytes, args.max_chars)
+        return Source(path, fmt, field, args.newline_escape, id_field, max_line, cut)
 
     baseline = args.baseline_file
     sides = Sides(

@@ -20,6 +20,7 @@ on any type; 0 otherwise.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import os
 import sys
@@ -42,7 +43,14 @@ from kurenai.cli._io import (
 )
 from kurenai.cli._output import Block, write_leaderboard
 from kurenai.cli._scoring import limited, score_records
-from kurenai.cli._sources import BELOW_GATE, CliError, Source, detect_format, rows
+from kurenai.cli._sources import (
+    BELOW_GATE,
+    CliError,
+    Source,
+    detect_format,
+    line_limits,
+    rows,
+)
 
 __all__ = ["add_options", "check", "ranks_systems", "run_systems", "tap"]
 
@@ -273,12 +281,16 @@ def _system_sources(args: argparse.Namespace, predictions: Source) -> list[Sourc
     for path in args.systems or ():
         fmt = detect_format(path, args.format)
         id_field = args.id_field if fmt != "text" else None
-        sources.append(Source(path, fmt, predictions.field, args.newline_escape, id_field))
+        max_line, cut = line_limits(fmt, args.max_line_bytes, args.max_chars)
+        escapes = args.newline_escape
+        sources.append(Source(path, fmt, predictions.field, escapes, id_field, max_line, cut))
     for field in (args.system_fields or "").split(","):
         if field.strip():
             if not predictions.structured:
                 raise CliError("--system-fields needs JSONL, CSV or TSV predictions", 2)
-            sources.append(Source(predictions.path, predictions.fmt, field.strip(), False, None))
+            sources.append(
+                dataclasses.replace(predictions, field=field.strip(), escapes=False, id_field=None)
+            )
     return sources
 
 
