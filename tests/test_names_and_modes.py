@@ -183,12 +183,11 @@ def test_the_help_lists_every_mode_from_the_registry(capsys: pytest.CaptureFixtu
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
 @given(
     prefix=st.sampled_from(["rougeS", "rougeSU", "ROUGE-S", "ROUGE-SU", "rouge_su"]),
-    gap=st.one_of(st.integers(1, 60), st.integers(MAX_GAP - 3, MAX_GAP + 3),
-                  st.integers(MAX_GAP, 10**40)),  # fmt: skip
+    gap=st.one_of(
+        st.integers(1, 60), st.integers(MAX_GAP - 3, MAX_GAP + 3), st.integers(MAX_GAP, 10**40)
+    ),
 )
-def test_a_gap_out_of_range_is_one_clear_error_everywhere(
-    cli: Any, prefix: str, gap: int
-) -> None:
+def test_a_gap_out_of_range_is_one_clear_error_everywhere(cli: Any, prefix: str, gap: int) -> None:
     # Not an OverflowError from the kernels (nor a negative score): a gap up
     # to MAX_GAP scores, and beyond any text's length it is rougeS's own.
     name = f"{prefix}{gap}"

@@ -16,10 +16,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import secrets
 import signal
 import stat
 import sys
-import secrets
 from collections.abc import Iterable, Iterator
 from types import FrameType
 from typing import IO

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterable, Iterator, Sequence
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -45,7 +45,7 @@ def scored_blocks(
         start += size
 
 
-def limited(args: argparse.Namespace) -> dict[str, int]:
+def limited(args: argparse.Namespace) -> dict[str, Any]:
     """``--max-tokens`` and ``--max-chars``, those given, as ``score_batch``'s arguments."""
     return {
         name: value

@@ -8,7 +8,8 @@ reports, outputs naming inputs, bounded lines, out-of-range numbers), and
 runs ``kurenai.cli.main`` in process.  Whatever the input: no Python
 traceback on stderr, an exit status of the documented set (0, 1, 2, 3), no
 input ever changed, an existing ``--output`` untouched (and no report) unless
-the run succeeded, and no temporary file left beside it.  The signal cases run processes: ``test_cli_fuzz_signals.py``.
+the run succeeded, and no temporary file left beside it.  The signal cases
+run processes: ``test_cli_fuzz_signals.py``.
 """
 
 from __future__ import annotations
@@ -55,9 +56,7 @@ def field_value(draw: st.DrawFn, valid: bool) -> Any:
     """A JSONL field: mostly text (or a list of texts), else any JSON value."""
     if valid or draw(st.integers(0, 3)):
         return (
-            draw(JSON_TEXTS)
-            if draw(st.integers(0, 4))
-            else draw(st.lists(JSON_TEXTS, max_size=3))
+            draw(JSON_TEXTS) if draw(st.integers(0, 4)) else draw(st.lists(JSON_TEXTS, max_size=3))
         )
     return draw(JSON_VALUES | st.lists(TEXTS | JSON_VALUES, max_size=3) | TEXTS)
 

@@ -36,8 +36,14 @@ LINES = ["the cat sat on the mat " * 4, "a dog ran " + "x" * 3000, "猫 は マ�
     signum=st.sampled_from([signal.SIGINT, signal.SIGTERM, signal.SIGHUP]),
     delay=st.floats(0.0, 1.0),
     options=st.sampled_from(
-        [[], ["--max-tokens", "50"], ["--max-chars", "100"], ["--aggregate", "bootstrap"],
-         ["--jobs", "2"], ["--jobs", "2", "--chunk-size", "5000"]]
+        [
+            [],
+            ["--max-tokens", "50"],
+            ["--max-chars", "100"],
+            ["--aggregate", "bootstrap"],
+            ["--jobs", "2"],
+            ["--jobs", "2", "--chunk-size", "5000"],
+        ]
     ),
 )
 def test_a_signal_at_any_moment_leaves_no_trace(

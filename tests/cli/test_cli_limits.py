@@ -108,7 +108,7 @@ def test_a_leaderboard_leaves_over_limit_records_out(
     # Every system is ranked on the records within the limit on every side:
     # the board of the same run on those records only.
     directory = tmp_path_factory.mktemp("board")
-    words = "the cat sat on a mat and dog ran".split()
+    words = ["the", "cat", "sat", "on", "a", "mat", "and", "dog", "ran"]
     sides = [[" ".join(words[(k + i) % 9] for i in range(n[s])) for k, n in enumerate(lengths)]
              for s in range(3)]  # fmt: skip
     size = (lambda text: len(text.split())) if option == "--max-tokens" else len

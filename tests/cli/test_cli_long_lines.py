@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from kurenai.cli import _sources
 
-WORDS = "the cat sat on a mat é 猫 dog".split()
+WORDS = ["the", "cat", "sat", "on", "a", "mat", "é", "猫", "dog"]
 
 
 def _text(seed: int, size: int) -> str:
@@ -36,14 +36,25 @@ def _lines(fmt: str, sizes: list[int]) -> list[bytes]:
     if fmt == "text":
         return [_text(k, n).encode() for k, n in enumerate(sizes)]
     if fmt == "jsonl":
-        return [json.dumps({"target": _text(k, n), "prediction": _text(k + 1, 3)},
-                           ensure_ascii=k % 2 == 0).encode() for k, n in enumerate(sizes)]  # fmt: skip
-    return [b"target,prediction"] + [f"{_text(k, n)},{_text(k + 1, 3)}".encode()
-                                     for k, n in enumerate(sizes)]  # fmt: skip
+        return [
+            json.dumps(
+                {"target": _text(k, n), "prediction": _text(k + 1, 3)}, ensure_ascii=k % 2 == 0
+            ).encode()
+            for k, n in enumerate(sizes)
+        ]
+    return [b"target,prediction"] + [
+        f"{_text(k, n)},{_text(k + 1, 3)}".encode() for k, n in enumerate(sizes)
+    ]
 
 
-def _run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-         path: Path, data: bytes, stdin: bool, argv: list[str]) -> tuple[int, str, str]:  # fmt: skip
+def _run(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    path: Path,
+    data: bytes,
+    stdin: bool,
+    argv: list[str],
+) -> tuple[int, str, str]:
     if stdin:
         monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data)))
     name = "-" if stdin else str(path)
@@ -51,8 +62,9 @@ def _run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
     return result.code, result.out, result.err
 
 
-@settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     fmt=st.sampled_from(["text", "jsonl", "csv"]),
     sizes=st.lists(st.integers(0, 120), min_size=1, max_size=12),
@@ -64,10 +76,18 @@ def _run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
     final_newline=st.booleans(),
 )
 def test_a_line_over_the_bound_is_refused_as_it_is_read(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-    tmp_path_factory: pytest.TempPathFactory, fmt: str, sizes: list[int], max_line: int,
-    block: int, max_chars: int | None, compressed: bool, stdin: bool, final_newline: bool,
-) -> None:  # fmt: skip
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path_factory: pytest.TempPathFactory,
+    fmt: str,
+    sizes: list[int],
+    max_line: int,
+    block: int,
+    max_chars: int | None,
+    compressed: bool,
+    stdin: bool,
+    final_newline: bool,
+) -> None:
     if fmt == "text":
         sizes = [max(1, n) for n in sizes]  # a blank line of text is a record too; keep it simple
     lines = _lines(fmt, sizes)
@@ -86,8 +106,12 @@ def test_a_line_over_the_bound_is_refused_as_it_is_read(
     over = [k for k, line in enumerate(lines, 1) if len(line) > max_line]
     if over and not (fmt == "text" and max_chars is not None and _cut_applies(max_chars, max_line)):
         name = "<stdin>" if stdin else str(path)
-        assert found == (1, "", f"kurenai: error: {name}: line {over[0]}: longer than "
-                                f"{max_line:,} bytes (--max-line-bytes)\n")  # fmt: skip
+        assert found == (
+            1,
+            "",
+            f"kurenai: error: {name}: line {over[0]}: longer than "
+            f"{max_line:,} bytes (--max-line-bytes)\n",
+        )
     else:
         assert found == expected
 
@@ -104,11 +128,23 @@ def test_a_cut_line_keeps_whole_characters_and_scores_null(
     monkeypatch.setattr(_sources, "_BLOCK_BYTES", 16)
     path = tmp_path / "t.txt"
     path.write_text("a b\n" + "é" * 5000 + "\nc d\n")
-    result = call_main(capsys, "--target-file", str(path), "--prediction-file", str(path),
-                       "--max-chars", "10", "--rouge-types", "rouge1")  # fmt: skip
+    result = call_main(
+        capsys,
+        "--target-file",
+        str(path),
+        "--prediction-file",
+        str(path),
+        "--max-chars",
+        "10",
+        "--rouge-types",
+        "rouge1",
+    )
     assert result.code == 0, result.err
-    assert result.out.splitlines()[1:] == ["0,1.000000,1.000000,1.000000", "1,,,", "2,1.000000,"
-                                           "1.000000,1.000000"]  # fmt: skip
+    assert result.out.splitlines()[1:] == [
+        "0,1.000000,1.000000,1.000000",
+        "1,,,",
+        "2,1.000000,1.000000,1.000000",
+    ]
     source = _sources.Source(str(path), "text", "", max_line=1 << 20, cut=45)
     blocks = b"".join(_sources.raw_blocks(source)).split(b"\n")
     assert blocks[1] == "é".encode() * 22  # 44 bytes: whole characters only

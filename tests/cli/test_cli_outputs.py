@@ -77,8 +77,20 @@ PAIR = ["--target-file", "t.txt", "--prediction-file", "p.txt"]
             "--report q.txt is the input file q.txt; refusing to replace it",
         ),
         (
-            ["--target-file", "x.jsonl", "--prediction-file", "x.jsonl", "--target-field", "a",
-             "--prediction-field", "b", "--system-fields", "c", "--report", "x.jsonl"],
+            [
+                "--target-file",
+                "x.jsonl",
+                "--prediction-file",
+                "x.jsonl",
+                "--target-field",
+                "a",
+                "--prediction-field",
+                "b",
+                "--system-fields",
+                "c",
+                "--report",
+                "x.jsonl",
+            ],
             "--report x.jsonl is the input file x.jsonl; refusing to replace it",
         ),
         (
@@ -98,11 +110,14 @@ PAIR = ["--target-file", "t.txt", "--prediction-file", "p.txt"]
             "--output - and --report - both write to stdout; give each its own",
         ),
     ],
-)  # fmt: skip
+)
 def test_the_audits_reproducers_are_refused_before_reading(
-    capsys: pytest.CaptureFixture[str], here: Path, no_reading: None, argv: list[str],
+    capsys: pytest.CaptureFixture[str],
+    here: Path,
+    no_reading: None,
+    argv: list[str],
     message: str,
-) -> None:  # fmt: skip
+) -> None:
     (here / "out.csv").write_text("precious\n")
     result = call_main(capsys, *argv)
     assert (result.code, result.out, result.err) == (1, "", f"kurenai: error: {message}\n")
@@ -125,17 +140,44 @@ def test_files2rouge_saveto_an_input_is_refused_before_reading(
 # ------------------------------------------------------------ the generated family
 
 # What an output option may name: an input, a link to one, a new file, a directory.
-_OUTPUTS = ["t.txt", "p.txt", "q.txt", "x.jsonl", "soft.txt", "hard.txt", "./t.txt", "new.csv",
-            "new.html", "sub/../new.csv", ".", "missing/new.csv", None]  # fmt: skip
+_OUTPUTS = [
+    "t.txt",
+    "p.txt",
+    "q.txt",
+    "x.jsonl",
+    "soft.txt",
+    "hard.txt",
+    "./t.txt",
+    "new.csv",
+    "new.html",
+    "sub/../new.csv",
+    ".",
+    "missing/new.csv",
+    None,
+]
 _MODES = {
     "pair": [*PAIR],
     "baseline": [*PAIR, "--baseline-file", "q.txt"],
     "systems": [*PAIR, "--systems", "q.txt"],
-    "fields": ["--target-file", "x.jsonl", "--prediction-file", "x.jsonl", "--target-field",
-               "a", "--prediction-field", "b", "--system-fields", "c"],  # fmt: skip
+    "fields": [
+        "--target-file",
+        "x.jsonl",
+        "--prediction-file",
+        "x.jsonl",
+        "--target-field",
+        "a",
+        "--prediction-field",
+        "b",
+        "--system-fields",
+        "c",
+    ],
 }
-_INPUTS = {"pair": ["t.txt", "p.txt"], "baseline": ["t.txt", "p.txt", "q.txt"],
-           "systems": ["t.txt", "p.txt", "q.txt"], "fields": ["x.jsonl"]}  # fmt: skip
+_INPUTS = {
+    "pair": ["t.txt", "p.txt"],
+    "baseline": ["t.txt", "p.txt", "q.txt"],
+    "systems": ["t.txt", "p.txt", "q.txt"],
+    "fields": ["x.jsonl"],
+}
 
 
 def _identity(path: str) -> object:
@@ -177,9 +219,13 @@ def _expected(mode: str, outputs: list[tuple[str, str]]) -> str | None:
     report=st.sampled_from(_OUTPUTS),
 )
 def test_no_output_replaces_an_input_or_another_output(
-    capsys: pytest.CaptureFixture[str], tmp_path_factory: pytest.TempPathFactory,
-    monkeypatch: pytest.MonkeyPatch, mode: str, output: str | None, report: str | None,
-) -> None:  # fmt: skip
+    capsys: pytest.CaptureFixture[str],
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    mode: str,
+    output: str | None,
+    report: str | None,
+) -> None:
     here = tmp_path_factory.mktemp("outputs")
     _files(here)
     (here / "sub").mkdir()

@@ -196,7 +196,7 @@ def test_the_report_leaves_over_limit_records_out_as_the_cli_does(
     # same seed) over the records within --max-tokens; the others are null in
     # the table; a lone surrogate (a JSON escape) does not stop the writer.
     directory = tmp_path_factory.mktemp("limits")
-    words = "the cat sat on a mat and dog ran far away".split()
+    words = ["the", "cat", "sat", "on", "a", "mat", "and", "dog", "ran", "far", "away"]
     rows = []
     for k, (n, m) in enumerate(lengths):
         target = " ".join(words[(k + i) % 11] for i in range(n))

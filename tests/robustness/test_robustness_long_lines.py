@@ -40,12 +40,18 @@ def _run(argv: list[str], stdin: Path | None = None) -> tuple[int, str, str, flo
     """Exit code, stdout, stderr (without the peak) and the peak in MiB."""
     with open(stdin or "/dev/null", "rb") as source:
         done = subprocess.run(
-            [sys.executable, "-c", PEAK, *argv], stdin=source, capture_output=True, text=True,
+            [sys.executable, "-c", PEAK, *argv],
+            stdin=source,
+            capture_output=True,
+            text=True,
             timeout=300,
-        )  # fmt: skip
+        )
     *lines, peak = done.stderr.splitlines()
-    return done.returncode, done.stdout, "".join(f"{line}\n" for line in lines), (
-        maxrss_bytes(int(peak)) / MIB
+    return (
+        done.returncode,
+        done.stdout,
+        "".join(f"{line}\n" for line in lines),
+        (maxrss_bytes(int(peak)) / MIB),
     )
 
 
@@ -72,10 +78,20 @@ def test_a_gzip_of_nul_bytes_is_refused_in_bounded_memory(
         for _ in range(SIZE // MIB):
             stream.write(bytes(MIB))
         stream.write(b"\nc d\n")
-    code, out, err, peak = _run(["--target-file", str(tiny[0]), "--prediction-file", str(path),
-                                 "--max-line-bytes", str(BOUND)])  # fmt: skip
+    code, out, err, peak = _run(
+        [
+            "--target-file",
+            str(tiny[0]),
+            "--prediction-file",
+            str(path),
+            "--max-line-bytes",
+            str(BOUND),
+        ]
+    )
     assert (code, out) == (1, "")
-    assert err == f"kurenai: error: {path}: line 2: longer than {BOUND:,} bytes (--max-line-bytes)\n"
+    assert (
+        err == f"kurenai: error: {path}: line 2: longer than {BOUND:,} bytes (--max-line-bytes)\n"
+    )
     _within(peak, tiny[1])
 
 
@@ -89,13 +105,18 @@ def test_a_huge_jsonl_field_on_stdin_is_refused_in_bounded_memory(
         for _ in range(SIZE // MIB):
             stream.write(b"x" * MIB)
         stream.write(b'"}\n')
-    for argv in (["--max-line-bytes", str(BOUND)], ["--max-line-bytes", str(BOUND),
-                                                    "--max-chars", "1000"]):  # fmt: skip
-        code, out, err, peak = _run(["--target-file", "-", "--prediction-file", "-", "--format",
-                                     "jsonl", *argv], stdin=path)  # fmt: skip
+    for argv in (
+        ["--max-line-bytes", str(BOUND)],
+        ["--max-line-bytes", str(BOUND), "--max-chars", "1000"],
+    ):
+        code, out, err, peak = _run(
+            ["--target-file", "-", "--prediction-file", "-", "--format", "jsonl", *argv], stdin=path
+        )
         assert (code, out) == (1, "")
-        assert err == f"kurenai: error: <stdin>: line 2: longer than {BOUND:,} bytes " \
-                      "(--max-line-bytes)\n"  # fmt: skip
+        assert (
+            err == f"kurenai: error: <stdin>: line 2: longer than {BOUND:,} bytes "
+            "(--max-line-bytes)\n"
+        )
         _within(peak, tiny[1])
 
 
@@ -106,13 +127,23 @@ def test_a_huge_line_on_stdin_over_max_chars_is_null_in_bounded_memory(
     # kept only to what the limit needs and the rest is skipped unread.
     path = tmp_path / "p.txt"
     with open(path, "wb") as stream:
-        stream.write("a b\n".encode())
+        stream.write(b"a b\n")
         for _ in range(SIZE // MIB):
             stream.write("é".encode() * (MIB // 2))
         stream.write(b"\nc d\n")
-    code, out, err, peak = _run(["--target-file", str(tiny[0]), "--prediction-file", "-",
-                                 "--max-chars", "1000", "--rouge-types", "rouge1"],
-                                stdin=path)  # fmt: skip
+    code, out, err, peak = _run(
+        [
+            "--target-file",
+            str(tiny[0]),
+            "--prediction-file",
+            "-",
+            "--max-chars",
+            "1000",
+            "--rouge-types",
+            "rouge1",
+        ],
+        stdin=path,
+    )
     assert code == 0, err
     assert out.splitlines()[2] == "1,,,"
     assert "1 records over --max-tokens or --max-chars" in err
