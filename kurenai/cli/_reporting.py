@@ -196,20 +196,19 @@ def _within_limits(
     ``--max-tokens``/``--max-chars``: a record over a limit in its target or
     in any system's prediction is left out for every system (the paired
     tests compare the same records), and counted on stderr."""
+    from kurenai.report import scored_records  # the report's rule: the same records
+
     scores = {name: score_records(scorer, targets, texts, args) for name, texts in systems.items()}
-    over = np.zeros(len(targets), dtype=bool)
-    for values in scores.values():
-        over |= np.isnan(values[0, 2])
-    if over.all():
+    keep = scored_records(scores)
+    if not keep.size:
         raise CliError("every record is over --max-tokens or --max-chars: nothing to rank")
-    if not over.any():
+    if keep.size == len(targets):
         return targets, systems, ids, scores
     if not args.quiet:
         stderr_line(
-            f"kurenai: {int(over.sum())} records over --max-tokens or --max-chars: "
+            f"kurenai: {len(targets) - keep.size} records over --max-tokens or --max-chars: "
             "left out of the leaderboard"
         )
-    keep = np.flatnonzero(~over)
     return (
         [targets[i] for i in keep],
         {name: [texts[i] for i in keep] for name, texts in systems.items()},

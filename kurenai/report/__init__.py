@@ -40,6 +40,7 @@ __all__ = [
     "baseline_name",
     "leaderboard",
     "score_systems",
+    "scored_records",
     "write_report",
 ]
 

@@ -60,6 +60,9 @@ def no_reading(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 PAIR = ["--target-file", "t.txt", "--prediction-file", "p.txt"]
+# Three systems as fields of one JSONL file: the references a, the predictions b, c.
+FIELDS = ["--target-file", "x.jsonl", "--prediction-file", "x.jsonl", "--target-field", "a"]
+FIELDS += ["--prediction-field", "b", "--system-fields", "c"]
 
 
 # ------------------------------------------------------------ the audit's reproducers
@@ -77,20 +80,7 @@ PAIR = ["--target-file", "t.txt", "--prediction-file", "p.txt"]
             "--report q.txt is the input file q.txt; refusing to replace it",
         ),
         (
-            [
-                "--target-file",
-                "x.jsonl",
-                "--prediction-file",
-                "x.jsonl",
-                "--target-field",
-                "a",
-                "--prediction-field",
-                "b",
-                "--system-fields",
-                "c",
-                "--report",
-                "x.jsonl",
-            ],
+            [*FIELDS, "--report", "x.jsonl"],
             "--report x.jsonl is the input file x.jsonl; refusing to replace it",
         ),
         (
@@ -159,18 +149,7 @@ _MODES = {
     "pair": [*PAIR],
     "baseline": [*PAIR, "--baseline-file", "q.txt"],
     "systems": [*PAIR, "--systems", "q.txt"],
-    "fields": [
-        "--target-file",
-        "x.jsonl",
-        "--prediction-file",
-        "x.jsonl",
-        "--target-field",
-        "a",
-        "--prediction-field",
-        "b",
-        "--system-fields",
-        "c",
-    ],
+    "fields": FIELDS,
 }
 _INPUTS = {
     "pair": ["t.txt", "p.txt"],
