@@ -28,6 +28,7 @@ __all__ = [
     "DEFAULT_TYPES",
     "distinct",
     "flag",
+    "language",
     "limit",
     "not_a_string",
     "rouge_types",
@@ -48,6 +49,24 @@ def flag(value: Any, name: str) -> bool:
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     raise TypeError(f"{name} must be a bool, got {type(value).__name__}")
+
+
+def language(value: Any, name: str = "lang") -> str | None:
+    """``lang=`` as its language's code (None: none); a TypeError for a
+    non-str, a ValueError listing the known languages for an unknown one.
+
+    >>> language("Bangla"), language(None)
+    ('bn', None)
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(
+            f"{name} must be None or a language such as 'de', got {type(value).__name__}"
+        )
+    from kurenai._core.languages import language as row
+
+    return row(value).code
 
 
 def limit(value: Any, name: str) -> int:

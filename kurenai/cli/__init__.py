@@ -220,12 +220,14 @@ def _scorer(args: argparse.Namespace, load: bool = False) -> RougeScorer:
             use_stemmer=args.use_stemmer,
             split_summaries=args.split_summaries,
             tokenizer=args.tokenizer,
+            lang=args.lang,
         )
         loader = getattr(scorer.tokenizer, "load", None)
         if load and callable(loader):
             loader()
     except (ImportError, ValueError, RuntimeError) as error:  # e.g. an extra not installed
-        raise CliError(f"cannot use tokenizer {args.tokenizer!r}: {error}") from None
+        named = f"tokenizer {args.tokenizer!r}" if args.tokenizer else f"--lang {args.lang}"
+        raise CliError(f"cannot use {named}: {error}") from None
     return scorer
 
 

@@ -67,6 +67,8 @@ class _Parser(argparse.ArgumentParser):
 
 def _check(args: argparse.Namespace) -> None:
     """Checks across options, before any file is read."""
+    if args.tokenizer is None and args.lang is None:
+        args.tokenizer = DEFAULT_TOKENIZER  # (with --lang: the language's)
     if args.output_format is None and not _reporting.ranks_systems(args):
         args.output_format = DEFAULT_OUTPUT_FORMAT  # (a leaderboard's is its text table)
     if args.use_aggregator:
@@ -194,12 +196,20 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
     )
     add(
         "--tokenizer",
-        default=DEFAULT_TOKENIZER,
+        default=None,
         choices=available_tokenizers(),
         metavar="NAME",
         help="how texts become tokens, one of the tokenizers listed below (default: "
         f"{DEFAULT_TOKENIZER}). Japanese, Chinese or Thai without spaces between words needs char "
-        "(or a morphological tokenizer: mecab, sudachi, jieba)",
+        "(or a morphological tokenizer: mecab, sudachi, jieba, thai, lao, khmer)",
+    )
+    add(
+        "--lang",
+        type=_values.language,
+        metavar="LANG",
+        help="the texts' language, an ISO 639-1 code (de, th, ja...) or English name "
+        "(german, bangla...): its tokenizer unless --tokenizer names one, and with "
+        "--use-stemmer its stemmer",
     )
     add(
         "--multi-ref-mode",

@@ -2,7 +2,7 @@
 structs of scores out, through ``score_batch(columnar=True)``.
 
 ``Options`` holds what is fixed when a function or expression is made
-(tokenizer, stemmer, sentence splitting, size limits, threads); the ROUGE type
+(tokenizer, stemmer, language, sentence splitting, size limits, threads); the ROUGE type
 may come per row (SQL) or per expression.  Scorers are built once per
 (options, types) and reused for every batch.
 """
@@ -16,6 +16,7 @@ import numpy as np
 
 from kurenai._core import arrow as _arrow
 from kurenai._core import checks as _checks
+from kurenai._core.languages import choices
 from kurenai._core.names import type_and_split
 from kurenai._core.plan import SCORE_FIELDS
 
@@ -38,6 +39,7 @@ class Options:
     max_tokens: int | None = None
     n_jobs: int = -1
     max_chars: int | None = None
+    lang: str | None = None
     _scorers: dict[tuple[tuple[str, ...], bool], Any] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -51,8 +53,10 @@ class Options:
         for name in ("max_tokens", "max_chars"):
             _checks.limit(getattr(self, name), name)
         resolve_jobs(self.n_jobs)
+        object.__setattr__(self, "lang", _checks.language(self.lang))
+        tokenizer, stem = choices(self.lang, self.tokenizer, self.use_stemmer)
         # Fails now for an unknown name or a non-tokenizer, not on a batch.
-        object.__setattr__(self, "_tokenizer", resolve_tokenizer(self.tokenizer, self.use_stemmer))
+        object.__setattr__(self, "_tokenizer", resolve_tokenizer(tokenizer, stem))
 
     def scorer(self, types: tuple[str, ...], split: bool) -> Any:
         """The RougeScorer of ``types`` (kurenai names) with this sentence splitting."""

@@ -146,8 +146,6 @@ def parse_command_line(argv: Sequence[str]) -> Options:
         raise OptionsError("-r must be at least 1 (the script divides by it)")
     _at_most(resamples, MAX_RESAMPLES, "r", "bootstrap samples")
     counting = _integer(found["t"], "t") if "t" in found else None
-    if "z" in found and found["z"].upper() not in ("SEE", "ISI", "SPL"):
-        raise OptionsError(f"Unknown input format: {found['z']} (-z takes SEE, ISI or SPL)")
     if "2" in found:
         _integer(found["2"], "2")
     return Options(

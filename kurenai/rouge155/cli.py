@@ -4,8 +4,10 @@
 
 Takes the script's own options and configuration and prints what the
 script prints, byte for byte, computed by kurenai.  Exit codes are the
-script's: 0, 2 when a summary or the configuration cannot be found (Perl's
-``die`` exits with the errno), 255 for every other refusal (usage, bad
+script's: 0, 2 when a summary, the configuration or a data file cannot be
+found (Perl's ``die`` exits with the errno), 25 for an input format the
+script cannot read (its ``die`` after opening the first summary leaves
+``ENOTTY``), 255 for every other refusal (usage, bad
 options, a bad configuration, the script's own division by zero); each
 failure is one line on stderr and nothing on stdout.
 """
@@ -41,10 +43,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageRequest:
         sys.stderr.write(usage_text(_PROG))
         return 255
-    except (OptionsError, DataError) as error:
+    except OptionsError as error:
         print(f"{_PROG}: {error}", file=sys.stderr)
         return 255
-    except ConfigError as error:
+    except (ConfigError, DataError) as error:
         print(f"{_PROG}: {error}", file=sys.stderr)
         return error.errno
     except KeyboardInterrupt:

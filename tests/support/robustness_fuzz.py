@@ -25,13 +25,17 @@ from kurenai.rouge_scorer import ROUGE_TYPES, RougeScorer
 from kurenai.scoring import Score
 from kurenai.tokenizers import get_tokenizer
 
-NAMES = ["char", "jieba", "kiwi", "mecab", "rouge-score", "sudachi", "unicode", "whitespace"]
+NAMES = [
+    "char", "jieba", "khmer", "kiwi", "lao", "mecab", "rouge-score", "sudachi", "thai", "unicode",
+    "whitespace",
+]  # fmt: skip
 
 # Any code point, weighted towards the separators and scripts the scans treat
 # specially (newlines, spaces, CJK, combining marks, astral characters).
 characters = st.one_of(
     st.characters(codec=None, categories=None),
     st.sampled_from(list("\n \t\u3000a1Zé\u0308今日は한국어😀\U00020000\U000e0100\ud800.,")),
+    st.sampled_from(list("กรัภาษไทย่ๆ๑ພາສາລາວ່ໆខ្ញុំស្រលាញ់\u17d2\u200b")),
 )
 texts = st.text(characters, max_size=60)
 types = st.lists(st.sampled_from(list(ROUGE_TYPES)), min_size=1, max_size=5)
