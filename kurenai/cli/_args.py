@@ -21,7 +21,7 @@ from kurenai._core import names as _names
 from kurenai._core.plan import ROUGE_TYPE_GRAMMAR
 from kurenai.cli import _reporting, _values
 from kurenai.cli._output import FORMATS as OUTPUT_FORMATS
-from kurenai.cli._sources import BELOW_GATE, INPUT_FORMATS, CliError
+from kurenai.cli._sources import BELOW_GATE, INPUT_FORMATS, MAX_LINE_BYTES, CliError
 from kurenai.tokenizers import available_tokenizers, tokenizer_info
 
 __all__ = ["DEFAULT_TYPES", "ExitRequest", "parse_args"]
@@ -323,6 +323,15 @@ def _add_input(group: argparse._ArgumentGroup) -> None:
         metavar="NAME",
         help="JSONL/CSV field of each record's id, carried into the report "
         "(default: records are numbered from 0)",
+    )
+    add(
+        "--max-line-bytes",
+        type=_values.int_in(1),
+        default=MAX_LINE_BYTES,
+        metavar="N",
+        help="refuse a line of more than N bytes as it is read, before it is held "
+        f"(default: {MAX_LINE_BYTES:,}, 256 MiB); with --max-chars, a plain-text line over "
+        "the limit is skipped unread rather than refused",
     )
     add(
         "--newline-escape",

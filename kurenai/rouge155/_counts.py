@@ -103,6 +103,11 @@ def pair_counts(metrics: Sequence[Metric], model: Summary, peer: Summary) -> lis
     return found
 
 
+# The most metrics kurenai._perl.peer_values takes (its arrays are fixed);
+# more (-n 30) are counted here.
+KERNEL_METRICS = 16
+
+
 def evaluation_values(
     metrics: Sequence[Metric],
     models: Sequence[Summary],
@@ -118,7 +123,7 @@ def evaluation_values(
     kernel = _backend.perl
     if joined is None:
         joined = peer.joined and all(model.joined for model in models)
-    if kernel is not None and joined:
+    if kernel is not None and joined and len(metrics) <= KERNEL_METRICS:
         try:
             return kernel.peer_values(  # type: ignore[no-any-return]
                 metrics, [model.units for model in models], peer.units, best, counting, alpha

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from kurenai import _backend
 from kurenai.rouge155._config import Config, ConfigError, Evaluation, read_config, read_file_list
 from kurenai.rouge155._corpus import Average, corpus_averages
-from kurenai.rouge155._counts import Metric, evaluation_values
+from kurenai.rouge155._counts import KERNEL_METRICS, Metric, evaluation_values
 from kurenai.rouge155._options import Options
 from kurenai.rouge155._report import metric_block
 from kurenai.rouge155._summary import (
@@ -97,6 +97,9 @@ class Report(NamedTuple):
         return "".join(parts)
 
 
+_NO_GAP_LIMIT = 10**9
+
+
 def metrics_of(options: Options) -> list[Metric]:
     """The metrics the options ask for, in the order the script prints them."""
     metrics = [Metric(f"ROUGE-{n}", "N", n=n) for n in range(1, (options.max_n or 0) + 1)]
@@ -107,6 +110,10 @@ def metrics_of(options: Options) -> list[Metric]:
     if options.gap is not None:
         gap = int(options.gap)
         shown = options.gap if gap >= 0 else "*"
+        if not 0 <= gap < _NO_GAP_LIMIT:
+            # A gap longer than any summary (none has 10**9 words) is no
+            # limit: counted as -2 -1, so the kernels' C int holds it.
+            gap = -1
         s = Metric(f"ROUGE-S{shown}", "S", gap=gap)
         su = Metric(f"ROUGE-SU{shown}", "S", gap=gap, unigrams=True)
         if options.su_only:
@@ -202,7 +209,9 @@ def _count(
     limits = Limits(options.words, options.size)
     best = options.scoring == "B"
     joined = (limits.words == 0 and limits.size == 0) or None  # no cut: each reader's words agree
-    spl_values = _backend.perl.spl_values if _backend.perl and joined and plain(words_of) else None
+    spl_values = None
+    if _backend.perl and joined and plain(words_of) and len(metrics) <= KERNEL_METRICS:
+        spl_values = _backend.perl.spl_values
     tables: dict[str, tuple[list[str], array[float]]] = {s: ([], array("d")) for s in systems}
     seen: set[str] = set()
     for evaluation in config.evaluations:

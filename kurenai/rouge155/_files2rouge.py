@@ -24,6 +24,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 
+from kurenai._core.paths import check_outputs
 from kurenai.rouge155.pyrouge import Rouge155
 
 __all__ = ["files2rouge", "main"]
@@ -150,6 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     start = time.time()
     try:
+        if args.saveto:  # refused before the inputs are read, not after
+            check_outputs([("--saveto", args.saveto)], [args.reference, args.summary])
         output = files2rouge(
             args.summary,
             args.reference,
@@ -162,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             stemming=not args.no_stemming,
             progress=True,
         )
-    except (OSError, ValueError, LookupError) as error:
+    except (OSError, ValueError, LookupError) as error:  # OutputClash is a ValueError
         print(f"files2rouge: {error}", file=sys.stderr)
         return 1
     print(output)

@@ -18,6 +18,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from kurenai import _startup
 from kurenai.rouge155._api import evaluate_command_line
 from kurenai.rouge155._config import ConfigError
 from kurenai.rouge155._data import DataError
@@ -32,6 +33,7 @@ _PROG = "rouge155"
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
+    _startup.started()  # SIGINT is KeyboardInterrupt now
     if args[:1] == ["files2rouge"]:  # files2rouge's command line
         from kurenai.rouge155._files2rouge import main as files2rouge_main
 
@@ -50,6 +52,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{_PROG}: interrupted", file=sys.stderr)
         return 130
+    except MemoryError:
+        print(f"{_PROG}: out of memory (fewer summaries, -r samples or -n orders need less)",
+              file=sys.stderr)  # fmt: skip
+        return 1
     out = sys.stdout
     try:
         out.buffer.write(report.text().encode("utf-8"))

@@ -84,6 +84,9 @@ def test_duckdb_errors(con: Any) -> None:
 
     with pytest.raises(duckdb.Error, match="invalid ROUGE type 'rouge99'; valid types: rouge1"):
         con.execute("SELECT rouge_score('a', 'b', 'rouge99')").fetchall()
+    # A gap beyond the kernels' int: the names' one error, not an OverflowError.
+    with pytest.raises(duckdb.Error, match=r"invalid ROUGE type 'rougeS9+': the gap k of"):
+        con.execute("SELECT rouge_score('a', 'b', 'rougeS' || repeat('9', 30))").fetchall()
     with pytest.raises(ValueError, match="unknown tokenizer 'nope'"):
         register(con, "bad", tokenizer="nope")
     with pytest.raises(ValueError, match="max_tokens must be None or an int >= 0"):

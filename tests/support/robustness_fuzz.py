@@ -5,7 +5,8 @@ compiled code is a failed test with a traceback rather than a dead test run.
 Every text (any code point, lone surrogates included), every ROUGE type
 choice and every option must give scores that agree between ``score``,
 ``score_multi`` and ``score_batch`` (one thread and two), equal rouge-score's
-with its tokenizer, and never raise.
+with its tokenizer, and never raise; any number in a type's name gives a
+scorer or one ValueError.
 
     python -X faulthandler tests/support/robustness_fuzz.py [EXAMPLES]
 """
@@ -98,6 +99,19 @@ def equals_rouge_score(target: str, prediction: str, rouge_types: list[str], ste
     assert ours.score(target, prediction) == theirs.score(target, prediction)
 
 
+@given(name=st.from_regex(r"\A(rouge|ROUGE-|rouge_)(S|SU|s|su|L|Lsum|W)?[0-9]{0,40}\Z"))
+def names_or_one_error(name: str) -> None:
+    # Any number in a type's name: a scorer, or the ValueError naming it;
+    # never an OverflowError from the kernels (rougeS99999999999).
+    try:
+        scorer = RougeScorer([name])
+    except ValueError as error:
+        assert str(error).startswith("invalid ROUGE type "), error
+        return
+    for score in scorer.score("a b c d", "a c b e").values():
+        check_score(score)
+
+
 def main(examples: int) -> None:
     options = settings(
         max_examples=examples,
@@ -106,7 +120,7 @@ def main(examples: int) -> None:
         database=None,
         suppress_health_check=list(HealthCheck),
     )
-    for prop in (agree, equals_rouge_score):
+    for prop in (agree, equals_rouge_score, names_or_one_error):
         options(prop)()
         print(f"{prop.__name__}: {examples} examples passed", flush=True)
 
