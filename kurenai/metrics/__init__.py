@@ -308,7 +308,7 @@ class Rouge:
     def _config(self) -> tuple[Any, ...]:
         mode = _multiref.check_mode(self.accumulate)  # "avg" and "mean" merge
         limits = (self.max_tokens, self.max_chars)
-        return (self.rouge_types, self.use_stemmer, _tokenizer_key(self.tokenizer), mode, limits)
+        return (self.rouge_types, _tokenizer_key(self.scorer), mode, limits)
 
     def _table(self) -> np.ndarray:
         if len(self._chunks) != 1:
@@ -316,13 +316,21 @@ class Rouge:
         return self._chunks[0] if self._chunks else np.empty((len(self.rouge_types), 3, 0))
 
 
-def _tokenizer_key(tokenizer: Any) -> str:
-    # Names compare as they are; functions and objects by what they are,
-    # since their repr (an address) changes when pickled to another process.
-    if tokenizer is None or isinstance(tokenizer, str):
-        return str(tokenizer or "unicode")
+def _tokenizer_key(scorer: RougeScorer) -> tuple[str, ...]:
+    """What the scorer's tokenizer does, as its signature states it (name,
+    options, stemming): ``"char"`` and ``CharTokenizer()`` are one tokenizer,
+    a stemmed and an unstemmed ``whitespace`` two.  A tokenizer that states
+    nothing (no ``signature_parts``: a plain function, a foreign object) is
+    known by its qualified name alone, never by its repr (an address, which
+    changes when pickled to another process)."""
+    fields = scorer.signature().fields()
+    tokenizer: Any = scorer.tokenizer
+    if isinstance(tokenizer, CallableTokenizer):
+        tokenizer = tokenizer.function
+    if callable(getattr(tokenizer, "signature_parts", None)):
+        return fields["tok"], fields["stem"]
     named = tokenizer if hasattr(tokenizer, "__qualname__") else type(tokenizer)
-    return f"{getattr(named, '__module__', '')}.{named.__qualname__}"
+    return fields["tok"], f"{getattr(named, '__module__', '')}.{named.__qualname__}"
 
 
 def _per_pair(rouge_types: list[str], table: np.ndarray, details: bool) -> Result:
