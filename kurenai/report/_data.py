@@ -64,7 +64,8 @@ def document(
         "leaderboard": board.as_dict(),
         "buckets": _buckets(rouge_types, scores, target_lengths, prediction_lengths),
         "highlights": {str(i): h for i, h in highlights.items()},
-        "explained": len(highlights),
+        "explained": sum(h is not None for h in highlights.values()),
+        "too_costly": sum(h is None for h in highlights.values()),
         "resampling": {
             "samples": resampling[0],
             "confidence": resampling[1],
