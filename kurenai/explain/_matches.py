@@ -157,11 +157,12 @@ def work(kind: int, t: Sequence[Tokens], p: Sequence[Tokens], gap: int, unigrams
     text).  Stops counting once past ``MAX_WORK``."""
     if kind == SKIP:
         return UNIT_WORK * sum(_skip_units(len(x), gap, unigrams) for x in (t[0], p[0]))
-    compiled = _backend.IMPLEMENTATION == "compiled"
+    compiled = _backend.kernels.__name__ == "kurenai._lcs"
     if kind == LCS:  # compiled: bit-parallel rows walked back, as scored
         return 0 if compiled else len(t[0]) * len(p[0])
     if kind == WLCS:  # compiled: the scoring kernel's walks (wlcs_marks)
-        return 0 if _backend.variants.__name__ == "kurenai._variants" else _sentence_pairs_work(t, p, 1)
+        walks = _backend.variants.__name__ == "kurenai._variants"
+        return 0 if walks else _sentence_pairs_work(t, p, 1)
     if kind == LSUM:  # a path per pair of sentences sharing a token
         return _sentence_pairs_work(t, p, 64 if compiled else 1)
     return 0
