@@ -22,6 +22,10 @@ shared), the median of interleaved repeats, and their ratio:
 * *distinct shapes*: the same against ``b a f_j g_j`` with many distinct
   pairs of frequent words (see ``frequent_pairs``).
 
+The hostile table's *ten digits* row is beyond the documented bound (its
+cost, about k^2 to k^2.5, is in docs/performance.md): ten frequent tokens a
+line, each the base-4 digit of the line's number.
+
 A second table sets each hostile structure (``HOSTILE``: 3 to 7 tokens a
 line) beside *typical* inputs of k lines of 3 tokens per side: 3 words drawn
 with the corpus frequencies per line (the prediction related as above), and corpus sentences cut to

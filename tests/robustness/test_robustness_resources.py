@@ -6,7 +6,8 @@ is capped at the available cores; the stemmer's memo is bounded in
 characters as well as entries; Spark's worker cache keeps the 16 most recent
 scorers, keyed by the tokenizer's value; threads do not multiply an
 analyser's dictionary (a pool of at most ``POOL_MAX`` analysers that are not
-thread-safe, one shared analyser otherwise).
+thread-safe, one shared analyser otherwise); ``explain()`` refuses, before
+any work, a pair whose explanation would list n² units.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ import threading
 
 import pytest
 from robustness_support import require
+from rss import MIB, peak_rss_bytes
 
 from kurenai import metrics
+from kurenai.explain import ExplainLimitError, explain
 from kurenai._core import batch as _batch
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.spark import _worker, tokenizer_key
@@ -222,3 +225,17 @@ def test_short_lived_threads_do_not_multiply_dictionaries(name: str) -> None:
     # One analyser per thread would map MeCab's dictionary 66 times (~250 MB
     # of address space each); the pool's few, and the threads' stacks, are gone.
     assert _vm_size() - before < POOL_MAX * (300 << 20)
+
+
+def test_explaining_skip_bigrams_without_a_gap_takes_no_quadratic_memory() -> None:
+    # The audit's reproducer scaled: 3 records of 10k tokens, where listing
+    # the skip units ran out of memory at 3.65 GB.
+    rng = random.Random(7)
+    words = [f"w{i}" for i in range(50)]
+    scorer = RougeScorer(["rougeS", "rougeSU"])
+    before = peak_rss_bytes()
+    for _ in range(3):
+        target = " ".join(rng.choice(words) for _ in range(10_000))
+        with pytest.raises(ExplainLimitError):
+            explain(scorer, target, target[::-1])
+    assert peak_rss_bytes() - before < 64 * MIB
