@@ -81,6 +81,7 @@ def pairwise_sum(reader: _Rows, count: int) -> npt.NDArray[np.float64]:
 
 def _block_sum(rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     count = len(rows)
+    total: npt.NDArray[np.float64]
     if count < _LANES:
         total = np.zeros(rows.shape[1])
         for row in rows:
@@ -88,7 +89,7 @@ def _block_sum(rows: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         return total
     whole = count - count % _LANES
     lanes = rows[:whole].reshape(-1, _LANES, rows.shape[1])
-    acc = lanes[0].copy()
+    acc: npt.NDArray[np.float64] = lanes[0].copy()
     for step in lanes[1:]:
         acc += step
     total = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))

@@ -43,12 +43,12 @@ __all__ = [
     "MAX_WORK",
     "ExplainLimitError",
     "Pairs",
+    "check_work",
     "lcs",
     "lcs_pairs",
     "lsum",
     "ngrams",
     "skip_grams",
-    "check_work",
     "wlcs",
     "work",
 ]
@@ -63,6 +63,7 @@ PAIR_WORK = 24  # a pair of sentences walked: a path call and its union
 class ExplainLimitError(ValueError):
     """The explanation of a pair would cost more than ``MAX_WORK`` (its score
     does not: ``score()`` counts without listing what matched)."""
+
 
 Tokens = Sequence[Hashable]
 # One match: the reference positions and the prediction positions it pairs.

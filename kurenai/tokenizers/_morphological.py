@@ -35,8 +35,8 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import logging
-import re
 import os
+import re
 import threading
 import warnings
 from collections import OrderedDict

@@ -19,7 +19,7 @@ from kurenai.cli._output import Block
 def _streamed(rows: np.ndarray, cuts: list[int]) -> np.ndarray:
     mean = StreamingMean(rows.shape[1])
     start = 0
-    for cut in sorted(cuts) + [len(rows)]:
+    for cut in [*sorted(cuts), len(rows)]:
         mean.add(rows[start:cut])
         start = max(start, cut)
     return mean.means()

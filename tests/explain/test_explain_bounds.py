@@ -67,7 +67,9 @@ def test_the_unit_count_is_the_listed_units(n: int, gap: int, unigrams: bool) ->
 
 def _disjoint_lines(lines: int, width: int, offset: int) -> str:
     # Line i holds tokens of its own: only line i of the other side shares any.
-    return "\n".join(" ".join(f"l{i}x{(k + offset) % width}" for k in range(width)) for i in range(lines))
+    return "\n".join(
+        " ".join(f"l{i}x{(k + offset) % width}" for k in range(width)) for i in range(lines)
+    )
 
 
 @pytest.mark.parametrize("rouge_type", ["rougeLsum", "rougeW"])

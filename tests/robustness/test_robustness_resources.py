@@ -22,8 +22,8 @@ from robustness_support import require
 from rss import MIB, peak_rss_bytes
 
 from kurenai import metrics
-from kurenai.explain import ExplainLimitError, explain
 from kurenai._core import batch as _batch
+from kurenai.explain import ExplainLimitError, explain
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.spark import _worker, tokenizer_key
 from kurenai.spark._worker import Spec
