@@ -15,6 +15,7 @@ The spec's own functions give what they count as positions, for
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from itertools import accumulate, chain
@@ -23,9 +24,19 @@ from kurenai._lcs_py import line_postings, sharing_lines
 
 # The spec's pure-only functions that other surfaces call (explain, and
 # rouge155 under -b): what matched, as positions, and ROUGE-W's credit of it.
-SPEC_HELPERS = ("skip_units", "wlcs_credit", "wlcs_pairs", "wlcs_runs")
+SPEC_HELPERS = ("c_pow", "skip_units", "wlcs_credit", "wlcs_pairs", "wlcs_runs")
 
 IDs = Sequence[Hashable]
+
+
+def c_pow(base: float, exponent: float) -> float:
+    """``base ** exponent`` as C's ``pow``, which the compiled kernels call:
+    infinity where the result overflows (Python's ``**`` raises), as under
+    ROUGE-1.5.5.pl's ``-w 1000``."""
+    try:
+        return float(base**exponent)
+    except OverflowError:
+        return math.inf
 
 
 def skip_bigram_counts(t: IDs, p: IDs, gap: int, unigrams: bool) -> tuple[int, int, int]:
@@ -82,9 +93,9 @@ def wlcs_credit(t_sents: Sequence[IDs], runs: Sequence[Run], weight: float) -> t
     reference sentences."""
     hit = base = 0.0
     for ref in t_sents:
-        base += float(len(ref)) ** weight
+        base += c_pow(float(len(ref)), weight)
     for refs, _ in runs:
-        hit += float(len(refs)) ** weight
+        hit += c_pow(float(len(refs)), weight)
     return hit, base
 
 
@@ -173,7 +184,7 @@ def wlcs_pairs(ref: IDs, can: IDs, weight: float) -> list[tuple[int, int]]:
     always take the diagonal, otherwise the walk goes up (back in ``ref``)
     when the cell above is at least the cell to the left.
     """
-    f = [float(k) ** weight for k in range(min(len(ref), len(can)) + 2)]
+    f = [c_pow(float(k), weight) for k in range(min(len(ref), len(can)) + 2)]
     score = [[0.0] * (len(can) + 1) for _ in range(len(ref) + 1)]
     run = [[0] * (len(can) + 1) for _ in range(len(ref) + 1)]
     for i in range(1, len(ref) + 1):

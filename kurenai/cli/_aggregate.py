@@ -2,8 +2,9 @@
 
 Each keeps the blocks of scores (a few floats per record), computes at
 ``close`` a :class:`~kurenai.cli._output.Corpus` and writes it with the
-output format's corpus writer.  Types appear in sorted order, the measures
-as precision, recall, F, as in every output.  ``corpus_f`` gives, per type,
+output format's corpus writer.  Types appear in sorted order, each type's
+rows as recall, precision, F (rouge-score's aggregate CSV); JSON names
+them.  ``corpus_f`` gives, per type,
 the F-measure that ``--fail-under`` compares: the mean, or the bootstrap
 ``mid``.
 """
@@ -19,7 +20,7 @@ import numpy.typing as npt
 
 from kurenai._core.bootstrap import bootstrap, paired_bootstrap
 from kurenai.cli._mean import StreamingMean
-from kurenai.cli._output import MEASURES, Block, Corpus, Report, write_corpus
+from kurenai.cli._output import CORPUS_MEASURES, MEASURES, Block, Corpus, Report, write_corpus
 from kurenai.cli._sources import CliError
 from kurenai.scoring import AggregateScore
 
@@ -115,11 +116,7 @@ class _MeanReport(_Streamed):
     def close(self) -> None:
         means = self._means()
         self.corpus_f = {t: means[t][2] for t in self._types}
-        rows = [
-            (f"{t}-{letter}", [means[t][m]])
-            for t in means
-            for m, (letter, _) in enumerate(MEASURES)
-        ]
+        rows = [(f"{t}-{letter}", [means[t][m]]) for t in means for m, letter, _ in CORPUS_MEASURES]
         per_type = {t: _score_dict(means[t]) for t in means}
         self._write("mean", ("mean",), rows, per_type)
 
@@ -138,7 +135,7 @@ class _BootstrapReport(_Collected):
         rows = [
             (f"{t}-{letter}", [float(getattr(getattr(result[t], b), name)) for b in _BOUNDS])
             for t in sorted(result)
-            for letter, name in MEASURES
+            for _, letter, name in CORPUS_MEASURES
         ]
         per_type = {t: _aggregate_dict(result[t]) for t in sorted(result)}
         self._write("aggregate", _BOUNDS, rows, per_type)

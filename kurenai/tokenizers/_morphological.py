@@ -19,8 +19,9 @@ load again on first use after unpickling (in a Spark or multiprocessing worker).
 Every adapter lowercases the analyser's words, drops those with no letter,
 number or mark (punctuation, symbols, emoji, spaces) and, with
 ``use_stemmer=True``, Porter-stems ASCII words of 4+ characters as rouge-score
-does; the Japanese adapters also replace each word by its dictionary form
-(``走っ`` -> ``走る``).  None of them is line-separable: an analyser's reading
+does, keeping every other word as it is (``5.00``, ``gpt-4``: the stemmer
+never drops a word); the Japanese adapters also replace each word by its
+dictionary form (``走っ`` -> ``走る``).  None of them is line-separable: an analyser's reading
 of a line can depend on its neighbours.
 
 Untrusted input stays in each analyser's linear range: a long text, or a long
@@ -370,10 +371,25 @@ class MeCabTokenizer(MorphologicalTokenizer):
         return _import_quietly("fugashi")
 
     def _analyser(self, fugashi: Any) -> Analyse:
-        tagger = fugashi.Tagger(self.tagger_args)  # ~1 ms with the dictionary mapped
+        tagger = mecab_tagger(fugashi, self.tagger_args)  # ~1 ms with the dictionary mapped
         word_of: Callable[[Any], str] = _mecab_base_form if self.use_stemmer else _mecab_surface
 
         return lambda piece: [word_of(word) for word in tagger(piece)]
+
+
+def mecab_tagger(fugashi: Any, tagger_args: str) -> Any:
+    """A ``fugashi.Tagger`` on UniDic-lite, the dictionary the ``ja`` extra
+    installs and the signature names, unless ``tagger_args`` names one
+    (``-d``).  fugashi alone prefers the ``unidic`` package wherever it is
+    installed, even with its dictionary never downloaded (then MeCab cannot
+    start), and full UniDic splits words otherwise than the signature says."""
+    if "-d" in tagger_args.split():
+        return fugashi.Tagger(tagger_args)
+    import unidic_lite
+
+    dicdir = unidic_lite.DICDIR
+    mecabrc = os.path.join(dicdir, "mecabrc")
+    return fugashi.Tagger(f'-d "{dicdir}" -r "{mecabrc}" {tagger_args}'.rstrip())
 
 
 def _mecab_surface(word: Any) -> str:

@@ -33,7 +33,7 @@ from kurenai.tokenizers._analyser_calls import (
 from kurenai.tokenizers._stemming import porter_stemmer, stemmed
 
 TYPES = ["rouge1", "rougeL", "rougeLsum"]
-ANALYSERS = ["mecab", "sudachi", "jieba", "kiwi"]
+ANALYSERS = ["mecab", "sudachi", "jieba", "kiwi", "thai", "lao", "khmer"]
 WORDS = st.sampled_from(["a", "cat", "running", "猫", "今日は", "天気", "é", "\u0301", "!", " "])
 TEXTS = st.lists(st.one_of(WORDS, st.just("\n")), max_size=30).map("".join)
 
