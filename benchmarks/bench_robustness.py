@@ -115,7 +115,7 @@ def bench_runs(name: str, longest: int, repeats: int) -> None:
 
     tokenizer = RougeScorer(["rouge1"], tokenizer=name).tokenizer
     tokenizer.load()
-    analyse = tokenizer._analyse()
+    analyse = tokenizer._analyser(tokenizer._shared_resource())  # the analyser alone
     analyse("warm up 준비 準備")  # Kiwi loads its model on the first call
     char = RUN_CHARACTERS[name]
     raw_sizes = [size for size in (1_000, 4_000, 16_000) if size <= longest]

@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from kurenai._core.bootstrap import bootstrap, paired_bootstrap
+from kurenai.cli._mean import StreamingMean
 from kurenai.cli._output import CORPUS_MEASURES, MEASURES, Block, Corpus, Report, write_corpus
 from kurenai.cli._sources import CliError
 from kurenai.scoring import AggregateScore
@@ -80,22 +81,38 @@ class _Collected:
         per_type: dict[str, dict[str, Any]],
     ) -> None:
         assert self._stream is not None
-        count = sum(block.shape[2] for block in self._values)
-        corpus = Corpus(name, columns, rows, per_type, count)
+        corpus = Corpus(name, columns, rows, per_type, self._count())
         write_corpus(self._stream, self._fmt, corpus, self._signature)
+
+    def _count(self) -> int:
+        return sum(block.shape[2] for block in self._values)
+
+
+class _Streamed(_Collected):
+    """Keeps no scores: a mean needs none.  The columns stream to a
+    :class:`~kurenai.cli._mean.StreamingMean`, whose means are ``np.mean``'s
+    (or pandas') of the per-record values, to the last bit."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self._mean = StreamingMean(3 * len(self._types))
+
+    def add(self, block: Block) -> None:
+        values = block.values[:, :, ~block.over_limits()]
+        self._mean.add(values.reshape(3 * len(self._types), values.shape[2]).T)
+
+    def _count(self) -> int:
+        return self._mean.count
 
     def _means(self) -> dict[str, list[float]]:
         """Per type in sorted order, the mean precision, recall and F."""
-        matrices = self._matrices(self._values)
-        # Each column on its own, contiguous: the mean NumPy (or pandas) gives
-        # of the per-record values, to the last bit.
-        return {
-            t: [float(np.mean(np.ascontiguousarray(column))) for column in matrices[t].T]
-            for t in sorted(matrices)
-        }
+        means = self._mean.means().reshape(len(self._types), 3).tolist()
+        if not self._mean.count:
+            raise CliError("every record is over --max-tokens or --max-chars: no corpus score")
+        return {t: means[self._types.index(t)] for t in sorted(self._types)}
 
 
-class _MeanReport(_Collected):
+class _MeanReport(_Streamed):
     def close(self) -> None:
         means = self._means()
         self.corpus_f = {t: means[t][2] for t in self._types}
@@ -140,8 +157,8 @@ class _PairedReport(_BootstrapReport):
         self._write("comparison", fields, rows, per_type)
 
 
-class _WithMean(_Collected):
-    """A per-record report that also keeps the scores for ``--fail-under``."""
+class _WithMean(_Streamed):
+    """A per-record report that also streams the means for ``--fail-under``."""
 
     def __init__(self, report: Report, rouge_types: Sequence[str]) -> None:
         super().__init__(None, "", rouge_types, "")

@@ -322,8 +322,7 @@ class Rouge:
     def _config(self) -> tuple[Any, ...]:
         mode = _multiref.check_mode(self.accumulate)  # "avg" and "mean" merge
         limits = (self.max_tokens, self.max_chars)
-        tokenizer = _tokenizer_key(self.tokenizer, self.lang)
-        return (self.rouge_types, self.use_stemmer, tokenizer, mode, limits, self.lang)
+        return (self.rouge_types, _tokenizer_key(self.scorer), mode, limits)
 
     def _table(self) -> np.ndarray:
         if len(self._chunks) != 1:
@@ -331,15 +330,22 @@ class Rouge:
         return self._chunks[0] if self._chunks else np.empty((len(self.rouge_types), 3, 0))
 
 
-def _tokenizer_key(tokenizer: Any, lang: str | None = None) -> str:
-    # Names compare as they are; functions and objects by what they are,
-    # since their repr (an address) changes when pickled to another process.
-    if tokenizer is None and lang is not None:
-        return f"lang:{lang}"
-    if tokenizer is None or isinstance(tokenizer, str):
-        return str(tokenizer or "unicode")
+def _tokenizer_key(scorer: RougeScorer) -> tuple[str, ...]:
+    """What the scorer's tokenizer does, as its signature states it (name,
+    options, stemming, language): ``"char"`` and ``CharTokenizer()`` are one
+    tokenizer, a stemmed and an unstemmed ``whitespace`` two.  A tokenizer
+    that states nothing (no ``signature_parts``: a plain function, a foreign
+    object) is known by its qualified name alone, never by its repr (an
+    address, which changes when pickled to another process)."""
+    fields = scorer.signature().fields()
+    said = (fields["tok"], fields["stem"], fields.get("lang", ""))
+    tokenizer: Any = scorer.tokenizer
+    if isinstance(tokenizer, CallableTokenizer):
+        tokenizer = tokenizer.function
+    if callable(getattr(tokenizer, "signature_parts", None)):
+        return said
     named = tokenizer if hasattr(tokenizer, "__qualname__") else type(tokenizer)
-    return f"{getattr(named, '__module__', '')}.{named.__qualname__}"
+    return (*said, f"{getattr(named, '__module__', '')}.{named.__qualname__}")
 
 
 def _per_pair(rouge_types: list[str], table: np.ndarray, details: bool) -> Result:

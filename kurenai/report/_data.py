@@ -73,7 +73,8 @@ def document(
             {name: lengths[scored] for name, lengths in prediction_lengths.items()},
         ),
         "highlights": {str(i): h for i, h in highlights.items()},
-        "explained": len(highlights),
+        "explained": sum(h is not None for h in highlights.values()),
+        "too_costly": sum(h is None for h in highlights.values()),
         "resampling": {
             "samples": resampling[0],
             "confidence": resampling[1],

@@ -233,10 +233,11 @@
     const t = D.types[alignedType];
     const found = D.highlights[String(i)];
     $("aligned-note").hidden = found !== undefined;
+    $("aligned-costly").hidden = found !== null;
     const shown = [main, ...others];
     const columns = $("aligned-columns");
     columns.textContent = "";
-    const spans = (s, side) => (found === undefined ? [] : found[s][t][side]);
+    const spans = (s, side) => (found == null ? [] : found[s][t][side]);
     columns.appendChild(column("reference", "", D.targets[i], spans(main, 0), "aligned-target"));
     shown.forEach((s, n) => {
       const score = D.scores[s][alignedType];
