@@ -61,6 +61,8 @@ XLSUM = [
     "welsh",
     "yoruba",
 ]
+
+
 def test_xlsum_has_45_languages_and_each_is_known() -> None:
     assert len(XLSUM) == 45
     for name in XLSUM:
