@@ -19,6 +19,7 @@ from robustness_support import require
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers._analysed_words import _HAS_WORD_CHARACTER, _jieba_words, _kept_words
 from kurenai.tokenizers._analyser_calls import MECAB_PIECE, RUN_BOUND, _natural_pieces
+from kurenai.tokenizers._morphological import mecab_tagger
 from kurenai.tokenizers._unicode import is_marks
 
 # The crash needs a fresh process: in this one it would end the test run.
@@ -94,7 +95,7 @@ def test_mecab_analyses_text_up_to_a_piece_as_fugashi_does() -> None:
     text = sentence * (MECAB_PIECE // len(sentence))
     assert len(text) <= MECAB_PIECE
     tokenizer = RougeScorer(["rouge1"], tokenizer="mecab").tokenizer
-    alone = _kept_words(word.surface for word in fugashi.Tagger()(text))
+    alone = _kept_words(word.surface for word in mecab_tagger(fugashi, "")(text))
     assert tokenizer.tokenize(text) == alone
 
 
