@@ -302,7 +302,9 @@ def shipped_stopwords(language: str) -> list[str] | None:
         return None
     from importlib.resources import files
 
-    text = files("kurenai.compat").joinpath("stopwords", language).read_text(encoding="utf-8")
+    text = (
+        files("kurenai.compat").joinpath("stopwords").joinpath(language).read_text(encoding="utf-8")
+    )
     return [line for line in text.splitlines() if line.strip()]
 
 

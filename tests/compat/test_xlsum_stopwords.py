@@ -73,6 +73,6 @@ def test_other_languages_still_need_nltks_corpus(monkeypatch: pytest.MonkeyPatch
     except ImportError:
         missing("nltk is not installed (the xlsum extra)")
     monkeypatch.setattr(nltk.stem.snowball, "stopwords", _Missing())
-    with pytest.raises(LookupError, match="python -m nltk.downloader stopwords"):
+    with pytest.raises(LookupError, match=r"python -m nltk\.downloader stopwords"):
         _xlsum_stemmers.stemmer_for("english")
     assert shipped_stopwords("english") is None

@@ -301,7 +301,9 @@ def test_split_summaries_punkt_splits_as_nltk(spark: SparkSession) -> None:
     ours = batch_rows(RougeScorer(["rougeLsum"], split_summaries=True), preds, refs, None)
     assert [r and r["rougeLsum"] for r in expected] != [r and r["rougeLsum"] for r in ours]
     df = frame(spark, {"pred": preds, "ref": refs}, parts=1)
-    column = rouge_scores(prediction="pred", target="ref", rouge_types=types, split_summaries="punkt")
+    column = rouge_scores(
+        prediction="pred", target="ref", rouge_types=types, split_summaries="punkt"
+    )
     got = collected(df, {"punkt": column})["punkt"]
     fields = {"rougeLsum": "rougeLsum", "rougeLsum_sentences": "rougeLsum", "rouge1": "rouge1"}
     assert got == [r and {f: r[t] for f, t in fields.items()} for r in expected]
