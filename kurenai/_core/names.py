@@ -115,17 +115,23 @@ def check_sentences(parsed: TypeName, split_summaries: bool) -> None:
         )
 
 
-def type_and_split(name: object, split_summaries: bool = False) -> tuple[str, bool]:
+def type_and_split(name: object, split_summaries: bool | str = False) -> tuple[str, bool | str]:
     """kurenai's ROUGE type for ``name``, and whether its sentences are
     detected (``split_summaries``, for the types read on sentences, or a
     detected-sentences name) rather than taken per line: how the Spark, DuckDB
-    and polars surfaces, whose names pick the splitting, read a name.
+    and polars surfaces, whose names pick the splitting, read a name.  With
+    ``split_summaries="punkt"``, detected sentences are punkt's: the split is
+    ``"punkt"``, as ``RougeScorer(split_summaries=...)`` takes it.
 
     >>> type_and_split("ROUGE-Lsum (detected sentences)"), type_and_split("rouge_l", True)
     (('rougeLsum', True), ('rougeL', False))
+    >>> type_and_split("rougeLsum", "punkt"), type_and_split("rouge1", "punkt")
+    (('rougeLsum', 'punkt'), ('rouge1', False))
     """
     parsed = resolve(name)
     split = parsed.detected or (bool(split_summaries) and parsed.kind.reads_sentences)
+    if split and split_summaries == "punkt":
+        return parsed.rouge_type, "punkt"
     return parsed.rouge_type, split
 
 

@@ -191,8 +191,14 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
     add("--use-stemmer", action="store_true", help="Porter-stem ASCII words")
     add(
         "--split-summaries",
-        action="store_true",
-        help="rougeLsum: find sentences with kurenai's splitter, not only at newlines",
+        nargs="?",
+        const=True,
+        default=False,
+        type=_values.splitter,
+        metavar="punkt",
+        help="rougeLsum: find sentences with kurenai's splitter, not only at newlines; "
+        "--split-summaries punkt: as nltk.sent_tokenize (NLTK's English punkt, offline: "
+        "the punkt extra)",
     )
     add(
         "--tokenizer",

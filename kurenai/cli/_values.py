@@ -23,6 +23,7 @@ __all__ = [
     "mode",
     "rouge_type",
     "rouge_types",
+    "splitter",
     "thresholds",
 ]
 
@@ -53,6 +54,16 @@ def rouge_types(text: str) -> list[str]:
 def language(text: str) -> str | None:
     """The code of the language ``--lang`` names."""
     return argued(_checks.language, text)
+
+
+def splitter(text: str) -> str:
+    """The sentence splitter ``--split-summaries`` names: ``punkt`` (without a
+    value the option means kurenai's splitter)."""
+    if text != "punkt":
+        raise argparse.ArgumentTypeError(
+            f"expected punkt (or no value: kurenai's splitter), got {text[:40]!r}"
+        )
+    return text
 
 
 def mode(text: str) -> str:

@@ -5,7 +5,9 @@
 
 - NLTK's Snowball stemmer, ``ignore_stopwords=True``, for every language of
   ``nltk.stem.SnowballStemmer.languages`` (its stopwords come from NLTK's
-  ``stopwords`` corpus: ``python -m nltk.downloader stopwords``);
+  ``stopwords`` corpus: ``python -m nltk.downloader stopwords``; without it,
+  for the languages of ``SHIPPED_STOPWORDS``, from the same words as
+  Snowball publishes them, shipped in ``kurenai/compat/stopwords``);
 - NLTK's Porter (Snowball's ``porter``, stopwords kept) with no ``lang``;
 - a suffix stripper for Hindi, Rafi's rule-based stemmer for Bengali and the
   ``TurkishStemmer`` package for Turkish;
@@ -25,7 +27,15 @@ import importlib
 import warnings
 from typing import Callable
 
-__all__ = ["STATEFUL", "CachedStemmer", "bengali_stem", "hindi_stem", "stemmer_for"]
+__all__ = [
+    "SHIPPED_STOPWORDS",
+    "STATEFUL",
+    "CachedStemmer",
+    "bengali_stem",
+    "hindi_stem",
+    "shipped_stopwords",
+    "stemmer_for",
+]
 
 # NLTK's Arabic stemmer keeps a flag from one word to the next
 # (``suffixes_verb_step1_success`` is never reset): its stems depend on the
@@ -254,11 +264,48 @@ def _snowball(language: str) -> Stem:
     try:
         stemmer = SnowballStemmer(language, ignore_stopwords=language != "porter")
     except LookupError as missing:
-        raise LookupError(
-            f"XL-Sum's {language} stemmer ignores NLTK's {language} stopwords, which are not "
-            "installed: python -m nltk.downloader stopwords"
-        ) from missing
+        words = shipped_stopwords(language)
+        if words is None:
+            raise LookupError(
+                f"XL-Sum's {language} stemmer ignores NLTK's {language} stopwords, which are "
+                "not installed: python -m nltk.downloader stopwords (kurenai ships the same "
+                f"words, from Snowball, only for {', '.join(SHIPPED_STOPWORDS)})"
+            ) from missing
+        stemmer = SnowballStemmer(language)
+        # As ignore_stopwords=True fills it from NLTK's corpus.
+        stemmer.stemmer.stopwords = stemmer.stopwords = set(words)
     return stemmer.stem  # type: ignore[no-any-return]
+
+
+# The languages whose NLTK stopwords kurenai ships (kurenai/compat/stopwords:
+# Snowball's lists, BSD, with the same words as NLTK's corpus files).
+SHIPPED_STOPWORDS = (
+    "danish",
+    "dutch",
+    "finnish",
+    "hungarian",
+    "italian",
+    "norwegian",
+    "russian",
+    "swedish",
+)
+
+
+def shipped_stopwords(language: str) -> list[str] | None:
+    """The words of NLTK's ``stopwords.words(language)``, from the Snowball
+    lists kurenai ships, or None for a language it has none for.
+
+    >>> shipped_stopwords("danish")[:3], shipped_stopwords("english")
+    (['og', 'i', 'jeg'], None)
+    """
+    if language not in SHIPPED_STOPWORDS:
+        return None
+    from importlib.resources import files
+
+    text = (
+        files("kurenai.compat").joinpath("stopwords").joinpath(language).read_text(encoding="utf-8")
+    )
+    return [line for line in text.splitlines() if line.strip()]
 
 
 def _turkish() -> Stem:

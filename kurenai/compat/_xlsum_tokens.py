@@ -21,7 +21,7 @@ import warnings
 from typing import Any, Callable
 
 from kurenai.compat._xlsum_stemmers import CachedStemmer
-from kurenai.tokenizers._xlsum_text import bert_words, burmese_syllables, han_split
+from kurenai.tokenizers._xlsum_text import bert_text, bert_words, burmese_syllables, han_split
 
 __all__ = ["ALIASES", "SEGMENTED", "Tokens", "canonical", "segmenter"]
 
@@ -106,7 +106,7 @@ class Tokens:
 
     def words(self, text: str) -> list[str]:
         """The tokens of a whole text (ROUGE-N and ROUGE-L)."""
-        return self._segmented(bert_words(text.lower().strip()))
+        return self._joined(" ".join(bert_words(text.lower().strip())))
 
     def lines(self, text: str) -> list[list[str]]:
         """The tokens of each non-empty line (ROUGE-Lsum), sanitized only."""
@@ -116,13 +116,26 @@ class Tokens:
         """``words(text)`` and ``lines(text)``, sanitizing each line once: the
         sanitizer splits at line breaks, and lowercasing reads no context
         across one (a final sigma is final before a line break either way)."""
-        sanitized = [bert_words(line.lower()) for line in text.split("\n") if line]
-        words = self._segmented([word for line in sanitized for word in line])
+        lowered = text.lower()
+        # One pass of the sanitizer: it keeps every line break where it was.
+        clean = bert_text(lowered)
+        if "\n" in lowered:
+            pieces = zip(lowered.split("\n"), clean.split("\n"))
+            sanitized = [line.split() for raw, line in pieces if raw]
+        else:
+            sanitized = [clean.split()] if lowered else []
+        words = self._joined(" ".join(clean.split()))
+        if self._stems is None and self._trusted:
+            return words, sanitized
         return words, [self._stemmed(line) for line in sanitized]
 
-    def _segmented(self, words: list[str]) -> list[str]:
-        joined = " ".join(words)
-        tokens = list(self._segment(joined)) if self._segment is not None else []
+    def _joined(self, joined: str) -> list[str]:
+        """The stemmed tokens of the sanitized words ``joined`` by spaces."""
+        segment = self._segment
+        if segment is None:
+            tokens: list[str] = []
+        else:  # XL-Sum's own segmenters return lists; a user's may not
+            tokens = segment(joined) if self._trusted else list(segment(joined))
         if not tokens and joined:
             if self._segment is not None:
                 warnings.warn(_FALLBACK_WARNING, stacklevel=5)

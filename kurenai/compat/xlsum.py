@@ -47,18 +47,6 @@ _NGRAM = re.compile(r"rouge[0-9]$")
 _ZERO = Score(precision=0, recall=0, fmeasure=0)
 
 
-def _fmeasure(precision: float, recall: float) -> float:
-    if precision + recall > 0:
-        return 2 * precision * recall / (precision + recall)
-    return 0.0
-
-
-def _score(hits: int, predicted: int, target: int) -> Score:
-    precision = hits / predicted
-    recall = hits / target
-    return Score(precision=precision, recall=recall, fmeasure=_fmeasure(precision, recall))
-
-
 class RougeScorer:
     """XL-Sum's ``RougeScorer``: ``score(target, prediction)`` -> ``{type: Score}``.
 
@@ -243,32 +231,42 @@ class _Spec:
         self.lcs = "rougeL" in kinds
         self.lsum = kinds.count("rougeLsum")
         self.whole = self.lcs or bool(self.orders)
+        # (type, kind, n, the index of n's overlaps in pair_counts' result)
+        self.plan = [
+            (rouge_type, kind, n, self.orders.index(n) if kind == "n" else -1)
+            for rouge_type, kind, n in self.types
+        ]
 
     def scores(self, counts: Any, target_lines: bool, prediction_lines: bool) -> dict[str, Score]:
         """The scores from ``pair_counts``'s counts (``*_lines``: whether
-        each side has a non-empty line, for ROUGE-Lsum)."""
+        each side has a non-empty line, for ROUGE-Lsum).
+
+        The package's arithmetic, inlined (each pair passes here once per
+        type): precision and recall by one division each, F as
+        ``2 * p * r / (p + r)``, so the floats are its floats.
+        """
         overlaps, lcs, hits, target_len, prediction_len, target_sum, prediction_sum = counts
+        lsum = target_lines and prediction_lines and target_sum and prediction_sum
         result = {}
-        for rouge_type, kind, n in self.types:
+        for rouge_type, kind, n, index in self.plan:
             if kind == "n":
-                hits_n = overlaps[self.orders.index(n)]
-                result[rouge_type] = _ngram_score(
-                    hits_n, prediction_len - n + 1, target_len - n + 1
-                )
+                hits_n = overlaps[index]
+                precision = hits_n / max(prediction_len - n + 1, 1)
+                recall = hits_n / max(target_len - n + 1, 1)
             elif kind == "rougeL":
-                empty = not target_len or not prediction_len
-                result[rouge_type] = _ZERO if empty else _score(lcs, prediction_len, target_len)
-            elif not target_lines or not prediction_lines or not target_sum or not prediction_sum:
-                result[rouge_type] = _ZERO
+                if not target_len or not prediction_len:
+                    result[rouge_type] = _ZERO
+                    continue
+                precision, recall = lcs / prediction_len, lcs / target_len
+            elif lsum:
+                precision, recall = hits / prediction_sum, hits / target_sum
             else:
-                result[rouge_type] = _score(hits, prediction_sum, target_sum)
+                result[rouge_type] = _ZERO
+                continue
+            total = precision + recall
+            fmeasure = 2 * precision * recall / total if total > 0 else 0.0
+            result[rouge_type] = Score(precision, recall, fmeasure)
         return result
-
-
-def _ngram_score(hits: int, predicted: int, target: int) -> Score:
-    precision = hits / max(predicted, 1)
-    recall = hits / max(target, 1)
-    return Score(precision=precision, recall=recall, fmeasure=_fmeasure(precision, recall))
 
 
 def calculate_rouge(

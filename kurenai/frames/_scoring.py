@@ -74,9 +74,7 @@ class Options:
     def table(self, name: str, predictions: list[Any], targets: list[Any]) -> np.ndarray:
         """The (3, rows) float64 precision/recall/F-measure of type ``name``
         (a kurenai or Foundry name); NaN in the NULL rows."""
-        rouge_type, detected = type_and_split(name, bool(self.split_summaries))
-        # Detected sentences are punkt's when asked for, else kurenai's splitter's.
-        split = "punkt" if detected and self.split_summaries == "punkt" else detected
+        rouge_type, split = type_and_split(name, self.split_summaries)
         columns = self.scorer((rouge_type,), split).score_batch(
             targets,
             predictions,

@@ -51,10 +51,11 @@ __all__ = ["register", "rouge_score", "rouge_scores", "spark_type"]
 ColumnLike = Union["Column", str]
 
 
-def spark_type(name: str, split_summaries: bool = False) -> tuple[str, bool]:
+def spark_type(name: str, split_summaries: bool | str = False) -> tuple[str, bool | str]:
     """kurenai's ROUGE type for a type name, and whether its sentences are
     detected (``split_summaries``, for the types read on sentences, or a
-    detected-sentences name) rather than taken per line.
+    detected-sentences name) rather than taken per line (``"punkt"``:
+    detected by NLTK's English punkt, with ``split_summaries="punkt"``).
 
     Raises ValueError for an unknown name, listing the valid ones.
     """
@@ -68,7 +69,7 @@ def rouge_score(
     rouge_type: str = "rougeL",
     use_stemmer: bool = False,
     tokenizer: str | Tokenizer | None = None,
-    split_summaries: bool = False,
+    split_summaries: bool | str = False,
     max_tokens: int | None = None,
     max_chars: int | None = None,
     lang: str | None = None,
@@ -99,7 +100,7 @@ def rouge_scores(
     rouge_types: Iterable[str] = _checks.DEFAULT_TYPES,
     use_stemmer: bool = False,
     tokenizer: str | Tokenizer | None = None,
-    split_summaries: bool = False,
+    split_summaries: bool | str = False,
     max_tokens: int | None = None,
     max_chars: int | None = None,
     lang: str | None = None,
@@ -124,7 +125,7 @@ def register(
     name: str = "rouge_score",
     *,
     tokenizer: str | None = None,
-    split_summaries: bool = False,
+    split_summaries: bool | str = False,
     max_tokens: int | None = None,
     max_chars: int | None = None,
     lang: str | None = None,
@@ -143,7 +144,8 @@ def register(
     spec = _spec(
         ["rougeL"], False, tokenizer, split_summaries, (max_tokens, max_chars), False, lang
     )
-    spark.udf.register(name, _load_udfs().sql_function(spec, split_summaries))
+    split = _checks.splitting(split_summaries, "split_summaries")
+    spark.udf.register(name, _load_udfs().sql_function(spec, split))
 
 
 def _spec(
@@ -158,7 +160,7 @@ def _spec(
     """The checked arguments, as the plain values the workers receive."""
     names = _checks.rouge_types(rouge_types)
     use_stemmer = _checks.flag(use_stemmer, "use_stemmer")
-    split_summaries = _checks.flag(split_summaries, "split_summaries")
+    split_summaries = _checks.splitting(split_summaries, "split_summaries")
     for name, limit in zip(("max_tokens", "max_chars"), limits):
         _checks.limit(limit, name)
     # Struct fields take kurenai's spelling: ROUGE-L and rougeL name one field.

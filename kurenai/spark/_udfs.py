@@ -70,7 +70,7 @@ def column(spec: Spec, prediction: Any, target: Any, arrow: "bool | None" = None
     return _factory("arrow_udf")(rouge, return_ddl(spec))(prediction, target)
 
 
-def sql_function(spec: Spec, split_summaries: bool) -> Any:
+def sql_function(spec: Spec, split_summaries: "bool | str") -> Any:
     """The UDF behind the SQL function: (prediction, target[, type[, stemmer]])."""
     import pyarrow as pa
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 class Spec(NamedTuple):
     """Everything a worker needs to score: plain, picklable values."""
 
-    fields: tuple[tuple[str, str, bool], ...]  # (struct field, kurenai type, split)
+    fields: tuple[tuple[str, str, bool | str], ...]  # (struct field, kurenai type, split)
     use_stemmer: bool
     tokenizer: Any  # a tokenizer name, None, or an unused tokenizer object
     max_tokens: int | None
@@ -40,12 +40,13 @@ class Spec(NamedTuple):
 # The most recently used scorers of this worker: a long-lived worker serving
 # many Columns keeps at most this many (each may hold a dictionary or model).
 MAX_SCORERS = 16
-_SCORERS: OrderedDict[tuple[str, bool, bool, tuple[str, ...]], RougeScorer] = OrderedDict()
+_SCORERS: OrderedDict[tuple[str, bool, bool | str, tuple[str, ...]], RougeScorer] = OrderedDict()
 _SCORERS_LOCK = threading.Lock()
 
 
-def scorer(spec: Spec, split: bool) -> RougeScorer:
-    """This worker's scorer for the types of ``spec`` with this ``split``."""
+def scorer(spec: Spec, split: bool | str) -> RougeScorer:
+    """This worker's scorer for the types of ``spec`` with this ``split``
+    (``split_summaries``: a bool or ``"punkt"``)."""
     types = tuple(dict.fromkeys(rouge_type for _, rouge_type, s in spec.fields if s == split))
     key = (spec.key, spec.use_stemmer, split, types)
     with _SCORERS_LOCK:
@@ -75,7 +76,7 @@ def score_tables(
 ) -> tuple[list[np.ndarray], np.ndarray]:
     """Per field of ``spec``, a (3, rows) float64 table of precision, recall
     and F-measure; and the boolean mask of the NULL rows."""
-    tables: dict[tuple[str, bool], np.ndarray] = {}
+    tables: dict[tuple[str, bool | str], np.ndarray] = {}
     for split in {split for _, _, split in spec.fields}:
         columns = scorer(spec, split).score_batch(
             targets,
@@ -125,7 +126,11 @@ def score_arrow(spec: Spec, prediction: pa.Array, target: pa.Array) -> pa.Array:
 
 
 def score_sql(
-    spec: Spec, split_summaries: bool, prediction: pa.Array, target: pa.Array, *options: pa.Array
+    spec: Spec,
+    split_summaries: bool | str,
+    prediction: pa.Array,
+    target: pa.Array,
+    *options: pa.Array,
 ) -> pa.Array:
     """The SQL function's batch: the type and stemmer flag are columns, so
     rows are scored in groups of equal (type, stemmer); a NULL type gives NULL."""

@@ -29,7 +29,7 @@ from typing import ClassVar
 from kurenai.tokenizers._protocol import own_name
 from kurenai.tokenizers._stemming import Stemmer, porter_stemmer, stem_signature, stemmed
 
-__all__ = ["BurmeseTokenizer", "bert_words", "burmese_syllables", "han_split"]
+__all__ = ["BurmeseTokenizer", "bert_text", "bert_words", "burmese_syllables", "han_split"]
 
 # BERT's "Chinese characters": the CJK Unified Ideographs blocks and their
 # compatibility blocks (Hiragana, Katakana and Hangul are not among them).
@@ -85,6 +85,17 @@ def bert_words(text: str) -> list[str]:
     ['Hello', 'world', 'ক্ষ', '১০']
     """
     return text.translate(_CLASSES).split()
+
+
+def bert_text(text: str) -> str:
+    """``text`` with the sanitizer's deletions made and its separators turned
+    into spaces: ``bert_text(text).split() == bert_words(text)``, and line
+    breaks stay where they were (one pass over a text of many lines).
+
+    >>> bert_text("a,b\\u200b\\nc")
+    'a b\\nc'
+    """
+    return text.translate(_CLASSES)
 
 
 def han_split(text: str) -> list[str]:

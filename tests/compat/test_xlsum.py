@@ -9,7 +9,10 @@ needs are not on this machine, and both sides get the same stand-in:
 - full UniDic for Japanese (a download): both sides' fugashi finds
   unidic-lite's dictionary instead (``unidic.DICDIR`` pointed at it);
 - NLTK's stopwords corpus (a download) for the Snowball stemmers'
-  ``ignore_stopwords=True``: both sides read a small list per language.
+  ``ignore_stopwords=True``: both sides read, through NLTK's own corpus
+  reader, the real lists where kurenai ships them (Snowball's, for danish,
+  dutch, finnish, hungarian, italian, norwegian, russian and swedish) and a
+  small stand-in list for every other language.
 
 The package's wheel also lacks the Bengali stemmer's rules file; its own
 parser reads the upstream file from ``tests/data/xlsum``.
@@ -25,9 +28,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from optional import missing
-from xlsum_samples import SAMPLES, reference_bengali_stemmer
+from xlsum_samples import SAMPLES, nltk_stopwords, reference_bengali_stemmer
 
 from kurenai.compat import xlsum
+from kurenai.compat._xlsum_stemmers import shipped_stopwords
 from kurenai.tokenizers import get_tokenizer
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
@@ -103,18 +107,12 @@ STOPWORDS = {
     "french": ["avec", "nous", "sont", "dans"],
     "spanish": ["porque", "estos", "sobre", "entre"],
     "portuguese": ["porque", "estes", "sobre", "entre"],
-    "russian": ["потому", "только", "когда", "этого"],
     "arabic": ["الذي", "التي", "هذه", "عندما"],
 }
 
 
-class _Stopwords:
-    def words(self, language: str) -> list[str]:
-        return STOPWORDS.get(language, ["zzzz"])
-
-
 @pytest.fixture(scope="module")
-def reference() -> Any:
+def reference(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """The package's RougeScorer class, with the stand-ins installed on both sides."""
     try:
         from multilingual_rouge import rouge_scorer, stemmers
@@ -130,7 +128,12 @@ def reference() -> Any:
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(unidic, "DICDIR", unidic_lite.DICDIR)
-        patch.setattr(nltk.stem.snowball, "stopwords", _Stopwords())
+        lists = {
+            language: shipped_stopwords(language) or STOPWORDS.get(language, ["zzzz"])
+            for language in nltk.stem.snowball.SnowballStemmer.languages
+        }
+        corpus = nltk_stopwords(tmp_path_factory.mktemp("nltk_data"), lists, patch)
+        patch.setattr(nltk.stem.snowball, "stopwords", corpus)
         patch.setitem(stemmers.LANG2STEMMER, "bengali", reference_bengali_stemmer())
         yield rouge_scorer.RougeScorer
 

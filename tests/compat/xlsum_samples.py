@@ -1,6 +1,7 @@
 """Real-ish sentences in each of XL-Sum's scripts: a (target, prediction)
 pair per script, for tests/compat/test_xlsum.py and benchmarks/bench_xlsum.py;
-and the Bengali stemmer the reference package's wheel cannot build."""
+the Bengali stemmer the reference package's wheel cannot build; and NLTK's
+stopwords corpus, installed from given lists into a temporary nltk_data."""
 
 from __future__ import annotations
 
@@ -70,3 +71,21 @@ SAMPLES = {
     "ethiopic": ("የኢትዮጵያ ጠቅላይ ሚኒስትር ዛሬ አስታወቁ።", "ጠቅላይ ሚኒስትሩ አስታወቁ።"),
     "greek": ("Ο πρωθυπουργός της Ελλάδας δήλωσε σήμερα.", "Ο πρωθυπουργός δήλωσε."),
 }
+
+
+def nltk_stopwords(data_dir: Path, lists: dict[str, list[str]], patch: Any) -> Any:
+    """NLTK's stopwords corpus, made as ``nltk.corpus.stopwords`` is (a lazy
+    loader over ``corpora/stopwords`` on ``nltk.data.path``), over ``lists``
+    written into ``data_dir``; ``patch`` (a MonkeyPatch) puts ``data_dir``
+    first on NLTK's path until it is undone."""
+    import nltk.data
+    from nltk.corpus import reader
+    from nltk.corpus.util import LazyCorpusLoader
+
+    corpus = data_dir / "corpora" / "stopwords"
+    corpus.mkdir(parents=True, exist_ok=True)
+    for language, words in lists.items():
+        (corpus / language).write_text("\n".join(words) + "\n", encoding="utf-8")
+    patch.setattr(nltk.data, "path", [str(data_dir), *nltk.data.path])
+    kind = getattr(reader, "StopwordsCorpusReader", reader.WordListCorpusReader)
+    return LazyCorpusLoader("stopwords", kind, r"(?!README|\.).*", encoding="utf8")

