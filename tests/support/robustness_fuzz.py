@@ -112,6 +112,9 @@ def names_or_one_error(name: str) -> None:
         check_score(score)
 
 
+PROPERTIES = ("agree", "equals_rouge_score", "names_or_one_error")
+
+
 def main(examples: int) -> None:
     options = settings(
         max_examples=examples,
@@ -120,7 +123,8 @@ def main(examples: int) -> None:
         database=None,
         suppress_health_check=list(HealthCheck),
     )
-    for prop in (agree, equals_rouge_score, names_or_one_error):
+    for name in PROPERTIES:
+        prop = globals()[name]
         options(prop)()
         print(f"{prop.__name__}: {examples} examples passed", flush=True)
 
