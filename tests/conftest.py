@@ -105,6 +105,21 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """``--dist loadgroup`` whenever ``-n`` is given without ``--dist``.
+
+    Not in pyproject.toml's ``addopts``: there, a plain ``pytest`` where
+    pytest-xdist is not installed (an unpacked sdist, as packagers run it)
+    stops at "unrecognized arguments: --dist".  Runs before xdist's own hook,
+    which would otherwise choose ``load``; ``-n 0`` stays serial.
+    """
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    if config.option.dist == "no" and config.option.numprocesses:
+        config.option.dist = "loadgroup"
+
+
 def _is_slow(item: pytest.Item) -> bool:
     path = Path(str(item.path)).resolve()
     if ROOT not in path.parents:
@@ -129,7 +144,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _is_slow(item) or item.get_closest_marker("index") is not None:
             item.add_marker(pytest.mark.slow)
-        # With -n (--dist loadgroup), the tests sharing a module's fixture run in
+        # With -n (--dist loadgroup: pytest_cmdline_main), the tests sharing a module's fixture run in
         # one worker, which makes it once; every other test goes to whichever
         # worker is free (whole modules per worker left one core idle at the end).
         if _module_fixture(item):
