@@ -144,9 +144,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _is_slow(item) or item.get_closest_marker("index") is not None:
             item.add_marker(pytest.mark.slow)
-        # With -n (--dist loadgroup: pytest_cmdline_main), the tests sharing a module's fixture run in
-        # one worker, which makes it once; every other test goes to whichever
-        # worker is free (whole modules per worker left one core idle at the end).
+        # With -n (--dist loadgroup: pytest_cmdline_main), the tests sharing a
+        # module's fixture run in one worker, which makes it once; every other
+        # test goes to whichever worker is free (whole modules per worker left
+        # one core idle at the end).
         if _module_fixture(item):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
     if not PURE_RUN:
