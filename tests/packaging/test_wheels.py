@@ -124,3 +124,21 @@ def test_the_version_is_one(capsys: pytest.CaptureFixture[str]) -> None:
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     released = re.findall(r"^## \[?(\d+\.\d+\.\d+)\]?", changelog, flags=re.M)
     assert released[0] == kurenai.__version__, "CHANGELOG.md's latest release is not the version"
+
+
+@pytest.mark.slow
+def test_mingw_compiles_every_header_on_each_path() -> None:
+    """.ci/mingw-headers.sh: the nearest check of Windows (see the script)."""
+    if shutil.which("x86_64-w64-mingw32-gcc") is None:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("MinGW-w64 is missing: .ci/run must install gcc-mingw-w64-x86-64")
+        pytest.skip("MinGW-w64 is not installed")
+    out = subprocess.run(
+        ["bash", str(ROOT / ".ci" / "mingw-headers.sh")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    headers = len(list((ROOT / "kurenai" / "_kernels").glob("*.h")))
+    assert f"mingw: {(headers + 2) * 3} compilations, no warning" in out.stdout
