@@ -9,7 +9,6 @@ by ``kurenai --version`` and the signature, and the changelog's latest release.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import shutil
@@ -18,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from ci_scripts import ci_script
 
 import kurenai
 from kurenai.cli import main as cli_main
@@ -42,12 +42,8 @@ INTENDED = {
 }
 
 
-def _wheel_test_module() -> object:
-    spec = importlib.util.spec_from_file_location("wheel_test", ROOT / ".ci" / "wheel_test.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def _run(command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
 
 
 @pytest.mark.slow
@@ -59,13 +55,9 @@ def test_cibuildwheel_lists_the_intended_builds(platform: str) -> None:
             pytest.fail("cibuildwheel is missing (CI=true: pip install cibuildwheel)")
         pytest.skip("cibuildwheel is not installed")
     environment = {k: v for k, v in os.environ.items() if not k.startswith("CIBW_")}
-    out = subprocess.run(
+    out = _run(
         [cibuildwheel, "--print-build-identifiers", "--platform", platform, str(ROOT)],
-        capture_output=True,
-        text=True,
-        env=environment,
-        cwd=ROOT,
-        timeout=300,
+        environment,
     )
     assert out.returncode == 0, out.stderr
     assert set(out.stdout.split()) == INTENDED[platform]
@@ -80,7 +72,7 @@ def test_the_wheel_test_command_runs_existing_core_tests() -> None:
     assert wheels["test-extras"] == ["test-core"]
     core = config["project"]["optional-dependencies"]["test-core"]
     assert {re.split(r"[<>=]", r)[0] for r in core} == {"pytest", "pytest-xdist", "hypothesis"}
-    tests = _wheel_test_module().CORE_TESTS  # type: ignore[attr-defined]
+    tests = ci_script("wheel_test").CORE_TESTS
     assert tests and all((ROOT / path).exists() for path in tests)
     # The version is read from the package, once.
     assert config["project"]["dynamic"] == ["version"]
@@ -91,27 +83,13 @@ def test_the_wheel_test_command_runs_existing_core_tests() -> None:
 @pytest.mark.parametrize("flag", ["CIBUILDWHEEL", "KURENAI_REQUIRE_EXTENSION"])
 def test_a_wheel_build_refuses_pure_python(flag: str) -> None:
     environment = {**os.environ, "KURENAI_IMPLEMENTATION": "python", flag: "1"}
-    out = subprocess.run(
-        [sys.executable, "setup.py", "--name"],
-        capture_output=True,
-        text=True,
-        env=environment,
-        cwd=ROOT,
-        timeout=300,
-    )
+    out = _run([sys.executable, "setup.py", "--name"], environment)
     assert out.returncode != 0
     assert "the extension is required" in out.stderr
     # Without the flag, the same request is a pure-Python install.
     del environment[flag]
     environment.pop("CI", None)
-    allowed = subprocess.run(
-        [sys.executable, "setup.py", "--name"],
-        capture_output=True,
-        text=True,
-        env=environment,
-        cwd=ROOT,
-        timeout=300,
-    )
+    allowed = _run([sys.executable, "setup.py", "--name"], environment)
     assert allowed.returncode == 0, allowed.stderr
     assert allowed.stdout.split()[-1] == "kurenai"
 
