@@ -98,6 +98,10 @@ def pytest_configure(config: pytest.Config) -> None:
         "slow: packaging, spawned processes, Spark JVM, Perl, browser, fuzz; "
         '`-m "not slow"` leaves them out (CI runs them)',
     )
+    if not config.pluginmanager.hasplugin("xdist"):
+        # pytest_collection_modifyitems groups tests by module fixture; without
+        # pytest-xdist (a packager's plain pytest) --strict-markers must know it.
+        config.addinivalue_line("markers", "xdist_group(name): one worker under pytest -n")
     config.addinivalue_line(
         "markers",
         "index: installs reference packages from the package index (pip, up to 300 s; "

@@ -216,20 +216,14 @@ def pytest_configure(config):
 
 def test_unpacked_sdist_runs_with_plain_pytest(built: Built, wheel_python: Path) -> None:
     """As packagers run it: ``pytest`` without pytest-xdist (``-p no:xdist``
-    unloads the installed one), and ``-n 2`` still groups by module fixture."""
+    unloads the installed one), on tests the conftest groups by their module
+    fixture (an ``xdist_group`` mark); and ``-n 2`` still chooses loadgroup."""
     (built.root / "dist_spy.py").write_text(DIST_SPY)
-    selection = built.unpacked / "tests" / "test_scoring.py"
-    spy = ("-p", "dist_spy")
-    plain = _run(
-        *(wheel_python, "-m", "pytest", "-q", "-p", "no:xdist", *spy, selection),
-        cwd=built.root,
-        PYTHONPATH=str(built.root),
-    )
+    tests = built.unpacked / "tests"
+    selection = [tests / "test_scoring.py", tests / "kernels" / "test_robustness_hash.py"]
+    pytest = (wheel_python, "-m", "pytest", "-q", "-m", "not slow", "-p", "dist_spy")
+    plain = _run(*pytest, "-p", "no:xdist", *selection, cwd=built.root, PYTHONPATH=str(built.root))
     assert "dist: (no xdist)" in plain.stdout and " passed" in plain.stdout, plain.stdout
     for workers, dist in (("2", "loadgroup"), ("0", "no")):
-        out = _run(
-            *(wheel_python, "-m", "pytest", "-q", "-n", workers, *spy, selection),
-            cwd=built.root,
-            PYTHONPATH=str(built.root),
-        )
+        out = _run(*pytest, "-n", workers, *selection, cwd=built.root, PYTHONPATH=str(built.root))
         assert f"dist: {dist}" in out.stdout, out.stdout
