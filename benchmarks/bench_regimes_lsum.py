@@ -22,6 +22,10 @@ shared), the median of interleaved repeats, and their ratio:
 * *distinct shapes*: the same against ``b a f_j g_j`` with many distinct
   pairs of frequent words (see ``frequent_pairs``).
 
+The hostile table's *ten digits* row is beyond the documented bound (its
+cost, about k^2 to k^2.5, is in docs/performance.md): ten frequent tokens a
+line, each the base-4 digit of the line's number.
+
 A second table sets each hostile structure (``HOSTILE``: 3 to 7 tokens a
 line) beside *typical* inputs of k lines of 3 tokens per side: 3 words drawn
 with the corpus frequencies per line (the prediction related as above), and corpus sentences cut to
@@ -134,6 +138,11 @@ def _with_pairs(make: Callable[[int, list[str], list[str]], tuple[list[str], lis
     return texts
 
 
+def _digits(i: int, shift: int) -> list[str]:
+    """``t{d}_{v}`` for d = 0..9, v the d-th base-4 digit of ``i`` (plus ``shift * d``)."""
+    return [f"t{d}_{(i // 4**d + shift * d) % 4}" for d in range(10)]
+
+
 HOSTILE = {
     "adversarial 'a b x_i' vs 'b a y_j'": lambda k: (
         [f"a b x{i}" for i in range(k)],
@@ -163,6 +172,14 @@ HOSTILE = {
             [f"a b {fs[i]} {gs[i * 7 % k]}" for i in range(k)],
             [f"b a {gs[j]} {fs[j]}" for j in range(k)],
         )
+    ),
+    # Ten frequent tokens a line, each of four values (digit d of i in base
+    # 4): past the key of four, every line visits the prediction lines of its
+    # other six one by one.  Beyond the documented bound (see
+    # docs/performance.md): about k^2.5.
+    "ten digits 'a b t0_i .. t9_i' vs 'b a t0_j+0 .. t9_j+9'": lambda k: (
+        [" ".join(["a", "b", *_digits(i, 0)]) for i in range(k)],
+        [" ".join(["b", "a", *_digits(7 * j + 3, 1)]) for j in range(k)],
     ),
     # Six frequent tokens a line: f and g outside its key of four.
     "six frequent 'a b c d f_i g_i x_i' vs 'b a d c g_j f_j y_j'": _with_pairs(

@@ -16,8 +16,9 @@ crashes on one call of ~194,000 characters): its time on an unbroken text is
 printed beside its time on as many characters of ordinary sentences.
 
 The cost model (``--runs``, on by default): per analyser, the time of one
-raw call on an unbroken run of N code points (MeCab, Kiwi: quadratic in N;
-jieba on one Han character: faster than linear; Sudachi: linear), beside
+raw call on an unbroken run of N code points (MeCab, Kiwi, PyThaiNLP on
+digits: quadratic in N; jieba on one Han character: faster than linear;
+Sudachi, LaoNLP, khmer-nltk: linear), beside
 the adapter's ``tokenize`` on runs up to ``--run-chars`` (default 1,000,000),
 which cuts every run at ``RUN_BOUND`` (1,024) code points: its time per code
 point should stay flat (a ratio near 1 between the longest and the shortest
@@ -97,8 +98,15 @@ def bench_mecab(chars: int, repeats: int) -> None:
 
 
 # Per analyser, the characters of the unbroken run that costs it most.
-RUN_CHARACTERS = {"mecab": "가", "kiwi": "a", "sudachi": "中", "jieba": "中"}
-PACKAGES = {"mecab": "fugashi", "kiwi": "kiwipiepy", "sudachi": "sudachipy", "jieba": "jieba"}
+# (PyThaiNLP rejoins formatted numbers with a pattern quadratic in a run of digits.)
+RUN_CHARACTERS = {
+    "mecab": "가", "kiwi": "a", "sudachi": "中", "jieba": "中", "thai": "1", "lao": "ກ",
+    "khmer": "ក",
+}  # fmt: skip
+PACKAGES = {
+    "mecab": "fugashi", "kiwi": "kiwipiepy", "sudachi": "sudachipy", "jieba": "jieba",
+    "thai": "pythainlp", "lao": "laonlp", "khmer": "khmernltk",
+}  # fmt: skip
 
 
 def bench_runs(name: str, longest: int, repeats: int) -> None:
@@ -107,7 +115,7 @@ def bench_runs(name: str, longest: int, repeats: int) -> None:
 
     tokenizer = RougeScorer(["rouge1"], tokenizer=name).tokenizer
     tokenizer.load()
-    analyse = tokenizer._analyse()
+    analyse = tokenizer._analyser(tokenizer._shared_resource())  # the analyser alone
     analyse("warm up 준비 準備")  # Kiwi loads its model on the first call
     char = RUN_CHARACTERS[name]
     raw_sizes = [size for size in (1_000, 4_000, 16_000) if size <= longest]
@@ -163,7 +171,7 @@ def main() -> None:
         if args.no_runs:
             break
         if importlib.util.find_spec(package) is None:
-            print(f"\n{package} is not installed: skipped (pip install -e '.[ja,zh,ko]')")
+            print(f"\n{package} is not installed: skipped (pip install -e '.[ja,zh,ko,th,lo,km]')")
             continue
         bench_runs(name, args.run_chars, args.repeats)
 

@@ -6,9 +6,10 @@ from kurenai.cli import main
 
 if __name__ == "__main__":
     code = main()
-    # The run is over (its output in place): a Ctrl-C or a SIGTERM now
+    # The run is over (its output in place): a Ctrl-C, a SIGTERM or a SIGHUP now
     # changes nothing, and must neither print a traceback from the
     # interpreter's exit nor turn the run's exit status into a signal's.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
     raise SystemExit(code)

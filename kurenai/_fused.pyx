@@ -41,7 +41,7 @@ from kurenai._kernels._fused_scan cimport (
     UNICODE_WORDS, WHITESPACE, WORD, ScanRules, is_space, scan_alone, scan_alone_free,
 )
 from kurenai._kernels._fused_stems cimport StemCache, cache_clear, cache_free, cache_init, memo_of
-from kurenai._kernels._fused_stems cimport remap, stem_all
+from kurenai._kernels._fused_stems cimport remap, set_stem_rule, stem_all
 from kurenai._kernels._fused_scores cimport new_triple, type_values
 from kurenai._lcs cimport Doc
 
@@ -78,7 +78,6 @@ KINDS = frozenset({NGRAM, LCS, LSUM, WLCS, SKIP})
 # The scan's tables: the one copy, which every plan's Layout points to.
 cdef ScanRules RULES
 RULES.classes = NULL
-RULES.stem_min_length = _rules.STEM_MIN_LENGTH
 for _c in range(256):
     RULES.token_char[<int> WHITESPACE][_c] = not is_space(_c)
     RULES.token_char[<int> ROUGE_SCORE][_c] = chr(_c) in _rules.ROUGE_WORD_CHARS
@@ -190,6 +189,7 @@ cdef class FusedPlan:
         self.rouge_types = tuple(spec.rouge_types)
         self.stem = stem
         self.stem_memo = memo_of(stem)
+        set_stem_rule(&self.stem_cache, stem, _rules.STEM_RULES["porter"])
         self.score_class = score_class
         self.c.mode = mode
         self.c.threads = max(threads, 1)

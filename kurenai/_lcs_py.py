@@ -21,7 +21,14 @@ from itertools import accumulate, chain
 
 # The spec's pure-only functions that other surfaces call (explain, and
 # rouge155 under -b): what matched, as positions.
-SPEC_HELPERS = ("lcs_pairs", "union_hits", "union_lcs")
+SPEC_HELPERS = (
+    "lcs_pairs",
+    "line_postings",
+    "memoised_indices",
+    "sharing_lines",
+    "union_hits",
+    "union_lcs",
+)
 
 IDs = Sequence[int]
 Tokens = Sequence[Hashable]  # IDs, or IDs and BLOCKER
@@ -124,16 +131,26 @@ def union_hits(
     ``indices``: a function giving ``lcs_indices`` (the compiled twin's, say);
     by default the paths are memoised by :func:`shared_form`: lines sharing
     the same tokens in the same order cost one path.
+
+    Only the candidate sentences sharing a token with a reference sentence
+    are walked (:func:`sharing_lines`: any other has an empty path), and a
+    reference sentence equal to an earlier one reuses its union: so lines
+    that share nothing cost nothing.
     """
     remaining_ref = Counter(chain.from_iterable(ref_sents) if ref_words is None else ref_words)
     remaining_can = Counter(chain.from_iterable(can_sents) if can_words is None else can_words)
-    path = _memoised_indices() if indices is None else indices
+    path = memoised_indices() if indices is None else indices
+    postings = line_postings(can_sents)
+    unions: dict[tuple[Hashable, ...], dict[int, int]] = {}
     hits: list[tuple[int, int, int]] = []
     for s, ref in enumerate(ref_sents):
-        first: dict[int, int] = {}
-        for c, can in enumerate(can_sents):
-            for i in path(ref, can):
-                first.setdefault(i, c)
+        first = unions.get(tuple(ref))
+        if first is None:
+            first = {}
+            for c in sharing_lines(ref, postings):
+                for i in path(ref, can_sents[c]):
+                    first.setdefault(i, c)
+            unions[tuple(ref)] = first
         for i in sorted(first):
             token = ref[i]
             if remaining_can[token] > 0 and remaining_ref[token] > 0:
@@ -158,28 +175,51 @@ def union_lcs(
     """ROUGE-Lsum's hits (:func:`union_hits`) as ``(ref, can)`` positions into
     each side's sentences concatenated, each paired as :func:`lcs_pairs` pairs
     it in the candidate sentence whose LCS holds it first (``indices`` as there)."""
-    path = _memoised_indices() if indices is None else indices
+    path = memoised_indices() if indices is None else indices
     ref_starts = list(accumulate(map(len, ref_sents), initial=0))
     can_starts = list(accumulate(map(len, can_sents), initial=0))
-    partners: dict[tuple[int, int], dict[int, int]] = {}
+    partners: dict[tuple[tuple[Hashable, ...], int], dict[int, int]] = {}
     found = []
     for s, i, c in union_hits(ref_sents, can_sents, indices=path):
-        if (s, c) not in partners:
-            ref, can = ref_sents[s], can_sents[c]
-            partners[s, c] = dict(lcs_pairs(ref, can, path(ref, can)))
-        found.append((ref_starts[s] + i, can_starts[c] + partners[s, c][i]))
+        ref, can = ref_sents[s], can_sents[c]
+        key = (tuple(ref), c)  # equal reference sentences pair alike
+        if key not in partners:
+            partners[key] = dict(lcs_pairs(ref, can, path(ref, can)))
+        found.append((ref_starts[s] + i, can_starts[c] + partners[key][i]))
     return found
 
 
-def _memoised_indices() -> Callable[[Tokens, Tokens], list[int]]:
-    """``lcs_indices``, each path computed on the pair's :func:`shared_form` once."""
-    paths: dict[tuple[tuple[Hashable, ...], tuple[Hashable, ...]], list[int]] = {}
+def line_postings(sents: Sequence[Tokens]) -> dict[Hashable, list[int]]:
+    """Per token, the sentences of ``sents`` holding it: ascending, each once."""
+    postings: dict[Hashable, list[int]] = {}
+    for c, sent in enumerate(sents):
+        for token in set(sent):
+            postings.setdefault(token, []).append(c)
+    return postings
+
+
+def sharing_lines(ref: Tokens, postings: dict[Hashable, list[int]]) -> list[int]:
+    """The sentences (by :func:`line_postings`) sharing a token with ``ref``,
+    ascending: the only ones whose LCS path with ``ref`` is not empty."""
+    lines: set[int] = set()
+    for token in set(ref):
+        lines.update(postings.get(token, ()))
+    return sorted(lines)
+
+
+def memoised_indices(
+    base: Callable[[Tokens, Tokens], Sequence[int]] | None = None,
+) -> Callable[[Tokens, Tokens], list[int]]:
+    """``lcs_indices`` (or ``base``, the compiled twin's, say), each path
+    computed on the pair's :func:`shared_form` once."""
+    paths: dict[tuple[tuple[Hashable, ...], tuple[Hashable, ...]], Sequence[int]] = {}
+    path = lcs_indices if base is None else base
 
     def indices(ref: Tokens, can: Tokens) -> list[int]:
         kept, ref_kept, can_kept = shared_form(ref, can)
         key = (tuple(ref_kept), tuple(can_kept))
         if key not in paths:
-            paths[key] = lcs_indices(ref_kept, can_kept)
+            paths[key] = path(ref_kept, can_kept)
         return [kept[i] for i in paths[key]]
 
     return indices

@@ -186,16 +186,18 @@ cdef int count_pair(const Spec *specs, Py_ssize_t n_metrics, const Doc *t, const
 cdef void combine(const double *per_model, Py_ssize_t n_models, Py_ssize_t n_metrics,
                   bint best, double *totals) noexcept nogil:
     """``_counts.combine``: per metric, the models' counts summed (``-f A``), or
-    the first model's with the strictly highest key (``-f B``)."""
+    the first model's with the strictly highest key (``-f B``; all zero where
+    no key beats -1: every key NaN)."""
     cdef Py_ssize_t i, k
     cdef const double *counts
     cdef const double *winner
     cdef double top
+    cdef double[4] no_model = [0.0, 0.0, 0.0, 0.0]
     for i in range(n_metrics):
         totals[3 * i] = totals[3 * i + 1] = totals[3 * i + 2] = 0.0
         if n_models == 0:
             continue
-        winner, top = per_model + 4 * i, -1.0
+        winner, top = no_model, -1.0
         for k in range(n_models):
             counts = per_model + 4 * (k * n_metrics + i)
             if best:

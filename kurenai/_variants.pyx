@@ -60,6 +60,29 @@ def weighted_lcs(t_sents, p_sents, double weight):
     return out[0], out[1]
 
 
+def wlcs_marks(t_sents, p_sents, double weight):
+    """Per reference token (the sentences concatenated), the prediction
+    position (concatenated) of the first weighted LCS marking it, -1 if none
+    does (see the twin)."""
+    cdef Interned docs = Interned(t_sents, p_sents)
+    cdef Py_ssize_t count = docs.a.n_tokens, i
+    cdef int64_t *partner = <int64_t *> malloc((count + 1) * sizeof(int64_t))
+    cdef double out[2]
+    cdef int status
+    if partner == NULL:
+        raise MemoryError()
+    try:
+        for i in range(count):
+            partner[i] = -1
+        with nogil:
+            status = _weighted_doc(&docs.a, &docs.b, weight, docs.size, out, partner)
+        if status < 0:
+            raise MemoryError("not enough memory for ROUGE-W's table")
+        return [partner[i] for i in range(count)]
+    finally:
+        free(partner)
+
+
 # ---------------------------------------------------------------- ROUGE-S / SU
 
 cdef int skip_bigram_doc_counts(const Doc *t, const Doc *p, int gap, bint unigrams,
@@ -243,12 +266,21 @@ cdef struct Wlcs:
     int32_t *saved_runs
     size_t saved_cells
     Py_ssize_t size
+    int64_t *partner       # wlcs_marks: the current reference sentence's partners
+    int64_t can_start      # and where the current candidate sentence starts
 
 
 cdef int weighted_lcs_doc(const Doc *t, const Doc *p, double weight, Py_ssize_t vocab_size,
                           double *out) noexcept nogil:
     """``out`` = (hit, base) of the sentences of ``t`` and ``p`` (IDs below
     ``vocab_size``); -1 if out of memory."""
+    return _weighted_doc(t, p, weight, vocab_size, out, NULL)
+
+
+cdef int _weighted_doc(const Doc *t, const Doc *p, double weight, Py_ssize_t vocab_size,
+                       double *out, int64_t *partner) noexcept nogil:
+    # weighted_lcs_doc, or (``partner`` not NULL) wlcs_marks: the walks only,
+    # each marked position's first partner recorded, nothing credited.
     cdef Wlcs w
     cdef Py_ssize_t m = _longest(t), n = _longest(p), k
     cdef size_t f_count = (m if m < n else n) + 2
@@ -275,7 +307,10 @@ cdef int weighted_lcs_doc(const Doc *t, const Doc *p, double weight, Py_ssize_t 
     for k in range(<Py_ssize_t> f_count):
         w.f[k] = pow(<double> k, weight)
     out[0] = out[1] = 0.0
-    status = _wlcs_run(&w, t, p, &out[0], &out[1])
+    if partner == NULL:
+        status = _wlcs_run(&w, t, p, &out[0], &out[1])
+    else:
+        status = _wlcs_marks(&w, t, p, partner)
     free(w.up)
     free(w.saved)
     free(w.saved_runs)
@@ -314,6 +349,21 @@ cdef int _wlcs_run(Wlcs *w, const Doc *ref, const Doc *can, double *hit,
                     run = 0
                 left_t[token] -= 1
                 left_p[token] -= 1
+    return 0
+
+
+cdef int _wlcs_marks(Wlcs *w, const Doc *ref, const Doc *can, int64_t *partner) noexcept nogil:
+    """Records, per position of ``ref``, the first partner that a walk marks;
+    -1 if memory ran out."""
+    cdef Py_ssize_t s, q, m, n
+    for s in range(ref.n_sents):
+        m = ref.bounds[s + 1] - ref.bounds[s]
+        w.partner = partner + ref.bounds[s]
+        for q in range(can.n_sents):
+            n = can.bounds[q + 1] - can.bounds[q]
+            w.can_start = can.bounds[q]
+            if m and n and _mark(w, ref.ids + ref.bounds[s], m, can.ids + can.bounds[q], n) < 0:
+                return -1
     return 0
 
 
@@ -460,6 +510,8 @@ cdef Py_ssize_t _walk_back(
             i -= 1
             j -= 1
             w.marked[i] = 1
+            if w.partner != NULL and w.partner[i] < 0:
+                w.partner[i] = w.can_start + j
         elif w.up[(i - start - 1) * words + ((j - 1) >> 6)] >> ((j - 1) & 63) & 1:
             i -= 1
         else:

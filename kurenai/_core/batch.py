@@ -246,13 +246,13 @@ def _map(run: Callable[[int], Any], starts: range, n_jobs: int) -> list[Any]:
 
     def work() -> None:
         while not failed.is_set():
-            with lock:
-                item = next(pending, None)
-            if item is None:
-                return
             try:
+                with lock:
+                    item = next(pending, None)
+                if item is None:
+                    return
                 results[item[0]] = run(item[1])
-            except BaseException:
+            except BaseException:  # an interrupt between two starts too
                 failed.set()
                 raise
 
@@ -266,10 +266,17 @@ def _map(run: Callable[[int], Any], starts: range, n_jobs: int) -> list[Any]:
         work()
     except BaseException as error:
         errors.append(error)
-    for future in futures:
-        found = future.exception()
-        if found is not None:
-            errors.append(found)
+    try:
+        for future in futures:
+            found = future.exception()
+            if found is not None:
+                errors.append(found)
+    except BaseException:
+        # Interrupted while waiting (Ctrl-C, or SIGTERM/SIGHUP raised by the
+        # command line): the workers stop after their current start, so that
+        # the process exits now rather than after the whole batch.
+        failed.set()
+        raise
     if errors:
         raise errors[0]
     return results

@@ -28,10 +28,12 @@ __all__ = [
     "DEFAULT_TYPES",
     "distinct",
     "flag",
+    "language",
     "limit",
     "not_a_string",
     "rouge_types",
     "some_types",
+    "splitting",
     "text_item",
 ]
 
@@ -48,6 +50,41 @@ def flag(value: Any, name: str) -> bool:
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     raise TypeError(f"{name} must be a bool, got {type(value).__name__}")
+
+
+def language(value: Any, name: str = "lang") -> str | None:
+    """``lang=`` as its language's code (None: none); a TypeError for a
+    non-str, a ValueError listing the known languages for an unknown one.
+
+    >>> language("Bangla"), language(None)
+    ('bn', None)
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(
+            f"{name} must be None or a language such as 'de', got {type(value).__name__}"
+        )
+    from kurenai._core.languages import language as row
+
+    return row(value).code
+
+
+def splitting(value: Any, name: str) -> bool | str:
+    """``split_summaries``: a bool (as :func:`flag`) or ``"punkt"`` (NLTK's
+    English punkt, ``kurenai.sentences.punkt_sentences``).
+
+    >>> splitting("punkt", "split_summaries"), splitting(True, "split_summaries")
+    ('punkt', True)
+    >>> splitting("nltk", "split_summaries")
+    Traceback (most recent call last):
+    ValueError: split_summaries must be a bool or 'punkt', got 'nltk'
+    """
+    if isinstance(value, str):
+        if value == "punkt":
+            return value
+        raise ValueError(f"{name} must be a bool or 'punkt', got {value!r}")
+    return flag(value, name)
 
 
 def limit(value: Any, name: str) -> int:

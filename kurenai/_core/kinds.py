@@ -260,6 +260,20 @@ def _weighted_recall(tally: TallyLike, w_weight: float) -> float:
     return key
 
 
+# The largest gap k of rougeS{k}/rougeSU{k}: the kernels hold it (and k + 1)
+# in a C int.  A larger gap would mean no limit for any text a process can
+# hold; such a name is refused rather than read as another.
+MAX_GAP = 10**9
+
+
+def _skip_params(groups: Sequence[str]) -> Params:
+    """rougeS/rougeSU's parameters; a ValueError for a gap beyond :data:`MAX_GAP`."""
+    digits = groups[1] or ""
+    if len(digits) > len(str(MAX_GAP)) or int(digits or -1) > MAX_GAP:
+        raise ValueError(f"the gap k of rougeS{{k}} and rougeSU{{k}} is at most {MAX_GAP}")
+    return Params(gap=int(digits or -1), unigrams=groups[0].upper() == "SU")
+
+
 def _skip_name(params: Params) -> str:
     gap = str(params.gap) if params.gap >= 0 else ""
     return f"rouge{'SU' if params.unigrams else 'S'}{gap}"
@@ -331,7 +345,7 @@ KINDS = (
         "ROUGE-S / ROUGE-SU",
         "skip-bigrams (ordered pairs at most k tokens apart), plus unigrams for SU",
         suffix="(SU?)([1-9][0-9]*)?",
-        params=lambda groups: Params(gap=int(groups[1] or -1), unigrams=groups[0].upper() == "SU"),
+        params=_skip_params,
         name=_skip_name,
         grammar="rougeS, rougeSU, rougeS{k}, rougeSU{k} (k >= 1)",
         reads_sentences=False,

@@ -65,7 +65,13 @@ class TypeName(NamedTuple):
 
 
 def resolve(name: object) -> TypeName:
-    """``name`` parsed, or the ValueError of :func:`invalid_type`."""
+    """``name`` parsed, or the ValueError of :func:`invalid_type` (or, for a
+    name of the grammar whose number is out of range, one that says so).
+
+    >>> resolve("rougeS" + "9" * 30)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: invalid ROUGE type 'rougeS999...999': the gap k of ... is at most 1000000000
+    """
     found = _parse(name) if isinstance(name, str) else None
     if found is None:
         raise invalid_type(name)
@@ -78,7 +84,10 @@ def is_rouge_type(name: object) -> bool:
     >>> is_rouge_type("rougeSU4"), is_rouge_type("ROUGE-L"), is_rouge_type("rougeS0")
     (True, True, False)
     """
-    return isinstance(name, str) and _parse(name) is not None
+    try:
+        return isinstance(name, str) and _parse(name) is not None
+    except ValueError:  # of the grammar, but out of range
+        return False
 
 
 def valid_types() -> str:
@@ -140,6 +149,14 @@ def _parse(name: str) -> TypeName | None:
         if match is not None:
             if detected and not kind.reads_sentences:
                 return None
-            params = kind.params(match.groups())
+            try:
+                params = kind.params(match.groups())
+            except ValueError as error:  # a number out of range: said, not an OverflowError later
+                raise ValueError(f"invalid ROUGE type {_shown(name)}: {error}") from None
             return TypeName(name, kind.name(params), kind, params, detected)
     return None
+
+
+def _shown(name: str) -> str:
+    """``name`` for a message: its repr, cut if long."""
+    return repr(name) if len(name) <= 60 else repr(name[:57]) + "..."

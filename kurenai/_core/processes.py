@@ -41,7 +41,7 @@ import numpy as np
 
 from kurenai._core.plan import Plan, ScoreDict, TypeSpec
 
-__all__ = ["ProcessPlan", "close", "spread"]
+__all__ = ["ProcessPlan", "close", "score_in_workers", "spread"]
 
 # A batch this large starts the workers (interpreter, imports, dictionary:
 # about a second each, in parallel); once they run, smaller ones use them too.
@@ -76,6 +76,31 @@ def spread(plan: Plan, tokenizer: Any, splitter: Any, n_jobs: int, pairs: int) -
     except OSError:  # no process can start here: the threads it is
         return plan
     return ProcessPlan(plan, recipe)
+
+
+def score_in_workers(
+    recipe: bytes, chunks: Sequence[tuple[list[str], list[str]]], n_jobs: int
+) -> list[Any] | None:
+    """Each chunk's ``score_many`` in a worker process, ``n_jobs`` at a time,
+    by the plan the worker makes from ``recipe`` (a pickled object whose
+    ``plan()`` returns it, e.g. ``kurenai.compat.xlsum``'s scorer recipe);
+    None where no worker can start (run them here then)."""
+    if os.environ.get(WORKER_VAR) or not sys.executable:
+        return None
+    jobs = max(1, min(n_jobs, os.cpu_count() or 1, len(chunks)))
+    try:
+        _POOL.grow(jobs)
+    except OSError:
+        return None
+
+    def run(chunk: tuple[list[str], list[str]]) -> Any:
+        with _POOL.lease() as worker:
+            return worker.call((recipe, chunk[0], chunk[1], -1, False))
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(jobs) as threads:
+        return list(threads.map(run, chunks))
 
 
 class ProcessPlan:
@@ -282,7 +307,8 @@ def _run(
     if plan is None:
         from kurenai._core.choice import make_plan
 
-        plan = make_plan(*pickle.loads(recipe))
+        made = pickle.loads(recipe)
+        plan = made.plan() if hasattr(made, "plan") else make_plan(*made)
         plans[recipe] = plan
         if len(plans) > PLANS_PER_WORKER:
             plans.popitem(last=False)

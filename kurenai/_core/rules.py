@@ -24,11 +24,14 @@ __all__ = [
     "SCAN_MODES",
     "SENTENCE_SEPARATOR",
     "STEM_MIN_LENGTH",
+    "STEM_RULES",
     "WORD",
     "ScanRule",
+    "StemRule",
     "is_rouge_word",
     "is_stemmable",
     "keeps_stem",
+    "stem_rule",
 ]
 
 # rouge-score's tokenizer keeps runs of these (after lowercasing), and its
@@ -100,5 +103,78 @@ SCAN_MODES = {name: rule.code for name, rule in SCANS.items()}
 
 
 def keeps_stem(scan_mode: str) -> Callable[[str], bool]:
-    """The post-stem filter ``str -> bool`` of the tokenizers of ``scan_mode``."""
+    """The post-stem filter ``str -> bool`` of the tokenizers of ``scan_mode``:
+    it judges a stem, the stemmer's output for an :func:`is_stemmable` token;
+    a token the stemmer leaves alone is kept as the tokenizer made it."""
     return SCANS[scan_mode].keeps
+
+
+class StemRule(NamedTuple):
+    """Which tokens a stemmer is given (the others are kept unchanged).
+
+    A token of at least ``min_length`` code points is stemmed if
+    ``words_only`` is False, or if it is one of rouge-score's words (ASCII
+    ``[a-z0-9]``) when it is True.  The compiled scan reads both fields.
+    """
+
+    min_length: int
+    words_only: bool
+
+    def stemmable(self, token: str) -> bool:
+        """Whether the stemmer sees ``token``."""
+        return len(token) >= self.min_length and (not self.words_only or is_rouge_word(token))
+
+
+# Porter, as rouge-score: ASCII words longer than 3 characters.
+_PORTER = StemRule(STEM_MIN_LENGTH, True)
+# The Snowball stemmers see every token longer than 3 characters, in any
+# script (as XL-Sum's scorer stems): a token of another script passes
+# through a stemmer unchanged.
+_SNOWBALL = StemRule(4, False)
+
+# The stemming rule of each stemmer kurenai names (kurenai.tokenizers'
+# stemmer registry), by its name; the NLTK twins ("nltk-german") share their
+# language's rule.  One line a language: change a language's rule here.
+STEM_RULES = {
+    "porter": _PORTER,
+    "arabic": _SNOWBALL,
+    "armenian": _SNOWBALL,
+    "basque": _SNOWBALL,
+    "catalan": _SNOWBALL,
+    "czech": _SNOWBALL,
+    "danish": _SNOWBALL,
+    "dutch": _SNOWBALL,
+    "dutch_porter": _SNOWBALL,
+    "english": _SNOWBALL,
+    "esperanto": _SNOWBALL,
+    "estonian": _SNOWBALL,
+    "finnish": _SNOWBALL,
+    "french": _SNOWBALL,
+    "german": _SNOWBALL,
+    "greek": _SNOWBALL,
+    "hindi": _SNOWBALL,
+    "hungarian": _SNOWBALL,
+    "indonesian": _SNOWBALL,
+    "irish": _SNOWBALL,
+    "italian": _SNOWBALL,
+    "lithuanian": _SNOWBALL,
+    "nepali": _SNOWBALL,
+    "norwegian": _SNOWBALL,
+    "persian": _SNOWBALL,
+    "polish": _SNOWBALL,
+    "portuguese": _SNOWBALL,
+    "romanian": _SNOWBALL,
+    "russian": _SNOWBALL,
+    "serbian": _SNOWBALL,
+    "sesotho": _SNOWBALL,
+    "spanish": _SNOWBALL,
+    "swedish": _SNOWBALL,
+    "tamil": _SNOWBALL,
+    "turkish": _SNOWBALL,
+    "yiddish": _SNOWBALL,
+}
+
+
+def stem_rule(stemmer: str) -> StemRule:
+    """The rule of the stemmer named ``stemmer`` (an NLTK twin ``nltk-x``: x's)."""
+    return STEM_RULES[stemmer[len("nltk-") :] if stemmer.startswith("nltk-") else stemmer]

@@ -55,7 +55,6 @@ cdef struct ScanRules:
     # Code point flags, from kurenai.tokenizers._unicode.char_classes();
     # NULL until installed (CHAR and UNICODE_WORDS never scan without it).
     const uint8_t *classes
-    Py_ssize_t stem_min_length  # kurenai._core.rules.STEM_MIN_LENGTH
 
 
 ctypedef fused code_unit:

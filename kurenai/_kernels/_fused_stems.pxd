@@ -51,8 +51,9 @@ cdef struct Stem:
     uint64_t hash         # its fast hash under the cache's key
 
 
-cdef struct Record:       # a cached token; its key (a byte a code point) and stem follow
+cdef struct Record:       # a cached token; its key (in the token's kind) and stem follow
     Py_ssize_t key_length
+    int key_kind
     Py_ssize_t stem_length  # -1: dropped
     Py_ssize_t stem_offset  # from the key, aligned for the stem's kind
     int stem_kind
@@ -81,6 +82,8 @@ cdef struct StemCache:
     Py_ssize_t bytes      # what the cache holds: records and their slots
     Py_ssize_t max_bytes  # past it the cache is emptied before the next token
     Py_ssize_t epoch      # changes when hashes computed before stop being valid
+    Py_ssize_t min_length  # the stemmer's rule (kurenai._core.rules.StemRule):
+    bint words_only        # tokens this long, and only rouge-score's words if set
 
 
 # ---------------------------------------------------------------- the cache
@@ -96,6 +99,8 @@ cdef inline void cache_init(StemCache *c, const HashKey *key, Py_ssize_t max_byt
     c.bytes = 0
     c.max_bytes = max_bytes
     c.epoch = 0
+    c.min_length = 0
+    c.words_only = True
 
 
 cdef inline void cache_clear(StemCache *c) noexcept nogil:
@@ -165,10 +170,10 @@ cdef inline bint holds(const Record *r, const Entry *token) noexcept nogil:
     cdef Py_ssize_t i
     if r.key_length != token.length:
         return False
-    if token.kind == 1:
-        return same_bytes(key, token.data, token.length)
+    if token.kind == r.key_kind:
+        return same_bytes(key, token.data, token.length * token.kind)
     for i in range(token.length):
-        if <uint8_t> key[i] != read_code_point(token.kind, token.data, i):
+        if read_code_point(r.key_kind, key, i) != read_code_point(token.kind, token.data, i):
             return False
     return True
 
@@ -219,7 +224,7 @@ cdef inline int cache_place(StemCache *c, Py_ssize_t size, bint strong) noexcept
             continue
         h = c.slots[i].hash
         if strong and not c.strong:
-            h = sip13(c.key.words, key_of(r), 1, r.key_length)
+            h = sip13(c.key.words, key_of(r), r.key_kind, r.key_length)
         s = h & (size - 1)
         while slots[s].record != NULL:
             s = (s + 1) & (size - 1)
@@ -237,7 +242,7 @@ cdef inline int cache_put(StemCache *c, const Entry *token, object stem, Stem *o
     """Remember ``stem`` (a str, or None: dropped) for the stemmable ``token``;
     ``out`` gets it, in the cache, or in ``stem`` itself if too big to cache
     (then read it before the next Python call)."""
-    cdef Py_ssize_t stem_size = 0, offset, size, i, s
+    cdef Py_ssize_t stem_size = 0, offset, size, s
     cdef Record *r
     cdef char *key
     cdef uint64_t h
@@ -250,7 +255,7 @@ cdef inline int cache_put(StemCache *c, const Entry *token, object stem, Stem *o
         out.length = PyUnicode_GET_LENGTH(stem)
         stem_size = out.length * out.kind
         out.hash = fast_hash_keyed(&c.key, out.data, out.kind, out.length)
-    offset = (token.length + 3) & ~3
+    offset = (token.length * token.kind + 3) & ~3
     size = sizeof(Record) + offset + stem_size
     if size + SLOT_COST > c.max_bytes // 2:
         return 0  # one token would fill much of the cache: stemmed, never cached
@@ -272,17 +277,17 @@ cdef inline int cache_put(StemCache *c, const Entry *token, object stem, Stem *o
     if r == NULL:
         raise MemoryError()
     r.key_length = token.length
+    r.key_kind = token.kind
     r.stem_length = -1 if stem is None else out.length
     r.stem_offset = offset
     r.stem_kind = out.kind
     r.stem_hash = out.hash
     key = <char *> (r + 1)
-    for i in range(token.length):  # a stemmable token's code points are below 256
-        key[i] = <char> read_code_point(token.kind, token.data, i)
+    memcpy(key, token.data, token.length * token.kind)
     if stem is not None:
         memcpy(key + offset, out.data, stem_size)
         out.data = key + offset
-    h = cache_hash(c, key, 1, token.length)
+    h = cache_hash(c, key, token.kind, token.length)
     s = h & c.slot_mask
     while c.slots[s].record != NULL:
         s = (s + 1) & c.slot_mask
@@ -302,18 +307,34 @@ cdef inline void stem_of(const Record *r, Stem *out) noexcept nogil:
         out.data = key_of(r) + r.stem_offset
 
 
+cdef inline object cached_stemmer(object stem):
+    """The ``CachedStemmer`` whose ``stem_or_drop`` ``stem`` is, or None."""
+    from kurenai.tokenizers._stemming import CachedStemmer
+
+    if getattr(stem, "__func__", None) is CachedStemmer.stem_or_drop:
+        return stem.__self__
+    return None
+
+
 cdef inline dict memo_of(object stem):
-    """The memo of ``stem`` if it is ``CachedPorterStemmer.stem_or_drop``
+    """The memo of ``stem`` if it is ``CachedStemmer.stem_or_drop``
     (token -> stem or None, which the method fills and only ever clears), else None.
 
     A miss of the plan's cache reads it first: a dict lookup instead of a
     Python call for a token another plan of the same tokenizer has stemmed.
     """
-    from kurenai.tokenizers._stemming import CachedPorterStemmer
+    owner = cached_stemmer(stem)
+    return None if owner is None else owner.memo
 
-    if getattr(stem, "__func__", None) is CachedPorterStemmer.stem_or_drop:
-        return stem.__self__.memo
-    return None
+
+cdef inline int set_stem_rule(StemCache *c, object stem, object porter_rule) except -1:
+    """The cache's copy of the rule of ``stem`` (a ``CachedStemmer``'s), or
+    ``porter_rule`` (rouge-score's) for another stemmer."""
+    owner = cached_stemmer(stem)
+    rule = porter_rule if owner is None else owner.rule
+    c.min_length = rule.min_length
+    c.words_only = rule.words_only
+    return 0
 
 
 cdef inline object ask(object stem, dict memo, const Entry *token):
@@ -328,13 +349,16 @@ cdef inline object ask(object stem, dict memo, const Entry *token):
 
 # ---------------------------------------------------------------- a pair's stems
 
-cdef inline bint stemmable(const ScanRules *rules, const Entry *e) noexcept nogil:
-    """kurenai._core.rules.is_stemmable, without making a str: long enough, and
-    only ROUGE word characters."""
+cdef inline bint stemmable(const ScanRules *rules, const StemCache *c,
+                           const Entry *e) noexcept nogil:
+    """kurenai._core.rules.StemRule.stemmable, without making a str: long
+    enough, and only ROUGE word characters if the rule says so."""
     cdef Py_ssize_t i
     cdef uint32_t ch
-    if e.length < rules.stem_min_length:
+    if e.length < c.min_length:
         return False
+    if not c.words_only:
+        return True
     for i in range(e.length):
         ch = read_code_point(e.kind, e.data, i)
         if ch >= 256 or not rules.token_char[<int> ROUGE_SCORE][ch]:
@@ -396,7 +420,7 @@ cdef inline int stem_all(Table *t, const ScanRules *rules, StemCache *cache, obj
         # first and prefetch its slot, then its record, so that their memory
         # reads overlap instead of waiting one after the other.
         for e in range(raw_count):
-            final[e] = <int32_t> e if not stemmable(rules, &t.entries[e]) else -2
+            final[e] = <int32_t> e if not stemmable(rules, cache, &t.entries[e]) else -2
             if final[e] == -2:
                 hashes[e] = token_hash(cache, t, &t.entries[e])
                 if cache.slots != NULL:

@@ -21,7 +21,6 @@ import argparse
 import importlib
 import itertools
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -35,7 +34,7 @@ from kurenai.cli._chunks import chunked, read_chunks
 from kurenai.cli._files import (
     Terminated,
     atomic_output,
-    check_output,
+    check_outputs,
     signals_raise,
     stderr_line,
     usable,
@@ -46,7 +45,7 @@ from kurenai.cli._notes import note_lsum
 from kurenai.cli._output import Report, record_report
 from kurenai.cli._progress import Progress
 from kurenai.cli._scoring import scored_blocks
-from kurenai.cli._sources import BELOW_GATE, CliError, Source, detect_format
+from kurenai.cli._sources import BELOW_GATE, CliError, Source, detect_format, line_limits
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.signature import Bootstrap, Signature
 
@@ -61,14 +60,14 @@ _SUBCOMMANDS = {
     "rouge": ("kurenai.compat.cli", True),
     "rouge-chinese": ("kurenai.compat.cli", True),
     "rouge_chinese": ("kurenai.compat.cli", True),
+    "xlsum": ("kurenai.compat.xlsum_cli", False),
 }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line on ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if signal.getsignal(signal.SIGINT) is _startup.interrupted:
-        signal.signal(signal.SIGINT, signal.default_int_handler)  # now KeyboardInterrupt
+    _startup.started()  # SIGINT is KeyboardInterrupt now
     if args and args[0] in _SUBCOMMANDS:
         module, named = _SUBCOMMANDS[args[0]]
         run: Callable[[list[str]], int] = importlib.import_module(module).main
@@ -138,9 +137,10 @@ def signature(args: argparse.Namespace, scorer: RougeScorer | None = None) -> Si
 
 def _run(args: argparse.Namespace) -> int:
     sides = _sides(args)
+    # Every file the run writes, against every file it reads, before any is read.
+    check_outputs(args, [*(source.path for source in sides.all), *(args.systems or ())])
     if _reporting.ranks_systems(args):  # a leaderboard
         return _reporting.run_systems(args, sides, _scorer(args), str(signature(args)))
-    check_output(args.output, [source.path for source in sides.all])
     started = time.monotonic()
     scorer = _scorer(args, load=True)
     loading = time.monotonic() - started
@@ -221,21 +221,23 @@ def _scorer(args: argparse.Namespace, load: bool = False) -> RougeScorer:
             use_stemmer=args.use_stemmer,
             split_summaries=args.split_summaries,
             tokenizer=args.tokenizer,
+            lang=args.lang,
         )
         loader = getattr(scorer.tokenizer, "load", None)
         if load and callable(loader):
             loader()
     except (ImportError, ValueError, RuntimeError) as error:  # e.g. an extra not installed
-        raise CliError(f"cannot use tokenizer {args.tokenizer!r}: {error}") from None
+        named = f"tokenizer {args.tokenizer!r}" if args.tokenizer else f"--lang {args.lang}"
+        raise CliError(f"cannot use {named}: {error}") from None
     return scorer
 
 
 def _sides(args: argparse.Namespace) -> Sides:
     def source(path: str, field: str) -> Source:
         fmt = detect_format(path, args.format)
-        return Source(
-            path, fmt, field, args.newline_escape, args.id_field if fmt != "text" else None
-        )
+        id_field = args.id_field if fmt != "text" else None
+        max_line, cut = line_limits(fmt, args.max_line_bytes, args.max_chars)
+        return Source(path, fmt, field, args.newline_escape, id_field, max_line, cut)
 
     baseline = args.baseline_file
     sides = Sides(

@@ -2,8 +2,9 @@
 
 Each keeps the blocks of scores (a few floats per record), computes at
 ``close`` a :class:`~kurenai.cli._output.Corpus` and writes it with the
-output format's corpus writer.  Types appear in sorted order, the measures
-as precision, recall, F, as in every output.  ``corpus_f`` gives, per type,
+output format's corpus writer.  Types appear in sorted order, each type's
+rows as recall, precision, F (rouge-score's aggregate CSV); JSON names
+them.  ``corpus_f`` gives, per type,
 the F-measure that ``--fail-under`` compares: the mean, or the bootstrap
 ``mid``.
 """
@@ -18,7 +19,8 @@ import numpy as np
 import numpy.typing as npt
 
 from kurenai._core.bootstrap import bootstrap, paired_bootstrap
-from kurenai.cli._output import MEASURES, Block, Corpus, Report, write_corpus
+from kurenai.cli._mean import StreamingMean
+from kurenai.cli._output import CORPUS_MEASURES, MEASURES, Block, Corpus, Report, write_corpus
 from kurenai.cli._sources import CliError
 from kurenai.scoring import AggregateScore
 
@@ -79,30 +81,42 @@ class _Collected:
         per_type: dict[str, dict[str, Any]],
     ) -> None:
         assert self._stream is not None
-        count = sum(block.shape[2] for block in self._values)
-        corpus = Corpus(name, columns, rows, per_type, count)
+        corpus = Corpus(name, columns, rows, per_type, self._count())
         write_corpus(self._stream, self._fmt, corpus, self._signature)
+
+    def _count(self) -> int:
+        return sum(block.shape[2] for block in self._values)
+
+
+class _Streamed(_Collected):
+    """Keeps no scores: a mean needs none.  The columns stream to a
+    :class:`~kurenai.cli._mean.StreamingMean`, whose means are ``np.mean``'s
+    (or pandas') of the per-record values, to the last bit."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self._mean = StreamingMean(3 * len(self._types))
+
+    def add(self, block: Block) -> None:
+        values = block.values[:, :, ~block.over_limits()]
+        self._mean.add(values.reshape(3 * len(self._types), values.shape[2]).T)
+
+    def _count(self) -> int:
+        return self._mean.count
 
     def _means(self) -> dict[str, list[float]]:
         """Per type in sorted order, the mean precision, recall and F."""
-        matrices = self._matrices(self._values)
-        # Each column on its own, contiguous: the mean NumPy (or pandas) gives
-        # of the per-record values, to the last bit.
-        return {
-            t: [float(np.mean(np.ascontiguousarray(column))) for column in matrices[t].T]
-            for t in sorted(matrices)
-        }
+        means = self._mean.means().reshape(len(self._types), 3).tolist()
+        if not self._mean.count:
+            raise CliError("every record is over --max-tokens or --max-chars: no corpus score")
+        return {t: means[self._types.index(t)] for t in sorted(self._types)}
 
 
-class _MeanReport(_Collected):
+class _MeanReport(_Streamed):
     def close(self) -> None:
         means = self._means()
         self.corpus_f = {t: means[t][2] for t in self._types}
-        rows = [
-            (f"{t}-{letter}", [means[t][m]])
-            for t in means
-            for m, (letter, _) in enumerate(MEASURES)
-        ]
+        rows = [(f"{t}-{letter}", [means[t][m]]) for t in means for m, letter, _ in CORPUS_MEASURES]
         per_type = {t: _score_dict(means[t]) for t in means}
         self._write("mean", ("mean",), rows, per_type)
 
@@ -121,7 +135,7 @@ class _BootstrapReport(_Collected):
         rows = [
             (f"{t}-{letter}", [float(getattr(getattr(result[t], b), name)) for b in _BOUNDS])
             for t in sorted(result)
-            for letter, name in MEASURES
+            for _, letter, name in CORPUS_MEASURES
         ]
         per_type = {t: _aggregate_dict(result[t]) for t in sorted(result)}
         self._write("aggregate", _BOUNDS, rows, per_type)
@@ -143,8 +157,8 @@ class _PairedReport(_BootstrapReport):
         self._write("comparison", fields, rows, per_type)
 
 
-class _WithMean(_Collected):
-    """A per-record report that also keeps the scores for ``--fail-under``."""
+class _WithMean(_Streamed):
+    """A per-record report that also streams the means for ``--fail-under``."""
 
     def __init__(self, report: Report, rouge_types: Sequence[str]) -> None:
         super().__init__(None, "", rouge_types, "")

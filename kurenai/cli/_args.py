@@ -21,7 +21,7 @@ from kurenai._core import names as _names
 from kurenai._core.plan import ROUGE_TYPE_GRAMMAR
 from kurenai.cli import _reporting, _values
 from kurenai.cli._output import FORMATS as OUTPUT_FORMATS
-from kurenai.cli._sources import BELOW_GATE, INPUT_FORMATS, CliError
+from kurenai.cli._sources import BELOW_GATE, INPUT_FORMATS, MAX_LINE_BYTES, CliError
 from kurenai.tokenizers import available_tokenizers, tokenizer_info
 
 __all__ = ["DEFAULT_TYPES", "ExitRequest", "parse_args"]
@@ -67,6 +67,8 @@ class _Parser(argparse.ArgumentParser):
 
 def _check(args: argparse.Namespace) -> None:
     """Checks across options, before any file is read."""
+    if args.tokenizer is None and args.lang is None:
+        args.tokenizer = DEFAULT_TOKENIZER  # (with --lang: the language's)
     if args.output_format is None and not _reporting.ranks_systems(args):
         args.output_format = DEFAULT_OUTPUT_FORMAT  # (a leaderboard's is its text table)
     if args.use_aggregator:
@@ -194,12 +196,20 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
     )
     add(
         "--tokenizer",
-        default=DEFAULT_TOKENIZER,
+        default=None,
         choices=available_tokenizers(),
         metavar="NAME",
         help="how texts become tokens, one of the tokenizers listed below (default: "
         f"{DEFAULT_TOKENIZER}). Japanese, Chinese or Thai without spaces between words needs char "
-        "(or a morphological tokenizer: mecab, sudachi, jieba)",
+        "(or a morphological tokenizer: mecab, sudachi, jieba, thai, lao, khmer)",
+    )
+    add(
+        "--lang",
+        type=_values.language,
+        metavar="LANG",
+        help="the texts' language, an ISO 639-1 code (de, th, ja...) or English name "
+        "(german, bangla...): its tokenizer unless --tokenizer names one, and with "
+        "--use-stemmer its stemmer",
     )
     add(
         "--multi-ref-mode",
@@ -313,6 +323,15 @@ def _add_input(group: argparse._ArgumentGroup) -> None:
         metavar="NAME",
         help="JSONL/CSV field of each record's id, carried into the report "
         "(default: records are numbered from 0)",
+    )
+    add(
+        "--max-line-bytes",
+        type=_values.int_in(1),
+        default=MAX_LINE_BYTES,
+        metavar="N",
+        help="refuse a line of more than N bytes as it is read, before it is held "
+        f"(default: {MAX_LINE_BYTES:,}, 256 MiB); with --max-chars, a plain-text line over "
+        "the limit is skipped unread rather than refused",
     )
     add(
         "--newline-escape",

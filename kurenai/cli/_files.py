@@ -1,30 +1,35 @@
 """The command line's output file: checked before reading, replaced atomically.
 
-:func:`check_output` refuses, before any input is read, an output that is a
-directory, that cannot be created, or that is one of the input files (also
-through a symbolic or hard link).  :func:`atomic_output` writes a regular
+:func:`check_outputs` refuses, before any input is read, an output that is a
+directory, that cannot be created, that is one of the input files (also
+through a symbolic or hard link) or another output.  :func:`atomic_output` writes a regular
 file under a temporary name and renames it at the end, so a failed or
 interrupted run leaves an existing file intact; a FIFO or a character device
 (``/dev/null``, ``/dev/stdout``) is written directly.  :func:`signals_raise`
 turns SIGTERM and SIGHUP into an exception, so the temporary file is removed
-on those too.
+on those too; the temporary file is named before it is made, so that a
+signal at any moment finds it.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
+import secrets
 import signal
 import stat
 import sys
-import tempfile
 from collections.abc import Iterable, Iterator
 from types import FrameType
 from typing import IO
 
+from kurenai._core import paths as _paths
 from kurenai.cli._sources import CliError
 
-__all__ = ["Terminated", "atomic_output", "check_output", "signals_raise", "stderr_line", "usable"]
+_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+__all__ = ["Terminated", "atomic_output", "check_outputs", "signals_raise", "stderr_line", "usable"]
 
 
 class Terminated(BaseException):
@@ -39,30 +44,17 @@ class Terminated(BaseException):
         self.signum = signum
 
 
-def check_output(path: str, inputs: Iterable[str]) -> None:
-    """Raise CliError if writing ``path`` cannot work or would destroy an input."""
-    if path == "-":
-        return
+def check_outputs(args: argparse.Namespace, inputs: Iterable[str]) -> None:
+    """Raise CliError, before any input is read, if an output the run will
+    write (``--output``, ``--report``) cannot be written, is one of
+    ``inputs`` or is another output: :func:`kurenai._core.paths.check_outputs`."""
+    outputs = [("--output", args.output)]
+    if getattr(args, "report", None) is not None:
+        outputs.append(("--report", args.report))
     try:
-        info: os.stat_result | None = os.stat(path)
-    except FileNotFoundError:
-        info = None
-    except OSError as error:
-        raise CliError(f"cannot write {path}: {error.strerror}") from None
-    if info is not None and stat.S_ISDIR(info.st_mode):
-        raise CliError(f"cannot write {path}: it is a directory")
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory):
-        raise CliError(f"cannot write {path}: No such file or directory")
-    if info is None or not stat.S_ISREG(info.st_mode):
-        return
-    for name in inputs:
-        if name == "-":
-            continue
-        with contextlib.suppress(OSError):
-            other = os.stat(name)
-            if (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino):
-                raise CliError(f"--output {path} is the input file {name}; refusing to replace it")
+        _paths.check_outputs(outputs, inputs)
+    except _paths.OutputClash as error:
+        raise CliError(str(error)) from None
 
 
 @contextlib.contextmanager
@@ -94,39 +86,30 @@ def atomic_output(path: str) -> Iterator[IO[str]]:
 
 @contextlib.contextmanager
 def _temporary(path: str) -> Iterator[IO[str]]:
+    """The temporary file of ``path``: named before it exists, so that an
+    interrupt at any moment (a signal can raise in the main thread even while
+    it is held there: a BLAS or worker thread takes it) finds it recorded and
+    removes it."""
     directory = os.path.dirname(os.path.abspath(path))
-    temporary = None
+    temporary = os.path.join(directory, f".{os.path.basename(path)}.{secrets.token_hex(8)}.tmp")
+    created = False
     try:
-        with _signals_held():  # no interrupt between making the file and naming it
-            fd, temporary = tempfile.mkstemp(
-                dir=directory, prefix=f".{os.path.basename(path)}.", suffix=".tmp"
-            )
+        # O_EXCL: the name is ours only if the file is new (never an existing
+        # file or a link planted under the name).
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW, 0o600)
+        created = True
         with open(fd, "w", encoding="utf-8", newline="") as stream:
             yield stream
         os.chmod(temporary, _mode_for(path))
         os.replace(temporary, path)
     except BaseException as error:
-        if temporary is None:
-            if isinstance(error, OSError):
-                raise CliError(f"cannot write {path}: {error.strerror}") from None
-            raise
+        if isinstance(error, OSError) and not created:
+            raise CliError(f"cannot write {path}: {error.strerror}") from None
+        # Also when interrupted before ``created`` was set: the name is
+        # random, so a file under it is the one just made.
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """Interrupting signals wait until the block ends (where the OS allows)."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    held = {getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP")}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 @contextlib.contextmanager

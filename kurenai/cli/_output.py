@@ -9,8 +9,11 @@ bootstrap intervals, comparison: a :class:`Corpus`) at the end, and a
 The ``--output-format`` choices are the table's names; a new format is one
 entry.
 
-Every output gives the measures in one order, precision, recall, F (the
-order of rouge-score's ``Score``); JSON names them.
+The measures' order is rouge-score's: per-record columns are precision,
+recall, F (``rouge_score/io.py``'s per-record CSV, and ``Score``'s fields);
+a corpus table's rows are recall, precision, F per type (its aggregate CSV,
+which kurenai 0.1.0's ``--use-aggregator`` printed too).  JSON names them,
+in ``Score``'s order.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ if TYPE_CHECKING:  # kurenai.report loads only for a leaderboard
     from kurenai.report import Leaderboard
 
 __all__ = [
+    "CORPUS_MEASURES",
     "FORMATS",
     "MEASURES",
     "Block",
@@ -48,6 +52,9 @@ __all__ = [
 
 # (column letter, Score field), in the order of the block's second axis.
 MEASURES = tuple(zip(("P", "R", "F"), SCORE_FIELDS))
+# A corpus table's rows per type, as rouge-score's aggregate CSV writes them:
+# (position in MEASURES, column letter, Score field).
+CORPUS_MEASURES = tuple((m, *MEASURES[m]) for m in (1, 0, 2))
 RecordId = Union[str, int]
 
 

@@ -20,6 +20,7 @@ on any type; 0 otherwise.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import os
 import sys
@@ -29,7 +30,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kurenai.cli._files import atomic_output, check_output
+from kurenai.cli._files import atomic_output, stderr_line
 from kurenai.cli._floats import below
 from kurenai.cli._io import (
     Record,
@@ -41,7 +42,15 @@ from kurenai.cli._io import (
     _text_getter,
 )
 from kurenai.cli._output import Block, write_leaderboard
-from kurenai.cli._sources import BELOW_GATE, CliError, Source, detect_format, rows
+from kurenai.cli._scoring import limited, score_records
+from kurenai.cli._sources import (
+    BELOW_GATE,
+    CliError,
+    Source,
+    detect_format,
+    line_limits,
+    rows,
+)
 
 __all__ = ["add_options", "check", "ranks_systems", "run_systems", "tap"]
 
@@ -148,7 +157,6 @@ def tap(args: argparse.Namespace, scorer: Any, sides: Sides) -> _Tap | None:
     """With ``--report``, what keeps the run's records and scores; else None."""
     if args.report is None:
         return None
-    check_output(args.report, [source.path for source in sides.all])
     return _Tap(args, scorer, sides)
 
 
@@ -157,11 +165,13 @@ def run_systems(args: argparse.Namespace, sides: Sides, scorer: Any, signature: 
     from kurenai.report import leaderboard, score_systems
 
     sources = _system_sources(args, sides.predictions)
-    check_output(args.output, [sides.targets.path, *(s.path for s in sources)])
     targets, predictions, ids = _read(sides.targets, sources)
     names = _names(sources, sides)
     systems = dict(zip(names, predictions))
-    scores = score_systems(scorer, targets, systems, args.multi_ref_mode)
+    if limited(args):
+        targets, systems, ids, scores = _within_limits(args, scorer, targets, systems, ids)
+    else:
+        scores = score_systems(scorer, targets, systems, args.multi_ref_mode)
     types = scorer.rouge_types
     samples, confidence, seed = args.bootstrap_samples, args.confidence_interval, args.seed
     board = leaderboard(scores, types, samples, confidence, seed, args.all_pairs)
@@ -173,6 +183,38 @@ def run_systems(args: argparse.Namespace, sides: Sides, scorer: Any, signature: 
     if args.report is not None:
         _write(args, scorer, targets, systems, ids, scores, signature, all_pairs=args.all_pairs)
     return _gate(args, board, names[0], scores[names[0]], types)
+
+
+def _within_limits(
+    args: argparse.Namespace,
+    scorer: Any,
+    targets: list[Any],
+    systems: dict[str, list[str]],
+    ids: list[Any] | None,
+) -> tuple[list[Any], dict[str, list[str]], list[Any] | None, dict[str, Any]]:
+    """The records, systems, ids and scores of the leaderboard under
+    ``--max-tokens``/``--max-chars``: a record over a limit in its target or
+    in any system's prediction is left out for every system (the paired
+    tests compare the same records), and counted on stderr."""
+    from kurenai.report import scored_records  # the report's rule: the same records
+
+    scores = {name: score_records(scorer, targets, texts, args) for name, texts in systems.items()}
+    keep = scored_records(scores)
+    if not keep.size:
+        raise CliError("every record is over --max-tokens or --max-chars: nothing to rank")
+    if keep.size == len(targets):
+        return targets, systems, ids, scores
+    if not args.quiet:
+        stderr_line(
+            f"kurenai: {len(targets) - keep.size} records over --max-tokens or --max-chars: "
+            "left out of the leaderboard"
+        )
+    return (
+        [targets[i] for i in keep],
+        {name: [texts[i] for i in keep] for name, texts in systems.items()},
+        None if ids is None else [ids[i] for i in keep],
+        {name: values[:, :, keep] for name, values in scores.items()},
+    )
 
 
 def _gate(
@@ -229,6 +271,8 @@ def _write(
             )
     except ImportError as error:
         raise CliError(f"--report: {error}", 2) from None
+    except ValueError as error:  # e.g. every record over --max-tokens: nothing to report
+        raise CliError(f"--report: {error}") from None
 
 
 def _system_sources(args: argparse.Namespace, predictions: Source) -> list[Source]:
@@ -236,12 +280,16 @@ def _system_sources(args: argparse.Namespace, predictions: Source) -> list[Sourc
     for path in args.systems or ():
         fmt = detect_format(path, args.format)
         id_field = args.id_field if fmt != "text" else None
-        sources.append(Source(path, fmt, predictions.field, args.newline_escape, id_field))
+        max_line, cut = line_limits(fmt, args.max_line_bytes, args.max_chars)
+        escapes = args.newline_escape
+        sources.append(Source(path, fmt, predictions.field, escapes, id_field, max_line, cut))
     for field in (args.system_fields or "").split(","):
         if field.strip():
             if not predictions.structured:
                 raise CliError("--system-fields needs JSONL, CSV or TSV predictions", 2)
-            sources.append(Source(predictions.path, predictions.fmt, field.strip(), False, None))
+            sources.append(
+                dataclasses.replace(predictions, field=field.strip(), escapes=False, id_field=None)
+            )
     return sources
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Iterable, Iterator, Sequence
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -22,7 +22,7 @@ from kurenai.cli._notes import warn_unspaced
 from kurenai.cli._output import MEASURES, Block, RecordId
 from kurenai.rouge_scorer import RougeScorer
 
-__all__ = ["scored_blocks"]
+__all__ = ["limited", "score_records", "scored_blocks"]
 
 
 def scored_blocks(
@@ -33,10 +33,10 @@ def scored_blocks(
     for chunk in chunks:
         if not start:
             warn_unspaced(args, chunk.predictions)
-        values = _score(scorer, chunk.targets, chunk.predictions, args)
+        values = score_records(scorer, chunk.targets, chunk.predictions, args)
         baseline = None
         if args.baseline_file is not None:
-            baseline = _score(scorer, chunk.targets, chunk.baselines or [], args)
+            baseline = score_records(scorer, chunk.targets, chunk.baselines or [], args)
         size = len(chunk.predictions)
         ids: Sequence[RecordId] = range(start, start + size)
         if chunk.ids is not None:  # every record has one then
@@ -45,20 +45,25 @@ def scored_blocks(
         start += size
 
 
-def _score(
-    scorer: RougeScorer,
-    targets: Sequence[Target],
-    predictions: list[str],
-    args: argparse.Namespace,
-) -> npt.NDArray[np.float64]:
-    """(types x P/R/F x records) scores; ``score_multi`` for lists of targets."""
-    jobs = args.jobs
-    # --max-tokens and --max-chars, when given: a record over one scores NaN.
-    limits = {
+def limited(args: argparse.Namespace) -> dict[str, Any]:
+    """``--max-tokens`` and ``--max-chars``, those given, as ``score_batch``'s arguments."""
+    return {
         name: value
         for name, value in (("max_tokens", args.max_tokens), ("max_chars", args.max_chars))
         if value is not None
     }
+
+
+def score_records(
+    scorer: RougeScorer,
+    targets: Sequence[Target],
+    predictions: Sequence[str],
+    args: argparse.Namespace,
+) -> npt.NDArray[np.float64]:
+    """(types x P/R/F x records) scores; ``score_multi`` for lists of targets.
+    A record over ``--max-tokens`` or ``--max-chars`` scores NaN."""
+    jobs = args.jobs
+    limits = limited(args)
     values = np.empty((len(scorer.rouge_types), len(MEASURES), len(targets)))
     if set(map(type, targets)) == {str}:  # the usual chunk: one reference each
         texts = cast("Sequence[str]", targets)

@@ -26,12 +26,14 @@ from typing import IO, Callable, Union, cast
 __all__ = [
     "BELOW_GATE",
     "INPUT_FORMATS",
+    "MAX_LINE_BYTES",
     "CliError",
     "Row",
     "Source",
     "count",
     "detect_format",
     "ends_blank",
+    "line_limits",
     "raw_blocks",
     "rows",
 ]
@@ -51,6 +53,11 @@ _EXTENSIONS = {".jsonl": "jsonl", ".csv": "csv", ".tsv": "tsv"}
 _READ_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError)
 # Bytes read at a time by raw_blocks: many short lines, little memory.
 _BLOCK_BYTES = 1 << 18
+# The longest line read (--max-line-bytes): a longer one is refused as it is
+# read, before it is held whole (a gzip of gigabytes of NUL bytes is one line).
+MAX_LINE_BYTES = 1 << 28
+# The most bytes UTF-8 (and a \n escape: 2 bytes for one) spends on a character.
+_UTF8_MOST = 4
 
 
 # The exit status of a run whose scores miss a gate: a corpus F below
@@ -73,7 +80,8 @@ class Source:
     ``path`` is a file name or ``-`` (stdin); ``fmt`` is ``text``, ``jsonl``,
     ``csv`` or ``tsv``; ``field`` names the field holding the text;
     ``escapes`` turns ``\\n`` in plain-text records into newlines;
-    ``id_field`` names the field holding each record's id, if any.
+    ``id_field`` names the field holding each record's id, if any;
+    ``max_line`` and ``cut``: :func:`line_limits`.
     """
 
     path: str
@@ -81,6 +89,8 @@ class Source:
     field: str
     escapes: bool = False
     id_field: str | None = None
+    max_line: int = 0  # bytes of a line at most (0: MAX_LINE_BYTES); a longer one is refused
+    cut: int | None = None  # see line_limits
 
     @property
     def name(self) -> str:
@@ -91,6 +101,24 @@ class Source:
     def structured(self) -> bool:
         """Whether records are objects with named fields (JSONL, CSV, TSV)."""
         return self.fmt != "text"
+
+
+def line_limits(fmt: str, max_line_bytes: int, max_chars: int | None) -> tuple[int, int | None]:
+    """A source's ``max_line`` and ``cut``: plain text with ``--max-chars N``
+    keeps at most ``4 (N + 1)`` bytes (and a character's worth) of a line
+    longer than a block; the line is over the limit anyway (null in the
+    output), and the rest of it is skipped without being held.  Any other
+    line longer than ``max_line_bytes`` is refused.
+
+    >>> line_limits("text", 1 << 20, 1000), line_limits("jsonl", 1 << 20, 1000)
+    ((1048576, 4008), (1048576, None))
+    """
+    cut = None
+    if fmt == "text" and max_chars is not None:
+        cut = _UTF8_MOST * (max_chars + 1) + _UTF8_MOST  # + a character cut in two
+    if cut is not None and cut >= max_line_bytes:
+        cut = None
+    return max_line_bytes, cut
 
 
 def detect_format(path: str, fmt: str) -> str:
@@ -141,19 +169,88 @@ def count(source: Source) -> int | None:
 def raw_blocks(source: Source) -> Iterator[bytes]:
     """Consecutive blocks of whole lines of ``source``, each with its lines'
     ``\\n`` (the file's last line may have none); a few hundred kilobytes
-    each, never empty."""
+    each, never empty.  A line longer than a block is gathered only up to
+    its bound (:func:`line_limits`): cut there, or refused."""
+    bound = _LineBound(source)
     with _open(source) as stream:
         read = getattr(stream, "read1", stream.read)
-        pending: list[bytes] = []
-        while data := read(_BLOCK_BYTES):
+        pending: list[bytes] = []  # the start of a line longer than a block
+        held = 0
+        skipping = False  # the rest of a cut line
+        for data in iter(lambda: read(_BLOCK_BYTES), b""):
+            if skipping:
+                start = data.find(b"\n")
+                if start < 0:
+                    continue
+                data, skipping = data[start:], False  # from the "\n" ending the cut line
             end = data.rfind(b"\n") + 1
             if not end:  # a line longer than a block
                 pending.append(data)
+                held += len(data)
+                if held > bound.most:
+                    bound.check(held if source.cut is None else 0)  # before a copy
+                    pending, held, skipping = [bound.cut(b"".join(pending))], bound.most, True
                 continue
-            yield b"".join([*pending, data[:end]]) if pending else data[:end]
+            if pending:
+                bound.check(held + data.find(b"\n"))
+                block = b"".join([*pending, data[:end]])
+            else:
+                block = data[:end]
+            if source.cut is None and len(block) > bound.max_line:  # a line may be too long
+                bound.check_lines(block)
+            bound.lines += block.count(b"\n")
+            yield block
             pending = [data[end:]] if end < len(data) else []
+            held = len(data) - end
         if pending:
             yield b"".join(pending)
+
+
+class _LineBound:
+    """A source's bound on a line (:func:`line_limits`), and the count of
+    lines read, for the message."""
+
+    def __init__(self, source: Source) -> None:
+        self.source = source
+        self.max_line = source.max_line or MAX_LINE_BYTES
+        self.most = source.cut if source.cut is not None else self.max_line
+        self.lines = 0  # whole lines read so far
+
+    def check(self, size: int) -> None:
+        """Refuse the next line if ``size`` (its bytes) is over the bound."""
+        if size > self.max_line:
+            raise CliError(
+                f"{self.source.name}: line {self.lines + 1}: longer than {self.max_line:,} "
+                "bytes (--max-line-bytes)"
+            )
+
+    def check_lines(self, block: bytes) -> None:
+        """Refuse the first line of ``block`` (whole lines) over the bound."""
+        for number, size in enumerate(map(len, block.split(b"\n")), 1):
+            if size > self.max_line:
+                self.lines += number - 1
+                self.check(size)
+
+    def cut(self, start: bytes) -> bytes:
+        """The kept start of a line over the bound, or CliError if lines are not cut."""
+        if self.source.cut is None:
+            self.check(len(start))
+        end = self.most
+        while end and start[end] & 0xC0 == 0x80:  # not inside a character
+            end -= 1
+        return start[:end]
+
+    def lines_of(self, stream: IO[bytes]) -> Iterator[bytes]:
+        """The lines of ``stream`` (each with its ``\\n``), none held beyond the bound."""
+        while raw := stream.readline(self.most + 1):
+            if len(raw) > self.most and not raw.endswith(b"\n"):
+                raw = self.cut(raw)
+                rest = b""
+                while (rest := stream.readline(_BLOCK_BYTES)) and not rest.endswith(b"\n"):
+                    pass
+                raw += b"\n" if rest else b""
+            self.lines += 1
+            yield raw
 
 
 def ends_blank(source: Source) -> bool:
@@ -162,7 +259,7 @@ def ends_blank(source: Source) -> bool:
     if source.fmt != "text" or source.path == "-" or not os.path.isfile(source.path):
         return False
     with _open(source) as stream:
-        last = collections.deque(stream, maxlen=1)
+        last = collections.deque(_LineBound(source).lines_of(stream), maxlen=1)
     return bool(last) and not last[0].strip()
 
 
@@ -173,7 +270,7 @@ def _lines(source: Source, keep_ends: bool = False) -> Iterator[tuple[int, str]]
     """(line number, decoded line), split on ``\\n`` only; without the
     ``\\n`` unless ``keep_ends``."""
     with _open(source) as stream:
-        for number, raw in enumerate(stream, 1):
+        for number, raw in enumerate(_LineBound(source).lines_of(stream), 1):
             if raw.endswith(b"\n") and not keep_ends:
                 raw = raw[:-1]
             line = _decoded(source, number, raw)
@@ -196,7 +293,7 @@ def _json_objects(source: Source) -> Iterator[tuple[int, Row]]:
     """Each non-blank line's object (see :func:`_json_row`)."""
     fast = _orjson_loads()
     with _open(source) as stream:
-        for number, raw in enumerate(stream, 1):
+        for number, raw in enumerate(_LineBound(source).lines_of(stream), 1):
             obj = _json_row(source, number, raw, fast)
             if obj is not None:
                 yield number, obj

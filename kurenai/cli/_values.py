@@ -15,7 +15,16 @@ from kurenai._core import checks as _checks
 from kurenai._core import multiref as _multiref
 from kurenai._core import names as _names
 
-__all__ = ["fraction", "int_in", "limit", "mode", "rouge_type", "rouge_types", "thresholds"]
+__all__ = [
+    "fraction",
+    "int_in",
+    "language",
+    "limit",
+    "mode",
+    "rouge_type",
+    "rouge_types",
+    "thresholds",
+]
 
 T = TypeVar("T")
 
@@ -39,6 +48,11 @@ def rouge_types(text: str) -> list[str]:
     argued(_checks.distinct, types, types)
     argued(_checks.some_types, types)
     return types
+
+
+def language(text: str) -> str | None:
+    """The code of the language ``--lang`` names."""
+    return argued(_checks.language, text)
 
 
 def mode(text: str) -> str:

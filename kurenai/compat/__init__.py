@@ -15,6 +15,9 @@ change the import, keep the code, keep every figure.
   ``rouge_score.rouge_scorer.RougeScorer`` runs on kurenai, same numbers;
   ``python -m kurenai.compat.patched script.py`` for code you cannot edit.
 * ``kurenai rouge ...`` / ``kurenai rouge-chinese ...``: their command lines.
+* :mod:`kurenai.compat.xlsum`: XL-Sum's multilingual ROUGE
+  (``multilingual_rouge``'s ``RougeScorer``, its ``calculate_rouge``, and
+  ``kurenai xlsum``), imported on its own.
 """
 
 from kurenai.compat._dialects import DIALECTS

@@ -20,6 +20,7 @@ import json
 import sys
 from collections.abc import Sequence
 
+from kurenai import _startup
 from kurenai.compat._dialects import DIALECTS
 from kurenai.compat._files import FilesRouge, FilesRougeChinese
 from kurenai.compat._rouge import COMPAT_MODES, Rouge, RougeChinese
@@ -79,6 +80,7 @@ def _parser(command: str, package: str) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``argv`` (its first item the command name, e.g. ``rouge``)."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    _startup.started()  # SIGINT is KeyboardInterrupt now
     if not argv or argv[0] not in COMMANDS:
         print(
             f"kurenai: error: the first argument must be one of {', '.join(COMMANDS)}",
@@ -109,5 +111,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, TypeError, AssertionError, KeyError, ZeroDivisionError, OSError) as error:
         print(f"kurenai {command}: error: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print(f"kurenai {command}: interrupted", file=sys.stderr)
+        return 130
     print(json.dumps(scores, indent=2))
     return 0

@@ -29,10 +29,12 @@ from kurenai._core.kinds import Tally, kind_of
 from kurenai._core.plan import LCS, LSUM, NGRAM, SKIP, WLCS
 from kurenai._core.rules import SENTENCE_SEPARATOR
 from kurenai.explain import _matches
+from kurenai.explain._matches import ExplainLimitError
 from kurenai.explain._spans import Token, token_spans
 from kurenai.scoring import Score
 
 __all__ = [
+    "ExplainLimitError",
     "Explanation",
     "Match",
     "MultiExplanation",
@@ -121,14 +123,23 @@ class MultiExplanation:
 def explain(scorer: Any, target: str, prediction: str) -> Explanation:
     """What ``scorer`` (a ``RougeScorer``) matched between ``target`` and ``prediction``.
 
-    Raises TypeError if either text is not a str, and RuntimeError if the
-    tokens cannot be located in the text (see :mod:`kurenai.explain._spans`).
+    Raises TypeError if either text is not a str, RuntimeError if the
+    tokens cannot be located in the text (see :mod:`kurenai.explain._spans`),
+    and :class:`ExplainLimitError` (a ValueError), before any matching, if a
+    type's explanation would cost more than its budget (see
+    :mod:`kurenai.explain._matches`: ROUGE-S/SU without a gap on long texts,
+    ROUGE-Lsum or ROUGE-W on many sentences sharing tokens).
     """
     target = _batch.text("target", target)
     prediction = _batch.text("prediction", prediction)
     views = _Views(scorer)
     t, p = views.of(target), views.of(prediction)
     spec = scorer.plan.spec
+    for k, (name, kind) in enumerate(zip(spec.rouge_types, spec.kinds)):
+        sentences = kind_of(kind).reads_sentences
+        t_units, p_units = (t[2], p[2]) if sentences else ([t[3]], [p[3]])
+        gap, unigrams = (spec.gaps[k], spec.unigrams[k]) if kind == SKIP else (-1, False)
+        _matches.check_work(name, kind, t_units, p_units, gap=gap, unigrams=unigrams)
     types: dict[str, TypeExplanation] = {}
     for k, (name, kind) in enumerate(zip(spec.rouge_types, spec.kinds)):
         sentences = kind_of(kind).reads_sentences

@@ -18,6 +18,17 @@ specification, called here; a test holds the counts to the kernels'.
   token of the first LCS that paired it.
 - ROUGE-W: ROUGE-1.5.5's weighted-LCS runs per reference sentence.
 - ROUGE-S/SU: the skip-bigrams (and unigrams) of the clipped intersection.
+
+Explaining costs more than scoring (the kernels count without listing), so
+each type's explanation of a pair has a budget, ``MAX_WORK`` units of about
+one table cell of the spec's Python each, estimated before any work starts
+(:func:`work`); past it, :class:`ExplainLimitError`.  ROUGE-N, and ROUGE-L and
+ROUGE-W on the compiled kernels (the scoring kernels' own walks), cost what
+scoring does and have no budget.  ROUGE-S/SU list their units: ``UNIT_WORK``
+per unit of each side (without a gap, a text of n tokens has n(n-1)/2 of
+them).  ROUGE-Lsum (and ROUGE-W in pure Python) walk the pairs of sentences
+sharing a token: ``PAIR_WORK`` per pair plus its table's cells (ROUGE-Lsum's
+compiled path: a cell per 64 pairs of tokens).
 """
 
 from __future__ import annotations
@@ -25,8 +36,34 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 from kurenai import _backend, _lcs_py, _variants_py
+from kurenai._core.kinds import kind_of
+from kurenai._core.plan import LCS, LSUM, SKIP, WLCS
 
-__all__ = ["Pairs", "lcs", "lcs_pairs", "lsum", "ngrams", "skip_grams", "wlcs"]
+__all__ = [
+    "MAX_WORK",
+    "ExplainLimitError",
+    "Pairs",
+    "check_work",
+    "lcs",
+    "lcs_pairs",
+    "lsum",
+    "ngrams",
+    "skip_grams",
+    "wlcs",
+    "work",
+]
+
+# Each type's budget for one pair, in units of about one table cell of the
+# spec's Python (~0.3 us, 8 bytes): about a second and tens of megabytes.
+MAX_WORK = 5_000_000
+UNIT_WORK = 24  # a listed ROUGE-S/SU unit: three tuples, a dict entry, a match
+PAIR_WORK = 24  # a pair of sentences walked: a path call and its union
+
+
+class ExplainLimitError(ValueError):
+    """The explanation of a pair would cost more than ``MAX_WORK`` (its score
+    does not: ``score()`` counts without listing what matched)."""
+
 
 Tokens = Sequence[Hashable]
 # One match: the reference positions and the prediction positions it pairs.
@@ -87,7 +124,8 @@ def lsum(t_sents: Sequence[Tokens], p_sents: Sequence[Tokens]) -> tuple[Pairs, C
     t_sum, p_sum = sum(map(len, t_sents)), sum(map(len, p_sents))
     if not t_sum or not p_sum:
         return [], (0, t_sum, p_sum)
-    hits = _lcs_py.union_lcs(t_sents, p_sents, indices=_backend.kernels.lcs_indices)
+    indices = _lcs_py.memoised_indices(_backend.kernels.lcs_indices)
+    hits = _lcs_py.union_lcs(t_sents, p_sents, indices=indices)
     pairs: Pairs = [((i,), (j,)) for i, j in hits]
     return pairs, (len(pairs), t_sum, p_sum)
 
@@ -98,7 +136,8 @@ def wlcs(
     """ROUGE-W's credited runs (``kurenai._variants_py.wlcs_runs``, one match per
     run) and ``(hit, base, prediction tokens)``, credited as
     ``kurenai._variants_py.weighted_lcs`` credits them."""
-    pairs: Pairs = _variants_py.wlcs_runs(t_sents, p_sents, weight)
+    marks = _backend.variants.wlcs_marks(t_sents, p_sents, weight)  # the walks, as scored
+    pairs: Pairs = _variants_py.wlcs_runs(t_sents, p_sents, weight, marks=marks)
     hit, base = _variants_py.wlcs_credit(t_sents, pairs, weight)
     return pairs, (hit, base, float(sum(map(len, p_sents))))
 
@@ -111,3 +150,65 @@ def skip_grams(t: Tokens, p: Tokens, gap: int, unigrams: bool) -> tuple[Pairs, C
     found = _clipped([unit for unit, _ in t_units], [unit for unit, _ in p_units])
     pairs: Pairs = [(t_units[i][1], p_units[j][1]) for i, j in found]
     return pairs, (len(pairs), len(t_units), len(p_units))
+
+
+def work(kind: int, t: Sequence[Tokens], p: Sequence[Tokens], gap: int, unigrams: bool) -> int:
+    """What explaining one type of ``kind`` would cost, in ``MAX_WORK``'s
+    units; ``t`` and ``p`` are the sentences' tokens (one sentence: the whole
+    text).  Stops counting once past ``MAX_WORK``."""
+    if kind == SKIP:
+        return UNIT_WORK * sum(_skip_units(len(x), gap, unigrams) for x in (t[0], p[0]))
+    compiled = _backend.kernels.__name__ == "kurenai._lcs"
+    if kind == LCS:  # compiled: bit-parallel rows walked back, as scored
+        return 0 if compiled else len(t[0]) * len(p[0])
+    if kind == WLCS:  # compiled: the scoring kernel's walks (wlcs_marks)
+        walks = _backend.variants.__name__ == "kurenai._variants"
+        return 0 if walks else _sentence_pairs_work(t, p, 1)
+    if kind == LSUM:  # a path per pair of sentences sharing a token
+        return _sentence_pairs_work(t, p, 64 if compiled else 1)
+    return 0
+
+
+def check_work(
+    name: str,
+    kind: int,
+    t: Sequence[Tokens],
+    p: Sequence[Tokens],
+    gap: int = -1,
+    unigrams: bool = False,
+) -> None:
+    """Raise :class:`ExplainLimitError` if explaining ``name`` would cost too much."""
+    cost = work(kind, t, p, gap, unigrams)
+    if cost > MAX_WORK:
+        raise ExplainLimitError(
+            f"{name} ({kind_of(kind).title}) is too costly to explain for this pair: "
+            f"more than {MAX_WORK:,} units of work (kurenai.explain._matches.MAX_WORK); "
+            "score() still scores it"
+        )
+
+
+def _skip_units(n: int, gap: int, unigrams: bool) -> int:
+    """How many units ``_variants_py.skip_units`` lists for ``n`` tokens."""
+    if n < 2:
+        return 0
+    last = n - 1
+    span = last if gap < 0 else min(gap + 1, last)
+    # Start i pairs with min(span, last - i) later tokens.
+    pairs = span * (last - span) + span * (span + 1) // 2
+    return pairs + (last if unigrams else 0)
+
+
+def _sentence_pairs_work(t: Sequence[Tokens], p: Sequence[Tokens], bits: int) -> int:
+    postings = _lcs_py.line_postings(p)
+    total, seen = 0, set()
+    for ref in t:
+        key = tuple(ref)
+        if key in seen:
+            continue
+        seen.add(key)
+        for c in _lcs_py.sharing_lines(ref, postings):
+            # The pair's shared form (linear), then its path's table.
+            total += PAIR_WORK + len(ref) + len(p[c]) + len(ref) * len(p[c]) // bits
+        if total > MAX_WORK:
+            break
+    return total

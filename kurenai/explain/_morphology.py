@@ -28,6 +28,7 @@ from kurenai.tokenizers._morphological import (
     MorphologicalTokenizer,
     SudachiTokenizer,
     _mecab_base_form,
+    mecab_tagger,
 )
 from kurenai.tokenizers._unicode import is_marks, is_spaced_word
 
@@ -97,7 +98,7 @@ def _kept(analysed: Spans) -> Spans:
 
 
 def _mecab(tokenizer: MeCabTokenizer, fugashi: Any) -> Analyse:
-    tagger = fugashi.Tagger(tokenizer.tagger_args)
+    tagger = mecab_tagger(fugashi, tokenizer.tagger_args)
     lemma = tokenizer.use_stemmer
 
     def analyse(text: str) -> Spans:
@@ -154,9 +155,27 @@ def _jieba(tokenizer: JiebaTokenizer, analyser: Any) -> Analyse:
 
 def _kiwi(tokenizer: KiwiTokenizer, kiwi: Any) -> Analyse:
     def analyse(text: str) -> Spans:
-        return [(t.form, t.start, t.start + t.len) for t in kiwi.tokenize(text)]
+        found = [(t.form, t.start, t.start + t.len) for t in kiwi.tokenize(text)]
+        return [_contracted(found, k) if s == e else (w, s, e) for k, (w, s, e) in enumerate(found)]
 
     return analyse
+
+
+def _contracted(found: Spans, k: int) -> tuple[str, int, int]:
+    """A morpheme Kiwi reports with no length, as the copula 이 contracted into
+    the ending after a vowel (친구다: 친구 + 이 + 다): the span of the syllable
+    it came from, the next morpheme's at the same place (else the previous
+    one's ending there), so that the text at the span is never empty."""
+    word, start, _ = found[k]
+    for _, first, last in found[k + 1 :]:
+        if first != start:
+            break
+        if last > first:
+            return word, first, last
+    for _, first, last in reversed(found[:k]):
+        if last == start and last > first:
+            return word, first, last
+    return word, start, start
 
 
 _MAKERS: dict[type, Callable[[Any, Any], Analyse]] = {

@@ -2,7 +2,7 @@
 structs of scores out, through ``score_batch(columnar=True)``.
 
 ``Options`` holds what is fixed when a function or expression is made
-(tokenizer, stemmer, sentence splitting, size limits, threads); the ROUGE type
+(tokenizer, stemmer, language, sentence splitting, size limits, threads); the ROUGE type
 may come per row (SQL) or per expression.  Scorers are built once per
 (options, types) and reused for every batch.
 """
@@ -16,6 +16,7 @@ import numpy as np
 
 from kurenai._core import arrow as _arrow
 from kurenai._core import checks as _checks
+from kurenai._core.languages import choices
 from kurenai._core.names import type_and_split
 from kurenai._core.plan import SCORE_FIELDS
 
@@ -34,11 +35,12 @@ class Options:
 
     use_stemmer: bool = False
     tokenizer: Any = None
-    split_summaries: bool = False
+    split_summaries: bool | str = False
     max_tokens: int | None = None
     n_jobs: int = -1
     max_chars: int | None = None
-    _scorers: dict[tuple[tuple[str, ...], bool], Any] = field(
+    lang: str | None = None
+    _scorers: dict[tuple[tuple[str, ...], bool | str], Any] = field(
         default_factory=dict, compare=False, repr=False
     )
 
@@ -46,16 +48,20 @@ class Options:
         from kurenai._core.batch import resolve_jobs
         from kurenai.tokenizers import resolve_tokenizer
 
-        for flag in ("use_stemmer", "split_summaries"):
-            object.__setattr__(self, flag, _checks.flag(getattr(self, flag), flag))
+        object.__setattr__(self, "use_stemmer", _checks.flag(self.use_stemmer, "use_stemmer"))
+        split = _checks.splitting(self.split_summaries, "split_summaries")
+        object.__setattr__(self, "split_summaries", split)
         for name in ("max_tokens", "max_chars"):
             _checks.limit(getattr(self, name), name)
         resolve_jobs(self.n_jobs)
+        object.__setattr__(self, "lang", _checks.language(self.lang))
+        tokenizer, stem = choices(self.lang, self.tokenizer, self.use_stemmer)
         # Fails now for an unknown name or a non-tokenizer, not on a batch.
-        object.__setattr__(self, "_tokenizer", resolve_tokenizer(self.tokenizer, self.use_stemmer))
+        object.__setattr__(self, "_tokenizer", resolve_tokenizer(tokenizer, stem))
 
-    def scorer(self, types: tuple[str, ...], split: bool) -> Any:
-        """The RougeScorer of ``types`` (kurenai names) with this sentence splitting."""
+    def scorer(self, types: tuple[str, ...], split: bool | str) -> Any:
+        """The RougeScorer of ``types`` (kurenai names) with this sentence
+        splitting (``split_summaries``: a bool or ``"punkt"``)."""
         found = self._scorers.get((types, split))
         if found is None:
             from kurenai.rouge_scorer import RougeScorer
@@ -68,7 +74,9 @@ class Options:
     def table(self, name: str, predictions: list[Any], targets: list[Any]) -> np.ndarray:
         """The (3, rows) float64 precision/recall/F-measure of type ``name``
         (a kurenai or Foundry name); NaN in the NULL rows."""
-        rouge_type, split = type_and_split(name, self.split_summaries)
+        rouge_type, detected = type_and_split(name, bool(self.split_summaries))
+        # Detected sentences are punkt's when asked for, else kurenai's splitter's.
+        split = "punkt" if detected and self.split_summaries == "punkt" else detected
         columns = self.scorer((rouge_type,), split).score_batch(
             targets,
             predictions,

@@ -36,15 +36,17 @@ def register(
     *,
     use_stemmer: bool = False,
     tokenizer: Any = None,
-    split_summaries: bool = False,
+    split_summaries: bool | str = False,
     max_tokens: int | None = None,
     max_chars: int | None = None,
     n_jobs: int = -1,
+    lang: str | None = None,
 ) -> None:
     """Make ``name(prediction, target, rouge_type)`` a SQL function of ``con``.
 
     The tokenizer (a name such as ``"char"``, ``"jieba"``, or an object),
-    stemmer, sentence splitting for ``rougeLsum``, size limit and threads
+    stemmer, language (``lang``: see ``RougeScorer``), sentence splitting
+    for ``rougeLsum``, size limit and threads
     (-1: every core) are fixed here; bad ones raise here, not in a query.
     """
     try:
@@ -57,7 +59,7 @@ def register(
         ) from error
     if not isinstance(name, str) or not name:
         raise TypeError(f"name must be a non-empty str, got {name!r}")
-    options = Options(use_stemmer, tokenizer, split_summaries, max_tokens, n_jobs, max_chars)
+    options = Options(use_stemmer, tokenizer, split_summaries, max_tokens, n_jobs, max_chars, lang)
 
     def rouge(prediction: Any, target: Any, rouge_type: Any) -> Any:
         return by_row_type(

@@ -52,16 +52,19 @@ class RougeNamespace:
         *,
         use_stemmer: bool = False,
         tokenizer: Any = None,
-        split_summaries: bool = False,
+        split_summaries: bool | str = False,
         max_tokens: int | None = None,
         max_chars: int | None = None,
         n_jobs: int = -1,
+        lang: str | None = None,
     ) -> pl.Expr:
         """``struct(precision, recall, fmeasure)`` of this column against
         ``target`` (an expression or a column name), of one type (kurenai's
         or Foundry's name, as in :mod:`kurenai.spark`)."""
         type_and_split(rouge_type)  # an unknown type fails here
-        options = Options(use_stemmer, tokenizer, split_summaries, max_tokens, n_jobs, max_chars)
+        options = Options(
+            use_stemmer, tokenizer, split_summaries, max_tokens, n_jobs, max_chars, lang
+        )
         return self._map(target, lambda p, t: single(options, rouge_type, p, t), score_dtype())
 
     def scores(
@@ -71,17 +74,20 @@ class RougeNamespace:
         *,
         use_stemmer: bool = False,
         tokenizer: Any = None,
-        split_summaries: bool = False,
+        split_summaries: bool | str = False,
         max_tokens: int | None = None,
         max_chars: int | None = None,
         n_jobs: int = -1,
+        lang: str | None = None,
     ) -> pl.Expr:
         """A struct with one ``struct(precision, recall, fmeasure)`` field per
         type, named as given; NULL as a whole where a row is NULL."""
         import polars as pl
 
         names = checked_types(rouge_types)
-        options = Options(use_stemmer, tokenizer, split_summaries, max_tokens, n_jobs, max_chars)
+        options = Options(
+            use_stemmer, tokenizer, split_summaries, max_tokens, n_jobs, max_chars, lang
+        )
         dtype = pl.Struct({name: score_dtype() for name in names})
         return self._map(target, lambda p, t: nested(options, names, p, t), dtype)
 

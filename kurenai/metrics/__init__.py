@@ -56,6 +56,7 @@ def compute(
     confidence_interval: float = 0.95,
     max_tokens: int | None = None,
     max_chars: int | None = None,
+    lang: str | None = None,
 ) -> Result:
     """ROUGE of ``predictions`` against ``references``, as evaluate's metric.
 
@@ -83,7 +84,7 @@ def compute(
             by a tokenizer object, as in rouge-score).
         tokenizer: None (``"unicode"``: rouge-score's tokenizer on ASCII text,
             keeping letters of every script), a tokenizer name (``"char"``,
-            ``"mecab"``, ``"jieba"``, ``"kiwi"`` for unspaced text,
+            ``"mecab"``, ``"jieba"``, ``"kiwi"``, ``"thai"`` for unspaced text,
             ``"rouge-score"``...), an object with ``tokenize``, or a plain
             function ``text -> list[str]``.
         aggregate: ``"bootstrap"`` (rouge-score's ``BootstrapAggregator``,
@@ -104,6 +105,9 @@ def compute(
             none): a pair with a text of more tokens is not scored; it is
             left out of the summary, and its per-pair F-measure is NaN.
         max_chars: the same limit in code points, checked before tokenizing.
+        lang: the texts' language (``"de"``, ``"german"``; see
+            ``RougeScorer``): its tokenizer unless ``tokenizer`` names one,
+            and its stemmer with ``use_stemmer``.
 
     Raises:
         ValueError: no predictions, different lengths, an empty reference
@@ -119,6 +123,7 @@ def compute(
         n_jobs=n_jobs,
         max_tokens=max_tokens,
         max_chars=max_chars,
+        lang=lang,
     )
     metric.add_batch(predictions, references)
     return metric.compute(
@@ -159,6 +164,7 @@ class Rouge:
     # Class defaults: a metric pickled before the limits existed has none.
     max_tokens: int | None = None
     max_chars: int | None = None
+    lang: str | None = None  # (a metric pickled before lang= had none)
 
     def __init__(
         self,
@@ -170,6 +176,7 @@ class Rouge:
         n_jobs: int = 1,
         max_tokens: int | None = None,
         max_chars: int | None = None,
+        lang: str | None = None,
     ) -> None:
         _multiref.check_mode(accumulate)
         _checks.limit(max_tokens, "max_tokens")
@@ -179,6 +186,7 @@ class Rouge:
         _checks.some_types(types)  # a summary of no types is no summary
         self.rouge_types = list(dict.fromkeys(types))
         self.use_stemmer = _checks.flag(use_stemmer, "use_stemmer")
+        self.lang = _checks.language(lang)
         self.tokenizer = tokenizer
         self.accumulate = accumulate
         self.n_jobs = n_jobs
@@ -296,19 +304,25 @@ class Rouge:
     def __repr__(self) -> str:
         return (
             f"Rouge({self.rouge_types!r}, use_stemmer={self.use_stemmer}, "
-            f"tokenizer={self.tokenizer!r}, accumulate={self.accumulate!r}, pairs={len(self)})"
+            f"tokenizer={self.tokenizer!r}, accumulate={self.accumulate!r}, "
+            + ("" if self.lang is None else f"lang={self.lang!r}, ")
+            + f"pairs={len(self)})"
         )
 
     def _make_scorer(self) -> RougeScorer:
-        tokenizer = "unicode" if self.tokenizer is None else self.tokenizer
+        tokenizer = self.tokenizer
+        if tokenizer is None and self.lang is None:
+            tokenizer = "unicode"
         if callable(tokenizer) and not hasattr(tokenizer, "tokenize"):
             tokenizer = CallableTokenizer(tokenizer)
-        return RougeScorer(self.rouge_types, use_stemmer=self.use_stemmer, tokenizer=tokenizer)
+        return RougeScorer(
+            self.rouge_types, use_stemmer=self.use_stemmer, tokenizer=tokenizer, lang=self.lang
+        )
 
     def _config(self) -> tuple[Any, ...]:
         mode = _multiref.check_mode(self.accumulate)  # "avg" and "mean" merge
         limits = (self.max_tokens, self.max_chars)
-        return (self.rouge_types, self.use_stemmer, _tokenizer_key(self.tokenizer), mode, limits)
+        return (self.rouge_types, _tokenizer_key(self.scorer), mode, limits)
 
     def _table(self) -> np.ndarray:
         if len(self._chunks) != 1:
@@ -316,13 +330,22 @@ class Rouge:
         return self._chunks[0] if self._chunks else np.empty((len(self.rouge_types), 3, 0))
 
 
-def _tokenizer_key(tokenizer: Any) -> str:
-    # Names compare as they are; functions and objects by what they are,
-    # since their repr (an address) changes when pickled to another process.
-    if tokenizer is None or isinstance(tokenizer, str):
-        return str(tokenizer or "unicode")
+def _tokenizer_key(scorer: RougeScorer) -> tuple[str, ...]:
+    """What the scorer's tokenizer does, as its signature states it (name,
+    options, stemming, language): ``"char"`` and ``CharTokenizer()`` are one
+    tokenizer, a stemmed and an unstemmed ``whitespace`` two.  A tokenizer
+    that states nothing (no ``signature_parts``: a plain function, a foreign
+    object) is known by its qualified name alone, never by its repr (an
+    address, which changes when pickled to another process)."""
+    fields = scorer.signature().fields()
+    said = (fields["tok"], fields["stem"], fields.get("lang", ""))
+    tokenizer: Any = scorer.tokenizer
+    if isinstance(tokenizer, CallableTokenizer):
+        tokenizer = tokenizer.function
+    if callable(getattr(tokenizer, "signature_parts", None)):
+        return said
     named = tokenizer if hasattr(tokenizer, "__qualname__") else type(tokenizer)
-    return f"{getattr(named, '__module__', '')}.{named.__qualname__}"
+    return (*said, f"{getattr(named, '__module__', '')}.{named.__qualname__}")
 
 
 def _per_pair(rouge_types: list[str], table: np.ndarray, details: bool) -> Result:

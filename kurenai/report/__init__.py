@@ -40,6 +40,7 @@ __all__ = [
     "baseline_name",
     "leaderboard",
     "score_systems",
+    "scored_records",
     "write_report",
 ]
 
@@ -91,10 +92,18 @@ def write_report(
     if scores is None:
         scores = score_systems(scorer, targets, named)
     types = tuple(scorer.rouge_types)
-    board = leaderboard(scores, types, n_samples, confidence, seed, all_pairs)
+    # A record over a size limit (NaN scores, as the command line gives them)
+    # is left out of every corpus number, for every system (the paired tests
+    # compare the same records): the corpus mean of the command line.
+    scored = scored_records(scores)
+    if not scored.size:
+        raise ValueError("no record to report: every record is over a size limit")
+    corpus = {name: matrix[:, :, scored] for name, matrix in scores.items()}
+    board = leaderboard(corpus, types, n_samples, confidence, seed, all_pairs)
     first = next(iter(named))
-    delta = None if base is None else scores[first][0, 2] - scores[base][0, 2]
-    chosen = _highlights.chosen_records(scores[first][0, 2], delta, explain_limit)
+    primary = corpus[first][0, 2]
+    delta = None if base is None else primary - corpus[base][0, 2]
+    chosen = [int(scored[i]) for i in _highlights.chosen_records(primary, delta, explain_limit)]
     data = _data.document(
         rouge_types=types,
         signature=signature,
@@ -102,6 +111,7 @@ def write_report(
         targets=targets,
         systems=named,
         scores=scores,
+        scored=scored,
         target_lengths=token_counts(scorer.tokenizer, targets),
         prediction_lengths={n: token_counts(scorer.tokenizer, p) for n, p in named.items()},
         board=board,
@@ -115,6 +125,15 @@ def write_report(
     with open(path, "w", encoding="utf-8", newline="\n") as stream:
         _render.render(stream, data, board, title or _render.default_title(path))
     return board
+
+
+def scored_records(scores: Mapping[str, Matrix]) -> npt.NDArray[np.intp]:
+    """The indices of the records every system scored (no NaN: none over a size limit)."""
+    matrices = list(scores.values())
+    finite = np.ones(matrices[0].shape[2] if matrices else 0, dtype=bool)
+    for matrix in matrices:
+        finite &= ~np.isnan(matrix).any(axis=(0, 1))
+    return np.flatnonzero(finite)
 
 
 def baseline_name(systems: Mapping[str, Any]) -> str:

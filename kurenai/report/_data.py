@@ -36,6 +36,7 @@ def document(
     targets: Sequence[Target],
     systems: Mapping[str, Sequence[str]],
     scores: Mapping[str, Matrix],
+    scored: npt.NDArray[np.intp],
     target_lengths: npt.NDArray[np.int64],
     prediction_lengths: Mapping[str, npt.NDArray[np.int64]],
     board: Leaderboard,
@@ -43,7 +44,10 @@ def document(
     highlights: Mapping[int, Highlight],
     resampling: tuple[int, float, int | None],
 ) -> dict[str, Any]:
-    """The page's data (see the template's script for how each part is read)."""
+    """The page's data (see the template's script for how each part is read).
+
+    ``scored``: the records in the corpus numbers (the others, over a size
+    limit, have NaN scores: null in the table, in no bucket or comparison)."""
     names = list(systems)
     main = names[0]
     doc: dict[str, Any] = {
@@ -62,9 +66,15 @@ def document(
             **{name: prediction_lengths[name].tolist() for name in names},
         },
         "leaderboard": board.as_dict(),
-        "buckets": _buckets(rouge_types, scores, target_lengths, prediction_lengths),
+        "buckets": _buckets(
+            rouge_types,
+            {name: matrix[:, :, scored] for name, matrix in scores.items()},
+            target_lengths[scored],
+            {name: lengths[scored] for name, lengths in prediction_lengths.items()},
+        ),
         "highlights": {str(i): h for i, h in highlights.items()},
-        "explained": len(highlights),
+        "explained": sum(h is not None for h in highlights.values()),
+        "too_costly": sum(h is None for h in highlights.values()),
         "resampling": {
             "samples": resampling[0],
             "confidence": resampling[1],
@@ -72,13 +82,21 @@ def document(
         },
     }
     if baseline is not None:
-        doc["comparison"] = _comparison(rouge_types, scores[main], scores[baseline], resampling)
+        doc["comparison"] = _comparison(
+            rouge_types, scores[main][:, :, scored], scores[baseline][:, :, scored], resampling
+        )
+        for found in doc["comparison"].values():  # records by their index in the page
+            for key in ("improved", "regressed"):
+                found[key] = [int(scored[i]) for i in found[key]]
     return doc
 
 
-def _rounded(matrix: Matrix) -> list[list[list[float]]]:
-    """(types x P/R/F x records) as nested lists, 6 decimals."""
-    return np.round(matrix, 6).tolist()  # type: ignore[no-any-return]
+def _rounded(matrix: Matrix) -> list[list[list[float | None]]]:
+    """(types x P/R/F x records) as nested lists, 6 decimals; NaN (over a
+    size limit) as None, JSON's null (NaN is no JSON)."""
+    rounded = np.round(matrix, 6).astype(object)
+    rounded[np.isnan(matrix)] = None
+    return rounded.tolist()  # type: ignore[no-any-return]
 
 
 def _buckets(

@@ -4,7 +4,9 @@ Explaining a pair costs a few hundred microseconds, far more than scoring
 it, so a report explains at most ``limit`` records (all of them when there
 are no more): first the most improved and most regressed ones, then the
 lowest and highest scored, then the rest in input order.  The aligned view
-of any other record shows both texts without highlights and says so.
+of any other record shows both texts without highlights and says so; so
+does a chosen record whose explanation is over ``kurenai.explain``'s budget
+(:class:`~kurenai.explain.ExplainLimitError`): its highlights are None.
 
 A record's highlights are, per system and type, ``[target spans,
 prediction spans]``, each a flat list ``[start, end, start, end, ...]`` of
@@ -14,17 +16,18 @@ UTF-16 offsets (what JavaScript strings index) into the texts as shown.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Union
+from typing import Any, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
 
-from kurenai.explain import explain, explain_multi
+from kurenai.explain import ExplainLimitError, explain, explain_multi
 
 __all__ = ["REFERENCE_SEPARATOR", "chosen_records", "highlights", "shown_target"]
 
 Target = Union[str, Sequence[str]]
-Highlight = dict[str, dict[str, list[list[int]]]]  # system -> type -> [t spans, p spans]
+# system -> type -> [t spans, p spans]; None: too costly to explain
+Highlight = Optional[dict[str, dict[str, list[list[int]]]]]
 # Between the references of a record that has several, in the aligned view.
 REFERENCE_SEPARATOR = "\n\n"
 
@@ -64,14 +67,18 @@ def highlights(
     systems: Mapping[str, Sequence[str]],
     records: Sequence[int],
 ) -> dict[int, Highlight]:
-    """Per chosen record, per system and type, the matched spans of both texts."""
+    """Per chosen record, per system and type, the matched spans of both
+    texts; None for a record too costly to explain."""
     found: dict[int, Highlight] = {}
     for i in records:
         target = targets[i]
-        per_system: Highlight = {}
-        for name, predictions in systems.items():
-            per_system[name] = _spans_of(scorer, target, predictions[i])
-        found[i] = per_system
+        try:
+            found[i] = {
+                name: _spans_of(scorer, target, predictions[i])
+                for name, predictions in systems.items()
+            }
+        except ExplainLimitError:
+            found[i] = None
     return found
 
 

@@ -70,6 +70,7 @@ def render(stream: IO[str], data: dict[str, Any], board: Any, title: str) -> Non
         comparison=data.get("comparison"),
         board=board,
         explained=data["explained"],
+        too_costly=data["too_costly"],
         samples=data["resampling"]["samples"],
         confidence=data["resampling"]["confidence"],
         seed=data["resampling"]["seed"],

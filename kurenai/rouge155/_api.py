@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from kurenai.rouge155._config import Config, Evaluation
+from kurenai.rouge155._data import check_named_dir
 from kurenai.rouge155._evaluate import Report, run
 from kurenai.rouge155._options import Options, parse_command_line
 
@@ -85,6 +86,7 @@ def evaluate_command_line(argv: Sequence[str]) -> Report:
     options = parse_command_line(argv)
     for warning in options.warnings:
         print(warning, file=sys.stderr)
+    check_named_dir(options.data_dir)
     words_of, header = _extension(options)
     return run(options, words_of, header)
 

@@ -30,10 +30,25 @@ if TYPE_CHECKING:
 
     Matrix = npt.NDArray[np.float64]
 
-__all__ = ["Average", "Interval", "corpus_averages"]
+__all__ = ["Average", "Interval", "corpus_averages", "perl_fixed"]
 
 # Draws per block of samples: the index block stays at 8 MiB.
 _BLOCK_VALUES = 1 << 20
+_INF = float("inf")
+
+
+def perl_fixed(value: float) -> str:
+    """``sprintf("%7.5f", value)`` as Perl prints it: a NaN as ``NaN``, an
+    infinity as ``Inf`` / ``-Inf`` (C, and Python, spell them ``nan``, ``inf``).
+
+    >>> perl_fixed(0.5), perl_fixed(float("nan")), perl_fixed(float("-inf"))
+    ('0.50000', '    NaN', '   -Inf')
+    """
+    if value != value:
+        return "    NaN"
+    if value in (_INF, -_INF):
+        return "    Inf" if value > 0 else "   -Inf"
+    return f"{value:7.5f}"
 
 
 class Interval(NamedTuple):
@@ -88,7 +103,7 @@ def _average(numbers: Sequence[float], counting: int | None) -> Average:
     counts = (numbers[0], numbers[1], numbers[2])
     if counting == 2:
         return Average(None, None, None, counts)
-    r, p, f = (Interval(*(f"{value:7.5f}" for value in numbers[k : k + 3])) for k in (3, 6, 9))
+    r, p, f = (Interval(*(perl_fixed(value) for value in numbers[k : k + 3])) for k in (3, 6, 9))
     return Average(r, p, f, counts)
 
 
@@ -96,16 +111,20 @@ def _numpy_averages(
     values: Matrix, counting: int | None, alpha: float, resamples: int, confidence: float
 ) -> list[Average]:
     """The spec of the compiled ``corpus_values``: ``values`` is metrics x
-    evaluations x 3."""
+    evaluations x 3.  Infinite counts (``-w 1000``) give NaN and Inf as in C
+    and Perl, without NumPy's warnings."""
+    import numpy as np
+
     metrics = values.shape[0]
-    counts = _ordered_sums(values)
-    if counting == 2:
-        return [Average(None, None, None, _triple(counts[m])) for m in range(metrics)]
-    samples = _samples(values, counting, alpha, resamples)  # resamples x metrics x 3
-    found = []
-    for m in range(metrics):
-        r, p, f = (_interval(samples[:, m, k], resamples, confidence) for k in range(3))
-        found.append(Average(r, p, f, _triple(counts[m])))
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        counts = _ordered_sums(values)
+        if counting == 2:
+            return [Average(None, None, None, _triple(counts[m])) for m in range(metrics)]
+        samples = _samples(values, counting, alpha, resamples)  # resamples x metrics x 3
+        found = []
+        for m in range(metrics):
+            r, p, f = (_interval(samples[:, m, k], resamples, confidence) for k in range(3))
+            found.append(Average(r, p, f, _triple(counts[m])))
     return found
 
 
@@ -184,4 +203,4 @@ def _interval(samples: Matrix, resamples: int, confidence: float) -> Interval:
 
     low = at(lower) + (at(lower + 1) - at(lower)) * ratio
     high = at(upper) + (at(upper + 1) - at(upper)) * ratio
-    return Interval(f"{mean:7.5f}", f"{low:7.5f}", f"{high:7.5f}")
+    return Interval(perl_fixed(mean), perl_fixed(low), perl_fixed(high))

@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from kurenai import _backend
 from kurenai._core.rounding import perl_rounded
+from kurenai._variants_py import c_pow
 from kurenai.rouge155._summary import Summary
 
 __all__ = ["Metric", "Perl155ZeroDivision", "eval_values", "evaluation_values", "pair_counts"]
@@ -102,6 +103,11 @@ def pair_counts(metrics: Sequence[Metric], model: Summary, peer: Summary) -> lis
     return found
 
 
+# The most metrics kurenai._perl.peer_values takes (its arrays are fixed);
+# more (-n 30) are counted here.
+KERNEL_METRICS = 16
+
+
 def evaluation_values(
     metrics: Sequence[Metric],
     models: Sequence[Summary],
@@ -117,7 +123,7 @@ def evaluation_values(
     kernel = _backend.perl
     if joined is None:
         joined = peer.joined and all(model.joined for model in models)
-    if kernel is not None and joined:
+    if kernel is not None and joined and len(metrics) <= KERNEL_METRICS:
         try:
             return kernel.peer_values(  # type: ignore[no-any-return]
                 metrics, [model.units for model in models], peer.units, best, counting, alpha
@@ -145,20 +151,24 @@ def _wlcs(weight: float, model: Summary, peer: Summary, joined: bool, variants: 
         hit, base = clipped_wlcs_hit(model, peer, weight)
     if base == 0:
         raise Perl155ZeroDivision("a model summary has no words, and ROUGE-W divides by its length")
-    model_count = base**weight
-    peer_count = float(len(peer.whole)) ** weight
-    return hit, model_count, peer_count, (hit / base) ** (1 / weight)
+    model_count = c_pow(base, weight)
+    peer_count = c_pow(float(len(peer.whole)), weight)
+    return hit, model_count, peer_count, c_pow(hit / base, 1 / weight)
+
+
+_NO_MODEL = (0.0, 0.0, 0.0, 0.0)
 
 
 def combine(per_model: list[list[Counts]], best: bool) -> list[tuple[float, float, float]]:
     """Per metric, (hit, model count, peer count) over the models: summed
-    (``-f A``), or the first model with the strictly highest key (``-f B``)."""
+    (``-f A``), or the first model with the strictly highest key (``-f B``;
+    none, all zero, where no key beats the script's -1: every key NaN)."""
     if not per_model:
         return []
     totals = []
     for column in zip(*per_model):
         if best:
-            winner, top = column[0], -1.0
+            winner, top = _NO_MODEL, -1.0
             for counts in column:
                 if counts[3] > top:
                     winner, top = counts, counts[3]
@@ -183,8 +193,8 @@ def eval_values(
         return m_count, p_count, hit
     if metric.kind == "W":
         inverse = 1 / metric.weight
-        recall = perl_rounded((hit / m_count) ** inverse) if m_count != 0 else 0.0
-        precision = perl_rounded((hit / p_count) ** inverse) if p_count != 0 else 0.0
+        recall = perl_rounded(c_pow(hit / m_count, inverse)) if m_count != 0 else 0.0
+        precision = perl_rounded(c_pow(hit / p_count, inverse)) if p_count != 0 else 0.0
     else:
         recall = perl_rounded(hit / m_count) if m_count != 0 else 0.0
         precision = perl_rounded(hit / p_count) if p_count != 0 else 0.0

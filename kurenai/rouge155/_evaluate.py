@@ -10,15 +10,16 @@ a bad file stops the run with one error and no half-written report.
 
 from __future__ import annotations
 
+import errno
 import sys
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from kurenai import _backend
 from kurenai.rouge155._config import Config, ConfigError, Evaluation, read_config, read_file_list
 from kurenai.rouge155._corpus import Average, corpus_averages
-from kurenai.rouge155._counts import Metric, evaluation_values
+from kurenai.rouge155._counts import KERNEL_METRICS, Metric, evaluation_values
 from kurenai.rouge155._options import Options
 from kurenai.rouge155._report import metric_block
 from kurenai.rouge155._summary import (
@@ -96,6 +97,9 @@ class Report(NamedTuple):
         return "".join(parts)
 
 
+_NO_GAP_LIMIT = 10**9
+
+
 def metrics_of(options: Options) -> list[Metric]:
     """The metrics the options ask for, in the order the script prints them."""
     metrics = [Metric(f"ROUGE-{n}", "N", n=n) for n in range(1, (options.max_n or 0) + 1)]
@@ -106,6 +110,10 @@ def metrics_of(options: Options) -> list[Metric]:
     if options.gap is not None:
         gap = int(options.gap)
         shown = options.gap if gap >= 0 else "*"
+        if not 0 <= gap < _NO_GAP_LIMIT:
+            # A gap longer than any summary (none has 10**9 words) is no
+            # limit: counted as -2 -1, so the kernels' C int holds it.
+            gap = -1
         s = Metric(f"ROUGE-S{shown}", "S", gap=gap)
         su = Metric(f"ROUGE-SU{shown}", "S", gap=gap, unigrams=True)
         if options.su_only:
@@ -139,15 +147,15 @@ def run(
         assert system is not None
         if not any(system in e.peers for e in config.evaluations):
             raise ConfigError(f"system {system!r} has no summary in {options.config}")
-        for evaluation in config.evaluations:
-            if system not in evaluation.peers:
-                warn(
-                    f"*ROUGE Warning: test instance for peer {system} does not exist "
-                    f"for evaluation {evaluation.eval_id}"
-                )
     metrics = metrics_of(options)
     words_of = words_of or Words.of(options.stem, options.remove_stopwords, options.data_dir)
-    tables = _count(config, systems, metrics, options, words_of, reader)  # type: ignore[arg-type]
+    empty: set[str] = set()
+    try:
+        tables = _count(config, systems, metrics, options, words_of, reader, empty)  # type: ignore[arg-type]
+    except ConfigError:  # the script dies reading a file: the missing peers were told first
+        _warnings(config, systems, 1, set(), warn)
+        raise
+    _warnings(config, systems, len(metrics), empty, warn)
     results: dict[str, list[MetricResult]] = {}
     width = 3 * len(metrics)
     for system, (names, values) in tables.items():
@@ -193,20 +201,24 @@ def _count(
     options: Options,
     words_of: Callable[[str], list[str]],
     reader: Callable[[str], bytes] | None,
+    empty: set[str],
 ) -> dict[str, tuple[list[str], array[float]]]:
     """Per system: its evaluations' names ("evalID.systemID") and values
-    (evaluations x metrics x 3, flat)."""
+    (evaluations x metrics x 3, flat).  Adds to ``empty`` the summaries a
+    limit left without text."""
     limits = Limits(options.words, options.size)
     best = options.scoring == "B"
     joined = (limits.words == 0 and limits.size == 0) or None  # no cut: each reader's words agree
-    spl_values = _backend.perl.spl_values if _backend.perl and joined and plain(words_of) else None
+    spl_values = None
+    if _backend.perl and joined and plain(words_of) and len(metrics) <= KERNEL_METRICS:
+        spl_values = _backend.perl.spl_values
     tables: dict[str, tuple[list[str], array[float]]] = {s: ([], array("d")) for s in systems}
     seen: set[str] = set()
     for evaluation in config.evaluations:
         present = [s for s in systems if s in evaluation.peers]
         if not present:
             continue
-        fmt = _format(evaluation)
+        fmt = _format(evaluation, present[0], reader)
         # SPL files with the script's own words: the compiled kernel reads
         # their bytes itself (the same words as summary_of's, fewer objects).
         kernel = spl_values if fmt.upper() == "SPL" else None
@@ -220,10 +232,13 @@ def _count(
             if reader is None:  # the script checks that every model exists before reading one
                 _model_paths(evaluation)
             raise
+        empty.update(p for p, m in zip(evaluation.model_paths(), models) if _undefined(m))
         for system in present:
             name = f"{evaluation.eval_id}.{system}"
             peer_path = evaluation.peer_path(system)
             peer = _load(peer_path, fast, fmt, limits, words_of, reader)
+            if _undefined(peer):
+                empty.add(peer_path)
             if name in seen:  # the script keeps the first evaluation of a name
                 continue
             seen.add(name)
@@ -245,16 +260,53 @@ def _count(
     return tables
 
 
-def _format(evaluation: Evaluation) -> str:
+def _undefined(loaded: Any) -> bool:
+    return isinstance(loaded, Summary) and loaded.undefined
+
+
+def _warnings(
+    config: Config,
+    systems: Sequence[str | None],
+    metrics: int,
+    empty: set[str],
+    warn: Callable[[str], None],
+) -> None:
+    """The script's warnings, in its order: per system, per metric, per
+    evaluation, a peer missing (once per evaluation), or each summary it
+    reads (the peer, then the models) that a limit left empty."""
+    missing: set[tuple[str | None, str]] = set()
+    for system in systems:
+        for _ in range(metrics):
+            for evaluation in config.evaluations:
+                if system not in evaluation.peers:
+                    if (system, evaluation.eval_id) not in missing:
+                        missing.add((system, evaluation.eval_id))
+                        warn(
+                            f"*ROUGE Warning: test instance for peer {system} does not exist "
+                            f"for evaluation {evaluation.eval_id}"
+                        )
+                    continue
+                for path in [evaluation.peer_path(system), *evaluation.model_paths()]:
+                    if path in empty:
+                        warn(f"readText: {path} -> empty text")
+
+
+def _format(evaluation: Evaluation, system: str, reader: Callable[[str], bytes] | None) -> str:
+    """The evaluation's input format, if its summaries have one the script reads."""
     fmt = evaluation.fmt or ""
-    if fmt.upper() == "SIMPLE":
-        raise ConfigError(
-            f"evaluation {evaluation.eval_id}: INPUT-FORMAT SIMPLE is Basic Elements (-3), "
-            "which is not supported"
-        )
-    if fmt.upper() not in SUMMARY_FORMATS:
-        raise ConfigError(f"Unknown input format: {fmt} (evaluation {evaluation.eval_id})")
-    return fmt
+    if fmt.upper() in SUMMARY_FORMATS:
+        return fmt
+    # The script checks that the models exist, opens the peer and only then
+    # dies on the format, exiting with the errno its open left: ENOTTY.
+    if reader is None:
+        _model_paths(evaluation)
+    _bytes(evaluation.peer_path(system), reader)
+    why = "SIMPLE is Basic Elements' (-3), which is not supported"
+    if fmt.upper() != "SIMPLE":
+        why = "summaries are SEE, ISI or SPL"
+    raise ConfigError(
+        f"Unknown input format: {fmt} (evaluation {evaluation.eval_id}: {why})", errno.ENOTTY
+    )
 
 
 def _model_paths(evaluation: Evaluation) -> list[str]:

@@ -24,6 +24,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 
+from kurenai._core.paths import check_outputs
 from kurenai.rouge155.pyrouge import Rouge155
 
 __all__ = ["files2rouge", "main"]
@@ -40,15 +41,23 @@ def files2rouge(
     ignore_empty_summary: bool = False,
     stemming: bool = True,
     data_dir: str | None = None,
+    progress: bool = False,
 ) -> str:
-    """The script's report for the two files, as files2rouge computes it."""
+    """The script's report for the two files, as files2rouge computes it.
+
+    ``progress``: print files2rouge's own lines on stdout as it goes, as its
+    command line does (``Preparing documents... N line(s) ignored``, then
+    ``Running ROUGE...``).
+    """
     if rouge_args is not None and (rouge_n != 2 or no_rouge_l):
         raise ValueError("'rouge_n' and 'no_rouge_l' cannot be set with 'rouge_args'")
+    say = print if progress else lambda *args, **kwargs: None
     with tempfile.TemporaryDirectory(prefix="kurenai-files2rouge-") as root:
         system_dir, model_dir = os.path.join(root, "system"), os.path.join(root, "model")
         os.mkdir(system_dir)
         os.mkdir(model_dir)
-        split_files(
+        say("Preparing documents...", end=" ", flush=True)
+        ignored = split_files(
             reference_path,
             summary_path,
             model_dir,
@@ -57,6 +66,8 @@ def files2rouge(
             ignore_empty_reference,
             ignore_empty_summary,
         )
+        say(f"{len(ignored)} line(s) ignored")
+        say("Running ROUGE...", flush=True)
         if rouge_args is None:
             rouge_args = f"-c 95 -r 1000 -n {rouge_n} -a" + (" -x" if no_rouge_l else "")
         if data_dir:
@@ -140,6 +151,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     start = time.time()
     try:
+        if args.saveto:  # refused before the inputs are read, not after
+            check_outputs([("--saveto", args.saveto)], [args.reference, args.summary])
         output = files2rouge(
             args.summary,
             args.reference,
@@ -150,8 +163,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             ignore_empty_reference=args.ignore_empty_reference,
             ignore_empty_summary=args.ignore_empty_summary,
             stemming=not args.no_stemming,
+            progress=True,
         )
-    except (OSError, ValueError, LookupError) as error:
+    except (OSError, ValueError, LookupError) as error:  # OutputClash is a ValueError
         print(f"files2rouge: {error}", file=sys.stderr)
         return 1
     print(output)

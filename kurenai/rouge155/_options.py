@@ -64,6 +64,13 @@ class Options(NamedTuple):
     warnings: tuple[str, ...] = ()
 
 
+# The largest -n and -r: -n 30 prints ROUGE-1 to ROUGE-30, as the script
+# does; -n 10**12 or -r 10**12 would never end (the script's loops) or take
+# terabytes (the bootstrap's sums), and are refused in one line.
+MAX_N = 1_000
+MAX_RESAMPLES = 10_000_000
+
+
 def _getopts(argv: list[str]) -> tuple[dict[str, str], list[str], list[str], dict[str, str]]:
     """(options, arguments, warnings, long options) as Getopt::Std leaves them."""
     found: dict[str, str] = {}
@@ -137,9 +144,8 @@ def parse_command_line(argv: Sequence[str]) -> Options:
     resamples = _integer(found.get("r", "1000"), "r")
     if resamples < 1:
         raise OptionsError("-r must be at least 1 (the script divides by it)")
+    _at_most(resamples, MAX_RESAMPLES, "r", "bootstrap samples")
     counting = _integer(found["t"], "t") if "t" in found else None
-    if "z" in found and found["z"].upper() not in ("SEE", "ISI", "SPL"):
-        raise OptionsError(f"Unknown input format: {found['z']} (-z takes SEE, ISI or SPL)")
     if "2" in found:
         _integer(found["2"], "2")
     return Options(
@@ -153,7 +159,9 @@ def parse_command_line(argv: Sequence[str]) -> Options:
         words=_integer(found["l"], "l") if "l" in found else 0,
         size=_integer(found["b"], "b") if "b" in found else 0,
         stem="m" in found,
-        max_n=_integer(found["n"], "n") if "n" in found else None,
+        max_n=_at_most(_integer(found["n"], "n"), MAX_N, "n", "ROUGE-N orders")
+        if "n" in found
+        else None,
         alpha=alpha,
         remove_stopwords="s" in found,
         counting=counting if counting in (1, 2) else None,
@@ -174,6 +182,14 @@ def _number(value: str, letter: str) -> float:
         return float(value)
     except ValueError:
         raise OptionsError(f"-{letter} takes a number, got {value!r}") from None
+
+
+def _at_most(value: int, maximum: int, letter: str, what: str) -> int:
+    """``value``, unless it is beyond what any run can hold: one line, not a
+    MemoryError (the script would try, and run for ever)."""
+    if value > maximum:
+        raise OptionsError(f"-{letter} {value} is too large (at most {maximum:,} {what})")
+    return value
 
 
 def _integer(value: str, letter: str) -> int:

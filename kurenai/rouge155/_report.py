@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Iterable, Sequence
 
-from kurenai.rouge155._corpus import Average
+from kurenai.rouge155._corpus import Average, perl_fixed
 
 __all__ = ["by_eval_id", "metric_block", "perl_number"]
 
@@ -22,7 +23,15 @@ def perl_number(value: float) -> str:
     >>> perl_number(17.0), perl_number(39.98289788586884), perl_number(0.0)
     ('17', '39.9828978858688', '0')
     """
+    if value != value or value in (float("inf"), float("-inf")):
+        return perl_fixed(value).strip()
     return f"{value:.15g}"
+
+
+def perl_int(value: float) -> str:
+    """Perl's ``int(value)`` printed: truncated, then as :func:`perl_number`
+    (``Inf`` stays ``Inf``; an integer past 1e15 prints as ``%.15g``)."""
+    return perl_number(float(math.trunc(value)) if math.isfinite(value) else value)
 
 
 def _by_eval_id(a: str, b: str) -> int:
@@ -66,7 +75,8 @@ def metric_block(
     if counting == 2:
         m_count, p_count, hit = average.counts
         lines.append(
-            f"{peer} {tag} M_count: {int(m_count)} P_count: {int(p_count)} H_count: {int(hit)}"
+            f"{peer} {tag} M_count: {perl_int(m_count)} P_count: {perl_int(p_count)} "
+            f"H_count: {perl_int(hit)}"
         )
     else:
         for name, interval in (
@@ -82,7 +92,7 @@ def metric_block(
     if per_eval is not None:
         lines.append(DOTS)
         values = dict(per_eval)
-        shown = (lambda v: f"{v:7.5f}") if counting is None else perl_number
+        shown = perl_fixed if counting is None else perl_number
         for name in by_eval_id(values):
             r, p, f = values[name]
             lines.append(f"{peer} {tag} Eval {name} R:{shown(r)} P:{shown(p)} F:{shown(f)}")

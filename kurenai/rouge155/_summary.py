@@ -36,10 +36,16 @@ class Limits(NamedTuple):
 
 
 class Summary(NamedTuple):
-    """One summary's words, as the script's two readers give them."""
+    """One summary's words, as the script's two readers give them.
+
+    ``undefined``: under ``-l``/``-b`` the limit left ``readText`` no text
+    (an empty summary), which the script reports on stderr each time it
+    reads the file (``readText: PATH -> empty text``).
+    """
 
     whole: list[str]
     units: list[list[str]]
+    undefined: bool = False
 
     @property
     def joined(self) -> bool:
@@ -62,7 +68,7 @@ def summary_of(data: bytes, fmt: str, limits: Limits, words_of: WordsOf) -> Summ
     text = ngram_text(sentences, limits.words, limits.size)
     whole = [] if text is None else words_of(text.decode("latin-1"))
     cut = lcs_units(sentences, limits.words, limits.size)
-    return Summary(whole, [words_of(s.decode("latin-1")) for s in cut])
+    return Summary(whole, [words_of(s.decode("latin-1")) for s in cut], text is None)
 
 
 def plain(words_of: WordsOf) -> bool:

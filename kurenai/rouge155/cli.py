@@ -4,8 +4,10 @@
 
 Takes the script's own options and configuration and prints what the
 script prints, byte for byte, computed by kurenai.  Exit codes are the
-script's: 0, 2 when a summary or the configuration cannot be found (Perl's
-``die`` exits with the errno), 255 for every other refusal (usage, bad
+script's: 0, 2 when a summary, the configuration or a data file cannot be
+found (Perl's ``die`` exits with the errno), 25 for an input format the
+script cannot read (its ``die`` after opening the first summary leaves
+``ENOTTY``), 255 for every other refusal (usage, bad
 options, a bad configuration, the script's own division by zero); each
 failure is one line on stderr and nothing on stdout.
 """
@@ -16,6 +18,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from kurenai import _startup
 from kurenai.rouge155._api import evaluate_command_line
 from kurenai.rouge155._config import ConfigError
 from kurenai.rouge155._data import DataError
@@ -30,6 +33,7 @@ _PROG = "rouge155"
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
+    _startup.started()  # SIGINT is KeyboardInterrupt now
     if args[:1] == ["files2rouge"]:  # files2rouge's command line
         from kurenai.rouge155._files2rouge import main as files2rouge_main
 
@@ -39,15 +43,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageRequest:
         sys.stderr.write(usage_text(_PROG))
         return 255
-    except (OptionsError, DataError) as error:
+    except OptionsError as error:
         print(f"{_PROG}: {error}", file=sys.stderr)
         return 255
-    except ConfigError as error:
+    except (ConfigError, DataError) as error:
         print(f"{_PROG}: {error}", file=sys.stderr)
         return error.errno
     except KeyboardInterrupt:
         print(f"{_PROG}: interrupted", file=sys.stderr)
         return 130
+    except MemoryError:
+        print(f"{_PROG}: out of memory (fewer summaries, -r samples or -n orders need less)",
+              file=sys.stderr)  # fmt: skip
+        return 1
     out = sys.stdout
     try:
         out.buffer.write(report.text().encode("utf-8"))

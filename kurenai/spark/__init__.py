@@ -9,8 +9,8 @@ the UDF carries and reusing it.  Needs the ``spark`` extra
 
 Arguments are checked when the Column is built (or the SQL function
 registered): the ROUGE type names, ``use_stemmer``, ``split_summaries``,
-``max_tokens``, ``max_chars``, the tokenizer (a known name, or an object with ``tokenize``)
-and that ``prediction`` and ``target`` are Columns or column names.  What
+``max_tokens``, ``max_chars``, ``lang``, the tokenizer (a known name, or an
+object with ``tokenize``) and that ``prediction`` and ``target`` are Columns or column names.  What
 Spark knows only when the query runs is checked on the executors, each
 failure one TypeError naming the argument: a ``prediction`` or ``target``
 column that is not a string column (an int or array column; a Column's type
@@ -37,6 +37,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Union
 
 from kurenai._core import checks as _checks
+from kurenai._core import languages as _languages
 from kurenai._core import names as _names
 from kurenai.spark._worker import Spec
 
@@ -70,6 +71,7 @@ def rouge_score(
     split_summaries: bool = False,
     max_tokens: int | None = None,
     max_chars: int | None = None,
+    lang: str | None = None,
 ) -> Column:
     """``struct<precision, recall, fmeasure>`` of ``prediction`` against ``target``.
 
@@ -78,11 +80,13 @@ def rouge_score(
     tokens or ``max_chars`` code points (as ``RougeScorer.score_batch``
     counts them); every other row equals ``RougeScorer.score(target, prediction)``.
     ``tokenizer`` is a name (``"char"``, ``"mecab"``, ...) or a tokenizer
-    object, which is pickled to the workers unused.  Bad arguments raise
-    here, not on the executors.
+    object, which is pickled to the workers unused; ``lang`` the texts'
+    language (its tokenizer unless one is named, its stemmer with
+    ``use_stemmer``: see ``RougeScorer``).  Bad arguments raise here, not on
+    the executors.
     """
     spec = _spec(
-        [rouge_type], use_stemmer, tokenizer, split_summaries, (max_tokens, max_chars), nested=False
+        [rouge_type], use_stemmer, tokenizer, split_summaries, (max_tokens, max_chars), False, lang
     )
     result: Column = _load_udfs().column(spec, prediction, target)
     return result
@@ -98,6 +102,7 @@ def rouge_scores(
     split_summaries: bool = False,
     max_tokens: int | None = None,
     max_chars: int | None = None,
+    lang: str | None = None,
 ) -> Column:
     """A struct with one ``struct<precision, recall, fmeasure>`` field per type.
 
@@ -108,7 +113,7 @@ def rouge_scores(
     :func:`rouge_score`.
     """
     spec = _spec(
-        rouge_types, use_stemmer, tokenizer, split_summaries, (max_tokens, max_chars), nested=True
+        rouge_types, use_stemmer, tokenizer, split_summaries, (max_tokens, max_chars), True, lang
     )
     result: Column = _load_udfs().column(spec, prediction, target)
     return result
@@ -122,20 +127,21 @@ def register(
     split_summaries: bool = False,
     max_tokens: int | None = None,
     max_chars: int | None = None,
+    lang: str | None = None,
 ) -> None:
     """Make ``name(prediction, target[, rouge_type[, use_stemmer]])`` a Spark
     SQL function, e.g. ``SELECT rouge_score(pred, ref, 'ROUGE-L') FROM t``.
 
     The type (default ``rougeL``) and the stemmer flag (default false) are SQL
     values, so an unknown type fails the query, naming the valid ones; the
-    tokenizer name, sentence splitting and size limits are fixed here.
+    tokenizer name, the language, sentence splitting and size limits are fixed here.
     """
     if tokenizer is not None and not isinstance(tokenizer, str):
         raise TypeError(f"register takes a tokenizer name or None, got {tokenizer!r}")
     if not isinstance(name, str) or not name.strip():
         raise TypeError(f"register takes the SQL function's name as a non-empty str, got {name!r}")
     spec = _spec(
-        ["rougeL"], False, tokenizer, split_summaries, (max_tokens, max_chars), nested=False
+        ["rougeL"], False, tokenizer, split_summaries, (max_tokens, max_chars), False, lang
     )
     spark.udf.register(name, _load_udfs().sql_function(spec, split_summaries))
 
@@ -147,6 +153,7 @@ def _spec(
     split_summaries: Any,
     limits: tuple[Any, Any],
     nested: bool,
+    lang: Any = None,
 ) -> Spec:
     """The checked arguments, as the plain values the workers receive."""
     names = _checks.rouge_types(rouge_types)
@@ -160,10 +167,12 @@ def _spec(
     ]
     _checks.distinct(names, [field for field, _, _ in fields])
     _checks.some_types(fields)
-    _check_tokenizer(tokenizer, use_stemmer)
+    lang = _checks.language(lang)
+    chosen, stem = _languages.choices(lang, tokenizer, use_stemmer)
+    _check_tokenizer(chosen, stem)
     max_tokens, max_chars = limits
-    key = tokenizer_key(tokenizer)
-    return Spec(tuple(fields), use_stemmer, tokenizer, max_tokens, nested, key, max_chars)
+    key = tokenizer_key(tokenizer) + ("" if lang is None else f"|lang:{lang}")
+    return Spec(tuple(fields), use_stemmer, tokenizer, max_tokens, nested, key, max_chars, lang)
 
 
 def tokenizer_key(tokenizer: Any) -> str:
@@ -192,7 +201,7 @@ def tokenizer_key(tokenizer: Any) -> str:
     return f"{kind}|{described}|{digest}"
 
 
-def _check_tokenizer(tokenizer: Any, use_stemmer: bool) -> None:
+def _check_tokenizer(tokenizer: Any, use_stemmer: bool | str) -> None:
     """Fail on the driver for an unknown name or a non-tokenizer, without
     building an analyser here (that would load its dictionary)."""
     from kurenai.tokenizers import available_tokenizers, resolve_tokenizer

@@ -34,6 +34,7 @@ class Spec(NamedTuple):
     nested: bool  # one struct field per type (rouge_scores) or a bare Score struct
     key: str  # the tokenizer's value, for the scorer cache (see kurenai.spark)
     max_chars: int | None = None
+    lang: str | None = None  # the language's code (kurenai._core.languages)
 
 
 # The most recently used scorers of this worker: a long-lived worker serving
@@ -55,7 +56,11 @@ def scorer(spec: Spec, split: bool) -> RougeScorer:
     from kurenai.rouge_scorer import RougeScorer
 
     found = RougeScorer(
-        types, use_stemmer=spec.use_stemmer, split_summaries=split, tokenizer=spec.tokenizer
+        types,
+        use_stemmer=spec.use_stemmer,
+        split_summaries=split,
+        tokenizer=spec.tokenizer,
+        lang=spec.lang,
     )
     with _SCORERS_LOCK:
         found = _SCORERS.setdefault(key, found)  # a scorer built meanwhile wins

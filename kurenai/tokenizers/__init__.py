@@ -8,10 +8,14 @@ one faster (``line_separable``, ``scan_mode`` with ``stemmer``) or
 reproducible (``signature_parts``).
 
 The registry resolves names lazily: the optional morphological tokenizers
-(``mecab``, ``sudachi``, ``jieba``, ``kiwi``) are named by their module
-path, so ``import kurenai.tokenizers`` imports neither their adapters nor
-their analysers' packages; :func:`tokenizer_info` says which pip extra each
-needs.
+(``mecab``, ``sudachi``, ``jieba``, ``kiwi``; ``thai``, ``lao``, ``khmer``)
+are named by their module path, so ``import kurenai.tokenizers`` imports
+neither their adapters nor their analysers' packages; :func:`tokenizer_info`
+says which pip extra each needs.
+
+A tokenizer's ``use_stemmer`` is True (rouge-score's Porter), False, or the
+name of a stemmer (:func:`available_stemmers`: every Snowball language through
+PyStemmer, the ``stem`` extra, and NLTK's Snowball as ``nltk-<language>``).
 """
 
 from __future__ import annotations
@@ -22,7 +26,14 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, NamedTuple, Union
 
 from kurenai._core.rules import ROUGE_WORD
 from kurenai.tokenizers._protocol import Tokenizer, own_name
-from kurenai.tokenizers._stemming import Stemmer, porter_stemmer, stem_signature, stemmed
+from kurenai.tokenizers._stemming import (
+    Stemmer,
+    StemmerChoice,
+    available_stemmers,
+    porter_stemmer,
+    stem_signature,
+    stemmed,
+)
 from kurenai.tokenizers._unicode import (
     CharTokenizer,
     NormalizingTokenizer,
@@ -30,6 +41,7 @@ from kurenai.tokenizers._unicode import (
     normalizing,
     with_normalization,
 )
+from kurenai.tokenizers._xlsum_text import BurmeseTokenizer
 
 if TYPE_CHECKING:  # imported on first use: see __getattr__
     from kurenai.tokenizers._morphological import (
@@ -39,20 +51,26 @@ if TYPE_CHECKING:  # imported on first use: see __getattr__
         MorphologicalTokenizer,
         SudachiTokenizer,
     )
+    from kurenai.tokenizers._unspaced import KhmerTokenizer, LaoTokenizer, ThaiTokenizer
 
 __all__ = [
     "AllCharacterSupportTokenizer",
+    "BurmeseTokenizer",
     "CharTokenizer",
     "JiebaTokenizer",
+    "KhmerTokenizer",
     "KiwiTokenizer",
+    "LaoTokenizer",
     "MeCabTokenizer",
     "MorphologicalTokenizer",
     "NormalizingTokenizer",
     "RougeScoreTokenizer",
     "SudachiTokenizer",
+    "ThaiTokenizer",
     "Tokenizer",
     "TokenizerInfo",
     "UnicodeTokenizer",
+    "available_stemmers",
     "available_tokenizers",
     "get_tokenizer",
     "normalizing",
@@ -62,20 +80,25 @@ __all__ = [
 ]
 
 _MORPHOLOGICAL = "kurenai.tokenizers._morphological"
-_LAZY_CLASSES = (
-    "JiebaTokenizer",
-    "KiwiTokenizer",
-    "MeCabTokenizer",
-    "MorphologicalTokenizer",
-    "SudachiTokenizer",
-)
+_UNSPACED = "kurenai.tokenizers._unspaced"
+# class -> its module, imported on first use.
+_LAZY_CLASSES = {
+    "JiebaTokenizer": _MORPHOLOGICAL,
+    "KiwiTokenizer": _MORPHOLOGICAL,
+    "MeCabTokenizer": _MORPHOLOGICAL,
+    "MorphologicalTokenizer": _MORPHOLOGICAL,
+    "SudachiTokenizer": _MORPHOLOGICAL,
+    "ThaiTokenizer": _UNSPACED,
+    "LaoTokenizer": _UNSPACED,
+    "KhmerTokenizer": _UNSPACED,
+}
 
 
 def __getattr__(name: str) -> Any:
-    # The morphological adapters' module is imported when one is first asked
+    # The morphological adapters' modules are imported when one is first asked
     # for (their analysers' packages later still: at their first tokenize).
     if name in _LAZY_CLASSES:
-        return getattr(importlib.import_module(_MORPHOLOGICAL), name)
+        return getattr(importlib.import_module(_LAZY_CLASSES[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -98,7 +121,7 @@ class AllCharacterSupportTokenizer:
     name: ClassVar[str] = "whitespace"
     scan_mode: ClassVar[str | None] = name  # the compiled scan of that name
 
-    def __init__(self, use_stemmer: bool = False) -> None:
+    def __init__(self, use_stemmer: StemmerChoice = False) -> None:
         self.use_stemmer = use_stemmer
         self.stemmer: Stemmer | None = porter_stemmer(use_stemmer, self.name)
 
@@ -129,7 +152,7 @@ class RougeScoreTokenizer:
     name: ClassVar[str] = "rouge-score"
     scan_mode: ClassVar[str | None] = name  # the compiled scan of that name
 
-    def __init__(self, use_stemmer: bool = False) -> None:
+    def __init__(self, use_stemmer: StemmerChoice = False) -> None:
         self.use_stemmer = use_stemmer
         # rouge-score drops anything its stemmer turns into a non-[a-z0-9]+ token.
         self.stemmer: Stemmer | None = porter_stemmer(use_stemmer, self.name)
@@ -183,6 +206,13 @@ _BUILTIN: dict[str, tuple[_Entry, str]] = {
     "sudachi": (f"{_MORPHOLOGICAL}:SudachiTokenizer", "Japanese words (Sudachi)"),
     "jieba": (f"{_MORPHOLOGICAL}:JiebaTokenizer", "Chinese words (jieba)"),
     "kiwi": (f"{_MORPHOLOGICAL}:KiwiTokenizer", "Korean morphemes (Kiwi)"),
+    "thai": (f"{_UNSPACED}:ThaiTokenizer", "Thai words (PyThaiNLP's newmm)"),
+    "lao": (f"{_UNSPACED}:LaoTokenizer", "Lao words (LaoNLP)"),
+    "khmer": (f"{_UNSPACED}:KhmerTokenizer", "Khmer words (khmer-nltk)"),
+    BurmeseTokenizer.name: (
+        with_normalization(BurmeseTokenizer),
+        "Burmese syllables, as XL-Sum's ROUGE segments them (punctuation dropped)",
+    ),
     "rouge155": (
         "kurenai.rouge155._tokenizer:Rouge155Tokenizer",
         "ROUGE-1.5.5.pl's own text path: [a-z0-9] words, its Porter stemmer and stopwords",
@@ -254,8 +284,9 @@ def _entry(name: str) -> _Entry:
         ) from None
 
 
-def resolve_tokenizer(tokenizer: Any, use_stemmer: bool = False) -> Tokenizer:
-    """What ``RougeScorer(tokenizer=...)`` turns its argument into.
+def resolve_tokenizer(tokenizer: Any, use_stemmer: StemmerChoice = False) -> Tokenizer:
+    """What ``RougeScorer(tokenizer=...)`` turns its argument into
+    (``use_stemmer``: True for Porter, or a stemmer's name).
 
     None -> the default tokenizer; a name -> :func:`get_tokenizer`; rouge-score's
     own ``DefaultTokenizer`` -> the identical, faster :class:`RougeScoreTokenizer`;

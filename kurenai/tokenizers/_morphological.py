@@ -8,16 +8,20 @@ kurenai`` stays light.  A loaded dictionary or model serves every instance
 with the same loading options in the process (``_LOADED``: Kiwi's model
 alone takes seconds to load), so a new scorer does not load it again.
 
-An instance may be shared by threads: the analysers that are not thread-safe
-(MeCab's tagger, Sudachi's tokenizer) get one per thread over the shared
-dictionary.  It pickles at any time: the loaded resources are left out and
+An instance may be shared by threads: an analyser that is thread-safe (jieba's,
+Kiwi's) serves them all; one that is not (MeCab's tagger, Sudachi's tokenizer)
+is lent to one call at a time from a pool of at most ``POOL_MAX``, whatever the
+number of threads that ever call (``_Pool``): each fugashi tagger maps MeCab's
+dictionary anew and never unmaps it, so one per thread would grow the address
+space with every short-lived thread.  It pickles at any time: the loaded resources are left out and
 load again on first use after unpickling (in a Spark or multiprocessing worker).
 
 Every adapter lowercases the analyser's words, drops those with no letter,
 number or mark (punctuation, symbols, emoji, spaces) and, with
 ``use_stemmer=True``, Porter-stems ASCII words of 4+ characters as rouge-score
-does; the Japanese adapters also replace each word by its dictionary form
-(``走っ`` -> ``走る``).  None of them is line-separable: an analyser's reading
+does, keeping every other word as it is (``5.00``, ``gpt-4``: the stemmer
+never drops a word); the Japanese adapters also replace each word by its
+dictionary form (``走っ`` -> ``走る``).  None of them is line-separable: an analyser's reading
 of a line can depend on its neighbours.
 
 Untrusted input stays in each analyser's linear range: a long text, or a long
@@ -32,11 +36,13 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import logging
+import os
 import re
 import threading
 import warnings
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Iterator
+from contextlib import contextmanager
 from types import ModuleType
 from typing import Any, Callable, ClassVar
 
@@ -61,7 +67,7 @@ Analyse = Callable[[str], Iterable[str]]
 # The post-stem filter of the analysers' words: the Unicode tokenizers'.
 _FILTER = "unicode"
 # Attributes rebuilt on demand, never pickled (locks, loaded analysers).
-_RUNTIME_STATE = ("_lock", "_resource", "_shared", "_local")
+_RUNTIME_STATE = ("_lock", "_resource", "_shared", "_pool")
 # Loaded resources shared by every instance of a class with the same
 # ``_load_key``, newest last: at most _LOADED_MAX of them stay cached (an
 # instance keeps its own alive while it lives).  No analyser is changed
@@ -70,6 +76,9 @@ _RUNTIME_STATE = ("_lock", "_resource", "_shared", "_local")
 _LOADED: OrderedDict[tuple[type, Hashable], Any] = OrderedDict()
 _LOADED_MAX = 8
 _LOADED_LOCK = threading.Lock()
+# The most analysers an instance makes of a class that is not thread-safe:
+# the analysers hold the GIL (``holds_gil``), so more would not run faster.
+POOL_MAX = max(1, min(4, os.cpu_count() or 1))
 
 
 def _import_quietly(module: str) -> ModuleType:
@@ -84,8 +93,9 @@ class MorphologicalTokenizer:
     """Base of the adapters: lazy loading, normalisation, filtering, stemming.
 
     A subclass loads its heavy resource in ``_load`` (once per instance) and
-    makes ``text -> words`` from it in ``_analyser``: once, or once per thread
-    if ``thread_safe`` is false.
+    makes ``text -> words`` from it in ``_analyser``: once, or up to
+    ``POOL_MAX`` times, each lent to one call at a time, if ``thread_safe`` is
+    false.
     """
 
     line_separable = False
@@ -111,7 +121,7 @@ class MorphologicalTokenizer:
         self._lock = threading.Lock()
         self._resource: Any = None
         self._shared: Analyse | None = None
-        self._local = threading.local()
+        self._pool: _Pool | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k not in _RUNTIME_STATE}
@@ -143,8 +153,8 @@ class MorphologicalTokenizer:
     def load(self) -> None:
         """Load the analyser now (its package, dictionary or model) instead of
         at the first ``tokenize``: to time it apart, or to fail early."""
-        if self._shared is None and getattr(self._local, "analyse", None) is None:
-            self._new_analyser()
+        with self._analyse():
+            pass
 
     def _check_installed(self) -> None:
         missing = [pkg for module, pkg in self.requirements if not _installed(module)]
@@ -159,11 +169,13 @@ class MorphologicalTokenizer:
         text = self._prepared(text)
         if not text:
             return []
-        analyse = self._analyse()
         calls = self._calls(text)
-        if len(calls) == 1:
-            return stemmed(_kept_words(analyse(text)), self.stemmer)
-        return stemmed(_kept_words([w for call in calls for w in analyse(call)]), self.stemmer)
+        with self._analyse() as analyse:
+            if len(calls) == 1:
+                words = analyse(text)
+            else:
+                words = [w for call in calls for w in analyse(call)]
+            return stemmed(_kept_words(words), self.stemmer)
 
     def tokenize_within(self, text: str, limit: int) -> list[str] | None:
         """``tokenize(text)``, or None if it has more than ``limit`` words:
@@ -173,9 +185,9 @@ class MorphologicalTokenizer:
         text = self._prepared(text)
         if not text:
             return []
-        analyse = self._analyse()
-        words = (word for call in self._calls(text) for word in analyse(call))
-        return _kept_within(words, self.stemmer, limit)
+        with self._analyse() as analyse:
+            words = (word for call in self._calls(text) for word in analyse(call))
+            return _kept_within(words, self.stemmer, limit)
 
     def _prepared(self, text: str) -> str:
         """``text`` as the analyser takes it; empty when it has no word."""
@@ -189,8 +201,17 @@ class MorphologicalTokenizer:
             text = _SURROGATE.sub(" ", text)
         return text
 
-    def _analyse(self) -> Analyse:
-        return self._shared or getattr(self._local, "analyse", None) or self._new_analyser()
+    @contextmanager
+    def _analyse(self) -> Iterator[Analyse]:
+        """An analyser for this call: the shared one, or one lent by the pool."""
+        if self._shared is None and self._pool is None:
+            self._start()
+        if self._shared is not None:
+            yield self._shared
+            return
+        assert self._pool is not None
+        with self._pool.lend() as analyse:
+            yield analyse
 
     def _calls(self, text: str) -> list[str]:
         """``text`` cut into the analyser's calls: inside every run longer
@@ -208,19 +229,20 @@ class MorphologicalTokenizer:
         stops the analyser after a piece; a text that short is one call."""
         return [text] if len(text) <= MECAB_PIECE else _natural_pieces(text, MECAB_PIECE)
 
-    def _new_analyser(self) -> Analyse:
-        """This thread's analyser, loading the shared resource if needed."""
+    def _start(self) -> None:
+        """Load the shared resource; make the one analyser, or the pool."""
         with self._lock:  # two threads starting together load once
-            if self._shared is not None:
-                return self._shared
+            if self._shared is not None or self._pool is not None:
+                return
             if self._resource is None:
                 self._resource = self._shared_resource()
-            analyse = self._analyser(self._resource)
+            resource = self._resource
             if self.thread_safe:
-                self._shared = analyse
+                self._shared = self._analyser(resource)
             else:
-                self._local.analyse = analyse
-            return analyse
+                pool = _Pool(lambda: self._analyser(resource), POOL_MAX)
+                pool.put(pool.make())  # the first one now: load() fails early
+                self._pool = pool
 
     def _shared_resource(self) -> Any:
         """The process's loaded resource for this class and ``_load_key``,
@@ -253,6 +275,54 @@ class MorphologicalTokenizer:
         return (
             f"{type(self).__name__}(use_stemmer={self.use_stemmer}, normalize={self.normalize!r})"
         )
+
+
+class _Pool:
+    """Analysers lent to one call at a time; at most ``size`` are ever made,
+    a call finding none idle waiting for one."""
+
+    def __init__(self, make: Callable[[], Analyse], size: int) -> None:
+        self._make, self._size = make, size
+        self._idle: list[Analyse] = []
+        self.made = 0
+        self._ready = threading.Condition()
+
+    @contextmanager
+    def lend(self) -> Iterator[Analyse]:
+        analyse = self._take()
+        try:
+            yield analyse
+        finally:
+            self.put(analyse)
+
+    def put(self, analyse: Analyse) -> None:
+        with self._ready:
+            self._idle.append(analyse)
+            self._ready.notify()
+
+    def make(self) -> Analyse:
+        """A new analyser, counted against the size."""
+        with self._ready:
+            self.made += 1
+        return self._made()
+
+    def _take(self) -> Analyse:
+        with self._ready:
+            while not self._idle and self.made >= self._size:
+                self._ready.wait()
+            if self._idle:
+                return self._idle.pop()
+            self.made += 1  # counted before it is made: no other call makes it too
+        return self._made()
+
+    def _made(self) -> Analyse:
+        try:
+            return self._make()
+        except BaseException:  # not made after all: a waiting call may make it
+            with self._ready:
+                self.made -= 1
+                self._ready.notify()
+            raise
 
 
 def _installed(module: str) -> bool:
@@ -301,10 +371,25 @@ class MeCabTokenizer(MorphologicalTokenizer):
         return _import_quietly("fugashi")
 
     def _analyser(self, fugashi: Any) -> Analyse:
-        tagger = fugashi.Tagger(self.tagger_args)  # ~1 ms with the dictionary mapped
+        tagger = mecab_tagger(fugashi, self.tagger_args)  # ~1 ms with the dictionary mapped
         word_of: Callable[[Any], str] = _mecab_base_form if self.use_stemmer else _mecab_surface
 
         return lambda piece: [word_of(word) for word in tagger(piece)]
+
+
+def mecab_tagger(fugashi: Any, tagger_args: str) -> Any:
+    """A ``fugashi.Tagger`` on UniDic-lite, the dictionary the ``ja`` extra
+    installs and the signature names, unless ``tagger_args`` names one
+    (``-d``).  fugashi alone prefers the ``unidic`` package wherever it is
+    installed, even with its dictionary never downloaded (then MeCab cannot
+    start), and full UniDic splits words otherwise than the signature says."""
+    if "-d" in tagger_args.split():
+        return fugashi.Tagger(tagger_args)
+    import unidic_lite
+
+    dicdir = unidic_lite.DICDIR
+    mecabrc = os.path.join(dicdir, "mecabrc")
+    return fugashi.Tagger(f'-d "{dicdir}" -r "{mecabrc}" {tagger_args}'.rstrip())
 
 
 def _mecab_surface(word: Any) -> str:

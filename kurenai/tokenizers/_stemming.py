@@ -1,24 +1,38 @@
-"""Porter stemming as rouge-score does it, memoized.
+"""Stemming, memoized: rouge-score's Porter, and the Snowball stemmers by name.
 
 rouge-score stems with NLTK's ``PorterStemmer()`` in its default
 ``NLTK_EXTENSIONS`` mode, at ~12 us a token; real text repeats its words, so
 each distinct token is stemmed once per stemmer.  NLTK is imported on first
 use only: importing it costs about a second.
+
+The stemmer registry names the others: each language of Snowball through
+PyStemmer (libstemmer's C; the ``stem`` extra), ``"german"``, ``"russian"``...,
+and NLTK's pure-Python Snowball as ``"nltk-german"``...  (its stems can differ
+from libstemmer's).  Which tokens each stemmer sees is
+``kurenai._core.rules.STEM_RULES``.  A tokenizer's ``use_stemmer`` is True
+(Porter), False, or one of these names.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+import threading
+from typing import Any, Callable, Optional, Union
 
-from kurenai._core.rules import is_stemmable, keeps_stem
+from kurenai._core.rules import STEM_RULES, StemRule, is_stemmable, keeps_stem, stem_rule
 from kurenai.tokenizers._protocol import distribution_version
 
 __all__ = [
     "MAX_CACHED",
     "MAX_CACHED_CHARS",
+    "STEMMER_EXTRA",
     "CachedPorterStemmer",
+    "CachedStemmer",
+    "NamedStemmer",
     "Stemmer",
+    "StemmerChoice",
+    "available_stemmers",
     "is_stemmable",
+    "make_stemmer",
     "porter_stemmer",
     "stem_signature",
     "stemmed",
@@ -36,36 +50,51 @@ MAX_CACHED_CHARS = 1 << 25
 # What a tokenizer declares as its ``stemmer``: token -> stem, or None when
 # the tokenizer drops the stemmed token.
 Stemmer = Callable[[str], Optional[str]]
+# What a tokenizer's use_stemmer says: no, Porter (True), or a stemmer's name.
+StemmerChoice = Union[bool, str]
+
+# The extra that installs PyStemmer, named by its ImportError.
+STEMMER_EXTRA = "stem"
+
+# NLTK's Snowball languages (nltk.stem.SnowballStemmer.languages, less its
+# Porter), without importing NLTK to list them.
+_NLTK_SNOWBALL = (
+    "arabic", "danish", "dutch", "english", "finnish", "french", "german", "hungarian",
+    "italian", "norwegian", "portuguese", "romanian", "russian", "spanish", "swedish",
+)  # fmt: skip
 
 
-class CachedPorterStemmer:
-    """``stem(token)``: Porter stem of stemmable tokens, other tokens unchanged.
+class CachedStemmer:
+    """``stem(token)``: the stem of a token its ``rule`` stems, other tokens unchanged.
 
     ``stem_or_drop(token)`` also applies ``keep``, the tokenizer's post-stem
-    filter (``kurenai._core.rules.keeps_stem``): a stem that fails it gives None.
-    Each has its own memo; a tokenizer uses one of them.
-
-    >>> stemmer = CachedPorterStemmer(keep=str.isalpha)
-    >>> stemmer.stem("running"), stemmer.stem_or_drop("running"), stemmer.stem_or_drop("1990s")
-    ('run', 'run', None)
+    filter (``kurenai._core.rules.keeps_stem``) to what the stemmer made: a
+    stem that fails it gives None; a token the rule does not stem is returned
+    unchanged, whatever it holds.
+    Each has its own memo; a tokenizer uses one of them.  Subclasses give
+    ``_stem_word``; the compiled scan reads ``rule`` and ``memo``.
     """
 
     # Characters held by each memo (class defaults: a stemmer pickled before
     # they were counted starts from zero).
     _cache_chars = 0
     _kept_chars = 0
+    name: str = "porter"
+    rule: StemRule = STEM_RULES["porter"]
 
     def __init__(self, keep: Callable[[str], bool] | None = None) -> None:
-        self._porter_stem: Callable[[str], str] = _load_porter()
         self._cache: dict[str, str] = {}
         self._kept: dict[str, str | None] = {}
         self._keep = keep
+
+    def _stem_word(self, token: str) -> str:
+        raise NotImplementedError
 
     def stem(self, token: str) -> str:
         cached = self._cache.get(token)
         if cached is not None:
             return cached
-        result = self._porter_stem(token) if is_stemmable(token) else token
+        result = self._stem_word(token) if self.rule.stemmable(token) else token
         size = len(token) + len(result)
         if len(self._cache) >= MAX_CACHED or self._cache_chars + size > MAX_CACHED_CHARS:
             self._cache.clear()
@@ -97,11 +126,15 @@ class CachedPorterStemmer:
             return self._kept[token]
         except KeyError:
             pass
-        stem = self._porter_stem(token) if is_stemmable(token) else token
-        # Every token meets the filter once (then the memo answers): the
-        # scan-mode tokenizers' unchanged tokens all pass it, the
-        # morphological ones' may not (jieba's "c++").
-        kept = stem if self._keep is None or self._keep(stem) else None
+        if self.rule.stemmable(token):
+            stem = self._stem_word(token)
+            kept = stem if self._keep is None or self._keep(stem) else None
+        else:
+            # The filter judges what the stemmer made, never a token it left
+            # alone: an analyser's "5.00", "gpt-4" or "c++" stays, as without
+            # the stemmer (and as the compiled scan, which asks for stemmable
+            # tokens only).
+            kept = token
         size = len(token) + (0 if kept is None else len(kept))
         if len(self._kept) >= MAX_CACHED or self._kept_chars + size > MAX_CACHED_CHARS:
             self._kept.clear()  # the same dict: the compiled scan holds it
@@ -112,9 +145,84 @@ class CachedPorterStemmer:
         return kept
 
 
-def porter_stemmer(use_stemmer: bool, scan_mode: str) -> Stemmer | None:
-    """rouge-score's Porter stemming followed by the post-stem filter of
+class CachedPorterStemmer(CachedStemmer):
+    """rouge-score's Porter stemmer (NLTK's), memoized: ASCII words longer than 3.
+
+    >>> stemmer = CachedPorterStemmer(keep=str.isalpha)
+    >>> stemmer.stem("running"), stemmer.stem_or_drop("running"), stemmer.stem_or_drop("1990s")
+    ('run', 'run', None)
+    >>> stemmer.stem_or_drop("5.00"), stemmer.stem_or_drop("c++")
+    ('5.00', 'c++')
+    """
+
+    def __init__(self, keep: Callable[[str], bool] | None = None) -> None:
+        super().__init__(keep)
+        self._porter_stem: Callable[[str], str] = _load_porter()
+
+    def _stem_word(self, token: str) -> str:
+        return self._porter_stem(token)
+
+
+class NamedStemmer(CachedStemmer):
+    """A stemmer of the registry other than Porter, memoized, by ``name``.
+
+    >>> NamedStemmer("german").stem("häuser"), NamedStemmer("nltk-german").stem("häuser")
+    ('haus', 'haus')
+
+    Pickled by name (PyStemmer's objects do not pickle): it loads again.
+    """
+
+    def __init__(self, name: str, keep: Callable[[str], bool] | None = None) -> None:
+        if name not in available_stemmers() or name == "porter":
+            raise ValueError(_unknown(name))
+        super().__init__(keep)
+        self.name = name
+        self.rule = stem_rule(name)
+        self._word = _load_named(name)
+        self._lock = threading.Lock()
+
+    def _stem_word(self, token: str) -> str:
+        # A libstemmer (or NLTK) stemmer has state: one word at a time, even
+        # where threads run Python at once (a memo hit never gets here).
+        with self._lock:
+            return self._word(token)
+
+    def __getstate__(self) -> dict[str, object]:
+        state = super().__getstate__()
+        state.pop("_word", None)
+        state.pop("_lock", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._word = _load_named(self.name)
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+def available_stemmers() -> list[str]:
+    """The stemmer names ``use_stemmer=`` takes: ``porter`` (rouge-score's),
+    each Snowball language through PyStemmer, and ``nltk-<language>`` for
+    NLTK's Snowball."""
+    return sorted([*STEM_RULES, *(f"nltk-{lang}" for lang in _NLTK_SNOWBALL)])
+
+
+def make_stemmer(name: str, keep: Callable[[str], bool] | None = None) -> CachedStemmer:
+    """The memoized stemmer named ``name`` (see :func:`available_stemmers`);
+    a ValueError listing the names for another."""
+    if name == "porter":
+        return CachedPorterStemmer(keep=keep)
+    return NamedStemmer(name, keep=keep)
+
+
+def porter_stemmer(use_stemmer: StemmerChoice, scan_mode: str) -> Stemmer | None:
+    """The stemming ``use_stemmer`` asks for (True: rouge-score's Porter; a
+    str: that stemmer of the registry) followed by the post-stem filter of
     ``scan_mode`` (``kurenai._core.rules.SCANS``), or None without stemming."""
+    if isinstance(use_stemmer, str):
+        return make_stemmer(use_stemmer, keep=keeps_stem(scan_mode)).stem_or_drop
     if not use_stemmer:
         return None
     return CachedPorterStemmer(keep=keeps_stem(scan_mode)).stem_or_drop
@@ -132,10 +240,61 @@ def stemmed(tokens: list[str], stemmer: Stemmer | None) -> list[str]:
     return [s for s in map(stemmer, tokens) if s is not None]
 
 
-def stem_signature(use_stemmer: bool) -> str:
-    """How a tokenizer here stems, for the signature: ``no``, or Porter
-    with the NLTK version (its rules have changed between releases)."""
+def stem_signature(use_stemmer: StemmerChoice) -> str:
+    """How a tokenizer here stems, for the signature: ``no``, or the
+    stemmer's name with its package's version (Porter's rules have changed
+    between NLTK releases): ``porter(nltk=3.9.1)``, ``german(pystemmer=3.1.0)``."""
+    if isinstance(use_stemmer, str) and use_stemmer != "porter":
+        if use_stemmer.startswith("nltk-"):
+            return f"{use_stemmer}(nltk={distribution_version('nltk')})"
+        return f"{use_stemmer}(pystemmer={distribution_version('PyStemmer')})"
     return f"porter(nltk={distribution_version('nltk')})" if use_stemmer else "no"
+
+
+def _unknown(name: object) -> str:
+    return f"unknown stemmer {name!r}; available: {', '.join(available_stemmers())}"
+
+
+# NLTK stemmers that keep a flag from one word to the next (its Arabic one
+# never resets ``suffixes_verb_step1_success``): dropped before each word, so
+# that a word's stem is a fresh stemmer's, whatever was stemmed before (the
+# memo, and the compiled scan's order, need a function of the word).
+_NLTK_STATE = {"arabic": ("suffixes_verb_step1_success",)}
+
+
+def _load_named(name: str) -> Callable[[str], str]:
+    if name.startswith("nltk-"):
+        from nltk.stem.snowball import SnowballStemmer
+
+        language = name[len("nltk-") :]
+        inner = SnowballStemmer(language).stemmer
+        flags = _NLTK_STATE.get(language, ())
+
+        def stem(word: str) -> str:
+            for flag in flags:
+                inner.__dict__.pop(flag, None)  # back to the class's initial value
+            return inner.stem(word)  # type: ignore[no-any-return]
+
+        return stem if flags else inner.stem
+    try:
+        import Stemmer as pystemmer
+    except ImportError as error:
+        raise ImportError(
+            f"the {name} stemmer needs PyStemmer (the {STEMMER_EXTRA} extra): pip install -e "
+            f"'.[{STEMMER_EXTRA}]' in a kurenai checkout (or use_stemmer='nltk-{name}', "
+            "NLTK's slower Snowball, where NLTK has it)"
+        ) from error
+    stemmer = pystemmer.Stemmer(name)
+    stemmer.maxCacheSize = 0  # memoized here already
+    stem_word: Callable[[str], str] = stemmer.stemWord
+
+    def stem_or_keep(word: str) -> str:
+        try:
+            return stem_word(word)
+        except UnicodeEncodeError:  # a lone surrogate has no UTF-8: left as it is
+            return word
+
+    return stem_or_keep
 
 
 def _load_porter() -> Callable[[str], str]:

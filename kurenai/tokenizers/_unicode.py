@@ -29,7 +29,13 @@ from kurenai._core.rules import (
     WORD,
 )
 from kurenai.tokenizers._protocol import Tokenizer, own_name
-from kurenai.tokenizers._stemming import Stemmer, porter_stemmer, stem_signature, stemmed
+from kurenai.tokenizers._stemming import (
+    Stemmer,
+    StemmerChoice,
+    porter_stemmer,
+    stem_signature,
+    stemmed,
+)
 
 __all__ = [
     "NORMALIZATION_FORMS",
@@ -184,7 +190,7 @@ class _RegexTokenizer:
     name: ClassVar[str]
     scan_mode: str | None = None
 
-    def __init__(self, use_stemmer: bool = False, normalize: str | None = None) -> None:
+    def __init__(self, use_stemmer: StemmerChoice = False, normalize: str | None = None) -> None:
         self.use_stemmer = use_stemmer
         self.normalize = normalize.upper() if isinstance(normalize, str) else normalize
         self._normalizer = make_normalizer(normalize)
@@ -249,7 +255,7 @@ class CharTokenizer(_RegexTokenizer):
     name = "char"
     scan_mode: str | None = name
 
-    def __init__(self, use_stemmer: bool = False, normalize: str | None = None) -> None:
+    def __init__(self, use_stemmer: StemmerChoice = False, normalize: str | None = None) -> None:
         super().__init__(use_stemmer=use_stemmer, normalize=normalize)
         self._find_words = _char_pattern().findall
 
@@ -311,7 +317,7 @@ def with_normalization(factory: Callable[..., Tokenizer]) -> Callable[..., Token
     """A registry factory that adds a ``normalize=`` option to ``factory``."""
 
     def make(
-        use_stemmer: bool = False, normalize: str | None = None, **options: object
+        use_stemmer: StemmerChoice = False, normalize: str | None = None, **options: object
     ) -> Tokenizer:
         tokenizer = factory(use_stemmer=use_stemmer, **options)
         return tokenizer if normalize is None else normalizing(tokenizer, normalize)

@@ -33,11 +33,11 @@ id,rouge1-P,rouge1-R,rouge1-F,rougeL-P,rougeL-R,rougeL-F
 """
 SPEC_AGGREGATE = """\
 score_type,low,mid,high
-rouge1-P,0.666667,0.708333,0.750000
 rouge1-R,0.666667,0.666667,0.666667
+rouge1-P,0.666667,0.708333,0.750000
 rouge1-F,0.666667,0.686275,0.705882
-rougeL-P,0.625000,0.645833,0.666667
 rougeL-R,0.555556,0.611111,0.666667
+rougeL-P,0.625000,0.645833,0.666667
 rougeL-F,0.588235,0.627451,0.666667
 """
 
@@ -83,6 +83,7 @@ def test_spec_per_record_csv(run: Run) -> None:
 
 
 def test_spec_aggregate_csv(run: Run) -> None:
+    """The seed specification's rows: R, P, F per type, as rouge-score's."""
     assert run(*SPEC_ARGS, "--use-aggregator") == (0, SPEC_AGGREGATE, "")
 
 
@@ -431,7 +432,7 @@ def test_signature_describes_every_setting(run: Run, tmp_path: Path) -> None:
         f"rouge:rougeLsum,rouge2|tok:rouge-score|stem:porter(nltk={nltk})|split:sentences"
         f"|refs:best|boot:1000,0.95,seed:none|version:{__version__}\n"
     )
-    assert result.out.startswith("score_type,low,mid,high\nrouge2-P,")
+    assert result.out.startswith("score_type,low,mid,high\nrouge2-R,")
 
 
 # ------------------------------------------------------------ long files, jobs, progress

@@ -75,7 +75,7 @@ def test_mean_csv_rows_are_in_the_bootstrap_reports_order(run: Run, corpus: Path
     boot = run(*on(corpus, *options, "--aggregate", "bootstrap")).out.splitlines()
     assert mean[0] == "score_type,mean"
     assert [line.split(",")[0] for line in mean[1:]] == [line.split(",")[0] for line in boot[1:]]
-    assert [line.split(",")[0] for line in mean[1:]][:3] == ["rouge1-P", "rouge1-R", "rouge1-F"]
+    assert [line.split(",")[0] for line in mean[1:]][:3] == ["rouge1-R", "rouge1-P", "rouge1-F"]
 
 
 def test_mean_jsonl_has_one_line_per_type(run: Run, corpus: Path) -> None:

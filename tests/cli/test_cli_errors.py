@@ -212,7 +212,7 @@ def test_output_directory_missing(run: Run, files: Files, tmp_path: Path) -> Non
     target = tmp_path / "no" / "scores.csv"
     result = run(*files("a", "a"), "--output", str(target))
     assert result.code == 1
-    assert f"cannot write {target}: No such file or directory" in result.err
+    assert f"cannot write --output {target}: No such file or directory" in result.err
 
 
 def test_failed_run_keeps_existing_output_and_leaves_no_temporary_file(

@@ -86,8 +86,8 @@ def test_a_new_format_is_one_entry_for_every_report(run: Run, lines_format: None
     ]
     mean = run("--rouge-types", "rouge1", *FILES, "--aggregate", "mean", "--output-format", "lines")
     assert mean.out.splitlines() == [
-        "mean rouge1-P 0.708",
         "mean rouge1-R 0.667",
+        "mean rouge1-P 0.708",
         "mean rouge1-F 0.686",
     ]
     board = run(*FILES, *SYSTEMS, "--output-format", "lines")
@@ -189,18 +189,20 @@ def _measures(fmt: str, out: str) -> list[str] | None:
 
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
 @pytest.mark.parametrize("report", sorted(REPORTS))
-def test_every_output_gives_precision_recall_f_in_this_order(
+def test_every_output_gives_the_measures_in_rouge_scores_order(
     run: Run, fmt: str, report: str
 ) -> None:
+    """rouge-score's CSV: per-record columns P, R, F, a corpus table's rows
+    R, P, F (its aggregate CSV); JSON names them in ``Score``'s order."""
     result = run("--rouge-types", "rouge1", *FILES, *REPORTS[report], "--output-format", fmt)
     assert result.code == 0, result.err
     measures = _measures(fmt, result.out)
     if report == "comparison":  # F only: the systems' F, difference, interval, p
         assert measures in (["F"], ["system", "baseline", "difference", "low", "high", "p_value"])
+    elif fmt != "csv":
+        assert measures == ["precision", "recall", "fmeasure"]
     else:
-        assert measures == (
-            ["P", "R", "F"] if fmt == "csv" else ["precision", "recall", "fmeasure"]
-        )
+        assert measures == (["P", "R", "F"] if report == "records" else ["R", "P", "F"])
 
 
 def test_json_outputs_carry_the_printed_signature(run: Run) -> None:

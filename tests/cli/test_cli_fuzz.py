@@ -3,11 +3,13 @@
 hypothesis draws the files (random bytes; records in UTF-8, UTF-16,
 Latin-1 or broken UTF-8; plain, gzip, truncated or corrupt gzip; JSONL
 fields of every JSON type, nested, missing or extra; mismatched line counts)
-and the options (size limits, formats, corpus reports), and runs
-``kurenai.cli.main`` in process.  Whatever the input: no Python traceback on
-stderr, an exit status of the documented set (0, 1, 2, 3), an existing
-``--output`` untouched unless the run succeeded, and no temporary file left
-beside it.  The signal cases run processes: ``test_cli_fuzz_signals.py``.
+and the options (size limits, formats, corpus reports, leaderboards, HTML
+reports, outputs naming inputs, bounded lines, out-of-range numbers), and
+runs ``kurenai.cli.main`` in process.  Whatever the input: no Python
+traceback on stderr, an exit status of the documented set (0, 1, 2, 3), no
+input ever changed, an existing ``--output`` untouched (and no report) unless
+the run succeeded, and no temporary file left beside it.  The signal cases
+run processes: ``test_cli_fuzz_signals.py``.
 """
 
 from __future__ import annotations
@@ -42,9 +44,11 @@ TEXTS = st.text(
 )
 
 
-VALID_TEXTS = st.lists(st.sampled_from(["a", "b", "cat", " ", "猫", "é", "\n"]), max_size=40).map(
-    "".join
-)
+VALID_TEXTS = st.lists(
+    st.sampled_from(["a", "b", "cat", " ", "猫", "é", "\n", "a b c d e f g h i j k l"]), max_size=40
+).map("".join)
+# A lone surrogate (a JSON escape) reaches the scores, the output and the report.
+JSON_TEXTS = VALID_TEXTS | VALID_TEXTS.map(lambda text: text + " \ud800")
 
 
 @st.composite
@@ -52,9 +56,7 @@ def field_value(draw: st.DrawFn, valid: bool) -> Any:
     """A JSONL field: mostly text (or a list of texts), else any JSON value."""
     if valid or draw(st.integers(0, 3)):
         return (
-            draw(VALID_TEXTS)
-            if draw(st.integers(0, 4))
-            else draw(st.lists(VALID_TEXTS, max_size=3))
+            draw(JSON_TEXTS) if draw(st.integers(0, 4)) else draw(st.lists(JSON_TEXTS, max_size=3))
         )
     return draw(JSON_VALUES | st.lists(TEXTS | JSON_VALUES, max_size=3) | TEXTS)
 
@@ -154,6 +156,16 @@ OPTIONS = st.lists(
             ["--multi-ref-mode", "average"],
             ["--newline-escape"],
             ["--chunk-size", "2"],
+            # the audit's classes: leaderboards and reports under size limits,
+            # outputs that name inputs or each other, bounded lines, huge numbers
+            ["--systems", "PREDICTION", "--bootstrap-samples", "20"],
+            ["--report", "REPORT", "--report-explain", "3"],
+            ["--report", "TARGET"],
+            ["--report", "OUTPUT"],
+            ["--output", "PREDICTION"],
+            ["--max-line-bytes", "40"],
+            ["--rouge-types", "rougeS99999999999,rougeSU4"],
+            ["--max-chars", "4", "--max-line-bytes", "16"],
         ]
     ),
     max_size=4,
@@ -191,16 +203,22 @@ def test_random_input_never_gives_a_traceback(tmp_path_factory: Any, data: st.Da
         prediction.write_bytes(data.draw(input_file(fmt, count, bool(suffix))))
     output = directory / "scores.out"
     output.write_text(BEFORE)
+    report = directory / "report.html"
+    named = {"BASELINE": prediction, "PREDICTION": prediction, "TARGET": target,
+             "OUTPUT": output, "REPORT": report}  # fmt: skip
     options = [item for option in data.draw(OPTIONS) for item in option]
-    options = [str(prediction) if item == "BASELINE" else item for item in options]
+    options = [str(named.get(item, item)) for item in options]
     argv = ["--target-file", str(target), "--prediction-file", str(prediction)]
+    read = {path: path.read_bytes() for path in (target, prediction)}
     code, _, err = run_main([*argv, "--output", str(output), *options])
     assert "Traceback" not in err, err
     assert code in EXIT_STATUSES, (code, err)
     if code not in (0, 3):
         assert output.read_text() == BEFORE, err
         assert err.count("\n") >= 1 and err.startswith("kurenai: "), err
-    inputs = {target.name, prediction.name, output.name}
+        assert not report.exists()
+    assert {path: path.read_bytes() for path in read} == read  # no input is ever replaced
+    inputs = {target.name, prediction.name, output.name, report.name}
     assert sorted(p.name for p in directory.iterdir() if p.name not in inputs) == []
     formats = [options[i + 1] for i, item in enumerate(options) if item == "--output-format"]
     if code in (0, 3) and formats:  # strict JSON (null, never NaN), as the last option asks

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from cli_support import call_main
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kurenai.rouge_scorer import RougeScorer
 
@@ -78,3 +80,64 @@ def test_limits_are_checked_as_usage(
 ) -> None:
     for option in ("--max-tokens", "--max-chars"):
         assert call_main(capsys, *files, option, value).code == 2
+
+
+# ------------------------------------------------------------ leaderboards
+
+
+def _board(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[object, str]:
+    result = call_main(capsys, *argv, "--output-format", "json", "--seed", "0",
+                       "--bootstrap-samples", "50")  # fmt: skip
+    assert result.code in (0, 3), result.err
+    board = json.loads(result.out)
+    board.pop("signature", None)
+    return board, result.err
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(
+    lengths=st.lists(st.tuples(*[st.integers(1, 30)] * 3), min_size=2, max_size=8),
+    option=st.sampled_from(["--max-tokens", "--max-chars"]),
+    limit=st.integers(3, 40),
+)
+def test_a_leaderboard_leaves_over_limit_records_out(
+    capsys: pytest.CaptureFixture[str], tmp_path_factory: pytest.TempPathFactory,
+    lengths: list[tuple[int, int, int]], option: str, limit: int,
+) -> None:  # fmt: skip
+    # Every system is ranked on the records within the limit on every side:
+    # the board of the same run on those records only.
+    directory = tmp_path_factory.mktemp("board")
+    words = ["the", "cat", "sat", "on", "a", "mat", "and", "dog", "ran"]
+    sides = [[" ".join(words[(k + i) % 9] for i in range(n[s])) for k, n in enumerate(lengths)]
+             for s in range(3)]  # fmt: skip
+    size = (lambda text: len(text.split())) if option == "--max-tokens" else len
+    within = [k for k in range(len(lengths)) if all(size(side[k]) <= limit for side in sides)]
+    if not within:
+        return
+    for name, side in zip("tpq", sides):
+        (directory / f"{name}.txt").write_text("".join(text + "\n" for text in side))
+        (directory / f"{name}.kept").mkdir()
+        (directory / f"{name}.kept" / f"{name}.txt").write_text(
+            "".join(side[k] + "\n" for k in within)
+        )
+    full = [str(directory / f"{name}.txt") for name in "tpq"]
+    kept = [str(directory / f"{name}.kept" / f"{name}.txt") for name in "tpq"]
+    board, err = _board(capsys, "--target-file", full[0], "--prediction-file", full[1],
+                        "--systems", full[2], option, str(limit))  # fmt: skip
+    expected, expected_err = _board(capsys, "--target-file", kept[0], "--prediction-file", kept[1],
+                         "--systems", kept[2])  # fmt: skip
+    assert board == expected
+    left_out = len(lengths) - len(within)
+    note = f"kurenai: {left_out} records over --max-tokens or --max-chars: left out of the "
+    assert err == (note + "leaderboard\n" if left_out else "") + expected_err
+
+
+def test_a_leaderboard_with_every_record_over_a_limit_is_an_error(
+    capsys: pytest.CaptureFixture[str], files: list[str]
+) -> None:
+    result = call_main(capsys, *files, "--systems", files[3], "--max-chars", "1")
+    assert (result.code, result.out) == (1, "")
+    assert result.err == (
+        "kurenai: error: every record is over --max-tokens or --max-chars: nothing to rank\n"
+    )

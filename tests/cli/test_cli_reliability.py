@@ -228,7 +228,7 @@ def test_output_directory_is_checked_up_front(
     result = run(*files(pair), "--output", str(output))
     assert result.code == 1
     reason = "it is a directory" if where == "directory" else "No such file or directory"
-    assert result.err == f"kurenai: error: cannot write {output}: {reason}\n"
+    assert result.err == f"kurenai: error: cannot write --output {output}: {reason}\n"
 
 
 # ------------------------------------------------------------ --jobs -1

@@ -17,6 +17,7 @@ PAGES = {
     "migrate/pltrdy-rouge.md": (),
     "migrate/rouge-chinese.md": ("jieba",),
     "migrate/rouge-score-consumers.md": (),
+    "migrate/xl-sum.md": ("jieba", "pyonmttok", "pythainlp", "TurkishStemmer", "punkt"),
     "guides/sql-and-frames.md": ("duckdb", "polars", "pyarrow"),
 }
 

@@ -268,3 +268,52 @@ def test_multi_batch_takes_score_batch_options(backend: str) -> None:
         scorer.score_multi_batch(targets, predictions)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"predictions\[1\] must be a str, got a null"):
         scorer.score_multi_batch(targets[2:], predictions[2:])  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------ interrupts
+
+
+def test_an_interrupt_between_two_starts_stops_the_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A signal (Ctrl-C, or SIGHUP raised by the command line) can land in the
+    # caller while it takes the next start: the workers must stop after their
+    # current one, not work through the rest of the batch while the caller
+    # waits (a SIGHUP with --jobs 2 then seemed to hang).
+    import threading
+    import time
+    import types
+
+    from kurenai._core import batch
+
+    if batch.POOL_SIZE < 1:  # pragma: no cover - POOL_SIZE is at least 1
+        pytest.skip("no pooled worker")
+    taken = {"main": 0}
+
+    class InterruptedLock:
+        """A lock whose third entry from the caller's thread is interrupted."""
+
+        def __init__(self) -> None:
+            self._lock = real_lock()
+
+        def __enter__(self) -> None:
+            if threading.current_thread() is threading.main_thread():
+                taken["main"] += 1
+                if taken["main"] == 3:
+                    raise KeyboardInterrupt
+            self._lock.acquire()
+
+        def __exit__(self, *exc: object) -> None:
+            self._lock.release()
+
+    calls: list[int] = []
+
+    def run(start: int) -> int:
+        calls.append(start)
+        time.sleep(0.002)
+        return start
+
+    real_lock = threading.Lock
+    threads = types.SimpleNamespace(Lock=InterruptedLock, Event=threading.Event)
+    monkeypatch.setattr(batch, "threading", threads)  # _map's lock only
+    with pytest.raises(KeyboardInterrupt):
+        batch._map(run, range(2_000), 2)
+    assert len(calls) < 200, len(calls)  # not the whole batch

@@ -22,6 +22,7 @@ from kurenai._core import batch as _batch
 from kurenai._core import inputs as _inputs
 from kurenai.metrics import Rouge, compute
 from kurenai.rouge_scorer import RougeScorer
+from kurenai.tokenizers import CharTokenizer
 
 FILES = ["--target-file", "t.txt", "--prediction-file", "p.txt"]
 
@@ -196,6 +197,27 @@ ROWS = [
         scorer=lambda: RougeScorer(["rouge1"]).score_batch(["a", "b"], ["a", float("nan")]),
         multi=lambda: RougeScorer(["rouge1"]).score_multi_batch([["a"], ["b"]], ["a", None]),
         metrics=lambda: compute(["a", float("nan")], ["a", "b"]),
+    ),
+    *_row(
+        "unknown-language",
+        ValueError,
+        "unknown language 'xx'; known: am (amharic), ",
+        **_keywords(_scorer, lang="xx"),
+        compute=lambda: compute(["a"], ["a"], lang="xx"),
+        cli=_cli("--lang", "xx"),
+    ),
+    *_row(
+        "non-str-language",
+        TypeError,
+        "lang must be None or a language such as 'de', got int",
+        **_keywords(_scorer, lang=7),
+    ),
+    *_row(
+        "language-with-tokenizer-object",
+        TypeError,
+        "lang= chooses the tokenizer by name: give tokenizer=None or a tokenizer name "
+        "with it, not a CharTokenizer",
+        **_keywords(_scorer, lang="de", tokenizer=CharTokenizer()),
     ),
 ]
 

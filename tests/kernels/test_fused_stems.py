@@ -18,6 +18,8 @@ from kurenai._core.plan import parse_types
 from kurenai._core.rules import SCANS
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.scoring import Score
+from kurenai.tokenizers import UnicodeTokenizer
+from kurenai.tokenizers._stemming import CachedPorterStemmer
 
 FOUR = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
@@ -172,3 +174,27 @@ def test_stems_do_not_depend_on_which_hash_the_cache_uses() -> None:
     assert [during.plan.tokens(text, stemmed=True) for text in texts] == expected
     stemmable = {word for text in texts for word in text.split() if len(word) > 3}
     assert during.plan._stem_cache()[0] == len(stemmable)
+
+
+class RefusingDigits(UnicodeTokenizer):
+    """The unicode scan with a post-stem filter that refuses any stem with a digit."""
+
+    scan_mode = "unicode"
+
+    def __init__(self) -> None:
+        super().__init__(use_stemmer=True)
+        self.stemmer = CachedPorterStemmer(keep=str.isalpha).stem_or_drop
+
+
+@pytest.mark.compiled_only
+@settings(max_examples=100, deadline=None)
+@given(text=stemmer_texts)
+def test_both_twins_ask_the_filter_only_of_stems(text: str) -> None:
+    # The compiled scan gives its stemmer the stemmable tokens only; the
+    # Python tokenizer's stemmer leaves the others alone: "123" and "x1" stay,
+    # while "1990s" -> "1990" is refused in both.
+    scorer = RougeScorer(["rouge1"], tokenizer=RefusingDigits())
+    assert on_compiled_plan(scorer)
+    fixed = "1990s 123 x1 running " + text
+    assert scorer.plan.tokens(fixed, stemmed=True) == scorer.tokenizer.tokenize(fixed)
+    assert scorer.tokenizer.tokenize("1990s 123 x1 running") == ["123", "x1", "run"]

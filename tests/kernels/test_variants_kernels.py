@@ -163,3 +163,44 @@ def test_python_choice_selects_the_twin() -> None:
     env = {**os.environ, "KURENAI_IMPLEMENTATION": "python"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.stdout.strip() == "kurenai._variants_py", out.stderr
+
+
+def _naive_marks(t_sents: list[list[int]], p_sents: list[list[int]], weight: float) -> list[int]:
+    """Every pair of sentences walked, as ROUGE-1.5.5 walks them (no postings)."""
+    marks: list[int] = []
+    for ref in t_sents:
+        partner = [-1] * len(ref)
+        start = 0
+        for can in p_sents:
+            for i, j in _variants_py.wlcs_pairs(ref, can, weight):
+                if partner[i] < 0:
+                    partner[i] = start + j
+            start += len(can)
+        marks += partner
+    return marks
+
+
+@settings(max_examples=300, deadline=None)
+@given(t=sentences, p=sentences, weight=weights)
+def test_wlcs_marks_are_the_first_walk_to_mark_each_position(
+    kernels: ModuleType, t: list[list[int]], p: list[list[int]], weight: float
+) -> None:
+    marks = kernels.wlcs_marks(t, p, weight)
+    assert marks == _naive_marks(t, p, weight)
+    runs = _variants_py.wlcs_runs(t, p, weight, marks=marks)
+    assert _variants_py.wlcs_credit(t, runs, weight) == kernels.weighted_lcs(t, p, weight)
+
+
+@pytest.mark.compiled_only
+def test_wlcs_marks_on_the_checkpointed_walk() -> None:
+    assert _variants is not None
+    t = [[k % 3 for k in range(90)], [1, 2, 0] * 20]
+    p = [[(k * 7) % 3 for k in range(80)], [2, 0, 1] * 25]
+    previous = _variants._set_bit_budget(2)  # blocks of rows recomputed from checkpoints
+    try:
+        assert _variants.wlcs_marks(t, p, 1.2) == _variants_py.wlcs_marks(t, p, 1.2)
+    finally:
+        _variants._set_bit_budget(previous)
+    # Negative control: the marks are the first walk's, not any walk's.
+    later_first = _naive_marks(t, p[::-1], 1.2)
+    assert later_first != _variants_py.wlcs_marks(t, p, 1.2)

@@ -95,6 +95,26 @@ def test_merge_refuses_different_settings() -> None:
         metrics.Rouge().merge(object())  # type: ignore[arg-type]
 
 
+def test_merge_compares_what_the_tokenizer_does() -> None:
+    from kurenai.tokenizers import get_tokenizer
+
+    stemmed = metrics.Rouge(["rouge1"], tokenizer=get_tokenizer("whitespace", use_stemmer=True))
+    with pytest.raises(ValueError, match="set up differently"):
+        stemmed.merge(metrics.Rouge(["rouge1"], tokenizer="whitespace"))
+    stemmed.add("cats running", "cat runs")
+    by_name = metrics.Rouge(["rouge1"], tokenizer="whitespace", use_stemmer=True)
+    by_name.add("cats", "cat")
+    assert by_name.merge(stemmed).compute(use_aggregator=False) == {"rouge1": [1.0, 1.0]}
+    char = metrics.Rouge(["rouge1"], tokenizer=get_tokenizer("char"))
+    assert len(char.merge(metrics.Rouge(["rouge1"], tokenizer="char"))) == 0
+    with pytest.raises(ValueError, match="set up differently"):  # control: another tokenizer
+        char.merge(metrics.Rouge(["rouge1"], tokenizer="whitespace"))
+    with pytest.raises(ValueError, match="set up differently"):
+        metrics.Rouge(["rouge1"], tokenizer=str.split).merge(
+            metrics.Rouge(["rouge1"], tokenizer=upper_words)
+        )
+
+
 def test_empty_batches_and_repr() -> None:
     metric = metrics.Rouge(["rouge1", "rouge1"])
     metric.add_batch([], [])

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from browser_support import artifacts_dir, chromium, open_report
 from report_support import CJK, ENGLISH
@@ -164,3 +165,30 @@ def _wait_for(driver: Any, condition: Any) -> None:
     from selenium.webdriver.support.ui import WebDriverWait
 
     WebDriverWait(driver, 10).until(lambda _: condition())
+
+
+def test_a_record_over_a_limit_is_empty_cells_sorted_last(
+    driver: Any, tmp_path: Path, shots: Path
+) -> None:
+    # NaN scores (a record over --max-tokens): empty F and Δ cells, never a
+    # number made of null (null - x is -x in JavaScript), last when sorted.
+    from kurenai.report import score_systems
+
+    scorer = RougeScorer(TYPES)
+    targets, predictions, baseline = (list(x) for x in zip(*ENGLISH))
+    systems = {"system": predictions, "baseline": baseline}
+    scores = score_systems(scorer, targets, systems)
+    scores["system"][:, :, 1] = np.nan
+    path = tmp_path / "limits.html"
+    write_report(path, scorer, targets, {"system": predictions}, baseline=baseline, seed=0,
+                 n_samples=100, scores=scores)  # fmt: skip
+    assert not _errors(open_report(driver, path))
+    cells = driver.execute_script(
+        "return [...document.querySelectorAll(\"#rows tr[data-i='1'] td.num\")]"
+        ".map(td => td.textContent)"
+    )
+    assert cells[2:] == [""] * (len(cells) - 2)  # after the number and the reference tokens
+    for key in ("f0", "d0baseline"):
+        _click(driver, f"th[data-key='{key}']")  # high to low: the unscored record last
+        assert _rows(driver)[-1] == 1
+    driver.save_screenshot(str(shots / "over-limit.png"))

@@ -125,6 +125,20 @@ def test_multi_reference_records_highlight_the_chosen_reference(tmp_path: Path) 
     assert data["highlights"]["0"]["prediction"]["rouge1"][0] == [5, 6, 7, 8]
 
 
+def test_a_record_too_long_to_explain_opens_without_highlights(tmp_path: Path) -> None:
+    # The audit's `--rouge-types rougeS --report` on records of 10k tokens: a
+    # MemoryError; now those records are shown without highlights.
+    words = [f"w{i % 50}" for i in range(10_000)]
+    long = " ".join(words)
+    scorer = RougeScorer(["rouge1", "rougeS"])
+    path = tmp_path / "long.html"
+    write_report(path, scorer, [long, "the cat sat"], [long[::-1], "the cat"], n_samples=20)
+    data = page_data(path)
+    assert data["highlights"]["0"] is None and data["highlights"]["1"] is not None
+    assert (data["explained"], data["too_costly"]) == (1, 1)
+    assert "1 of those chosen were too long to explain" in path.read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("stem", [False, True])
 def test_several_systems_score_as_one_at_a_time(backend: str, stem: bool) -> None:
     scorer = RougeScorer([*TYPES, "rougeW", "rougeSU4"], use_stemmer=stem)

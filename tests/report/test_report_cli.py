@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 from cli_support import call_main
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from report_support import ENGLISH, page_data
 
 from kurenai.rouge_scorer import RougeScorer
@@ -173,3 +175,61 @@ def test_a_system_named_baseline_keeps_its_scores(
     data = page_data(report)
     assert data["systems"] == ["baseline", "baseline-2"] and data["baseline"] == "baseline-2"
     assert data["scores"]["baseline"] != data["scores"]["baseline-2"]
+
+
+# ------------------------------------------------------------ records over a size limit
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(
+    lengths=st.lists(st.tuples(st.integers(1, 12), st.integers(1, 12)), min_size=2, max_size=6),
+    limit=st.integers(2, 10),
+    surrogate=st.booleans(),
+    baseline=st.booleans(),
+)
+def test_the_report_leaves_over_limit_records_out_as_the_cli_does(
+    capsys: pytest.CaptureFixture[str], tmp_path_factory: pytest.TempPathFactory,
+    lengths: list[tuple[int, int]], limit: int, surrogate: bool, baseline: bool,
+) -> None:  # fmt: skip
+    # The corpus numbers of the page are the command line's (its bootstrap,
+    # same seed) over the records within --max-tokens; the others are null in
+    # the table; a lone surrogate (a JSON escape) does not stop the writer.
+    directory = tmp_path_factory.mktemp("limits")
+    words = ["the", "cat", "sat", "on", "a", "mat", "and", "dog", "ran", "far", "away"]
+    rows = []
+    for k, (n, m) in enumerate(lengths):
+        target = " ".join(words[(k + i) % 11] for i in range(n))
+        prediction = " ".join(words[(2 * k + i) % 11] for i in range(m))
+        rows.append({"id": f"r{k}", "target": target + (" \ud800" if surrogate and not k else ""),
+                     "prediction": prediction})  # fmt: skip
+    path = directory / "d.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    argv = ["--target-file", str(path), "--prediction-file", str(path), "--id-field", "id",
+            "--max-tokens", str(limit), "--seed", "4", "--bootstrap-samples", "200"]  # fmt: skip
+    if baseline:  # the same predictions: a comparison of equals
+        argv += ["--baseline-file", str(path)]
+    # The default tokenizer keeps every character: the lone surrogate is a
+    # token of its own.
+    within = [k for k, (n, m) in enumerate(lengths)
+              if n + (surrogate and not k) <= limit and m <= limit]  # fmt: skip
+    report = directory / "r.html"
+    result = call_main(capsys, *argv, "--report", str(report), "--output-format", "json",
+                       *([] if baseline else ["--aggregate", "bootstrap"]), "--quiet")  # fmt: skip
+    if not within:
+        assert result.code == 1
+        assert result.err.startswith("kurenai: error: every record is over --max-tokens")
+        return
+    assert result.code == 0, result.err
+    data = page_data(report)
+    name = data["main"]
+    for k in range(len(lengths)):
+        cells = [data["scores"][name][t][m][k] for t in range(3) for m in range(3)]
+        assert (None not in cells) == (k in within), (k, cells)
+    page = report.read_text(encoding="utf-8")
+    assert "NaN" not in page.split('id="report-data"')[1].split("</script>")[0]
+    cli = json.loads(result.out)
+    for rouge_type, (low, mid, high) in data["leaderboard"]["standings"][0]["intervals"].items():
+        if not baseline:
+            interval = cli["aggregate"][rouge_type]
+            assert [low, mid, high] == [interval[x]["fmeasure"] for x in ("low", "mid", "high")]

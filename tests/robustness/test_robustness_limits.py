@@ -33,7 +33,7 @@ from kurenai.tokenizers._analyser_calls import (
 from kurenai.tokenizers._stemming import porter_stemmer, stemmed
 
 TYPES = ["rouge1", "rougeL", "rougeLsum"]
-ANALYSERS = ["mecab", "sudachi", "jieba", "kiwi"]
+ANALYSERS = ["mecab", "sudachi", "jieba", "kiwi", "thai", "lao", "khmer"]
 WORDS = st.sampled_from(["a", "cat", "running", "猫", "今日は", "天気", "é", "\u0301", "!", " "])
 TEXTS = st.lists(st.one_of(WORDS, st.just("\n")), max_size=30).map("".join)
 
@@ -161,13 +161,13 @@ def test_an_over_limit_text_stops_the_analyser_early(backend: str, name: str) ->
     tokenizer = scorer.tokenizer
     tokenizer.load()
     seen: list[int] = []
-    analyse = tokenizer._analyse()
+    analyse = tokenizer._analyser(tokenizer._shared_resource())
 
     def spy(piece: str) -> Any:
         seen.append(len(piece))
         return analyse(piece)
 
-    tokenizer._shared, tokenizer._local.analyse = spy, spy
+    tokenizer._shared = spy  # the analyser every call then takes
     text = "今日は 良い 天気 a b c " * 50_000  # 800,000 code points
     assert scorer.score_batch([text], ["今日"], max_tokens=50) == [None]
     assert 0 < sum(seen) <= 2 * max(MECAB_PIECE, SUDACHI_PIECE)  # a piece or two, not all
@@ -196,7 +196,8 @@ def test_ordinary_text_keeps_its_tokens(name: str) -> None:
     assert tokenizer._calls(text) == tokenizer._sized(text)
     assert _runs_cut(text) == [text]
     tokenizer.load()
-    alone = _kept_words(w for piece in tokenizer._sized(text) for w in tokenizer._analyse()(piece))
+    with tokenizer._analyse() as analyse:
+        alone = _kept_words(w for piece in tokenizer._sized(text) for w in analyse(piece))
     assert tokenizer.tokenize(text) == alone
 
 

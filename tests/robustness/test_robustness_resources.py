@@ -4,7 +4,10 @@
 (the caller is the other) whatever ``n_jobs`` each call asks for; ``threads``
 is capped at the available cores; the stemmer's memo is bounded in
 characters as well as entries; Spark's worker cache keeps the 16 most recent
-scorers, keyed by the tokenizer's value.
+scorers, keyed by the tokenizer's value; threads do not multiply an
+analyser's dictionary (a pool of at most ``POOL_MAX`` analysers that are not
+thread-safe, one shared analyser otherwise); ``explain()`` refuses, before
+any work, a pair whose explanation would list n² units.
 """
 
 from __future__ import annotations
@@ -15,13 +18,17 @@ import random
 import threading
 
 import pytest
+from robustness_support import require
+from rss import MIB, peak_rss_bytes
 
 from kurenai import metrics
 from kurenai._core import batch as _batch
+from kurenai.explain import ExplainLimitError, explain
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.spark import _worker, tokenizer_key
 from kurenai.spark._worker import Spec
 from kurenai.tokenizers import UnicodeTokenizer, _stemming
+from kurenai.tokenizers._morphological import POOL_MAX, MorphologicalTokenizer
 from kurenai.tokenizers._stemming import CachedPorterStemmer
 
 
@@ -145,3 +152,90 @@ def test_ten_thousand_mixed_calls_keep_threads_and_memory_bounded(backend: str) 
     calls(10_000)
     assert threading.active_count() <= threads + 1
     assert _rss_bytes() - rss < 64 << 20
+
+
+def _vm_size() -> int:
+    with open("/proc/self/status") as status:
+        line = next(line for line in status if line.startswith("VmSize:"))
+    return int(line.split()[1]) << 10
+
+
+def _short_lived_threads(tokenize: object, text: str, count: int = 50) -> list[list[str]]:
+    results: list[list[str]] = []
+    for _ in range(count):  # one after another, as a server's request threads
+        thread = threading.Thread(target=lambda: results.append(tokenize(text)))  # type: ignore[operator]
+        thread.start()
+        thread.join()
+    together = [
+        threading.Thread(target=lambda: results.append(tokenize(text)))  # type: ignore[operator]
+        for _ in range(16)
+    ]
+    for thread in together:
+        thread.start()
+    for thread in together:
+        thread.join()
+    return results
+
+
+class _Counted(MorphologicalTokenizer):
+    """An analyser that is not thread-safe and counts how many are made,
+    checking that no two calls use one at once."""
+
+    name = "counted"
+    extra = "none"
+    requirements = ()
+    thread_safe = False
+
+    def _load(self) -> object:
+        return "resource"
+
+    def _analyser(self, resource: object) -> object:
+        self.made = getattr(self, "made", 0) + 1
+        busy = threading.Lock()
+
+        def analyse(text: str) -> list[str]:
+            assert busy.acquire(blocking=False), "an analyser lent to two calls at once"
+            try:
+                return text.split()
+            finally:
+                busy.release()
+
+        return analyse
+
+
+def test_threads_share_a_bounded_pool_of_analysers() -> None:
+    tokenizer = _Counted()
+    results = _short_lived_threads(tokenizer.tokenize, "a b c " * 2000)
+    assert len(results) == 66 and all(r == ["a", "b", "c"] * 2000 for r in results)
+    assert 1 <= tokenizer.made <= POOL_MAX < 66
+
+
+@pytest.mark.parametrize("name", ["mecab", "sudachi", "jieba", "kiwi"])
+def test_short_lived_threads_do_not_multiply_dictionaries(name: str) -> None:
+    require(name)
+    scorer = RougeScorer(["rouge1"], tokenizer=name)
+    tokenizer = scorer.tokenizer
+    text = "今日は良い天気ですね。猫が走った。" * 20
+    expected = tokenizer.tokenize(text)
+    before = _vm_size()
+    results = _short_lived_threads(tokenizer.tokenize, text)
+    assert all(result == expected for result in results)
+    pool = tokenizer._pool
+    assert pool is None or pool.made <= POOL_MAX
+    # One analyser per thread would map MeCab's dictionary 66 times (~250 MB
+    # of address space each); the pool's few, and the threads' stacks, are gone.
+    assert _vm_size() - before < POOL_MAX * (300 << 20)
+
+
+def test_explaining_skip_bigrams_without_a_gap_takes_no_quadratic_memory() -> None:
+    # The audit's reproducer scaled: 3 records of 10k tokens, where listing
+    # the skip units ran out of memory at 3.65 GB.
+    rng = random.Random(7)
+    words = [f"w{i}" for i in range(50)]
+    scorer = RougeScorer(["rougeS", "rougeSU"])
+    before = peak_rss_bytes()
+    for _ in range(3):
+        target = " ".join(rng.choice(words) for _ in range(10_000))
+        with pytest.raises(ExplainLimitError):
+            explain(scorer, target, target[::-1])
+    assert peak_rss_bytes() - before < 64 * MIB

@@ -74,7 +74,8 @@ def test_a_system_in_no_evaluation(config: Path, capsys: pytest.CaptureFixture[s
         (["-p", "2"], "between 0 and 1"),
         (["-r", "0"], "-r must be at least 1"),
         (["-n", "x"], "-n takes an integer, got 'x'"),
-        (["-z", "SIMPLE"], "Unknown input format: SIMPLE"),
+        (["-n", str(10**12)], "-n 1000000000000 is too large (at most 1,000 ROUGE-N orders)"),
+        (["-r", str(10**12)], "-r 1000000000000 is too large (at most 10,000,000 bootstrap"),
     ],
 )
 def test_refused_options_name_themselves(
@@ -82,7 +83,7 @@ def test_refused_options_name_themselves(
 ) -> None:
     code, out, err = _run(capsys, *args, "-a", str(config))
     assert (code, out) == (255, "")
-    assert message in err
+    assert message in err and err.count("\n") == 1 and err.startswith("rouge155: ")
 
 
 def test_usage_and_unknown_options(config: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -34,6 +34,9 @@ CASES = {
     "counts": "-a -n 3 -t 2 -w 1.2 -2 4 -d",
     "alpha": "-a -n 2 -p 0.2 -c 90 -r 500 -x -2 2 -U",
     "one-sample": "-a -n 1 -r 1 -c 99",
+    # More metrics than the compiled kernel's arrays, and a gap beyond C's int.
+    "many-orders": "-a -n 30 -r 100 -2 1000000000000000000 -U",
+    "negative-gap": "-a -n 17 -r 100 -2 -100000000000000000000 -u",
 }
 
 

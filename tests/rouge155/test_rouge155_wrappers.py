@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import perl_rouge
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from perl_rouge import perl  # noqa: F401  (the fixture)
 from rouge155_corpus import records, write_setup
 
 from kurenai.cli import main as kurenai_main
 from kurenai.rouge155 import Rouge155, evaluate, files2rouge, report, score_corpus
 from kurenai.rouge155._files2rouge import split_files
+from kurenai.rouge155.cli import main as rouge155_main
 
 
 def _plain_dirs(root: Path) -> tuple[Path, Path]:
@@ -121,3 +125,51 @@ def test_cjk_counts_with_a_kurenai_tokenizer_as_an_extension(tmp_path: Path) -> 
     assert extended.startswith("kurenai extension: words from kurenai's 'char' tokenizer")
     assert "A ROUGE-1 Average_P: 1.00000" in extended
     assert json.dumps(evaluate(f"-a -n 1 -r 10 --tokenizer=char {config}"))
+
+
+_ELAPSED = re.compile(r"Elapsed time: \d+\.\d{3} seconds\n\Z")
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    lines=st.lists(
+        st.tuples(st.sampled_from(["", "a cat sat .", "the dog"]), st.sampled_from(["", "a cat"])),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_files2rouge_command_prints_its_progress_lines(
+    tmp_path_factory: pytest.TempPathFactory,
+    capsys: pytest.CaptureFixture[str],
+    lines: list[tuple[str, str]],
+) -> None:
+    """files2rouge's ``run`` prints ``Preparing documents... N line(s) ignored``
+    and ``Running ROUGE...`` before the report, then the elapsed time."""
+    root = tmp_path_factory.mktemp("f2r")
+    (root / "r").write_text("".join(r + "\n" for r, _ in lines))
+    (root / "s").write_text("".join(s + "\n" for _, s in lines))
+    ignored = sum(1 for r, s in lines if not r or not s)
+    args = ["files2rouge", str(root / "r"), str(root / "s"), "-ir", "-is"]
+    if ignored == len(lines):
+        return  # nothing left to score
+    assert rouge155_main(args) == 0
+    out = capsys.readouterr().out
+    report = files2rouge(
+        str(root / "s"), str(root / "r"), ignore_empty_reference=True, ignore_empty_summary=True
+    )
+    head = f"Preparing documents... {ignored} line(s) ignored\nRunning ROUGE...\n"
+    assert out.startswith(head + report + "\n")
+    assert _ELAPSED.fullmatch(out[len(head + report + "\n") :])
+
+
+def test_files2rouge_command_stops_after_preparing_on_an_empty_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "r").write_text("a cat\n\n")
+    (tmp_path / "s").write_text("a cat\nthe dog\n")
+    assert rouge155_main(["files2rouge", str(tmp_path / "r"), str(tmp_path / "s")]) == 1
+    out, err = capsys.readouterr()
+    assert out == "Preparing documents... "
+    assert "Empty reference at line 2" in err

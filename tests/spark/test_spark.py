@@ -276,6 +276,16 @@ def test_any_tokenizer_and_tokenizer_objects(spark: SparkSession) -> None:
         assert got[name][0] is not None and got[name][1] is None
 
 
+def test_a_language_scores_as_the_scorer(spark: SparkSession) -> None:
+    preds, refs = ["Das Haus läuft schnell", None], ["Die Häuser laufen schnell", "Haus"]
+    df = frame(spark, {"pred": preds, "ref": refs}, parts=1)
+    column = rouge_scores(
+        prediction="pred", target="ref", rouge_types=["rouge1"], use_stemmer=True, lang="de"
+    )
+    scorer = RougeScorer(["rouge1"], use_stemmer=True, lang="de")
+    assert collected(df, {"de": column})["de"] == batch_rows(scorer, preds, refs, None)
+
+
 # ------------------------------------------------- the worker keeps its scorer
 
 

@@ -48,7 +48,7 @@ def data_dir() -> Path:
 
     Built once per process in a temporary directory (never in site-packages)
     with the release's ``buildExeptionDB.pl``, from the ``.exc`` files in name
-    order, the order in which kurenai reads them (see ``kurenai.rouge155._data``).
+    order (kurenai reads the database's entries; see ``kurenai.rouge155._data``).
     """
     if _DATA:
         return _DATA[0]
@@ -56,7 +56,7 @@ def data_dir() -> Path:
     root = Path(tempfile.mkdtemp(prefix="kurenai-perl-data-"))
     atexit.register(shutil.rmtree, root, True)
     shutil.copy(perl_cmd.ROUGE_SMART_COMMON_WORDS, root / "smart_common_words.txt")
-    # kurenai reads the exception lists themselves, from the same -e directory.
+    # The lists too: a directory without the database is read as the lists in name order.
     shutil.copytree(perl_cmd.ROUGE_WORDNET_DIR, root / "WordNet-2.0-Exceptions")
     exceptions = root / "exc"
     exceptions.mkdir()

@@ -5,7 +5,8 @@ compiled code is a failed test with a traceback rather than a dead test run.
 Every text (any code point, lone surrogates included), every ROUGE type
 choice and every option must give scores that agree between ``score``,
 ``score_multi`` and ``score_batch`` (one thread and two), equal rouge-score's
-with its tokenizer, and never raise.
+with its tokenizer, and never raise; any number in a type's name gives a
+scorer or one ValueError.
 
     python -X faulthandler tests/support/robustness_fuzz.py [EXAMPLES]
 """
@@ -24,13 +25,18 @@ from kurenai.rouge_scorer import ROUGE_TYPES, RougeScorer
 from kurenai.scoring import Score
 from kurenai.tokenizers import get_tokenizer
 
-NAMES = ["char", "jieba", "kiwi", "mecab", "rouge-score", "sudachi", "unicode", "whitespace"]
+NAMES = [
+    "burmese", "char", "jieba", "khmer", "kiwi", "lao", "mecab", "rouge-score", "sudachi", "thai",
+    "unicode", "whitespace",
+]  # fmt: skip
 
 # Any code point, weighted towards the separators and scripts the scans treat
 # specially (newlines, spaces, CJK, combining marks, astral characters).
 characters = st.one_of(
     st.characters(codec=None, categories=None),
     st.sampled_from(list("\n \t\u3000a1Zé\u0308今日は한국어😀\U00020000\U000e0100\ud800.,")),
+    st.sampled_from(list("กรัภาษไทย่ๆ๑ພາສາລາວ່ໆខ្ញុំស្រលាញ់\u17d2\u200b")),
+    st.sampled_from(list("မြန်ာသ္တ။\u103a\u1037\u1039\u200c")),
 )
 texts = st.text(characters, max_size=60)
 types = st.lists(st.sampled_from(list(ROUGE_TYPES)), min_size=1, max_size=5)
@@ -93,6 +99,19 @@ def equals_rouge_score(target: str, prediction: str, rouge_types: list[str], ste
     assert ours.score(target, prediction) == theirs.score(target, prediction)
 
 
+@given(name=st.from_regex(r"\A(rouge|ROUGE-|rouge_)(S|SU|s|su|L|Lsum|W)?[0-9]{0,40}\Z"))
+def names_or_one_error(name: str) -> None:
+    # Any number in a type's name: a scorer, or the ValueError naming it;
+    # never an OverflowError from the kernels (rougeS99999999999).
+    try:
+        scorer = RougeScorer([name])
+    except ValueError as error:
+        assert str(error).startswith("invalid ROUGE type "), error
+        return
+    for score in scorer.score("a b c d", "a c b e").values():
+        check_score(score)
+
+
 def main(examples: int) -> None:
     options = settings(
         max_examples=examples,
@@ -101,7 +120,7 @@ def main(examples: int) -> None:
         database=None,
         suppress_health_check=list(HealthCheck),
     )
-    for prop in (agree, equals_rouge_score):
+    for prop in (agree, equals_rouge_score, names_or_one_error):
         options(prop)()
         print(f"{prop.__name__}: {examples} examples passed", flush=True)
 

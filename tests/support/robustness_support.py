@@ -1,7 +1,7 @@
 """What the robustness test modules share: texts in many scripts, analysers.
 
-A morphological tokenizer's package comes with the ``ja``/``zh``/``ko``
-extras, which the ``test`` extra installs: missing, its tests are skipped on a
+A morphological tokenizer's package comes with the ``ja``/``zh``/``ko``/
+``th``/``lo``/``km`` extras, which the ``test`` extra installs: missing, its tests are skipped on a
 developer's machine but fail under ``CI``, where a skip would hide a broken
 install.
 """
@@ -17,12 +17,16 @@ from kurenai.tokenizers import available_tokenizers
 
 # The named tokenizers and the package each needs (None: built in).
 PACKAGES = {
+    "burmese": None,
     "char": None,
     "jieba": "jieba",
+    "khmer": "khmernltk",
     "kiwi": "kiwipiepy",
+    "lao": "laonlp",
     "mecab": "fugashi",
     "rouge-score": None,
     "sudachi": "sudachipy",
+    "thai": "pythainlp",
     "unicode": None,
     "whitespace": None,
 }
@@ -37,6 +41,8 @@ PAIRS = [
     ("今天天气很好。\n明天可能会下雨。", "今天天气不错，明天会下雨。"),
     ("오늘은 날씨가 아주 좋다.\n내일은 비가 올 것이다.", "오늘 날씨가 좋았다. 내일 비."),
     ("naïve café — Ünïcode ＡＢＣ１２３", "naive cafe unicode abc123"),
+    ("ผมรักภาษาไทยมาก\nພາສາລາວ ខ្ញុំស្រលាញ់ភាសាខ្មែរ", "ผมรักภาษาไทย ພາສາ ខ្ញុំ"),
+    ("မြန်မာနိုင်ငံ၏ သမ္မတ။\nကြေညာခဲ့သည်", "မြန်မာ သမ္မတ ကြေညာသည်။"),
     ("", "…!?"),
 ]
 
@@ -47,7 +53,7 @@ def require(name: str) -> None:
     package = PACKAGES[name]
     if package is None or importlib.util.find_spec(package) is not None:
         return
-    message = f"{package} is not installed (pip install 'kurenai[ja,zh,ko]')"
+    message = f"{package} is not installed (pip install -e '.[ja,zh,ko,th,lo,km]')"
     if os.environ.get("CI"):
         pytest.fail(f"CI must install the tokenizer extras: {message}")
     pytest.skip(message)

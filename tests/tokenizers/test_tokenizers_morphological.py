@@ -88,6 +88,26 @@ def test_mecab_segments_a_plain_sentence(mecab: MorphologicalTokenizer) -> None:
     assert mecab.tokenize("今日はとても良い天気だ") == WEATHER_SENTENCE
 
 
+def test_mecab_reads_unidic_lite_beside_an_undownloaded_unidic(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """fugashi alone prefers the ``unidic`` package, which pip installs
+    without its dictionary (``fugashi[unidic]``, a dependency of XL-Sum's
+    scorer): kurenai's MeCab keeps to UniDic-lite, the dictionary it names."""
+    require("mecab")
+    import types
+
+    fake = types.ModuleType("unidic")
+    fake.DICDIR = str(tmp_path / "never-downloaded")  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "unidic", fake)
+    assert MeCabTokenizer().tokenize("今日はとても良い天気だ") == WEATHER_SENTENCE
+    # A dictionary the user names still decides.
+    import fugashi
+
+    with pytest.raises(RuntimeError):
+        _morphological.mecab_tagger(fugashi, f"-d {tmp_path / 'missing'}")
+
+
 def test_mecab_stemmer_uses_the_dictionary_form(mecab_stem: MorphologicalTokenizer) -> None:
     tokens = mecab_stem.tokenize("公園を走った。Running cats")
     assert tokens[:2] == ["公園", "を"]
@@ -206,7 +226,8 @@ def test_registry_names_and_use_stemmer(name: str) -> None:
 @pytest.mark.parametrize(
     ("name", "extra", "package"),
     [("mecab", "ja", "unidic-lite"), ("sudachi", "ja", "sudachidict-core"),
-     ("jieba", "zh", "jieba"), ("kiwi", "ko", "kiwipiepy")],
+     ("jieba", "zh", "jieba"), ("kiwi", "ko", "kiwipiepy"), ("thai", "th", "pythainlp"),
+     ("lao", "lo", "laonlp"), ("khmer", "km", "khmer-nltk")],
 )  # fmt: skip
 def test_missing_package_names_the_pip_command(
     monkeypatch: pytest.MonkeyPatch, name: str, extra: str, package: str

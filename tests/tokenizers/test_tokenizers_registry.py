@@ -26,8 +26,11 @@ from kurenai.tokenizers import (
 from kurenai.tokenizers._stemming import CachedPorterStemmer
 
 REPO = Path(__file__).resolve().parents[2]
-ANALYSERS = ("fugashi", "sudachipy", "jieba", "kiwipiepy")
-OPTIONAL = {"mecab": "ja", "sudachi": "ja", "jieba": "zh", "kiwi": "ko"}
+ANALYSERS = ("fugashi", "sudachipy", "jieba", "kiwipiepy", "pythainlp", "laonlp", "khmernltk")
+OPTIONAL = {
+    "mecab": "ja", "sudachi": "ja", "jieba": "zh", "kiwi": "ko",
+    "thai": "th", "lao": "lo", "khmer": "km",
+}  # fmt: skip
 
 
 def run_python(code: str) -> str:
@@ -40,8 +43,10 @@ def run_python(code: str) -> str:
 def test_importing_the_registry_imports_no_optional_tokenizer() -> None:
     code = (
         f"import sys, kurenai.tokenizers as t\nnames = {ANALYSERS!r}\n"
-        "print(sorted({'kurenai.tokenizers._morphological', *names} & set(sys.modules)))\n"
+        "adapters = {'kurenai.tokenizers._morphological', 'kurenai.tokenizers._unspaced'}\n"
+        "print(sorted({*adapters, *names} & set(sys.modules)))\n"
         "t.available_tokenizers(); t.tokenizer_info('jieba'); t.get_tokenizer('jieba')\n"
+        "t.tokenizer_info('khmer'); t.get_tokenizer('thai'); t.get_tokenizer('lao')\n"
         "print(sorted(set(names) & set(sys.modules)))"
     )
     # Nothing at import; describing or making one imports its adapter, not its analyser.
@@ -50,6 +55,7 @@ def test_importing_the_registry_imports_no_optional_tokenizer() -> None:
 
 def test_the_adapters_are_reachable_as_attributes() -> None:
     assert kurenai.tokenizers.MeCabTokenizer.name == "mecab"
+    assert kurenai.tokenizers.ThaiTokenizer.name == "thai"
     with pytest.raises(AttributeError, match="no attribute 'Nope'"):
         kurenai.tokenizers.Nope  # noqa: B018
 
@@ -77,7 +83,7 @@ def test_info_of_every_name_and_of_a_registered_factory(
 
     registered_tokenizer("test-split", factory)  # type: ignore[operator]
     assert tokenizer_info("test-split") == ("test-split", "Splits at spaces, for a test.", None)
-    with pytest.raises(ValueError, match=r"unknown tokenizer 'nope'; available: char, "):
+    with pytest.raises(ValueError, match=r"unknown tokenizer 'nope'; available: burmese, char, "):
         tokenizer_info("nope")
 
 
@@ -122,6 +128,9 @@ def test_a_subclass_is_recorded_by_its_own_name() -> None:
             ("kiwipiepy",),
             {"kiwipiepy-model": importlib.metadata.version("kiwipiepy-model")},
         ),
+        ("thai", ("pythainlp",), {}),
+        ("lao", ("laonlp", "pythainlp"), {}),
+        ("khmer", ("khmer-nltk", "sklearn-crfsuite", "python-crfsuite"), {}),
     ],
 )
 def test_analysers_record_their_packages_versions(
@@ -134,17 +143,23 @@ def test_analysers_record_their_packages_versions(
     assert parts["stem"].startswith("lemma+") == (name in ("mecab", "sudachi"))
 
 
-def test_the_stemmer_filters_every_token_once() -> None:
-    # The morphological adapters' words may fail the filter unstemmed (jieba's "c++").
+def test_the_stemmer_filters_only_what_it_stemmed() -> None:
+    # The morphological adapters' words may fail the filter as they are
+    # (jieba's "c++", "5.00"): the filter judges stems, so they stay.
     stem = CachedPorterStemmer(keep=rules.keeps_stem("unicode")).stem_or_drop
-    assert [stem(token) for token in ("running", "c++", "naïve")] == ["run", None, "naïve"]
+    tokens = ("running", "c++", "naïve", "5.00", "1990s")
+    assert [stem(token) for token in tokens] == ["run", "c++", "naïve", "5.00", "1990"]
+    refusing = CachedPorterStemmer(keep=str.isalpha).stem_or_drop
+    assert [refusing(token) for token in tokens] == [
+        "run", "c++", "naïve", "5.00", None,  # "1990s" -> "1990": a stem it refuses
+    ]  # fmt: skip
 
 
-def test_jieba_drops_a_word_the_stemmed_filter_refuses() -> None:
+def test_jieba_keeps_a_word_the_stemmer_leaves_alone() -> None:
     pytest.importorskip("jieba")
     text = "我们 用 c++ 编程"
     assert "c++" in JiebaTokenizer().tokenize(text)
-    assert "c++" not in JiebaTokenizer(use_stemmer=True).tokenize(text)
+    assert "c++" in JiebaTokenizer(use_stemmer=True).tokenize(text)
 
 
 def test_a_pickle_without_the_stemmer_attribute_loads() -> None:

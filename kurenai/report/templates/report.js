@@ -54,7 +54,9 @@
     // systems would crowd the table; the leaderboard compares them.
     if (others.length === 1) others.forEach((o) => {
       const g = F(o, k);
-      columns.push({ key: "d" + k + o, label: "Δ " + t + " vs " + o, value: (i) => f[i] - g[i], score: true });
+      // null: a record over a size limit, not scored
+      const d = (i) => (f[i] === null || g[i] === null ? null : f[i] - g[i]);
+      columns.push({ key: "d" + k + o, label: "Δ " + t + " vs " + o, value: d, score: true });
     });
   });
   const state = { order: null, sortKey: "n", descending: false, view: null, page: 0, size: 50, open: -1 };
@@ -86,7 +88,10 @@
       order.set(sorted);
     } else {
       const v = new Float64Array(N);
-      for (let i = 0; i < N; i++) v[i] = column.value(i);
+      for (let i = 0; i < N; i++) {
+        const x = column.value(i);
+        v[i] = x === null ? -Infinity : x;  // not scored (over a size limit): lowest
+      }
       order.sort((a, b) => v[a] - v[b] || a - b);
     }
     if (state.descending) order.reverse();
@@ -228,10 +233,11 @@
     const t = D.types[alignedType];
     const found = D.highlights[String(i)];
     $("aligned-note").hidden = found !== undefined;
+    $("aligned-costly").hidden = found !== null;
     const shown = [main, ...others];
     const columns = $("aligned-columns");
     columns.textContent = "";
-    const spans = (s, side) => (found === undefined ? [] : found[s][t][side]);
+    const spans = (s, side) => (found == null ? [] : found[s][t][side]);
     columns.appendChild(column("reference", "", D.targets[i], spans(main, 0), "aligned-target"));
     shown.forEach((s, n) => {
       const score = D.scores[s][alignedType];

@@ -1,0 +1,143 @@
+"""XL-Sum's tokenization: language names, segmenters, and the token lists
+``kurenai.compat.xlsum`` counts.
+
+``multilingual_rouge`` lowercases a text, sanitizes it into words
+(``kurenai.tokenizers._xlsum_text.bert_words``), joins them with spaces and
+hands that to the language's segmenter: jieba (``chinese``), MeCab through
+fugashi with ``-O wakati -b 50000`` (``japanese``), pythainlp's ``newmm``
+(``thai``), its Burmese syllables (``burmese``) or a ``callable_tokenizer``.
+jieba and pythainlp return the spaces between words as tokens, and they are
+kept.  Without a segmenter, or when it returns nothing, pyonmttok's
+``aggressive`` mode splits the words (letters from digits, symbols off) and
+each Han character becomes a token.  ROUGE-Lsum's sentences (the lines) are
+the sanitizer's words only: no segmenter, no pyonmttok, no Han split.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import warnings
+from typing import Any, Callable
+
+from kurenai.compat._xlsum_stemmers import CachedStemmer
+from kurenai.tokenizers._xlsum_text import bert_words, burmese_syllables, han_split
+
+__all__ = ["ALIASES", "SEGMENTED", "Tokens", "canonical", "segmenter"]
+
+Segment = Callable[[str], Any]
+
+# XL-Sum's other names of its languages (its SPECIAL_LANGID_CONVERSION_MAP).
+ALIASES = {
+    "bangla": "bengali",
+    "turkce": "turkish",
+    "chinese_simplified": "chinese",
+    "chinese_traditional": "chinese",
+    "mundo": "spanish",
+}
+# The languages with a segmenter, and the package each needs.
+SEGMENTED = {"chinese": "jieba", "japanese": "fugashi", "thai": "pythainlp", "burmese": None}
+_FALLBACK_WARNING = (
+    "-" * 5 + "No tokens found using inferred tokenizer, switching to default tokenizer" + "-" * 5
+)
+
+
+def canonical(lang: str | None) -> str | None:
+    """The language name XL-Sum works with: aliases resolved, ``""`` as None."""
+    if not lang:
+        return None
+    return ALIASES.get(lang, lang)
+
+
+def _import(module: str) -> Any:
+    # Old releases of the analysers warn on import (escapes, pkg_resources).
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return importlib.import_module(module)
+
+
+def _jieba() -> Segment:
+    jieba = _import("jieba")
+    logging.getLogger("jieba").setLevel(logging.WARNING)
+    jieba.initialize()
+    return jieba.lcut  # type: ignore[no-any-return]
+
+
+def _mecab() -> Segment:
+    tagger = _import("fugashi").Tagger("-O wakati -b 50000")
+    return lambda text: tagger.parse(text).split()
+
+
+def _newmm() -> Segment:
+    word_tokenize = _import("pythainlp.tokenize").word_tokenize
+    return lambda text: word_tokenize(text, engine="newmm")
+
+
+_SEGMENTERS: dict[str, Callable[[], Segment]] = {
+    "chinese": _jieba,
+    "japanese": _mecab,
+    "thai": _newmm,
+    "burmese": lambda: burmese_syllables,
+}
+
+
+def segmenter(lang: str | None) -> Segment | None:
+    """The segmenter XL-Sum runs for ``lang`` (canonical), loaded now."""
+    make = _SEGMENTERS.get(lang) if lang else None
+    return make() if make else None
+
+
+class Tokens:
+    """One scorer's tokenization: its segmenter, pyonmttok and its stemmer.
+
+    ``trusted``: the segmenter is XL-Sum's own (never an empty token), so
+    unstemmed tokens need no filtering.
+    """
+
+    __slots__ = ("_pretokenize", "_segment", "_stems", "_trusted")
+
+    def __init__(
+        self, segment: Segment | None, stems: CachedStemmer | None, trusted: bool = True
+    ) -> None:
+        self._segment = segment
+        self._stems = stems
+        self._trusted = trusted
+        self._pretokenize: Callable[[str], Any] | None = None
+
+    def words(self, text: str) -> list[str]:
+        """The tokens of a whole text (ROUGE-N and ROUGE-L)."""
+        return self._segmented(bert_words(text.lower().strip()))
+
+    def lines(self, text: str) -> list[list[str]]:
+        """The tokens of each non-empty line (ROUGE-Lsum), sanitized only."""
+        return [self._stemmed(bert_words(line.lower())) for line in text.split("\n") if line]
+
+    def both(self, text: str) -> tuple[list[str], list[list[str]]]:
+        """``words(text)`` and ``lines(text)``, sanitizing each line once: the
+        sanitizer splits at line breaks, and lowercasing reads no context
+        across one (a final sigma is final before a line break either way)."""
+        sanitized = [bert_words(line.lower()) for line in text.split("\n") if line]
+        words = self._segmented([word for line in sanitized for word in line])
+        return words, [self._stemmed(line) for line in sanitized]
+
+    def _segmented(self, words: list[str]) -> list[str]:
+        joined = " ".join(words)
+        tokens = list(self._segment(joined)) if self._segment is not None else []
+        if not tokens and joined:
+            if self._segment is not None:
+                warnings.warn(_FALLBACK_WARNING, stacklevel=5)
+            tokens = han_split(" ".join(self._aggressive(joined)))
+        return self._stemmed(tokens)
+
+    def _stemmed(self, tokens: list[str]) -> list[str]:
+        if self._stems is not None:
+            return self._stems.tokens(tokens)
+        if self._trusted:
+            return tokens
+        return [token for token in tokens if token]
+
+    def _aggressive(self, text: str) -> list[str]:
+        if self._pretokenize is None:
+            pyonmttok = _import("pyonmttok")
+            self._pretokenize = pyonmttok.Tokenizer("aggressive").tokenize
+        return self._pretokenize(text)[0]  # type: ignore[no-any-return]
