@@ -3,10 +3,11 @@
 # setup.py's flags and Python's own (-Wall among them): any compiler warning
 # fails.  Then the kernels' tests run on the clang build, against the twins.
 #
-#   bash .ci/clang-build.sh [PYTHON]     # PYTHON: with Cython and the test extra
+#   bash .ci/clang-build.sh [PYTHON [PYTEST OPTIONS...]]   # PYTHON: with Cython and the test extra
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python="${1:-python}"
+shift || true
 command -v clang >/dev/null || { echo "clang is missing: apt-get install clang" >&2; exit 1; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
