@@ -56,6 +56,12 @@ def _must_compile():
 class OptionalBuildExt(build_ext):
     """Turns a failed compile into a loud warning and a pure-Python install."""
 
+    def finalize_options(self):
+        # The six modules compile on every core unless -j says otherwise.
+        super().finalize_options()
+        if self.parallel is None:
+            self.parallel = True
+
     def run(self):
         try:
             super().run()
