@@ -2,10 +2,12 @@
 ``_variants``, ``_perl`` and ``_records``.
 
 All metadata lives in pyproject.toml.  If the C compiler fails, kurenai
-installs as pure Python (and warns at import), unless KURENAI_REQUIRE_EXTENSION
-or CI is set, where a missing extension must fail the build instead.
+installs as pure Python (and warns at import), unless KURENAI_REQUIRE_EXTENSION,
+CI or CIBUILDWHEEL (set by cibuildwheel) is set, where a missing extension must
+fail the build instead: a wheel is never pure Python.
 KURENAI_IMPLEMENTATION=python (or an interpreter other than CPython) installs
-pure Python without compiling.
+pure Python without compiling; together with KURENAI_REQUIRE_EXTENSION or
+CIBUILDWHEEL it is a contradiction, and the build stops.
 """
 
 import os
@@ -39,12 +41,26 @@ def _extensions():
     return cythonize(extensions, compiler_directives={"language_level": "3"})
 
 
+# A wheel for others (cibuildwheel sets CIBUILDWHEEL=1) is never pure Python.
+WHEEL_BUILD = ("KURENAI_REQUIRE_EXTENSION", "CIBUILDWHEEL")
+
+
+def _set(names):
+    return any(os.environ.get(name) for name in names)
+
+
 def _must_compile():
-    return any(os.environ.get(name) for name in ("KURENAI_REQUIRE_EXTENSION", "CI"))
+    return _set((*WHEEL_BUILD, "CI"))
 
 
 class OptionalBuildExt(build_ext):
     """Turns a failed compile into a loud warning and a pure-Python install."""
+
+    def finalize_options(self):
+        # The six modules compile on every core unless -j says otherwise.
+        super().finalize_options()
+        if self.parallel is None:
+            self.parallel = True
 
     def run(self):
         try:
@@ -72,7 +88,14 @@ class OptionalBuildExt(build_ext):
 def _wants_extension():
     # A pure-Python install when asked for, and on interpreters other than CPython.
     pure = os.environ.get("KURENAI_IMPLEMENTATION", "").strip().lower() == "python"
-    return not pure and platform.python_implementation() == "CPython"
+    cpython = platform.python_implementation() == "CPython"
+    if (pure or not cpython) and _set(WHEEL_BUILD):
+        why = "KURENAI_IMPLEMENTATION=python" if pure else platform.python_implementation()
+        sys.exit(
+            f"kurenai: the extension is required (KURENAI_REQUIRE_EXTENSION or CIBUILDWHEEL) "
+            f"but {why} would install pure Python"
+        )
+    return not pure and cpython
 
 
 setup(

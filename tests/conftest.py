@@ -99,11 +99,30 @@ def pytest_configure(config: pytest.Config) -> None:
         "slow: packaging, spawned processes, Spark JVM, Perl, browser, fuzz; "
         '`-m "not slow"` leaves them out (CI runs them)',
     )
+    if not config.pluginmanager.hasplugin("xdist"):
+        # pytest_collection_modifyitems groups tests by module fixture; without
+        # pytest-xdist (a packager's plain pytest) --strict-markers must know it.
+        config.addinivalue_line("markers", "xdist_group(name): one worker under pytest -n")
     config.addinivalue_line(
         "markers",
         "index: installs reference packages from the package index (pip, up to 300 s; "
         'skips offline, fails under CI=true); also slow, `-m "not index"` leaves them out',
     )
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """``--dist loadgroup`` whenever ``-n`` is given without ``--dist``.
+
+    Not in pyproject.toml's ``addopts``: there, a plain ``pytest`` where
+    pytest-xdist is not installed (an unpacked sdist, as packagers run it)
+    stops at "unrecognized arguments: --dist".  Runs before xdist's own hook,
+    which would otherwise choose ``load``; ``-n 0`` stays serial.
+    """
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    if config.option.dist == "no" and config.option.numprocesses:
+        config.option.dist = "loadgroup"
 
 
 def _is_slow(item: pytest.Item) -> bool:
@@ -130,9 +149,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if _is_slow(item) or item.get_closest_marker("index") is not None:
             item.add_marker(pytest.mark.slow)
-        # With -n (--dist loadgroup), the tests sharing a module's fixture run in
-        # one worker, which makes it once; every other test goes to whichever
-        # worker is free (whole modules per worker left one core idle at the end).
+        # With -n (--dist loadgroup: pytest_cmdline_main), the tests sharing a
+        # module's fixture run in one worker, which makes it once; every other
+        # test goes to whichever worker is free (whole modules per worker left
+        # one core idle at the end).
         if _module_fixture(item):
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
     if not PURE_RUN:

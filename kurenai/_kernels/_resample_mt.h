@@ -40,8 +40,11 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define KURENAI_INLINE static inline __attribute__((always_inline))
 #define KURENAI_PREFETCH(address) __builtin_prefetch(address)
-#else
+#elif defined(_MSC_VER)
 #define KURENAI_INLINE static __forceinline
+#define KURENAI_PREFETCH(address) ((void)(address))
+#else /* any other C99 compiler */
+#define KURENAI_INLINE static inline
 #define KURENAI_PREFETCH(address) ((void)(address))
 #endif
 

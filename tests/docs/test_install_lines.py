@@ -1,5 +1,7 @@
-"""Install lines in README.md and docs/ install this project, never the package
-index's unrelated ``kurenai`` (0.1.0, without any of this)."""
+"""Install lines in README.md and docs/ install this project where it can be
+checked (a checkout, a wheel built from one), never the package index's
+``kurenai`` (0.1.0, the thin wrapper this project grew from) nor a ``git+`` URL
+of the repository, which nothing here can check."""
 
 from __future__ import annotations
 
@@ -74,4 +76,14 @@ def test_no_install_line_fetches_the_index_kurenai() -> None:
                 index_requirements(arguments)
             )
     assert checked >= 10, "the pages' install lines were not found"
+    assert offending == []
+
+
+def test_no_install_line_points_at_the_repository() -> None:
+    offending = [
+        f"{page.relative_to(ROOT)}: pip install {arguments.strip()}"
+        for page in PAGES
+        for arguments in install_lines(page.read_text(encoding="utf-8"))
+        if "git+" in arguments
+    ]
     assert offending == []

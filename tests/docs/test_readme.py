@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 import shlex
 from pathlib import Path
 from types import ModuleType
+
+from ci_scripts import ci_script
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -13,15 +14,7 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 def _quick_start() -> ModuleType:
     """``.ci/quick_start.py``, the script .ci/run reads the commands with."""
-    spec = importlib.util.spec_from_file_location("quick_start", ROOT / ".ci" / "quick_start.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_readme_stays_short() -> None:
-    assert len(README.splitlines()) <= 300, "move the details to a page of docs/"
+    return ci_script("quick_start")
 
 
 def test_quick_start_is_two_commands_ci_can_run() -> None:

@@ -132,6 +132,7 @@ def test_wheel_compiles_without_warnings_and_carries_the_license(built: Built) -
     assert not [n for n in names if n.endswith((".c", ".cpp"))]
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert b"License-Expression: Apache-2.0" in metadata
+    assert f"\nVersion: {kurenai.__version__}\n".encode() in metadata  # one version
 
 
 def _venv(root: Path, name: str) -> Path:
@@ -201,3 +202,28 @@ def test_unpacked_sdist_collects_every_test(built: Built, wheel_python: Path) ->
         cwd=built.root,
     )
     assert "error" not in out.stdout.lower().splitlines()[-1], out.stdout[-2000:]
+
+
+# Records the controller's --dist choice (a worker's options are its own).
+DIST_SPY = """
+import pytest
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config):
+    print("dist:", getattr(config.option, "dist", "(no xdist)"))
+"""
+
+
+def test_unpacked_sdist_runs_with_plain_pytest(built: Built, wheel_python: Path) -> None:
+    """As packagers run it: ``pytest`` without pytest-xdist (``-p no:xdist``
+    unloads the installed one), on tests the conftest groups by their module
+    fixture (an ``xdist_group`` mark); and ``-n 2`` still chooses loadgroup."""
+    (built.root / "dist_spy.py").write_text(DIST_SPY)
+    tests = built.unpacked / "tests"
+    selection = [tests / "test_scoring.py", tests / "kernels" / "test_robustness_hash.py"]
+    pytest = (wheel_python, "-m", "pytest", "-q", "-m", "not slow", "-p", "dist_spy")
+    plain = _run(*pytest, "-p", "no:xdist", *selection, cwd=built.root, PYTHONPATH=str(built.root))
+    assert "dist: (no xdist)" in plain.stdout and " passed" in plain.stdout, plain.stdout
+    for workers, dist in (("2", "loadgroup"), ("0", "no")):
+        out = _run(*pytest, "-n", workers, *selection, cwd=built.root, PYTHONPATH=str(built.root))
+        assert f"dist: {dist}" in out.stdout, out.stdout
