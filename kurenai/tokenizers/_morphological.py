@@ -11,7 +11,7 @@ alone takes seconds to load), so a new scorer does not load it again.
 An instance may be shared by threads: an analyser that is thread-safe (jieba's,
 Kiwi's) serves them all; one that is not (MeCab's tagger, Sudachi's tokenizer)
 is lent to one call at a time from a pool of at most ``POOL_MAX``, whatever the
-number of threads that ever call (``_Pool``): each fugashi tagger maps MeCab's
+number of threads that ever call (``AnalyserPool``): each fugashi tagger maps MeCab's
 dictionary anew and never unmaps it, so one per thread would grow the address
 space with every short-lived thread.  It pickles at any time: the loaded resources are left out and
 load again on first use after unpickling (in a Spark or multiprocessing worker).
@@ -41,7 +41,7 @@ import re
 import threading
 import warnings
 from collections import OrderedDict
-from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
 from types import ModuleType
 from typing import Any, Callable, ClassVar
@@ -55,6 +55,7 @@ from kurenai.tokenizers._analyser_calls import (
     _pieces,
     _runs_cut,
 )
+from kurenai.tokenizers._analyser_pool import POOL_MAX, Analyse, AnalyserPool
 from kurenai.tokenizers._private_cache import private_cache_dir
 from kurenai.tokenizers._protocol import distribution_version, own_name, signature_text
 from kurenai.tokenizers._stemming import Stemmer, porter_stemmer, stem_signature, stemmed
@@ -63,7 +64,6 @@ from kurenai.tokenizers._unicode import make_normalizer
 __all__ = ["JiebaTokenizer", "KiwiTokenizer", "MeCabTokenizer", "SudachiTokenizer"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-Analyse = Callable[[str], Iterable[str]]
 # The post-stem filter of the analysers' words: the Unicode tokenizers'.
 _FILTER = "unicode"
 # Attributes rebuilt on demand, never pickled (locks, loaded analysers).
@@ -76,9 +76,6 @@ _RUNTIME_STATE = ("_lock", "_resource", "_shared", "_pool")
 _LOADED: OrderedDict[tuple[type, Hashable], Any] = OrderedDict()
 _LOADED_MAX = 8
 _LOADED_LOCK = threading.Lock()
-# The most analysers an instance makes of a class that is not thread-safe:
-# the analysers hold the GIL (``holds_gil``), so more would not run faster.
-POOL_MAX = max(1, min(4, os.cpu_count() or 1))
 
 
 def _import_quietly(module: str) -> ModuleType:
@@ -121,7 +118,7 @@ class MorphologicalTokenizer:
         self._lock = threading.Lock()
         self._resource: Any = None
         self._shared: Analyse | None = None
-        self._pool: _Pool | None = None
+        self._pool: AnalyserPool | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         return {k: v for k, v in self.__dict__.items() if k not in _RUNTIME_STATE}
@@ -240,7 +237,7 @@ class MorphologicalTokenizer:
             if self.thread_safe:
                 self._shared = self._analyser(resource)
             else:
-                pool = _Pool(lambda: self._analyser(resource), POOL_MAX)
+                pool = AnalyserPool(lambda: self._analyser(resource), POOL_MAX)
                 pool.put(pool.make())  # the first one now: load() fails early
                 self._pool = pool
 
@@ -275,54 +272,6 @@ class MorphologicalTokenizer:
         return (
             f"{type(self).__name__}(use_stemmer={self.use_stemmer}, normalize={self.normalize!r})"
         )
-
-
-class _Pool:
-    """Analysers lent to one call at a time; at most ``size`` are ever made,
-    a call finding none idle waiting for one."""
-
-    def __init__(self, make: Callable[[], Analyse], size: int) -> None:
-        self._make, self._size = make, size
-        self._idle: list[Analyse] = []
-        self.made = 0
-        self._ready = threading.Condition()
-
-    @contextmanager
-    def lend(self) -> Iterator[Analyse]:
-        analyse = self._take()
-        try:
-            yield analyse
-        finally:
-            self.put(analyse)
-
-    def put(self, analyse: Analyse) -> None:
-        with self._ready:
-            self._idle.append(analyse)
-            self._ready.notify()
-
-    def make(self) -> Analyse:
-        """A new analyser, counted against the size."""
-        with self._ready:
-            self.made += 1
-        return self._made()
-
-    def _take(self) -> Analyse:
-        with self._ready:
-            while not self._idle and self.made >= self._size:
-                self._ready.wait()
-            if self._idle:
-                return self._idle.pop()
-            self.made += 1  # counted before it is made: no other call makes it too
-        return self._made()
-
-    def _made(self) -> Analyse:
-        try:
-            return self._make()
-        except BaseException:  # not made after all: a waiting call may make it
-            with self._ready:
-                self.made -= 1
-                self._ready.notify()
-            raise
 
 
 def _installed(module: str) -> bool:

@@ -24,7 +24,8 @@ import re
 import threading
 from typing import Any, Callable
 
-from kurenai.tokenizers._morphological import Analyse, MorphologicalTokenizer, _import_quietly
+from kurenai.tokenizers._analyser_pool import Analyse
+from kurenai.tokenizers._morphological import MorphologicalTokenizer, _import_quietly
 
 __all__ = ["KhmerTokenizer", "LaoTokenizer", "ThaiTokenizer"]
 
