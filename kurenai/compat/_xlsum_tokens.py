@@ -15,12 +15,12 @@ the sanitizer's words only: no segmenter, no pyonmttok, no Han split.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import warnings
 from typing import Any, Callable
 
 from kurenai.compat._xlsum_stemmers import CachedStemmer
+from kurenai.tokenizers._morphological import _import_quietly
 from kurenai.tokenizers._xlsum_text import bert_text, bert_words, burmese_syllables, han_split
 
 __all__ = ["ALIASES", "SEGMENTED", "Tokens", "canonical", "segmenter"]
@@ -49,27 +49,20 @@ def canonical(lang: str | None) -> str | None:
     return ALIASES.get(lang, lang)
 
 
-def _import(module: str) -> Any:
-    # Old releases of the analysers warn on import (escapes, pkg_resources).
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return importlib.import_module(module)
-
-
 def _jieba() -> Segment:
-    jieba = _import("jieba")
+    jieba = _import_quietly("jieba")
     logging.getLogger("jieba").setLevel(logging.WARNING)
     jieba.initialize()
     return jieba.lcut  # type: ignore[no-any-return]
 
 
 def _mecab() -> Segment:
-    tagger = _import("fugashi").Tagger("-O wakati -b 50000")
+    tagger = _import_quietly("fugashi").Tagger("-O wakati -b 50000")
     return lambda text: tagger.parse(text).split()
 
 
 def _newmm() -> Segment:
-    word_tokenize = _import("pythainlp.tokenize").word_tokenize
+    word_tokenize = _import_quietly("pythainlp.tokenize").word_tokenize
     return lambda text: word_tokenize(text, engine="newmm")
 
 
@@ -151,6 +144,6 @@ class Tokens:
 
     def _aggressive(self, text: str) -> list[str]:
         if self._pretokenize is None:
-            pyonmttok = _import("pyonmttok")
+            pyonmttok = _import_quietly("pyonmttok")
             self._pretokenize = pyonmttok.Tokenizer("aggressive").tokenize
         return self._pretokenize(text)[0]  # type: ignore[no-any-return]
