@@ -258,13 +258,17 @@ def _map(run: Callable[[int], Any], starts: range, n_jobs: int) -> list[Any]:
 
     helpers = min(n_jobs, len(starts), POOL_SIZE + 1) - 1
     pool = _pool()
-    futures = [pool.submit(work) for _ in range(helpers)]
-    # The caller works too: a call makes progress even when other callers
-    # keep every pooled worker busy.
+    futures: list[Any] = []
     errors: list[BaseException] = []
     try:
+        futures.extend(pool.submit(work) for _ in range(helpers))
+        # The caller works too: a call makes progress even when other callers
+        # keep every pooled worker busy.
         work()
     except BaseException as error:
+        # Also an interrupt while the workers were being started: those
+        # already started must stop too, not run the rest of the batch.
+        failed.set()
         errors.append(error)
     try:
         for future in futures:

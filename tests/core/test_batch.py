@@ -317,3 +317,34 @@ def test_an_interrupt_between_two_starts_stops_the_workers(monkeypatch: pytest.M
     with pytest.raises(KeyboardInterrupt):
         batch._map(run, range(2_000), 2)
     assert len(calls) < 200, len(calls)  # not the whole batch
+
+
+def test_an_interrupt_while_the_workers_start_stops_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The signal can also land while the caller hands work to the pool: a
+    # worker already started must stop after its current start, not work
+    # through the rest of the batch once the caller has given up.
+    import time
+
+    from kurenai._core import batch
+
+    real = batch._pool()
+
+    class InterruptedPool:
+        def submit(self, fn: object) -> object:
+            real.submit(fn)  # type: ignore[arg-type]
+            raise KeyboardInterrupt
+
+    calls: list[int] = []
+
+    def run(start: int) -> int:
+        calls.append(start)
+        time.sleep(0.002)
+        return start
+
+    monkeypatch.setattr(batch, "_pool", lambda: InterruptedPool())
+    with pytest.raises(KeyboardInterrupt):
+        batch._map(run, range(2_000), 2)
+    time.sleep(0.1)
+    settled = len(calls)
+    time.sleep(0.1)
+    assert len(calls) == settled < 200, (settled, len(calls))
