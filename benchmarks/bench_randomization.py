@@ -61,8 +61,10 @@ def main() -> None:
     targets, predictions = short_records(options.records)
     baseline = weaker(predictions)
     print(f"{len(targets):,} generated records, types {','.join(TYPES)}")
-    print(f"{options.samples} bootstrap samples, {options.trials} randomization trials; "
-          f"{os.cpu_count()} cores, load {_load()}")  # fmt: skip
+    print(
+        f"{options.samples} bootstrap samples, {options.trials} randomization trials; "
+        f"{os.cpu_count()} cores, load {_load()}"
+    )
     scorer = RougeScorer(TYPES)
     system = scorer.score_batch(targets, predictions, columnar=True)
     base = scorer.score_batch(targets, baseline, columnar=True)
@@ -132,8 +134,10 @@ def _report(times: dict[str, tuple[float, float]], repeats: int, twin: str) -> N
         cells = f"{wall:8.2f}{cpu:7.2f}{wall / scoring[0]:7.2f}x{cpu / max(scoring[1], 1e-9):7.2f}x"
         print(f"  {name:<40}{cells}")
     compiled = next(v for k, v in times.items() if k.startswith("AR") and k.endswith("compiled"))
-    print(f"  AR compiled vs its NumPy twin: {times[twin][0] / compiled[0]:.1f}x wall, "
-          f"{times[twin][1] / max(compiled[1], 1e-9):.1f}x CPU")  # fmt: skip
+    print(
+        f"  AR compiled vs its NumPy twin: {times[twin][0] / compiled[0]:.1f}x wall, "
+        f"{times[twin][1] / max(compiled[1], 1e-9):.1f}x CPU"
+    )
     print(f"  load average now {_load()}")
 
 

@@ -125,4 +125,5 @@ def _flipped_sums(
 def _in_order(differences: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """Per type, the sum of the differences record after record from +0.0:
     the unswapped trial's, added as every trial's is."""
-    return np.cumsum(differences, axis=0)[-1] + 0.0
+    found: npt.NDArray[np.float64] = np.cumsum(differences, axis=0)[-1] + 0.0
+    return found

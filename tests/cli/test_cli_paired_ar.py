@@ -29,7 +29,7 @@ def corpus(tmp_path: Path) -> Path:
     """80 JSONL records: a target, a good prediction and a poor one."""
     rng = random.Random(7)
     lines = []
-    for i in range(80):
+    for _ in range(80):
         target = [rng.choice(WORDS) for _ in range(rng.randint(3, 8))]
         good = [w if rng.random() < 0.8 else "x" for w in target]
         poor = [w if rng.random() < 0.3 else "zz" for w in target]
@@ -45,8 +45,17 @@ def on(corpus: Path, *options: str) -> list[str]:
 
 
 def f_column(run: Run, corpus: Path, field: str, rouge_type: str) -> list[float]:
-    result = run(*on(corpus, "--rouge-types", rouge_type, "--prediction-field", field,
-                     "--output-format", "jsonl"))  # fmt: skip
+    result = run(
+        *on(
+            corpus,
+            "--rouge-types",
+            rouge_type,
+            "--prediction-field",
+            field,
+            "--output-format",
+            "jsonl",
+        )
+    )
     return [json.loads(line)[rouge_type]["fmeasure"] for line in result.out.splitlines()]
 
 
@@ -54,8 +63,20 @@ def test_baseline_comparison_equals_the_library(run: Run, corpus: Path, tmp_path
     baseline = tmp_path / "old.jsonl"
     rows = [json.loads(line) for line in corpus.read_text().splitlines()]
     baseline.write_text("".join(json.dumps({"prediction": r["old"]}) + "\n" for r in rows))
-    options = on(corpus, "--rouge-types", "rouge1,rougeL", "--baseline-file", str(baseline),
-                 "--paired-ar", "--ar-trials", "999", "--seed", "3", "--output-format", "json")  # fmt: skip
+    options = on(
+        corpus,
+        "--rouge-types",
+        "rouge1,rougeL",
+        "--baseline-file",
+        str(baseline),
+        "--paired-ar",
+        "--ar-trials",
+        "999",
+        "--seed",
+        "3",
+        "--output-format",
+        "json",
+    )
     document = json.loads(run(*options).out)
     assert document["signature"].endswith(f"|ar:999,seed:3|version:{__version__}")
     assert "paired:" not in document["signature"]  # no bootstrap was drawn
@@ -69,16 +90,37 @@ def test_baseline_comparison_equals_the_library(run: Run, corpus: Path, tmp_path
 
 
 def test_identical_baseline_gives_p_one_and_csv_has_no_interval(run: Run, corpus: Path) -> None:
-    result = run(*on(corpus, "--baseline-file", str(corpus), "--paired-ar", "--seed", "1",
-                     "--output-format", "csv"))  # fmt: skip
+    result = run(
+        *on(
+            corpus,
+            "--baseline-file",
+            str(corpus),
+            "--paired-ar",
+            "--seed",
+            "1",
+            "--output-format",
+            "csv",
+        )
+    )
     lines = result.out.splitlines()
     assert lines[0] == "score_type,system,baseline,difference,p_value"
     assert all(line.endswith(",0.000000,1.000000") for line in lines[1:])
 
 
 def test_leaderboard_gate_uses_the_randomization_test(run: Run, corpus: Path) -> None:
-    options = on(corpus, "--prediction-field", "old", "--system-fields", "prediction",
-                 "--rouge-types", "rouge1", "--seed", "2", "--output-format", "json")  # fmt: skip
+    options = on(
+        corpus,
+        "--prediction-field",
+        "old",
+        "--system-fields",
+        "prediction",
+        "--rouge-types",
+        "rouge1",
+        "--seed",
+        "2",
+        "--output-format",
+        "json",
+    )
     result = run(*options, "--paired-ar", "--ar-trials", "500")
     assert result.code == 3 and "significantly worse than prediction" in result.err
     document = json.loads(result.out)
@@ -112,9 +154,13 @@ def test_leaderboard_library_pairs_and_signature() -> None:
     assert board.standings[1].comparison["rouge1"].p_value == 1 / 301
     with pytest.raises(ValueError, match="invalid paired test 'x'"):
         leaderboard({"a": a}, ["rouge1"], test="x")
-    signature = Signature(("rouge1",), "whitespace", "no", "newline", "V",
-                          randomization=Randomization(10000, None))  # fmt: skip
-    assert str(signature) == "rouge:rouge1|tok:whitespace|stem:no|split:newline|ar:10000,seed:none|version:V"
+    signature = Signature(
+        ("rouge1",), "whitespace", "no", "newline", "V", randomization=Randomization(10000, None)
+    )
+    assert (
+        str(signature)
+        == "rouge:rouge1|tok:whitespace|stem:no|split:newline|ar:10000,seed:none|version:V"
+    )
 
 
 def test_report_shows_the_randomization_test(run: Run, corpus: Path, tmp_path: Path) -> None:
@@ -126,12 +172,29 @@ def test_report_shows_the_randomization_test(run: Run, corpus: Path, tmp_path: P
     baseline = tmp_path / "old.jsonl"
     rows = [json.loads(line) for line in corpus.read_text().splitlines()]
     baseline.write_text("".join(json.dumps({"prediction": r["old"]}) + "\n" for r in rows))
-    result = run(*on(corpus, "--rouge-types", "rouge1", "--baseline-file", str(baseline),
-                     "--paired-ar", "--ar-trials", "400", "--seed", "1", "--report", str(page)))  # fmt: skip
+    result = run(
+        *on(
+            corpus,
+            "--rouge-types",
+            "rouge1",
+            "--baseline-file",
+            str(baseline),
+            "--paired-ar",
+            "--ar-trials",
+            "400",
+            "--seed",
+            "1",
+            "--report",
+            str(page),
+        )
+    )
     assert result.code == 0, result.err
     data = page_data(page)
     assert (data["resampling"]["test"], data["resampling"]["trials"]) == ("ar", 400)
     paired = data["comparison"]["rouge1"]["paired"]
     assert "low" not in paired and paired["p_value"] == 1 / 401
     html = page.read_text(encoding="utf-8")
-    assert "approximate randomization, 400 trials" in html and "nan" not in html.lower().split("<script")[0]
+    assert (
+        "approximate randomization, 400 trials" in html
+        and "nan" not in html.lower().split("<script")[0]
+    )

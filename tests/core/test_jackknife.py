@@ -12,7 +12,11 @@ from hypothesis import strategies as st
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.scoring import Score
 
-INNER = {"jackknife": "best", "jackknife-best-recall": "best-recall", "jackknife-average": "average"}
+INNER = {
+    "jackknife": "best",
+    "jackknife-best-recall": "best-recall",
+    "jackknife-average": "average",
+}
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW", "rougeSU4"]
 words = st.lists(st.sampled_from(["a", "b", "c", "the", "cat", "sat"]), min_size=0, max_size=8)
 texts = words.map(" ".join)
@@ -28,18 +32,28 @@ def plain_jackknife(scorer: RougeScorer, refs: list[str], prediction: str, inner
         for j in range(len(refs))
     ]
     return {
-        t: Score(*(sum(getattr(f[t], m) for f in found) / len(found)
-                   for m in ("precision", "recall", "fmeasure")))  # fmt: skip
+        t: Score(
+            *(
+                sum(getattr(f[t], m) for f in found) / len(found)
+                for m in ("precision", "recall", "fmeasure")
+            )
+        )
         for t in scorer.rouge_types
     }
 
 
 @settings(max_examples=30, deadline=None)
-@given(records=st.lists(st.tuples(st.lists(texts, min_size=1, max_size=4), texts), min_size=1, max_size=4))
+@given(
+    records=st.lists(
+        st.tuples(st.lists(texts, min_size=1, max_size=4), texts), min_size=1, max_size=4
+    )
+)
 def test_equals_the_definition(backend: str, records: list[tuple[list[str], str]]) -> None:
     scorer = RougeScorer(TYPES)
     for mode, inner in INNER.items():
-        batch = scorer.score_multi_batch([r for r, _ in records], [p for _, p in records], mode=mode)
+        batch = scorer.score_multi_batch(
+            [r for r, _ in records], [p for _, p in records], mode=mode
+        )
         for (refs, prediction), from_batch in zip(records, batch):
             expected = plain_jackknife(scorer, refs, prediction, inner)
             assert scorer.score_multi(refs, prediction, mode=mode) == expected

@@ -28,26 +28,37 @@ def records(seed: int, count: int = 25) -> list[tuple[list[str], str]]:
     vocabulary = ["a", "b", "c", "d", "the", "cat", "sat", "on", "mat"]
 
     def text() -> str:
-        lines = [" ".join(rng.choice(vocabulary) for _ in range(rng.randint(1, 8)))
-                 for _ in range(rng.randint(1, 2))]  # fmt: skip
+        lines = [
+            " ".join(rng.choice(vocabulary) for _ in range(rng.randint(1, 8)))
+            for _ in range(rng.randint(1, 2))
+        ]
         return "\n".join(lines)
 
     return [([text() for _ in range(rng.randint(2, 4))], text()) for _ in range(count)]
 
 
-def perl_jackknife(found: list[tuple[list[str], str]], f: str) -> list[dict[str, tuple[float, float]]]:
+def perl_jackknife(
+    found: list[tuple[list[str], str]], f: str
+) -> list[dict[str, tuple[float, float]]]:
     """Per record, per type, the mean of Perl's (R, P) over the leave-one-out sets."""
-    subsets = [(refs[:j] + refs[j + 1 :], prediction)
-               for refs, prediction in found for j in range(len(refs))]  # fmt: skip
+    subsets = [
+        (refs[:j] + refs[j + 1 :], prediction)
+        for refs, prediction in found
+        for j in range(len(refs))
+    ]
     rows = iter(perl_rouge.perl_scores(subsets, 4, f, 1.2))
     means = []
     for refs, _ in found:
         runs = [next(rows) for _ in refs]
-        means.append({
-            name: (sum(float(r[name][0]) for r in runs) / len(runs),
-                   sum(float(r[name][1]) for r in runs) / len(runs))
-            for name in runs[0]
-        })  # fmt: skip
+        means.append(
+            {
+                name: (
+                    sum(float(r[name][0]) for r in runs) / len(runs),
+                    sum(float(r[name][1]) for r in runs) / len(runs),
+                )
+                for name in runs[0]
+            }
+        )
     return means
 
 
@@ -67,5 +78,8 @@ def test_equals_perls_jackknifing(f: str) -> None:
             assert abs(score.recall - recall) <= PRINTED, where
             assert abs(score.precision - precision) <= PRINTED, where
             o_recall, o_precision = other_row[perl_type]
-            differs |= abs(score.recall - o_recall) > PRINTED or abs(score.precision - o_precision) > PRINTED
+            differs |= (
+                abs(score.recall - o_recall) > PRINTED
+                or abs(score.precision - o_precision) > PRINTED
+            )
     assert differs  # negative control: the other -f's jackknife is told apart

@@ -64,10 +64,16 @@ def plain_randomization(
     seed=st.integers(0, 2**32 - 1),
     data=st.data(),
 )
-def test_equals_the_plain_loop(size: int, trials: int, types: int, seed: int, data: st.DataObject) -> None:
+def test_equals_the_plain_loop(
+    size: int, trials: int, types: int, seed: int, data: st.DataObject
+) -> None:
     score = st.sampled_from([0.0, 0.25, 0.5, 1.0]) | st.floats(0, 1)
-    system = {f"t{k}": data.draw(st.lists(score, min_size=size, max_size=size)) for k in range(types)}
-    baseline = {f"t{k}": data.draw(st.lists(score, min_size=size, max_size=size)) for k in range(types)}
+    system = {
+        f"t{k}": data.draw(st.lists(score, min_size=size, max_size=size)) for k in range(types)
+    }
+    baseline = {
+        f"t{k}": data.draw(st.lists(score, min_size=size, max_size=size)) for k in range(types)
+    }
     expected, next_draw = plain_randomization(system, baseline, trials, seed)
     rng = np.random.RandomState(seed)
     found = paired_randomization(system, baseline, trials, seed=rng)
@@ -113,8 +119,12 @@ def test_identical_systems_give_p_one() -> None:
     f = list(np.random.default_rng(0).random(100))
     result = paired_randomization({"rouge1": f}, {"rouge1": list(f)}, 500, seed=1)["rouge1"]
     assert (result.difference, result.p_value) == (0.0, 1.0)
-    assert result.as_dict() == {"system": result.system, "baseline": result.baseline,
-                                "difference": 0.0, "p_value": 1.0}  # fmt: skip
+    assert result.as_dict() == {
+        "system": result.system,
+        "baseline": result.baseline,
+        "difference": 0.0,
+        "p_value": 1.0,
+    }
 
 
 def test_clear_difference_is_significant_noise_is_not() -> None:
