@@ -37,7 +37,7 @@ from typing import Callable
 
 import numpy as np
 from _common import add_common_options, header, interleaved_wall_and_cpu
-from bench_bootstrap import on_twin, short_records
+from bench_bootstrap import _load, on_twin, short_records
 
 from kurenai import cli
 from kurenai._core import bootstrap as _bootstrap
@@ -145,10 +145,6 @@ def _report(times: dict[str, tuple[float, float]], repeats: int, twin: str) -> N
             f"{times[twin][1] / max(compiled[1], 1e-9):.1f}x CPU"
         )
     print(f"  load average now {_load()}")
-
-
-def _load() -> str:
-    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def _options() -> argparse.Namespace:

@@ -40,6 +40,14 @@ def corpus(tmp_path: Path) -> Path:
     return path
 
 
+def old_file(corpus: Path, tmp_path: Path) -> Path:
+    """The poor predictions as a baseline file of their own."""
+    baseline = tmp_path / "old.jsonl"
+    rows = [json.loads(line) for line in corpus.read_text().splitlines()]
+    baseline.write_text("".join(json.dumps({"prediction": r["old"]}) + "\n" for r in rows))
+    return baseline
+
+
 def on(corpus: Path, *options: str) -> list[str]:
     return ["--target-file", str(corpus), "--prediction-file", str(corpus), "--quiet", *options]
 
@@ -60,9 +68,7 @@ def f_column(run: Run, corpus: Path, field: str, rouge_type: str) -> list[float]
 
 
 def test_baseline_comparison_equals_the_library(run: Run, corpus: Path, tmp_path: Path) -> None:
-    baseline = tmp_path / "old.jsonl"
-    rows = [json.loads(line) for line in corpus.read_text().splitlines()]
-    baseline.write_text("".join(json.dumps({"prediction": r["old"]}) + "\n" for r in rows))
+    baseline = old_file(corpus, tmp_path)
     options = on(
         corpus,
         "--rouge-types",
@@ -169,9 +175,7 @@ def test_report_shows_the_randomization_test(run: Run, corpus: Path, tmp_path: P
     from report_support import page_data
 
     page = tmp_path / "r.html"
-    baseline = tmp_path / "old.jsonl"
-    rows = [json.loads(line) for line in corpus.read_text().splitlines()]
-    baseline.write_text("".join(json.dumps({"prediction": r["old"]}) + "\n" for r in rows))
+    baseline = old_file(corpus, tmp_path)
     result = run(
         *on(
             corpus,
