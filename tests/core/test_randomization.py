@@ -163,3 +163,26 @@ def test_one_record() -> None:
 def test_bad_input(system: dict, baseline: dict, trials: int, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         paired_randomization(system, baseline, trials)  # type: ignore[arg-type]
+
+
+@pytest.mark.compiled_only
+def test_avx2_and_plain_sums_agree(request: pytest.FixtureRequest) -> None:
+    """The kernel's two compilations of the sums (AVX2 where the processor
+    has it, SSE2 otherwise) give the same bits."""
+    from kurenai import _resample
+
+    if request.getfixturevalue("summing") != "compiled":
+        pytest.skip("the compiled kernel's two builds")
+
+    values = np.ascontiguousarray(np.random.default_rng(6).random((1000, 3)) - 0.5)
+    found = []
+    for allowed in (True, False):
+        _resample._set_avx2(allowed)
+        try:
+            with _bootstrap._drawing(np.random.RandomState(3)) as stream:
+                out = np.empty((50, 3))
+                stream.flip_sums(values, out)
+                found.append(out)
+        finally:
+            _resample._set_avx2(True)
+    assert (found[0] == found[1]).all()
