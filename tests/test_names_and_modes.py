@@ -153,7 +153,8 @@ def test_avg_is_mean() -> None:
 def test_every_surface_refuses_an_unknown_mode_with_one_message(cli: Any, mode: Any) -> None:
     message = (
         f"invalid multi-reference mode {mode!r}; "
-        "choose from best, best-recall, average, mean (or avg)"
+        "choose from best, best-recall, average, mean (or avg), jackknife, "
+        "jackknife-best-recall, jackknife-average"
     )
     scorer = RougeScorer(["rouge1"])
     for call in (
@@ -174,7 +175,8 @@ def test_every_surface_refuses_an_unknown_mode_with_one_message(cli: Any, mode: 
 def test_the_help_lists_every_mode_from_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
     result = call_main(capsys, "--help")
     text = " ".join(result.out.split())
-    assert "--multi-ref-mode {best,best-recall,average,mean}" in text
+    modes = "best,best-recall,average,mean,jackknife,jackknife-best-recall,jackknife-average"
+    assert f"--multi-ref-mode {{{modes}}}" in text
     for mode in _multiref.MODES:
         assert f"{mode.name} ({mode.summary})" in text.replace("- ", "-")
 

@@ -47,7 +47,7 @@ from kurenai.cli._progress import Progress
 from kurenai.cli._scoring import scored_blocks
 from kurenai.cli._sources import BELOW_GATE, CliError, Source, detect_format, line_limits
 from kurenai.rouge_scorer import RougeScorer
-from kurenai.signature import Bootstrap, Signature
+from kurenai.signature import Bootstrap, Randomization, Signature
 
 __all__ = ["main", "signature"]
 
@@ -125,10 +125,12 @@ def signature(args: argparse.Namespace, scorer: RougeScorer | None = None) -> Si
     """
     scorer = scorer if scorer is not None else _scorer(args)
     described = scorer.signature(args.multi_ref_mode)
-    if args.aggregate == "bootstrap" or args.baseline_file is not None:
-        paired = args.baseline_file is not None
+    paired = args.baseline_file is not None
+    if args.aggregate == "bootstrap" or (paired and not args.paired_ar):
         settings = Bootstrap(args.bootstrap_samples, args.confidence_interval, args.seed, paired)
         described = described.with_bootstrap(settings)
+    if args.paired_ar:  # the comparison's or the leaderboard's tests
+        described = described.with_randomization(Randomization(args.ar_trials, args.seed))
     return described
 
 
@@ -169,6 +171,8 @@ def _run(args: argparse.Namespace) -> int:
         if args.aggregate == "bootstrap":  # each type draws its own samples, in turn
             types = len(scorer.rouge_types)
             progress.phase("bootstrap", args.bootstrap_samples, "samples", types=types)
+        elif args.baseline_file is not None and args.paired_ar:  # the types share the trials
+            progress.phase("comparison", args.ar_trials, "trials")
         elif args.baseline_file is not None:  # the types share the samples
             progress.phase("comparison", args.bootstrap_samples, "samples")
         report.close()
@@ -191,7 +195,12 @@ def _report(
     if args.baseline_file is None and args.aggregate == "none" and not args.fail_under:
         return record_report(stream, args.output_format, scorer.rouge_types, sign)
     resampling = Resampling(
-        args.bootstrap_samples, args.confidence_interval, args.seed, progress.step
+        args.bootstrap_samples,
+        args.confidence_interval,
+        args.seed,
+        progress.step,
+        "ar" if args.paired_ar else "bootstrap",
+        args.ar_trials,
     )
     kind = "paired" if args.baseline_file is not None else args.aggregate
     if kind == "none":

@@ -88,6 +88,10 @@ def _check(args: argparse.Namespace) -> None:
         )
         if value != default
     ]
+    if args.paired_ar and args.baseline_file is None and not _reporting.ranks_systems(args):
+        raise CliError("--paired-ar tests a comparison: give --baseline-file or --systems", 2)
+    if args.ar_trials != 10_000 and not args.paired_ar:
+        raise CliError("--ar-trials only applies with --paired-ar", 2)
     if given and not resampling:
         verb = "applies" if len(given) == 1 else "apply"
         raise CliError(
@@ -299,6 +303,20 @@ def _add_corpus(group: argparse._ArgumentGroup) -> None:
         metavar="N",
         help="seed the bootstrap's random generator (as np.random.seed(N) would), "
         "for reproducible intervals and p-values",
+    )
+    add(
+        "--paired-ar",
+        action="store_true",
+        help="test --baseline-file's comparison, or --systems' pairs, by approximate "
+        "randomization (a paired permutation test: p-value, no interval) instead of the "
+        "paired bootstrap",
+    )
+    add(
+        "--ar-trials",
+        type=_values.int_in(1, MAX_SAMPLES),
+        default=10_000,
+        metavar="N",
+        help=f"approximate randomization trials (default: 10000, at most {MAX_SAMPLES})",
     )
 
 

@@ -13,8 +13,9 @@ tokenized once, and writes the leaderboard: a text table, or with
 :mod:`kurenai.cli._output`).  Its exit status is a CI gate: ``BELOW_GATE``
 when a ``--fail-under`` threshold is missed by the first system (the
 ``--prediction-file`` one) or when the first system is significantly worse
-than the best one (paired bootstrap, p below 1 - ``--confidence-interval``)
-on any type; 0 otherwise.
+than the best one (the paired bootstrap, or approximate randomization with
+``--paired-ar``: p below 1 - ``--confidence-interval``) on any type; 0
+otherwise.
 """
 
 from __future__ import annotations
@@ -174,7 +175,10 @@ def run_systems(args: argparse.Namespace, sides: Sides, scorer: Any, signature: 
         scores = score_systems(scorer, targets, systems, args.multi_ref_mode)
     types = scorer.rouge_types
     samples, confidence, seed = args.bootstrap_samples, args.confidence_interval, args.seed
-    board = leaderboard(scores, types, samples, confidence, seed, args.all_pairs)
+    test = "ar" if args.paired_ar else "bootstrap"
+    board = leaderboard(
+        scores, types, samples, confidence, seed, args.all_pairs, test, args.ar_trials
+    )
     with atomic_output(args.output) as stream:
         if args.output_format is None:  # not given: the table a reader reads
             stream.write(f"{signature}\n{board.text()}\n")
@@ -267,6 +271,8 @@ def _write(
                 seed=args.seed,
                 all_pairs=all_pairs,
                 explain_limit=args.report_explain,
+                paired_test="ar" if args.paired_ar else "bootstrap",
+                n_trials=args.ar_trials,
                 title=f"kurenai report — {os.path.basename(args.report)}",
             )
     except ImportError as error:

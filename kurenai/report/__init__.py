@@ -67,6 +67,8 @@ def write_report(
     all_pairs: bool = False,
     explain_limit: int = DEFAULT_EXPLAINED,
     title: str | None = None,
+    paired_test: str = "bootstrap",
+    n_trials: int | None = None,
 ) -> Leaderboard:
     """Write the report of ``systems`` (name -> predictions; a plain list is one
     system named ``prediction``) against ``targets`` to ``path`` (a file name or
@@ -77,7 +79,10 @@ def write_report(
     system.  ``scores``: the systems' (types x P/R/F x records) scores when
     already computed (the command line's), else they are scored here.
     ``explain_limit``: how many records get highlighted matches (-1: all).
-    ``seed`` makes every bootstrap reproducible.
+    ``seed`` makes every bootstrap reproducible.  ``paired_test`` names the
+    paired tests' method: ``bootstrap`` (``n_samples`` resamples, with
+    intervals) or ``ar`` (approximate randomization, ``n_trials`` trials,
+    None: 10,000; p-values only).
 
     Raises ValueError if the systems do not all have one prediction per
     target, and ImportError without the ``report`` extra.
@@ -99,7 +104,9 @@ def write_report(
     if not scored.size:
         raise ValueError("no record to report: every record is over a size limit")
     corpus = {name: matrix[:, :, scored] for name, matrix in scores.items()}
-    board = leaderboard(corpus, types, n_samples, confidence, seed, all_pairs)
+    board = leaderboard(
+        corpus, types, n_samples, confidence, seed, all_pairs, paired_test, n_trials
+    )
     first = next(iter(named))
     primary = corpus[first][0, 2]
     delta = None if base is None else primary - corpus[base][0, 2]
@@ -117,7 +124,7 @@ def write_report(
         board=board,
         baseline=base,
         highlights=_highlights.highlights(scorer, targets, named, chosen),
-        resampling=(n_samples, confidence, seed),
+        resampling=_data.Resampling(n_samples, confidence, seed, paired_test, n_trials),
     )
     if not isinstance(path, (str, os.PathLike)):
         _render.render(path, data, board, title or "kurenai report")

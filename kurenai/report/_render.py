@@ -74,6 +74,8 @@ def render(stream: IO[str], data: dict[str, Any], board: Any, title: str) -> Non
         samples=data["resampling"]["samples"],
         confidence=data["resampling"]["confidence"],
         seed=data["resampling"]["seed"],
+        paired_test=data["resampling"]["test"],
+        trials=data["resampling"]["trials"],
         css=(templates / "report.css").read_text("utf-8"),
         script=(templates / "report.js").read_text("utf-8"),
         plotly=plotly,
