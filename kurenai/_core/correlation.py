@@ -31,6 +31,7 @@ __all__ = [
     "MIN_PAIRS",
     "RESAMPLING",
     "batch_correlation",
+    "batch_level",
     "check_choice",
     "correlation",
     "level_correlation",

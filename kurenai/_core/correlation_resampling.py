@@ -14,7 +14,11 @@ Graham & Baldwin 2014) is the closed-form test of two dependent
 correlations sharing the human side.
 
 Every draw comes from ``numpy.random.default_rng(seed)``: one seed gives
-one answer on every machine.  The draws of a bootstrap are shared by every
+one answer on every machine.  A bootstrap draws all its systems' indices
+(``integers(0, systems, size=(samples, systems))``) and then all its
+documents' (likewise); a permutation test draws each trial's swaps in turn
+(``random(shape) < 0.5``, the shape (systems, 1), (1, documents) or
+(systems, documents)).  The draws of a bootstrap are shared by every
 metric and coefficient, so that their intervals are of the same samples.
 """
 
@@ -82,15 +86,15 @@ def bootstrap_intervals(
     found: dict[tuple[str, str], list[Matrix]] = {
         (m, c): [] for m in metrics for c in coefficients
     }
+    all_rows = np.broadcast_to(np.arange(n_systems), (n_samples, n_systems))
+    all_cols = np.broadcast_to(np.arange(n_documents), (n_samples, n_documents))
+    if resample in ("systems", "both"):
+        all_rows = rng.integers(0, n_systems, size=(n_samples, n_systems))
+    if resample in ("documents", "both"):
+        all_cols = rng.integers(0, n_documents, size=(n_samples, n_documents))
     block = max(1, _BLOCK_CELLS // max(1, human.size))
     for start in range(0, n_samples, block):
-        size = min(block, n_samples - start)
-        rows = np.broadcast_to(np.arange(n_systems), (size, n_systems))
-        cols = np.broadcast_to(np.arange(n_documents), (size, n_documents))
-        if resample in ("systems", "both"):
-            rows = rng.integers(0, n_systems, size=(size, n_systems))
-        if resample in ("documents", "both"):
-            cols = rng.integers(0, n_documents, size=(size, n_documents))
+        rows, cols = all_rows[start : start + block], all_cols[start : start + block]
         index = (rows[:, :, None], cols[:, None, :])
         sampled_human = human[index]
         for name, matrix in metrics.items():

@@ -77,7 +77,11 @@ def correlate(
     targets, texts = _judged_texts(references, predictions, systems, documents, cells)
     metrics: dict[str, Matrix] = {}
     for label, kwargs in (variants or {"": {}}).items():
-        scorer = RougeScorer(list(rouge_types), **kwargs)
+        try:
+            scorer = RougeScorer(list(rouge_types), **kwargs)
+        except (ValueError, ImportError) as error:  # an unknown lang, an extra not installed
+            named = f"variant {label!r}" if label else "the scorer"
+            raise type(error)(f"cannot make {named}: {error}") from None
         scores = score_systems(scorer, targets, {"judged": texts})["judged"]
         for k, rouge_type in enumerate(scorer.rouge_types):
             matrix = np.full((len(systems), len(documents)), np.nan)
