@@ -44,7 +44,7 @@ LEVELS = ("summary", "system")
 # Deutsch et al.'s three ways to resample a (systems x documents) matrix.
 RESAMPLING = ("systems", "documents", "both")
 MIN_PAIRS = 3
-EXTRA = "pip install 'kurenai[correlate]'"
+EXTRA = "pip install -e '.[correlate]' in a kurenai checkout"
 # Values per block of Kendall's (rows x pairs) arrays: small enough to stay in cache.
 _BLOCK_VALUES = 1 << 16
 

@@ -120,7 +120,7 @@ def test_bad_options_get_one_clear_error() -> None:
 def test_without_scipy_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     references, predictions, judgments = _corpus()
     monkeypatch.setitem(sys.modules, "scipy.stats", None)
-    with pytest.raises(ImportError, match=r"kurenai\[correlate\]"):
+    with pytest.raises(ImportError, match=r"correlations need SciPy: pip install -e '\.\[correlate\]'"):
         correlate(references, predictions, judgments, ["rouge1"], n_samples=0)
 
 
