@@ -44,8 +44,9 @@ def main() -> None:
     def ours() -> None:
         found = {}
         for level in LEVELS:
-            intervals = bootstrap_intervals({"m": metric}, human, level, COEFFICIENTS, "both",
-                                            plain_samples, 0.95, 1)
+            intervals = bootstrap_intervals(
+                {"m": metric}, human, level, COEFFICIENTS, "both", plain_samples, 0.95, 1
+            )
             found.update({(level, c): (v.low, v.high) for (_, c), v in intervals.items()})
         results["kurenai"] = found
 
@@ -54,15 +55,21 @@ def main() -> None:
 
     scipy_stats()  # imported before the clock starts
     times = interleaved_times({"kurenai": ours, "plain": plain}, options.repeats)
-    same = all(np.allclose(results["kurenai"][k], results["plain"][k], atol=1e-12)
-               for k in results["plain"])
-    print(f"{options.systems} systems x {options.documents} documents, "
-          f"{plain_samples} resamples of both, 2 levels x 3 coefficients; "
-          f"same intervals: {'yes' if same else 'NO (failed)'}")
+    same = all(
+        np.allclose(results["kurenai"][k], results["plain"][k], atol=1e-12)
+        for k in results["plain"]
+    )
+    print(
+        f"{options.systems} systems x {options.documents} documents, "
+        f"{plain_samples} resamples of both, 2 levels x 3 coefficients; "
+        f"same intervals: {'yes' if same else 'NO (failed)'}"
+    )
     per = {name: statistics.median(t) / plain_samples * 1000 for name, t in times.items()}
     for name, ms in per.items():
-        print(f"  {name:8s} {ms:9.3f} ms per resample  ({ms * options.samples / 1000:.2f} s "
-              f"for {options.samples})")
+        print(
+            f"  {name:8s} {ms:9.3f} ms per resample  ({ms * options.samples / 1000:.2f} s "
+            f"for {options.samples})"
+        )
     print(f"  plain / kurenai: {per['plain'] / per['kurenai']:.1f}x")
 
 

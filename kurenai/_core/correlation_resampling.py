@@ -83,9 +83,7 @@ def bootstrap_intervals(
     check_choice(resample, RESAMPLING, "resampling")
     rng = np.random.default_rng(seed)
     n_systems, n_documents = human.shape
-    found: dict[tuple[str, str], list[Matrix]] = {
-        (m, c): [] for m in metrics for c in coefficients
-    }
+    found: dict[tuple[str, str], list[Matrix]] = {(m, c): [] for m in metrics for c in coefficients}
     all_rows = np.broadcast_to(np.arange(n_systems), (n_samples, n_systems))
     all_cols = np.broadcast_to(np.arange(n_documents), (n_samples, n_documents))
     if resample in ("systems", "both"):
@@ -154,7 +152,7 @@ def permutation_test(
 
 def _difference(coefficient: str, level: str, x: Matrix, y: Matrix, human: Matrix) -> Matrix:
     human = np.broadcast_to(human, x.shape)
-    return batch_level(coefficient, level, x, human) - batch_level(coefficient, level, y, human)  # type: ignore[no-any-return]
+    return batch_level(coefficient, level, x, human) - batch_level(coefficient, level, y, human)
 
 
 def _standardised(matrix: Matrix) -> Matrix:
@@ -182,7 +180,9 @@ def williams_test(
     difference = r12 - r13
     p_value = float("nan")
     det = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
-    denominator = 2 * (n - 1) / (n - 3) * det + ((r12 + r13) / 2) ** 2 * (1 - r23) ** 3 if n > 3 else 0
+    denominator = (
+        2 * (n - 1) / (n - 3) * det + ((r12 + r13) / 2) ** 2 * (1 - r23) ** 3 if n > 3 else 0
+    )
     if denominator > 0 and not np.isnan(difference):
         t = difference * np.sqrt((n - 1) * (1 + r23) / denominator)
         p_value = float(2 * scipy_stats().t.sf(abs(t), n - 3))

@@ -38,18 +38,33 @@ def _parser() -> argparse.ArgumentParser:
         "Pearson, Spearman and Kendall, bootstrap intervals, tests between metrics.",
     )
     files = parser.add_argument_group("input (JSONL)")
-    files.add_argument("--judgments", required=True,
-                       help="one line per judged summary: system, document, a number per criterion")
+    files.add_argument(
+        "--judgments",
+        required=True,
+        help="one line per judged summary: system, document, a number per criterion",
+    )
     files.add_argument("--predictions", help="system, document, prediction (default: --judgments)")
-    files.add_argument("--references",
-                       help="document, reference or references (default: --judgments)")
+    files.add_argument(
+        "--references", help="document, reference or references (default: --judgments)"
+    )
     scoring = parser.add_argument_group("metrics")
-    scoring.add_argument("--rouge-types", nargs="+", default=["rouge1", "rouge2", "rougeL"],
-                         help="default: %(default)s")
-    scoring.add_argument("--measure", choices=("precision", "recall", "fmeasure"),
-                         default="fmeasure", help="default: %(default)s")
     scoring.add_argument(
-        "--variants", nargs="+", default=["default"], metavar="SPEC",
+        "--rouge-types",
+        nargs="+",
+        default=["rouge1", "rouge2", "rougeL"],
+        help="default: %(default)s",
+    )
+    scoring.add_argument(
+        "--measure",
+        choices=("precision", "recall", "fmeasure"),
+        default="fmeasure",
+        help="default: %(default)s",
+    )
+    scoring.add_argument(
+        "--variants",
+        nargs="+",
+        default=["default"],
+        metavar="SPEC",
         help="tokenizations to compare, each a metric per type: 'default', or parts joined "
         "by '+': lang=CODE, tokenizer=NAME, stem (Porter) or stem=LANGUAGE; e.g. "
         "'lang=de' 'lang=de+stem'",
@@ -57,18 +72,32 @@ def _parser() -> argparse.ArgumentParser:
     stats = parser.add_argument_group("statistics")
     stats.add_argument("--criteria", nargs="+", help="default: every numeric member")
     stats.add_argument("--levels", nargs="+", choices=LEVELS, default=list(LEVELS))
-    stats.add_argument("--coefficients", nargs="+", choices=COEFFICIENTS,
-                       default=list(COEFFICIENTS))
-    stats.add_argument("--resample", choices=RESAMPLING, default="both",
-                       help="what the bootstrap and the permutation test resample (default: both)")
-    stats.add_argument("--bootstrap-samples", type=int, default=1000,
-                       help="resamples (0: no intervals; default: %(default)s)")
-    stats.add_argument("--confidence-interval", type=float, default=0.95,
-                       help="default: %(default)s")
+    stats.add_argument(
+        "--coefficients", nargs="+", choices=COEFFICIENTS, default=list(COEFFICIENTS)
+    )
+    stats.add_argument(
+        "--resample",
+        choices=RESAMPLING,
+        default="both",
+        help="what the bootstrap and the permutation test resample (default: both)",
+    )
+    stats.add_argument(
+        "--bootstrap-samples",
+        type=int,
+        default=1000,
+        help="resamples (0: no intervals; default: %(default)s)",
+    )
+    stats.add_argument(
+        "--confidence-interval", type=float, default=0.95, help="default: %(default)s"
+    )
     stats.add_argument("--seed", type=int, default=None, help="makes every resampling reproducible")
     stats.add_argument("--tests", nargs="*", choices=_TESTS, default=list(_TESTS))
-    stats.add_argument("--compare", choices=("first", "all", "none"), default="first",
-                       help="test each metric against the first (default), every pair, or none")
+    stats.add_argument(
+        "--compare",
+        choices=("first", "all", "none"),
+        default="first",
+        help="test each metric against the first (default), every pair, or none",
+    )
     out = parser.add_argument_group("output")
     out.add_argument("--output-format", choices=("text", "json"), default="text")
     out.add_argument("--output", default="-", help="default: stdout")
@@ -150,15 +179,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``kurenai correlate`` on ``argv``; return the exit status."""
     args = _parser().parse_args(argv)
     try:
-        variants = {("" if len(args.variants) == 1 and spec == "default" else spec):
-                    parse_variant(spec) for spec in args.variants}
+        variants = {
+            ("" if len(args.variants) == 1 and spec == "default" else spec): parse_variant(spec)
+            for spec in args.variants
+        }
     except ValueError as error:
         print(f"{_PROG}: error: {error}", file=sys.stderr)
         return 2
     try:
         found = _run(args, variants)
-        text = (json.dumps(found.as_dict(), indent=2) if args.output_format == "json"
-                else found.text())
+        text = (
+            json.dumps(found.as_dict(), indent=2) if args.output_format == "json" else found.text()
+        )
         if args.output == "-":
             print(text)
         else:

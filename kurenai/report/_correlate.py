@@ -72,8 +72,12 @@ def correlate(
     for system in systems:
         if system not in _text_keys(predictions):
             raise ValueError(f"judgments name system {system!r}, which has no predictions")
-    cells = [(i, j) for i in range(len(systems)) for j in range(len(documents))
-             if any(not np.isnan(m[i, j]) for m in human.values())]
+    cells = [
+        (i, j)
+        for i in range(len(systems))
+        for j in range(len(documents))
+        if any(not np.isnan(m[i, j]) for m in human.values())
+    ]
     targets, texts = _judged_texts(references, predictions, systems, documents, cells)
     metrics: dict[str, Matrix] = {}
     for label, kwargs in (variants or {"": {}}).items():
@@ -145,7 +149,9 @@ def judgment_matrices(
     if not names:
         raise ValueError("the judgments hold no numeric score (a criterion) to correlate with")
     if len(systems) < 3:
-        raise ValueError(f"a correlation needs at least 3 systems; the judgments name {len(systems)}")
+        raise ValueError(
+            f"a correlation needs at least 3 systems; the judgments name {len(systems)}"
+        )
     human = {name: np.full((len(systems), len(documents)), np.nan) for name in names}
     for (i, j), scores in cells.items():
         for name in names:
@@ -153,7 +159,9 @@ def judgment_matrices(
     return list(systems), list(documents), human
 
 
-def _scores(record: Mapping[str, Any], criteria: Sequence[str] | None, number: int) -> dict[str, float]:
+def _scores(
+    record: Mapping[str, Any], criteria: Sequence[str] | None, number: int
+) -> dict[str, float]:
     members = record.get("scores", record)
     if not isinstance(members, Mapping):
         raise ValueError(f"judgment {number}: 'scores' must be an object of criterion -> score")
@@ -205,7 +213,9 @@ def correlate_scores(
     shape = (len(systems), len(documents))
     for name, matrix in [*metric_scores.items(), *human_scores.items()]:
         if np.shape(matrix) != shape:
-            raise ValueError(f"{name!r} has shape {np.shape(matrix)}, not {shape} (systems x documents)")
+            raise ValueError(
+                f"{name!r} has shape {np.shape(matrix)}, not {shape} (systems x documents)"
+            )
     if len(systems) < 3:
         raise ValueError(f"a correlation needs at least 3 systems, got {len(systems)}")
     pairs = _pairs(list(metric_scores), compare)
@@ -215,9 +225,11 @@ def correlate_scores(
         metrics = {n: np.where(np.isnan(human), np.nan, m) for n, m in metric_scores.items()}
         for level in levels:
             intervals = (
-                bootstrap_intervals(metrics, human, level, coefficients, resample,
-                                    n_samples, confidence, seed)
-                if n_samples else {}
+                bootstrap_intervals(
+                    metrics, human, level, coefficients, resample, n_samples, confidence, seed
+                )
+                if n_samples
+                else {}
             )
             for name, matrix in metrics.items():
                 for coefficient in coefficients:
@@ -229,19 +241,43 @@ def correlate_scores(
             for coefficient in coefficients:
                 for a, b in pairs:
                     for test in tests:
-                        found = _test(test, (a, metrics[a]), (b, metrics[b]), human, level,
-                                      coefficient, resample, n_samples, seed)
+                        found = _test(
+                            test,
+                            (a, metrics[a]),
+                            (b, metrics[b]),
+                            human,
+                            level,
+                            coefficient,
+                            resample,
+                            n_samples,
+                            seed,
+                        )
                         found_tests.append(MetricTest(criterion, level, coefficient, found))
     settings = {"resample": resample, "samples": n_samples, "confidence": confidence, "seed": seed}
     return Correlations(
-        tuple(systems), tuple(documents), tuple(metric_scores), tuple(human_scores),
-        tuple(correlations), tuple(found_tests), settings,
-        dict(metric_scores), dict(human_scores),
+        tuple(systems),
+        tuple(documents),
+        tuple(metric_scores),
+        tuple(human_scores),
+        tuple(correlations),
+        tuple(found_tests),
+        settings,
+        dict(metric_scores),
+        dict(human_scores),
     )
 
 
-def _test(test: str, a: Any, b: Any, human: Matrix, level: str, coefficient: str,
-          resample: str, n_samples: int, seed: int | None) -> Any:
+def _test(
+    test: str,
+    a: Any,
+    b: Any,
+    human: Matrix,
+    level: str,
+    coefficient: str,
+    resample: str,
+    n_samples: int,
+    seed: int | None,
+) -> Any:
     if test == "williams":
         return williams_test(a, b, human, level, coefficient)
     return permutation_test(a, b, human, level, coefficient, resample, n_samples or 1000, seed)

@@ -44,9 +44,7 @@ def _render(stream: IO[str], found: Correlations, title: str) -> None:
     data["scatter"] = _scatter(found)
     levels = list(dict.fromkeys(c.level for c in found.correlations))
     coefficients = list(dict.fromkeys(c.coefficient for c in found.correlations))
-    rows = {
-        (c.criterion, c.level, c.metric, c.coefficient): c for c in found.correlations
-    }
+    rows = {(c.criterion, c.level, c.metric, c.coefficient): c for c in found.correlations}
     render_page(
         stream,
         "correlation.html.j2",

@@ -88,8 +88,14 @@ class Correlations:
             "settings": dict(self.settings),
             "correlations": [_finite(asdict(c)) for c in self.correlations],
             "tests": [
-                _finite({**asdict(t.test), "criterion": t.criterion, "level": t.level,
-                         "coefficient": t.coefficient})
+                _finite(
+                    {
+                        **asdict(t.test),
+                        "criterion": t.criterion,
+                        "level": t.level,
+                        "coefficient": t.coefficient,
+                    }
+                )
                 for t in self.tests
             ],
         }
@@ -107,14 +113,26 @@ class Correlations:
             for name in coefficients:
                 row.append(_shown(self.get(c.criterion, c.level, c.metric, name)))
             rows.append(row)
-        lines = [f"correlations ({confidence:.0%} bootstrap intervals, "
-                 f"resampling {self.settings.get('resample')}):", _aligned(rows)]
+        lines = [
+            f"correlations ({confidence:.0%} bootstrap intervals, "
+            f"resampling {self.settings.get('resample')}):",
+            _aligned(rows),
+        ]
         if self.tests:
             tests = [["criterion", "level", "coefficient", "a", "b", "a - b", "test", "p"]]
             for t in self.tests:
-                tests.append([t.criterion, t.level, t.coefficient, t.test.a, t.test.b,
-                              _number(t.test.difference, "+.4f"), t.test.method,
-                              _number(t.test.p_value, ".4f")])
+                tests.append(
+                    [
+                        t.criterion,
+                        t.level,
+                        t.coefficient,
+                        t.test.a,
+                        t.test.b,
+                        _number(t.test.difference, "+.4f"),
+                        t.test.method,
+                        _number(t.test.p_value, ".4f"),
+                    ]
+                )
             lines += ["", "tests (two-sided):", _aligned(tests)]
         return "\n".join(lines)
 

@@ -40,10 +40,27 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 
 
 def test_json_output_is_the_librarys(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = _run(capsys, "--judgments", JUDGMENTS, "--references", REFERENCES,
-                          "--rouge-types", "rouge1", "rouge2", "--variants", "default", "stem",
-                          "--measure", "recall", "--bootstrap-samples", "50", "--seed", "3",
-                          "--output-format", "json")
+    code, out, err = _run(
+        capsys,
+        "--judgments",
+        JUDGMENTS,
+        "--references",
+        REFERENCES,
+        "--rouge-types",
+        "rouge1",
+        "rouge2",
+        "--variants",
+        "default",
+        "stem",
+        "--measure",
+        "recall",
+        "--bootstrap-samples",
+        "50",
+        "--seed",
+        "3",
+        "--output-format",
+        "json",
+    )
     assert (code, err) == (0, "")
     found = json.loads(out)
     references = {r["document"]: r["reference"] for r in _jsonl(REFERENCES)}
@@ -51,20 +68,47 @@ def test_json_output_is_the_librarys(capsys: pytest.CaptureFixture[str]) -> None
     predictions: dict[str, dict[str, str]] = {}
     for j in judgments:
         predictions.setdefault(j["system"], {})[j["document"]] = j["prediction"]
-    expected = correlate(references, predictions, judgments, ["rouge1", "rouge2"],
-                         variants={"default": {}, "stem": {"use_stemmer": True}},
-                         measure="recall", n_samples=50, seed=3)
+    expected = correlate(
+        references,
+        predictions,
+        judgments,
+        ["rouge1", "rouge2"],
+        variants={"default": {}, "stem": {"use_stemmer": True}},
+        measure="recall",
+        n_samples=50,
+        seed=3,
+    )
     assert found == json.loads(json.dumps(expected.as_dict()))
-    assert found["metrics"] == ["rouge1 (default)", "rouge2 (default)", "rouge1 (stem)",
-                                "rouge2 (stem)"]
+    assert found["metrics"] == [
+        "rouge1 (default)",
+        "rouge2 (default)",
+        "rouge1 (stem)",
+        "rouge2 (stem)",
+    ]
 
 
 def test_text_output_and_the_report(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     page = tmp_path / "page.html"
-    code, out, err = _run(capsys, "--judgments", JUDGMENTS, "--references", REFERENCES,
-                          "--rouge-types", "rouge2", "rougeL", "--bootstrap-samples", "20",
-                          "--seed", "0", "--coefficients", "kendall", "--tests", "williams",
-                          "--report", str(page))
+    code, out, err = _run(
+        capsys,
+        "--judgments",
+        JUDGMENTS,
+        "--references",
+        REFERENCES,
+        "--rouge-types",
+        "rouge2",
+        "rougeL",
+        "--bootstrap-samples",
+        "20",
+        "--seed",
+        "0",
+        "--coefficients",
+        "kendall",
+        "--tests",
+        "williams",
+        "--report",
+        str(page),
+    )
     assert (code, err) == (0, "")
     assert out.startswith("correlations (95% bootstrap intervals, resampling both):")
     assert "litepyramid_recall  summary  rouge2" in out
@@ -79,12 +123,21 @@ def test_text_output_and_the_report(capsys: pytest.CaptureFixture[str], tmp_path
         (["--judgments", JUDGMENTS], 1, "no 'reference' member|needs 'reference'"),
         (["--judgments", JUDGMENTS, "--references", JUDGMENTS], 1, "needs 'reference'"),
         (["--judgments", REFERENCES, "--references", REFERENCES], 1, "no 'system' member"),
-        (["--judgments", JUDGMENTS, "--references", REFERENCES, "--variants", "lang=xx"], 1,
-         "cannot make variant 'lang=xx'"),
-        (["--judgments", JUDGMENTS, "--references", REFERENCES, "--variants", "speed=9"], 2,
-         "bad variant 'speed=9'"),
-        (["--judgments", JUDGMENTS, "--references", REFERENCES, "--criteria", "prediction"], 1,
-         "'prediction' must be a number"),
+        (
+            ["--judgments", JUDGMENTS, "--references", REFERENCES, "--variants", "lang=xx"],
+            1,
+            "cannot make variant 'lang=xx'",
+        ),
+        (
+            ["--judgments", JUDGMENTS, "--references", REFERENCES, "--variants", "speed=9"],
+            2,
+            "bad variant 'speed=9'",
+        ),
+        (
+            ["--judgments", JUDGMENTS, "--references", REFERENCES, "--criteria", "prediction"],
+            1,
+            "'prediction' must be a number",
+        ),
     ],
 )
 def test_errors_are_one_line_and_a_status(
@@ -113,6 +166,8 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 def test_variants() -> None:
     assert parse_variant("default") == {}
     assert parse_variant("tokenizer=whitespace+stem=german") == {
-        "tokenizer": "whitespace", "use_stemmer": "german"}
+        "tokenizer": "whitespace",
+        "use_stemmer": "german",
+    }
     with pytest.raises(ValueError, match="bad variant 'lang='"):
         parse_variant("lang=")

@@ -38,8 +38,11 @@ def _scipy() -> None:
 
 
 def _scipy_value(coefficient: str, x: Any, y: Any) -> float:
-    function = {"pearson": stats.pearsonr, "spearman": stats.spearmanr,
-                "kendall": stats.kendalltau}[coefficient]
+    function = {
+        "pearson": stats.pearsonr,
+        "spearman": stats.spearmanr,
+        "kendall": stats.kendalltau,
+    }[coefficient]
     return float(function(x, y)[0])
 
 
@@ -76,7 +79,7 @@ def test_undefined_correlations_are_nan_without_a_warning(coefficient: str) -> N
 
 
 def test_an_unknown_coefficient_is_named() -> None:
-    with pytest.raises(ValueError, match="unknown coefficient 'tau'.*pearson, spearman, kendall"):
+    with pytest.raises(ValueError, match=r"unknown coefficient 'tau'.*pearson, spearman, kendall"):
         correlation("tau", [1, 2, 3], [1, 2, 3])
 
 
@@ -119,8 +122,16 @@ def test_levels_follow_their_definitions(coefficient: str) -> None:
 # ------------------------------------------------------------ the bootstrap
 
 
-def _plain_bootstrap(x: Any, z: Any, level: str, coefficient: str, resample: str,
-                     n: int, confidence: float, seed: int) -> tuple[float, float]:
+def _plain_bootstrap(
+    x: Any,
+    z: Any,
+    level: str,
+    coefficient: str,
+    resample: str,
+    n: int,
+    confidence: float,
+    seed: int,
+) -> tuple[float, float]:
     """Deutsch et al.'s bootstrap, one resample at a time, with SciPy."""
     rng = np.random.default_rng(seed)
     systems, documents = z.shape
@@ -161,25 +172,32 @@ def test_a_seed_gives_one_answer_and_metrics_share_the_draws() -> None:
     rng = np.random.default_rng(0)
     human = rng.random((4, 30))
     a, b = human + rng.normal(0, 0.2, human.shape), rng.random(human.shape)
-    first = bootstrap_intervals({"a": a, "b": b}, human, "summary", ["pearson"], "both", 200, 0.95, 9)
+    first = bootstrap_intervals(
+        {"a": a, "b": b}, human, "summary", ["pearson"], "both", 200, 0.95, 9
+    )
     alone = bootstrap_intervals({"a": a}, human, "summary", ["pearson"], "both", 200, 0.95, 9)
     assert first[("a", "pearson")] == alone[("a", "pearson")]
-    assert first == bootstrap_intervals({"a": a, "b": b}, human, "summary", ["pearson"], "both",
-                                        200, 0.95, 9)
+    assert first == bootstrap_intervals(
+        {"a": a, "b": b}, human, "summary", ["pearson"], "both", 200, 0.95, 9
+    )
 
 
 # ------------------------------------------------------------ tests of two metrics
 
 
-def _plain_permutation(x: Any, y: Any, z: Any, level: str, coefficient: str, resample: str,
-                       n: int, seed: int) -> float:
+def _plain_permutation(
+    x: Any, y: Any, z: Any, level: str, coefficient: str, resample: str, n: int, seed: int
+) -> float:
     """Deutsch et al.'s permutation test, one trial at a time, with SciPy."""
+
     def standard(m: Any) -> Any:
         return (m - np.nanmean(m)) / np.nanstd(m)
 
     def delta(a: Any, b: Any) -> float:
-        return float(level_correlation(coefficient, level, a, z)[0]
-                     - level_correlation(coefficient, level, b, z)[0])
+        return float(
+            level_correlation(coefficient, level, a, z)[0]
+            - level_correlation(coefficient, level, b, z)[0]
+        )
 
     x, y = standard(x), standard(y)
     observed = abs(delta(x, y))
@@ -207,14 +225,19 @@ def test_the_permutation_test_is_the_plain_one(resample: str, level: str) -> Non
         assert found.p_value == expected
         assert found.difference == pytest.approx(
             level_correlation(coefficient, level, a, human)[0]
-            - level_correlation(coefficient, level, b, human)[0], abs=1e-12)
+            - level_correlation(coefficient, level, b, human)[0],
+            abs=1e-12,
+        )
 
 
 def test_a_metric_against_itself_is_no_difference() -> None:
     rng = np.random.default_rng(1)
     human = rng.random((6, 10))
     a = human + rng.normal(0, 0.3, human.shape)
-    assert permutation_test(("a", a), ("b", a), human, "summary", "kendall", "both", 50, 0).p_value == 1
+    assert (
+        permutation_test(("a", a), ("b", a), human, "summary", "kendall", "both", 50, 0).p_value
+        == 1
+    )
     assert williams_test(("a", a), ("b", a), human, "system", "pearson").p_value == 1
 
 
@@ -222,8 +245,9 @@ def _plain_williams(r12: float, r13: float, r23: float, n: int) -> float:
     """Williams' t (Steiger 1980's equation 7), two-sided, written from the formula."""
     k = 1 - r12 * r12 - r13 * r13 - r23 * r23 + 2 * r12 * r13 * r23
     mean = (r12 + r13) / 2
-    t = (r12 - r13) * np.sqrt((n - 1) * (1 + r23)
-                              / (2 * k * (n - 1) / (n - 3) + mean * mean * (1 - r23) ** 3))
+    t = (r12 - r13) * np.sqrt(
+        (n - 1) * (1 + r23) / (2 * k * (n - 1) / (n - 3) + mean * mean * (1 - r23) ** 3)
+    )
     return float(2 * stats.t.sf(abs(t), n - 3))
 
 
@@ -248,5 +272,6 @@ def test_williams_is_the_formula_on_the_levels_correlations() -> None:
 def test_williams_needs_more_than_three_systems() -> None:
     rng = np.random.default_rng(5)
     human = rng.random((3, 4))
-    assert np.isnan(williams_test(("a", human), ("b", human[::-1]), human, "system",
-                                  "pearson").p_value)
+    assert np.isnan(
+        williams_test(("a", human), ("b", human[::-1]), human, "system", "pearson").p_value
+    )

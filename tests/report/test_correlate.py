@@ -22,7 +22,7 @@ try:
 except ImportError:  # pragma: no cover - the correlate extra is in the test extra
     stats = None
 
-WORDS = "the cat sat on a mat while dogs ran past quickly today".split()
+WORDS = ["the", "cat", "sat", "on", "a", "mat", "while", "dogs", "ran", "past", "quickly", "today"]
 
 
 @pytest.fixture(autouse=True)
@@ -39,16 +39,24 @@ def _corpus(systems: int = 4, documents: int = 6) -> tuple[Any, Any, list[dict[s
     }
     judgments = [
         {"system": s, "document": d, "quality": float(rng.integers(1, 6)), "fluency": 3.0 + i}
-        for i, s in enumerate(predictions) for d in references
+        for i, s in enumerate(predictions)
+        for d in references
     ]
     return references, predictions, judgments
 
 
 def test_the_metrics_are_the_scorers_and_the_correlations_scipys() -> None:
     references, predictions, judgments = _corpus()
-    found = correlate(references, predictions, judgments, ["rouge1", "rougeL"],
-                      variants={"": {}, "stem": {"use_stemmer": True}}, measure="recall",
-                      n_samples=20, seed=0)
+    found = correlate(
+        references,
+        predictions,
+        judgments,
+        ["rouge1", "rougeL"],
+        variants={"": {}, "stem": {"use_stemmer": True}},
+        measure="recall",
+        n_samples=20,
+        seed=0,
+    )
     assert found.metrics == ("rouge1", "rougeL", "rouge1 (stem)", "rougeL (stem)")
     assert found.criteria == ("quality", "fluency")
     scorer = RougeScorer(["rouge1", "rougeL"], use_stemmer=True)
@@ -57,8 +65,13 @@ def test_the_metrics_are_the_scorers_and_the_correlations_scipys() -> None:
             score = scorer.score(references[document], predictions[system][document])
             assert found.metric_scores["rougeL (stem)"][i, j] == score["rougeL"].recall
     x, z = found.metric_scores["rouge1"], found.human_scores["quality"]
-    expected = np.mean([stats.kendalltau(x[:, j], z[:, j])[0] for j in range(z.shape[1])
-                        if np.ptp(z[:, j]) > 0 and np.ptp(x[:, j]) > 0])
+    expected = np.mean(
+        [
+            stats.kendalltau(x[:, j], z[:, j])[0]
+            for j in range(z.shape[1])
+            if np.ptp(z[:, j]) > 0 and np.ptp(x[:, j]) > 0
+        ]
+    )
     assert found.get("quality", "summary", "rouge1", "kendall").value == expected
     system = stats.spearmanr(x.mean(axis=1), z.mean(axis=1))[0]
     assert found.get("quality", "system", "rouge1", "spearman").value == system
@@ -82,18 +95,27 @@ def test_undefined_correlations_are_nan_and_printed_so() -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda r, p, j: j.append({"system": "ghost", "document": "d0", "quality": 1}),
-         "judgments name system 'ghost', which has no predictions"),
-        (lambda r, p, j: j.append({"system": "s0", "document": "d9", "quality": 1}),
-         "judgments name document 'd9', which has no reference"),
-        (lambda r, p, j: p["s1"].pop("d2"),
-         "system 's1' is judged on document 'd2', which it has no prediction for"),
+        (
+            lambda r, p, j: j.append({"system": "ghost", "document": "d0", "quality": 1}),
+            "judgments name system 'ghost', which has no predictions",
+        ),
+        (
+            lambda r, p, j: j.append({"system": "s0", "document": "d9", "quality": 1}),
+            "judgments name document 'd9', which has no reference",
+        ),
+        (
+            lambda r, p, j: p["s1"].pop("d2"),
+            "system 's1' is judged on document 'd2', which it has no prediction for",
+        ),
         (lambda r, p, j: j.append(dict(j[0])), "judged twice"),
         (lambda r, p, j: j.append({"system": "s0"}), "needs a 'system' and a 'document'"),
-        (lambda r, p, j: [x.pop(k) for x in j for k in ("quality", "fluency")],
-         "no numeric score"),
-        (lambda r, p, j: j.__setitem__(slice(None), [x for x in j if x["system"] in ("s0", "s1")]),
-         "at least 3 systems; the judgments name 2"),
+        (lambda r, p, j: [x.pop(k) for x in j for k in ("quality", "fluency")], "no numeric score"),
+        (
+            lambda r, p, j: j.__setitem__(
+                slice(None), [x for x in j if x["system"] in ("s0", "s1")]
+            ),
+            "at least 3 systems; the judgments name 2",
+        ),
     ],
 )
 def test_bad_judgments_get_one_clear_error(change: Any, message: str) -> None:
@@ -120,14 +142,23 @@ def test_bad_options_get_one_clear_error() -> None:
 def test_without_scipy_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     references, predictions, judgments = _corpus()
     monkeypatch.setitem(sys.modules, "scipy.stats", None)
-    with pytest.raises(ImportError, match=r"correlations need SciPy: pip install -e '\.\[correlate\]'"):
+    with pytest.raises(
+        ImportError, match=r"correlations need SciPy: pip install -e '\.\[correlate\]'"
+    ):
         correlate(references, predictions, judgments, ["rouge1"], n_samples=0)
 
 
 def test_the_page_shows_every_metric_and_its_intervals(tmp_path: Path) -> None:
     references, predictions, judgments = _corpus()
-    found = correlate(references, predictions, judgments, ["rouge1", "rouge2"], n_samples=30,
-                      seed=1, compare="all")
+    found = correlate(
+        references,
+        predictions,
+        judgments,
+        ["rouge1", "rouge2"],
+        n_samples=30,
+        seed=1,
+        compare="all",
+    )
     path = tmp_path / "correlations.html"
     write_correlation_report(path, found)
     page = path.read_text(encoding="utf-8")
@@ -145,6 +176,7 @@ def test_the_page_shows_every_metric_and_its_intervals(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_import_kurenai_and_its_report_import_no_scipy() -> None:
     code = "import sys, kurenai, kurenai.report, kurenai.cli; print('scipy' in sys.modules)"
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert result.stdout.strip() == "False"

@@ -48,17 +48,30 @@ def test_the_published_summary_level_kendall_row(scores: Any) -> None:
     assert (len(systems), len(documents)) == (25, 100)
     human = matrices["litepyramid_recall"]
     for metric, published in PUBLISHED.items():
-        found = correlate_scores({metric: matrices[metric]}, {"lp": human}, systems, documents,
-                                 levels=["summary"], coefficients=["kendall"], n_samples=0)
+        found = correlate_scores(
+            {metric: matrices[metric]},
+            {"lp": human},
+            systems,
+            documents,
+            levels=["summary"],
+            coefficients=["kendall"],
+            n_samples=0,
+        )
         kept = []
         for j in range(len(documents)):
             tau, p_value = stats.kendalltau(matrices[metric][:, j], human[:, j])
             if p_value <= 0.05:
                 kept.append(tau)
                 # Our per-document tau is the one REALSumm averaged.
-                single = correlate_scores({metric: matrices[metric][:, [j]]}, {"lp": human[:, [j]]},
-                                          systems, documents[j : j + 1], levels=["summary"],
-                                          coefficients=["kendall"], n_samples=0)
+                single = correlate_scores(
+                    {metric: matrices[metric][:, [j]]},
+                    {"lp": human[:, [j]]},
+                    systems,
+                    documents[j : j + 1],
+                    levels=["summary"],
+                    coefficients=["kendall"],
+                    n_samples=0,
+                )
                 assert single.correlations[0].value == tau
         assert np.mean(kept) == published
         # Without the filter (kurenai's summary level, Deutsch et al.'s definition) it is lower.
@@ -71,19 +84,35 @@ def test_kurenais_rouge_on_the_sample_correlates_like_the_published_one(scores: 
     predictions: dict[str, dict[str, str]] = {}
     for j in judgments:
         predictions.setdefault(j["system"], {})[j["document"]] = j["prediction"]
-    found = correlate(references, predictions, judgments, ["rouge2"], measure="recall",
-                      levels=["summary"], coefficients=["kendall"], n_samples=200, seed=0,
-                      tests=[])
+    found = correlate(
+        references,
+        predictions,
+        judgments,
+        ["rouge2"],
+        measure="recall",
+        levels=["summary"],
+        coefficients=["kendall"],
+        n_samples=200,
+        seed=0,
+        tests=[],
+    )
     ours = found.get("litepyramid_recall", "summary", "rouge2", "kendall")
     systems, documents, matrices = scores
     columns = [documents.index(d) for d in found.documents]
     rows = [systems.index(s) for s in found.systems]
-    published = correlate_scores(
-        {"r2": matrices["rouge_2_recall"][np.ix_(rows, columns)]},
-        {"lp": matrices["litepyramid_recall"][np.ix_(rows, columns)]},
-        found.systems, found.documents, levels=["summary"], coefficients=["kendall"],
-        n_samples=0,
-    ).correlations[0].value
+    published = (
+        correlate_scores(
+            {"r2": matrices["rouge_2_recall"][np.ix_(rows, columns)]},
+            {"lp": matrices["litepyramid_recall"][np.ix_(rows, columns)]},
+            found.systems,
+            found.documents,
+            levels=["summary"],
+            coefficients=["kendall"],
+            n_samples=0,
+        )
+        .correlations[0]
+        .value
+    )
     # Another ROUGE (py-rouge, each system against its own tokenization of the
     # reference), the same judgments: close, and inside our interval.
     assert ours.interval is not None and ours.interval.low < published < ours.interval.high
