@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Union
 
 import numpy as np
@@ -199,60 +200,25 @@ def correlate_scores(
     ``compare``: which metrics the ``tests`` compare: ``"first"`` (each
     against the first metric), ``"all"`` (every pair), ``"none"``, or a list
     of (a, b) pairs.  Every resampling starts afresh from ``seed``."""
-    for level in levels:
-        check_choice(level, LEVELS, "level")
-    for coefficient in coefficients:
-        check_choice(coefficient, COEFFICIENTS, "coefficient")
-    for test in tests:
-        check_choice(test, TESTS, "test")
-    check_choice(resample, RESAMPLING, "resampling")
-    if not 0 < confidence < 1:
-        raise ValueError("confidence must be between 0 and 1")
-    if n_samples < 0:
-        raise ValueError("n_samples must be 0 (no intervals) or more")
-    shape = (len(systems), len(documents))
-    for name, matrix in [*metric_scores.items(), *human_scores.items()]:
-        if np.shape(matrix) != shape:
-            raise ValueError(
-                f"{name!r} has shape {np.shape(matrix)}, not {shape} (systems x documents)"
-            )
-    if len(systems) < 3:
-        raise ValueError(f"a correlation needs at least 3 systems, got {len(systems)}")
-    pairs = _pairs(list(metric_scores), compare)
-    correlations, found_tests = [], []
+    plan = _Plan(
+        tuple(check_choice(v, LEVELS, "level") for v in levels),
+        tuple(check_choice(v, COEFFICIENTS, "coefficient") for v in coefficients),
+        tuple(check_choice(v, TESTS, "test") for v in tests),
+        check_choice(resample, RESAMPLING, "resampling"),
+        n_samples,
+        confidence,
+        seed,
+        tuple(_pairs(list(metric_scores), compare)),
+    )
+    _check_sizes(metric_scores, human_scores, systems, documents, confidence, n_samples)
+    correlations: list[Correlation] = []
+    found_tests: list[MetricTest] = []
     for criterion, human in human_scores.items():
         # A summary without this criterion's judgment is left out of every metric.
         metrics = {n: np.where(np.isnan(human), np.nan, m) for n, m in metric_scores.items()}
-        for level in levels:
-            intervals = (
-                bootstrap_intervals(
-                    metrics, human, level, coefficients, resample, n_samples, confidence, seed
-                )
-                if n_samples
-                else {}
-            )
-            for name, matrix in metrics.items():
-                for coefficient in coefficients:
-                    value, vectors = _level_correlation(coefficient, level, matrix, human)
-                    interval = intervals.get((name, coefficient))
-                    correlations.append(
-                        Correlation(criterion, level, name, coefficient, value, vectors, interval)
-                    )
-            for coefficient in coefficients:
-                for a, b in pairs:
-                    for test in tests:
-                        found = _test(
-                            test,
-                            (a, metrics[a]),
-                            (b, metrics[b]),
-                            human,
-                            level,
-                            coefficient,
-                            resample,
-                            n_samples,
-                            seed,
-                        )
-                        found_tests.append(MetricTest(criterion, level, coefficient, found))
+        for level in plan.levels:
+            correlations += _correlations(plan, criterion, level, metrics, human)
+            found_tests += _tests(plan, criterion, level, metrics, human)
     settings = {"resample": resample, "samples": n_samples, "confidence": confidence, "seed": seed}
     return Correlations(
         tuple(systems),
@@ -267,20 +233,77 @@ def correlate_scores(
     )
 
 
-def _test(
-    test: str,
-    a: Any,
-    b: Any,
-    human: Matrix,
-    level: str,
-    coefficient: str,
-    resample: str,
+@dataclass(frozen=True)
+class _Plan:
+    """What :func:`correlate_scores` computes, checked."""
+
+    levels: tuple[str, ...]
+    coefficients: tuple[str, ...]
+    tests: tuple[str, ...]
+    resample: str
+    n_samples: int
+    confidence: float
+    seed: int | None
+    pairs: tuple[tuple[str, str], ...]
+
+
+def _check_sizes(
+    metric_scores: Mapping[str, Matrix],
+    human_scores: Mapping[str, Matrix],
+    systems: Sequence[str],
+    documents: Sequence[str],
+    confidence: float,
     n_samples: int,
-    seed: int | None,
-) -> Any:
-    if test == "williams":
-        return williams_test(a, b, human, level, coefficient)
-    return permutation_test(a, b, human, level, coefficient, resample, n_samples or 1000, seed)
+) -> None:
+    if not 0 < confidence < 1:
+        raise ValueError("confidence must be between 0 and 1")
+    if n_samples < 0:
+        raise ValueError("n_samples must be 0 (no intervals) or more")
+    shape = (len(systems), len(documents))
+    for name, matrix in [*metric_scores.items(), *human_scores.items()]:
+        if np.shape(matrix) != shape:
+            raise ValueError(
+                f"{name!r} has shape {np.shape(matrix)}, not {shape} (systems x documents)"
+            )
+    if len(systems) < 3:
+        raise ValueError(f"a correlation needs at least 3 systems, got {len(systems)}")
+
+
+def _correlations(
+    plan: _Plan, criterion: str, level: str, metrics: Mapping[str, Matrix], human: Matrix
+) -> list[Correlation]:
+    intervals = {}
+    if plan.n_samples:
+        intervals = bootstrap_intervals(
+            metrics, human, level, plan.coefficients, plan.resample, plan.n_samples,
+            plan.confidence, plan.seed,
+        )  # fmt: skip
+    found = []
+    for name, matrix in metrics.items():
+        for coefficient in plan.coefficients:
+            value, vectors = _level_correlation(coefficient, level, matrix, human)
+            interval = intervals.get((name, coefficient))
+            found.append(Correlation(criterion, level, name, coefficient, value, vectors, interval))
+    return found
+
+
+def _tests(
+    plan: _Plan, criterion: str, level: str, metrics: Mapping[str, Matrix], human: Matrix
+) -> list[MetricTest]:
+    found = []
+    for coefficient in plan.coefficients:
+        for a, b in plan.pairs:
+            for test in plan.tests:
+                pair = ((a, metrics[a]), (b, metrics[b]))
+                if test == "williams":
+                    result = williams_test(*pair, human, level, coefficient)
+                else:  # without intervals, the permutation test still needs trials
+                    trials = plan.n_samples or 1000
+                    result = permutation_test(
+                        *pair, human, level, coefficient, plan.resample, trials, plan.seed
+                    )
+                found.append(MetricTest(criterion, level, coefficient, result))
+    return found
 
 
 def _pairs(names: list[str], compare: str | Sequence[tuple[str, str]]) -> list[tuple[str, str]]:

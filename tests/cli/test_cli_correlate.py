@@ -18,6 +18,7 @@ from kurenai.report import correlate
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "realsumm"
 JUDGMENTS, REFERENCES = str(DATA / "judgments.jsonl"), str(DATA / "references.jsonl")
+SAMPLE = ["--judgments", JUDGMENTS, "--references", REFERENCES]
 
 
 @pytest.fixture(autouse=True)
@@ -42,10 +43,7 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 def test_json_output_is_the_librarys(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(
         capsys,
-        "--judgments",
-        JUDGMENTS,
-        "--references",
-        REFERENCES,
+        *SAMPLE,
         "--rouge-types",
         "rouge1",
         "rouge2",
@@ -91,10 +89,7 @@ def test_text_output_and_the_report(capsys: pytest.CaptureFixture[str], tmp_path
     page = tmp_path / "page.html"
     code, out, err = _run(
         capsys,
-        "--judgments",
-        JUDGMENTS,
-        "--references",
-        REFERENCES,
+        *SAMPLE,
         "--rouge-types",
         "rouge2",
         "rougeL",
@@ -124,17 +119,17 @@ def test_text_output_and_the_report(capsys: pytest.CaptureFixture[str], tmp_path
         (["--judgments", JUDGMENTS, "--references", JUDGMENTS], 1, "needs 'reference'"),
         (["--judgments", REFERENCES, "--references", REFERENCES], 1, "no 'system' member"),
         (
-            ["--judgments", JUDGMENTS, "--references", REFERENCES, "--variants", "lang=xx"],
+            [*SAMPLE, "--variants", "lang=xx"],
             1,
             "cannot make variant 'lang=xx'",
         ),
         (
-            ["--judgments", JUDGMENTS, "--references", REFERENCES, "--variants", "speed=9"],
+            [*SAMPLE, "--variants", "speed=9"],
             2,
             "bad variant 'speed=9'",
         ),
         (
-            ["--judgments", JUDGMENTS, "--references", REFERENCES, "--criteria", "prediction"],
+            [*SAMPLE, "--criteria", "prediction"],
             1,
             "'prediction' must be a number",
         ),
