@@ -11,6 +11,7 @@ their bootstrap intervals and the tests between metrics
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -171,7 +172,9 @@ def _scores(
         if name in _KEYS or (criteria is not None and name not in criteria):
             continue
         if isinstance(value, numbers.Real) and not isinstance(value, bool):
-            found[str(name)] = float(value)
+            if math.isinf(value):
+                raise ValueError(f"judgment {number}: {name!r} is {value}, not a finite score")
+            found[str(name)] = float(value)  # NaN: not judged on this criterion
         elif criteria is not None and value is not None:
             raise ValueError(f"judgment {number}: {name!r} must be a number, got {value!r}")
     return found

@@ -109,6 +109,7 @@ def test_undefined_correlations_are_nan_and_printed_so() -> None:
         ),
         (lambda r, p, j: j.append(dict(j[0])), "judged twice"),
         (lambda r, p, j: j.append({"system": "s0"}), "needs a 'system' and a 'document'"),
+        (lambda r, p, j: j[3].update(quality=float("inf")), "'quality' is inf, not a finite"),
         (lambda r, p, j: [x.pop(k) for x in j for k in ("quality", "fluency")], "no numeric score"),
         (
             lambda r, p, j: j.__setitem__(
