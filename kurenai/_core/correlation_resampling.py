@@ -38,7 +38,7 @@ from kurenai._core.correlation import (
     scipy_stats,
 )
 
-__all__ = ["Interval", "Test", "bootstrap_intervals", "permutation_test", "williams_test"]
+__all__ = ["Comparison", "Interval", "bootstrap_intervals", "permutation_test", "williams_test"]
 
 Matrix = npt.NDArray[np.float64]
 # Matrix cells per block of resamples.
@@ -56,7 +56,7 @@ class Interval:
 
 
 @dataclass(frozen=True)
-class Test:
+class Comparison:
     """A test of metric ``a`` against metric ``b`` (their correlations with
     the same human scores): ``difference`` is a's correlation minus b's,
     ``p_value`` two-sided (NaN when the test is undefined)."""
@@ -122,7 +122,7 @@ def permutation_test(
     resample: str = "both",
     n_samples: int = 1000,
     seed: int | None = None,
-) -> Test:
+) -> Comparison:
     """Deutsch et al.'s permutation test of metric ``a`` against ``b``: the
     two-sided p-value ``(1 + #{|swapped difference| >= |observed|}) /
     (1 + n_samples)``."""
@@ -130,7 +130,7 @@ def permutation_test(
     (name_a, x), (name_b, y) = a, b
     observed = _difference(coefficient, level, x[None], y[None], human[None])[0]
     if np.isnan(observed):
-        return Test(name_a, name_b, "permutation", float("nan"), float("nan"))
+        return Comparison(name_a, name_b, "permutation", float("nan"), float("nan"))
     x, y = _standardised(x), _standardised(y)
     standard = abs(_difference(coefficient, level, x[None], y[None], human[None])[0])
     rng = np.random.default_rng(seed)
@@ -147,7 +147,7 @@ def permutation_test(
         with np.errstate(invalid="ignore"):
             at_least += int(np.count_nonzero(np.abs(swapped) >= standard * (1 - 1e-12)))
     p_value = (at_least + 1) / (n_samples + 1)
-    return Test(name_a, name_b, "permutation", float(observed), p_value)
+    return Comparison(name_a, name_b, "permutation", float(observed), p_value)
 
 
 def _difference(coefficient: str, level: str, x: Matrix, y: Matrix, human: Matrix) -> Matrix:
@@ -164,7 +164,7 @@ def _standardised(matrix: Matrix) -> Matrix:
 
 def williams_test(
     a: tuple[str, Matrix], b: tuple[str, Matrix], human: Matrix, level: str, coefficient: str
-) -> Test:
+) -> Comparison:
     """Williams' test of two dependent correlations, r(a, human) against
     r(b, human), given r(a, b): two-sided p from Student's t with n - 3
     degrees of freedom.  n is the number of systems at the system level; at
@@ -188,4 +188,4 @@ def williams_test(
         p_value = float(2 * scipy_stats().t.sf(abs(t), n - 3))
     elif n > 3 and difference == 0:
         p_value = 1.0
-    return Test(name_a, name_b, "williams", float(difference), min(p_value, 1.0))
+    return Comparison(name_a, name_b, "williams", float(difference), min(p_value, 1.0))

@@ -34,6 +34,7 @@ from typing import IO, Any, Union
 import numpy as np
 import numpy.typing as npt
 
+from kurenai._core.correlation_resampling import Comparison, Interval
 from kurenai.report import _data, _highlights, _render
 from kurenai.report._correlate import correlate, correlate_scores
 from kurenai.report._correlation_page import write_correlation_report
@@ -42,8 +43,10 @@ from kurenai.report._systems import Leaderboard, Standing, leaderboard, score_sy
 
 __all__ = [
     "DEFAULT_EXPLAINED",
+    "Comparison",
     "Correlation",
     "Correlations",
+    "Interval",
     "Leaderboard",
     "MetricTest",
     "Standing",

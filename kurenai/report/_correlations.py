@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kurenai._core.correlation_resampling import Interval, Test
+from kurenai._core.correlation_resampling import Comparison, Interval
 
 __all__ = ["Correlation", "Correlations", "MetricTest"]
 
@@ -45,7 +45,7 @@ class MetricTest:
     criterion: str
     level: str
     coefficient: str
-    test: Test
+    test: Comparison
 
 
 @dataclass(frozen=True)

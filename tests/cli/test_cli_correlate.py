@@ -53,7 +53,7 @@ def test_json_output_is_the_librarys(capsys: pytest.CaptureFixture[str]) -> None
         "--measure",
         "recall",
         "--bootstrap-samples",
-        "50",
+        "20",
         "--seed",
         "3",
         "--output-format",
@@ -73,7 +73,7 @@ def test_json_output_is_the_librarys(capsys: pytest.CaptureFixture[str]) -> None
         ["rouge1", "rouge2"],
         variants={"default": {}, "stem": {"use_stemmer": True}},
         measure="recall",
-        n_samples=50,
+        n_samples=20,
         seed=3,
     )
     assert found == json.loads(json.dumps(expected.as_dict()))
