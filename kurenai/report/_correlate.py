@@ -158,6 +158,9 @@ def judgment_matrices(
     for (i, j), scores in cells.items():
         for name in names:
             human[name][i, j] = scores.get(name, np.nan)
+    for name, matrix in human.items():
+        if np.isnan(matrix).all():
+            raise ValueError(f"no judgment scores criterion {name!r}")
     return list(systems), list(documents), human
 
 
@@ -198,7 +201,9 @@ def correlate_scores(
     """The correlations of any metrics' (systems x documents) scores with
     the human ones (NaN: not judged).
 
-    ``n_samples=0`` skips the bootstrap intervals.  ``resample``: systems,
+    ``n_samples``: the resamples of each bootstrap and the trials of each
+    permutation test; 0 skips the intervals (the permutation test then runs
+    1000 trials).  ``resample``: systems,
     documents or both (the intervals and the permutation test).
     ``compare``: which metrics the ``tests`` compare: ``"first"`` (each
     against the first metric), ``"all"`` (every pair), ``"none"``, or a list

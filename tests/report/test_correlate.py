@@ -128,6 +128,8 @@ def test_bad_judgments_get_one_clear_error(change: Any, message: str) -> None:
 
 def test_bad_options_get_one_clear_error() -> None:
     references, predictions, judgments = _corpus()
+    with pytest.raises(ValueError, match="no judgment scores criterion 'clarity'"):
+        correlate(references, predictions, judgments, ["rouge1"], criteria=["quality", "clarity"])
     with pytest.raises(ValueError, match="unknown resampling 'rows'"):
         correlate(references, predictions, judgments, ["rouge1"], resample="rows")
     with pytest.raises(ValueError, match="cannot compare 'rouge9'"):
