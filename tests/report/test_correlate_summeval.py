@@ -70,11 +70,11 @@ def found() -> Any:
                             tests=[])  # fmt: skip
 
 
-@pytest.mark.parametrize("level", ["summary", "system"])
-def test_sacrerouges_table_of_summeval_relevance(found: Any, level: str) -> None:
-    published = _published(level)
-    assert len(published) == 12
-    for metric, values in published.items():
-        ours = [found.get("relevance", level, metric, c).value
-                for c in ("pearson", "spearman", "kendall")]  # fmt: skip
-        assert [round(v, 2) for v in ours] == list(values), metric
+def test_sacrerouges_table_of_summeval_relevance(found: Any) -> None:
+    for level in ("summary", "system"):
+        published = _published(level)
+        assert len(published) == 12
+        for metric, values in published.items():
+            ours = [found.get("relevance", level, metric, c).value
+                    for c in ("pearson", "spearman", "kendall")]  # fmt: skip
+            assert [round(v, 2) for v in ours] == list(values), (level, metric)
