@@ -61,6 +61,7 @@ _SUBCOMMANDS = {
     "rouge-chinese": ("kurenai.compat.cli", True),
     "rouge_chinese": ("kurenai.compat.cli", True),
     "xlsum": ("kurenai.compat.xlsum_cli", False),
+    "correlate": ("kurenai.cli._correlate", False),
 }
 
 

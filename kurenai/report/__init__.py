@@ -17,7 +17,11 @@ scores by reference length and length ratio, a record table that sorts,
 filters and pages, and an aligned view of each pair with its matched tokens
 highlighted per type.  With ``baseline``, the page also compares the first
 system with it: per-record deltas, wins/ties/losses, the paired bootstrap
-and the most improved and regressed records.  ``import kurenai`` never
+and the most improved and regressed records.  :func:`correlate` measures
+how well ROUGE agrees with human judgments (summary- and system-level
+correlations, bootstrap intervals, tests between metrics; needs SciPy, the
+``correlate`` extra) and :func:`write_correlation_report` shows it as a page
+of its own.  ``import kurenai`` never
 imports this package; it needs Jinja2 and Plotly only to render.
 """
 
@@ -30,17 +34,29 @@ from typing import IO, Any, Union
 import numpy as np
 import numpy.typing as npt
 
+from kurenai._core.correlation_resampling import Comparison, Interval
 from kurenai.report import _data, _highlights, _render
+from kurenai.report._correlate import correlate, correlate_scores
+from kurenai.report._correlation_page import write_correlation_report
+from kurenai.report._correlations import Correlation, Correlations, MetricTest
 from kurenai.report._systems import Leaderboard, Standing, leaderboard, score_systems, token_counts
 
 __all__ = [
     "DEFAULT_EXPLAINED",
+    "Comparison",
+    "Correlation",
+    "Correlations",
+    "Interval",
     "Leaderboard",
+    "MetricTest",
     "Standing",
     "baseline_name",
+    "correlate",
+    "correlate_scores",
     "leaderboard",
     "score_systems",
     "scored_records",
+    "write_correlation_report",
     "write_report",
 ]
 

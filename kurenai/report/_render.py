@@ -16,7 +16,7 @@ import re
 from importlib import resources
 from typing import IO, Any
 
-__all__ = ["embedded_json", "render"]
+__all__ = ["embedded_json", "render", "render_page"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _EXTRA = "pip install -e '.[report]' in a kurenai checkout"
@@ -44,22 +44,10 @@ def embedded_json(data: Any) -> str:
 
 def render(stream: IO[str], data: dict[str, Any], board: Any, title: str) -> None:
     """Write the page of ``data`` (``_data.document``) to ``stream``."""
-    try:
-        import jinja2
-        from plotly.offline import get_plotlyjs
-    except ImportError as error:
-        raise ImportError(f"the HTML report needs jinja2 and plotly: {_EXTRA}") from error
-    templates = resources.files("kurenai.report") / "templates"
-    env = jinja2.Environment(
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        loader=jinja2.FunctionLoader(lambda name: (templates / name).read_text("utf-8")),
-    )
-    plotly = get_plotlyjs()
-    if "</script" in plotly.lower() or "<!--" in plotly:  # pragma: no cover - checked per release
-        raise RuntimeError("the installed plotly.js cannot be inlined: it holds '</script'")
-    page = env.get_template("report.html.j2").stream(
+    render_page(
+        stream,
+        "report.html.j2",
+        data,
         title=title,
         signature=data["signature"],
         count=data["count"],
@@ -76,8 +64,35 @@ def render(stream: IO[str], data: dict[str, Any], board: Any, title: str) -> Non
         seed=data["resampling"]["seed"],
         paired_test=data["resampling"]["test"],
         trials=data["resampling"]["trials"],
+        script_name="report.js",
+    )
+
+
+def render_page(
+    stream: IO[str], template: str, data: Any, script_name: str, **context: Any
+) -> None:
+    """Write ``template`` (in ``templates/``) to ``stream`` with ``context``,
+    the shared style, the script ``script_name``, Plotly's bundle and
+    ``data`` as the page's embedded JSON (``data_json``)."""
+    try:
+        import jinja2
+        from plotly.offline import get_plotlyjs
+    except ImportError as error:
+        raise ImportError(f"the HTML report needs jinja2 and plotly: {_EXTRA}") from error
+    templates = resources.files("kurenai.report") / "templates"
+    env = jinja2.Environment(
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        loader=jinja2.FunctionLoader(lambda name: (templates / name).read_text("utf-8")),
+    )
+    plotly = get_plotlyjs()
+    if "</script" in plotly.lower() or "<!--" in plotly:  # pragma: no cover - checked per release
+        raise RuntimeError("the installed plotly.js cannot be inlined: it holds '</script'")
+    page = env.get_template(template).stream(
+        **context,
         css=(templates / "report.css").read_text("utf-8"),
-        script=(templates / "report.js").read_text("utf-8"),
+        script=(templates / script_name).read_text("utf-8"),
         plotly=plotly,
         data_json=embedded_json(data),
     )
