@@ -21,6 +21,7 @@ import sys
 from collections.abc import Sequence
 
 from kurenai import _startup
+from kurenai._core.parsers import Parser
 from kurenai.compat._dialects import DIALECTS
 from kurenai.compat._files import FilesRouge, FilesRougeChinese
 from kurenai.compat._rouge import COMPAT_MODES, Rouge, RougeChinese
@@ -37,7 +38,7 @@ COMMANDS = {
 
 def _parser(command: str, package: str) -> argparse.ArgumentParser:
     versions = [v for p, v in DIALECTS if p == package]
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=f"kurenai {command}",
         description=f"Rouge Metric Calculator: {package}'s command line on kurenai",
     )

@@ -17,13 +17,16 @@ import os
 import sys
 from collections.abc import Sequence
 
+from kurenai._core import languages as _languages
+from kurenai._core import names as _names
+from kurenai._core.parsers import Parser
 from kurenai.compat.xlsum import ROUGE_KEYS, calculate_rouge
 
 __all__ = ["main"]
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="kurenai xlsum", description="XL-Sum's multilingual ROUGE, as its papers report it."
     )
     parser.add_argument("predictions", help="one predicted summary per line")
@@ -50,7 +53,18 @@ def _lines(path: str) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``kurenai xlsum`` on ``argv``; return the exit status."""
-    args = _parser().parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as done:  # --help (0) or a usage error (2)
+        return int(done.code or 0)
+    try:  # the options, before any file is read
+        for rouge_type in args.rouge_types:
+            _names.resolve(rouge_type)
+        if args.lang is not None:
+            _languages.language(args.lang)
+    except ValueError as error:
+        print(f"kurenai xlsum: error: {error}", file=sys.stderr)
+        return 2
     try:
         predictions, references = _lines(args.predictions), _lines(args.references)
         result = calculate_rouge(

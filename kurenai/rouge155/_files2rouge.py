@@ -17,13 +17,13 @@ files2rouge REFERENCES SUMMARIES`` prints what files2rouge prints.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
 
+from kurenai._core.parsers import Parser
 from kurenai._core.paths import check_outputs
 from kurenai.rouge155.pyrouge import Rouge155
 
@@ -135,7 +135,7 @@ def split_files(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """files2rouge's command line: ``REFERENCES SUMMARIES [options]``."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="files2rouge", description="ROUGE between two files, line by line (no Perl)"
     )
     parser.add_argument("reference")
