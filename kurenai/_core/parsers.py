@@ -11,6 +11,7 @@ or option name is answered with the likely one
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,19 +36,29 @@ class Parser(argparse.ArgumentParser):
     def parse_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> argparse.Namespace:
-        parsed, extras = self.parse_known_args(args, namespace)
+        # An unknown long option first: argparse would name a missing required
+        # argument instead, and a misspelt option is the likelier mistake.
+        given = list(sys.argv[1:] if args is None else args)
+        words = given[: given.index("--")] if "--" in given else given
+        unknown = [w for w in words if w.startswith("--") and self._option(w) is None]
+        if unknown:
+            self.error(self.unrecognized(unknown))
+        parsed, extras = self.parse_known_args(given, namespace)
         if extras:
             self.error(self.unrecognized(extras))
         return parsed
+
+    def _option(self, word: str) -> str | None:
+        name = word.split("=", 1)[0]
+        return name if name in self._option_string_actions else None
 
     def unrecognized(self, extras: Sequence[str]) -> str:
         """argparse's message for arguments no option takes, with the option
         the first unknown one likely means."""
         message = f"unrecognized arguments: {' '.join(extras)}"
-        options = [o for action in self._actions for o in action.option_strings]
         for extra in extras:
             if extra.startswith("-") and len(extra) > 1:
-                return message + did_you_mean(extra.split("=", 1)[0], options)
+                return message + did_you_mean(extra.split("=", 1)[0], self._option_string_actions)
         return message
 
     def _check_value(self, action: argparse.Action, value: Any) -> None:
