@@ -3,7 +3,8 @@
 One row per command: the module whose ``main(argv)`` runs it, whether its
 ``argv`` keeps the command's name (``kurenai.compat``'s main serves two
 commands and reads which), and its line in ``kurenai --help`` (one line:
-at most 60 characters), which lists every row.  A command added here is run and listed; nothing else names it.
+at most 60 characters), which lists every row.  A command added here is run
+and listed; nothing else names it.
 """
 
 from __future__ import annotations

@@ -38,7 +38,9 @@ def note_lsum(args: argparse.Namespace, formats: Sequence[str]) -> None:
         )
 
 
-def note_texts(args: argparse.Namespace, targets: Sequence[Any], predictions: Sequence[str]) -> None:
+def note_texts(
+    args: argparse.Namespace, targets: Sequence[Any], predictions: Sequence[str]
+) -> None:
     """The notes on the texts themselves, from the run's first block."""
     warn_unspaced(args, predictions)
     hint_rouge_score(args, [*predictions[:_SAMPLE], *targets[:_SAMPLE]])

@@ -32,7 +32,6 @@ import numpy.typing as npt
 
 from kurenai.cli._files import atomic_output, stderr_line
 from kurenai.cli._floats import below
-from kurenai.cli._notes import note_texts
 from kurenai.cli._io import (
     Record,
     Sides,
@@ -42,6 +41,7 @@ from kurenai.cli._io import (
     _target_getter,
     _text_getter,
 )
+from kurenai.cli._notes import note_texts
 from kurenai.cli._output import Block, write_leaderboard
 from kurenai.cli._scoring import limited, score_records
 from kurenai.cli._sources import (

@@ -57,7 +57,10 @@ Files = Callable[..., list[str]]
     ("argv", "message"),
     [
         (["--rouge-types", "rouge1,rouge10"], "invalid ROUGE type 'rouge10'; valid types: "),
-        (["--rouge-types", "rougel"], "invalid ROUGE type 'rougel' (did you mean 'rougeL'?); valid"),
+        (
+            ["--rouge-types", "rougel"],
+            "invalid ROUGE type 'rougel' (did you mean 'rougeL'?); valid",
+        ),
         (["--rouge-types", "rouge1,rouge1"], "ROUGE type 'rouge1' asked for twice"),
         (["--rouge-types", ","], "rouge_types must name at least one ROUGE type"),
         (["--tokenizer", "nope"], "unknown tokenizer 'nope'; available: "),

@@ -95,9 +95,7 @@ UNREAD_CASES: dict[str, list[tuple[list[str], Setup, str]]] = {
 }  # fmt: skip
 
 
-def _run(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *argv: str
-) -> Result:
+def _run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *argv: str) -> Result:
     monkeypatch.setattr(sys, "stdin", _Unread())
     return call_main(capsys, "--target-file", "-", "--prediction-file", PREDICTIONS, *argv)
 

@@ -26,9 +26,7 @@ def _files(tmp_path: Path, targets: list[str], predictions: list[str]) -> list[s
     return ["--target-file", str(tmp_path / "t.txt"), "--prediction-file", str(tmp_path / "p.txt")]
 
 
-def test_the_default_tokenizer_on_glued_punctuation_notes_it_once(
-    run: Run, tmp_path: Path
-) -> None:
+def test_the_default_tokenizer_on_glued_punctuation_notes_it_once(run: Run, tmp_path: Path) -> None:
     files = _files(tmp_path, ["the cat sat down"] * 5, ["The cat sat."] * 5)
     result = run(*files, "--chunk-size", "2")  # three chunks, one note
     assert (result.code, result.err) == (0, punctuation_note("sat."))
