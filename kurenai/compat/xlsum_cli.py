@@ -17,10 +17,8 @@ import os
 import sys
 from collections.abc import Sequence
 
-from kurenai._core import languages as _languages
-from kurenai._core import names as _names
 from kurenai._core.parsers import Parser
-from kurenai.compat.xlsum import ROUGE_KEYS, calculate_rouge
+from kurenai.compat.xlsum import ROUGE_KEYS, RougeScorer, calculate_rouge
 
 __all__ = ["main"]
 
@@ -57,12 +55,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = _parser().parse_args(argv)
     except SystemExit as done:  # --help (0) or a usage error (2)
         return int(done.code or 0)
-    try:  # the options, before any file is read
-        for rouge_type in args.rouge_types:
-            _names.resolve(rouge_type)
-        if args.lang is not None:
-            _languages.language(args.lang)
-    except ValueError as error:
+    try:  # the options (and the language's extra and data), before any file is read
+        RougeScorer(list(args.rouge_types), lang=args.lang, use_stemmer=not args.no_stemmer)
+    except (ImportError, LookupError) as error:
+        print(f"kurenai xlsum: error: {error}", file=sys.stderr)
+        return 1
+    except (TypeError, ValueError) as error:
         print(f"kurenai xlsum: error: {error}", file=sys.stderr)
         return 2
     try:

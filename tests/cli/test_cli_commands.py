@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -81,6 +82,15 @@ def test_every_command_line_answers_help_with_status_0(
     result = run(*command, asked)
     assert result.code == 0 and result.err == ""
     assert result.out.startswith(f"usage: {prog}")
+
+
+def test_the_compat_module_answers_help_and_suggests(capsys: pytest.CaptureFixture[str]) -> None:
+    for asked in ("-h", "--help"):
+        assert compat_cli.main([asked]) == 0
+        out, err = capsys.readouterr()
+        assert out.startswith("usage: python -m kurenai.compat {rouge,") and err == ""
+    assert compat_cli.main(["roug", "a", "b"]) == 2
+    assert "(did you mean 'rouge'?)" in capsys.readouterr().err
 
 
 def test_the_perl_drop_in_keeps_its_usage_and_its_refusals(
@@ -236,3 +246,14 @@ def test_a_name_in_another_case_or_with_underscores_means_itself(name: str, data
 @given(st.text(alphabet="xyzqv0", min_size=1, max_size=12))
 def test_a_name_sharing_nothing_with_the_choices_gets_none(name: str) -> None:
     assert did_you_mean(name, NAMES) == ""
+
+
+def test_xlsum_checks_its_options_before_reading_the_files(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    missing = [str(tmp_path / "none.txt"), str(tmp_path / "none.txt")]
+    assert xlsum_cli.main(["--no-stemmer", "--rouge-types", "rougeX", "--", *missing]) == 2
+    assert "Invalid rouge type: rougeX" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "jieba", None)
+    assert xlsum_cli.main(["--lang", "chinese_simplified", *missing]) == 1
+    assert "jieba" in capsys.readouterr().err and not (tmp_path / "none.txt").exists()
