@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 
 from kurenai._core.parsers import Parser
@@ -56,7 +57,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as done:  # --help (0) or a usage error (2)
         return int(done.code or 0)
     try:  # the options (and the language's extra and data), before any file is read
-        RougeScorer(list(args.rouge_types), lang=args.lang, use_stemmer=not args.no_stemmer)
+        with warnings.catch_warnings():  # the package's warnings: once, from the run
+            warnings.simplefilter("ignore")
+            scorer = RougeScorer(args.rouge_types, lang=args.lang, use_stemmer=not args.no_stemmer)
+            scorer.score("", "")  # the package reads the types when it first scores
     except (ImportError, LookupError) as error:
         print(f"kurenai xlsum: error: {error}", file=sys.stderr)
         return 1
