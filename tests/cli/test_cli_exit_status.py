@@ -76,7 +76,7 @@ UNREAD_CASES: dict[str, list[tuple[list[str], Setup, str]]] = {
         (["--report", "r.html"], _missing("plotly"), "needs plotly: pip install -e '.[report]'"),
         (["--tokenizer", "jieba"], _missing("jieba"), "pip install -e '.[zh]'"),
         (["--lang", "th"], _missing("pythainlp"), "pip install -e '.[th]'"),
-        (["--split-summaries", "punkt", "--rouge-types", "rougeLsum"], _missing("punkt"),
+        (["--split-summaries", "punkt", "--rouge-types", "rougeLsum"], _missing("nltk"),
          "pip install -e '.[punkt]'"),
         (["--output", PREDICTIONS], _none, "--output"),  # the output is an input
     ],
