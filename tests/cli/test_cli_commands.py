@@ -21,6 +21,7 @@ from kurenai._core.parsers import Parser
 from kurenai._core.spelling import closest, did_you_mean
 from kurenai.cli import _args, _commands
 from kurenai.compat import cli as compat_cli
+from kurenai.compat import patched
 from kurenai.compat import xlsum_cli
 from kurenai.rouge155 import _files2rouge
 from kurenai.rouge155 import cli as rouge155_cli
@@ -91,6 +92,9 @@ def test_the_compat_module_answers_help_and_suggests(capsys: pytest.CaptureFixtu
         assert out.startswith("usage: python -m kurenai.compat {rouge,") and err == ""
     assert compat_cli.main(["roug", "a", "b"]) == 2
     assert "(did you mean 'rouge'?)" in capsys.readouterr().err
+    for asked in ("-h", "--help"):  # python -m kurenai.compat.patched
+        assert patched.main([asked]) == 0
+        assert capsys.readouterr().out.startswith("usage: python -m kurenai.compat.patched")
 
 
 def test_the_perl_drop_in_keeps_its_usage_and_its_refusals(
