@@ -21,8 +21,7 @@ from kurenai._core.parsers import Parser
 from kurenai._core.spelling import closest, did_you_mean
 from kurenai.cli import _args, _commands
 from kurenai.compat import cli as compat_cli
-from kurenai.compat import patched
-from kurenai.compat import xlsum_cli
+from kurenai.compat import patched, xlsum_cli
 from kurenai.rouge155 import _files2rouge
 from kurenai.rouge155 import cli as rouge155_cli
 from kurenai.rouge_scorer import RougeScorer
