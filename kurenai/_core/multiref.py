@@ -45,6 +45,7 @@ import numpy as np
 from kurenai._core import plan as _plan
 from kurenai._core.kinds import kind_of
 from kurenai._core.plan import SCORE_FIELDS, Plan, ScoreDict, Tallies, TypeSpec
+from kurenai._core.spelling import did_you_mean
 from kurenai.scoring import Score
 
 __all__ = [
@@ -306,7 +307,8 @@ def check_mode(mode: object) -> str:
     found = _BY_NAME.get(mode) if isinstance(mode, str) else None
     if found is None:
         choices = ", ".join(map(_listed, MODES))
-        raise ValueError(f"invalid multi-reference mode {mode!r}; choose from {choices}")
+        meant = did_you_mean(mode, _BY_NAME)
+        raise ValueError(f"invalid multi-reference mode {mode!r}{meant}; choose from {choices}")
     return found.name
 
 

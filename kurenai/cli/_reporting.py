@@ -42,6 +42,7 @@ from kurenai.cli._io import (
     _target_getter,
     _text_getter,
 )
+from kurenai.cli._notes import note_texts
 from kurenai.cli._output import Block, write_leaderboard
 from kurenai.cli._scoring import limited, score_records
 from kurenai.cli._sources import (
@@ -53,7 +54,7 @@ from kurenai.cli._sources import (
     rows,
 )
 
-__all__ = ["add_options", "check", "ranks_systems", "run_systems", "tap"]
+__all__ = ["add_options", "check", "check_installed", "ranks_systems", "run_systems", "tap"]
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -109,6 +110,18 @@ def check(args: argparse.Namespace) -> None:
         raise CliError("--all-pairs needs --systems or --system-fields", 2)
     if args.report_explain < -1:
         raise CliError("--report-explain: expected -1 (all) or a count >= 0", 2)
+
+
+def check_installed(args: argparse.Namespace) -> None:
+    """CliError (exit 1, as for any extra not installed) if ``--report``
+    lacks the ``report`` extra: said before any input is read."""
+    if args.report is not None:
+        from kurenai.report._render import check_installed as report_installed
+
+        try:
+            report_installed()
+        except ImportError as error:
+            raise CliError(f"--report: {error}") from None
 
 
 class _Tap:
@@ -167,6 +180,7 @@ def run_systems(args: argparse.Namespace, sides: Sides, scorer: Any, signature: 
 
     sources = _system_sources(args, sides.predictions)
     targets, predictions, ids = _read(sides.targets, sources)
+    note_texts(args, targets, predictions[0])
     names = _names(sources, sides)
     systems = dict(zip(names, predictions))
     if limited(args):
@@ -275,8 +289,8 @@ def _write(
                 n_trials=args.ar_trials,
                 title=f"kurenai report — {os.path.basename(args.report)}",
             )
-    except ImportError as error:
-        raise CliError(f"--report: {error}", 2) from None
+    except ImportError as error:  # an extra missing: as check() says it
+        raise CliError(f"--report: {error}") from None
     except ValueError as error:  # e.g. every record over --max-tokens: nothing to report
         raise CliError(f"--report: {error}") from None
 

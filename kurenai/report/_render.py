@@ -10,16 +10,33 @@ with every ``<`` written ``\\u003c``, so no text in it (``</script>``,
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
 from importlib import resources
 from typing import IO, Any
 
-__all__ = ["embedded_json", "render", "render_page"]
+__all__ = ["check_installed", "embedded_json", "render", "render_page"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _EXTRA = "pip install -e '.[report]' in a kurenai checkout"
+
+
+def check_installed() -> None:
+    """The ImportError :func:`render` would raise without the ``report``
+    extra, found without importing it (the command line asks before it
+    reads any input)."""
+    missing = [name for name in ("jinja2", "plotly") if _spec(name) is None]
+    if missing:
+        raise ImportError(f"the HTML report needs {' and '.join(missing)}: {_EXTRA}")
+
+
+def _spec(name: str) -> object:
+    try:
+        return importlib.util.find_spec(name)
+    except (ImportError, ValueError):  # a broken install, or a module set to None
+        return None
 
 
 def embedded_json(data: Any) -> str:
