@@ -132,14 +132,15 @@ class _Tap:
     def write(self, signature: str) -> None:
         """Write the report (``--report``) of everything kept."""
         args = self._args
-        name = _system_name(self._sides.predictions, self._sides)
+        sides = self._sides
+        # The systems by their files (or fields): the baseline's name is its file's.
+        sources = [sides.predictions] if sides.baseline is None else [sides.predictions, sides.baseline]
+        name, *rest = _names(sources, sides)
         scores = {name: np.concatenate(self._values, axis=2)}
         baseline = None
         if self._baseline:
-            from kurenai.report import baseline_name
-
-            baseline = [r.baseline or "" for r in self._records]
-            scores[baseline_name(scores)] = np.concatenate(self._baseline, axis=2)
+            baseline = {rest[0]: [r.baseline or "" for r in self._records]}
+            scores[rest[0]] = np.concatenate(self._baseline, axis=2)
         records = self._records
         _write(
             args,
@@ -294,15 +295,29 @@ def _system_sources(args: argparse.Namespace, predictions: Source) -> list[Sourc
 
 
 def _names(sources: Sequence[Source], sides: Sides) -> list[str]:
-    """A distinct name per system: its field when systems share a file, else its file."""
+    """A distinct name per system: its field when systems share a file, else its
+    file's name, with as many of its folders as tell it from another system's
+    file of that name (``a/pred.jsonl``, ``b/pred.jsonl``); ``-2``... last."""
+    first = [_system_name(source, sides, sources) for source in sources]
     names: list[str] = []
-    for source in sources:
-        name = _system_name(source, sides, sources)
+    for source, name in zip(sources, first):
+        if first.count(name) > 1 and name == os.path.basename(source.path):
+            name = _shortest_suffix(source.path, {s.path for s in sources if s.path != source.path})
         candidate, k = name, 2
         while candidate in names:
             candidate, k = f"{name}-{k}", k + 1
         names.append(candidate)
     return names
+
+
+def _shortest_suffix(path: str, others: set[str]) -> str:
+    """The last parts of ``path`` that no path of ``others`` ends with."""
+    parts = os.path.normpath(os.path.abspath(path)).split(os.sep)
+    ends = [os.path.normpath(os.path.abspath(p)).split(os.sep) for p in others]
+    for size in range(1, len(parts) + 1):
+        if all(end[-size:] != parts[-size:] for end in ends):
+            return "/".join(parts[-size:])
+    return os.path.basename(path)
 
 
 def _system_name(source: Source, sides: Sides, sources: Sequence[Source] = ()) -> str:
