@@ -134,7 +134,7 @@ class _Tap:
         args = self._args
         sides = self._sides
         # The systems by their files (or fields): the baseline's name is its file's.
-        sources = [sides.predictions] if sides.baseline is None else [sides.predictions, sides.baseline]
+        sources = [s for s in (sides.predictions, sides.baseline) if s is not None]
         name, *rest = _names(sources, sides)
         scores = {name: np.concatenate(self._values, axis=2)}
         baseline = None

@@ -81,7 +81,7 @@ def test_report_of_a_comparison_from_jsonl_on_stdin(
     assert result.code == 0, result.err
     data = page_data(report)
     assert data["ids"] == [f"r{i}" for i in range(len(ENGLISH))]
-    # Named as on the leaderboard: the predictions by their field (on stdin), the baseline by its file.
+    # As on a leaderboard: the predictions by their field (on stdin), the baseline by its file.
     assert data["systems"] == ["prediction", "b.jsonl"]
     assert data["baseline"] == "b.jsonl" and "comparison" in data
     assert data["targets"][0] == ENGLISH[0][0] + "\n\na second reference"
