@@ -356,6 +356,10 @@ def test_the_record_view_opens_over_a_backdrop(
 ) -> None:
     assert not _errors(open_report(driver, named_page[0]))
     hit = "return document.elementFromPoint(arguments[0], arguments[1]).id"
+    inside = (
+        "return document.getElementById('aligned')"
+        ".contains(document.elementFromPoint(arguments[0], arguments[1]))"
+    )
     size = driver.execute_script("return [window.innerWidth, window.innerHeight]")
     corners = [(3, 3), (size[0] - 20, size[1] - 3)]  # -20: clear of the scroll bar
     assert all(driver.execute_script(hit, x, y) != "backdrop" for x, y in corners)  # control
@@ -371,12 +375,17 @@ def test_the_record_view_opens_over_a_backdrop(
     assert (box["left"], box["top"]) == (0, 0)
     assert box["width"] >= size[0] - 20 and box["height"] >= size[1]
     assert all(driver.execute_script(hit, x, y) == "backdrop" for x, y in corners)
+    # Nothing of the page shows through: not the charts' toolbars (Plotly's z-index is 1001).
+    _scroll_to(driver, "#leaderboard")
+    bars = [_rect(driver, bar) for bar in driver.find_elements("css selector", ".modebar")]
+    seen = [(b["left"] + 2, b["top"] + 2) for b in bars if 0 < b["top"] < size[1] - 10]
+    assert seen  # a toolbar is in the window, under the pop-up or beside it
+    assert all(
+        driver.execute_script(hit, x, y) == "backdrop" or driver.execute_script(inside, x, y)
+        for x, y in seen
+    )
     dialog = _rect(driver, driver.find_element("id", "aligned"))
     centre = (dialog["left"] + dialog["width"] / 2, dialog["top"] + 20)
-    inside = (
-        "return document.getElementById('aligned')"
-        ".contains(document.elementFromPoint(arguments[0], arguments[1]))"
-    )
     assert driver.execute_script(inside, *centre)  # the pop-up is above the backdrop
     heads = driver.find_elements("css selector", "#aligned-columns h3")
     assert [h.text for h in heads] == ["reference", SYSTEM, f"{BASELINE} (baseline)"]

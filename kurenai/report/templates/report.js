@@ -55,7 +55,10 @@
     // Small multiples: one chart per type, the systems side by side in each bin.
     const box = $("chart-distributions");
     box.textContent = "";
-    box.classList.toggle("many", D.systems.length > 2);
+    // Rows of at most 4 charts (3 with several systems' bars), as even as they go.
+    const widest = D.systems.length > 2 ? 3 : 4;
+    const rows = Math.ceil(D.types.length / widest);
+    box.style.setProperty("--columns", String(Math.ceil(D.types.length / rows)));
     const centres = Array.from({ length: BINS }, (_, b) => (b + 0.5) * BIN);
     const labels = centres.map((_, b) => (b * BIN).toFixed(2) + "–" + ((b + 1) * BIN).toFixed(2));
     const counts = D.types.map((t, k) => D.systems.map((s) => binCounts(F(s, k))));
