@@ -126,16 +126,25 @@
   // other systems' F (or the baseline's) and, against one other, the Δ.
   const compared = others.slice(0, 5);  // more would crowd the table; the leaderboard has them
   const longestId = D.ids.reduce((m, id) => Math.max(m, id.length), 2);
+  // No ids given: they are the records' numbers, which the # column shows.
+  const numbered = D.ids.every((id, i) => id === String(i));
   let columns = [];
   function buildColumns(k) {
     const t = D.types[k];
     const f = F(main, k);
-    const found = [{ key: "n", label: "#", value: (i) => i, kind: "n" },
-      { key: "id", label: "id", text: true, kind: "id" },
-      { key: "target", label: "reference", text: true, wide: true, kind: "target" },
+    const found = [{ key: "n", label: "#", value: (i) => i, kind: "n" }];
+    if (!numbered) found.push({ key: "id", label: "id", text: true, kind: "id" });
+    found.push({ key: "target", label: "reference", text: true, wide: true, kind: "target" },
       { key: "prediction", label: main, text: true, wide: true, kind: "prediction" },
-      { key: "length", label: "ref. tokens", value: (i) => D.lengths.target[i], kind: "length" },
-      { key: "f" + k, label: t + " F", name: main, value: (i) => f[i], score: true, kind: "f" }];
+      { key: "length", label: "ref. tokens", value: (i) => D.lengths.target[i], kind: "length" });
+    if (!others.length) {  // one system: every type's F fits
+      D.types.forEach((u, j) => {
+        const g = F(main, j);
+        found.push({ key: "f" + j, label: u + " F", value: (i) => g[i], score: true, kind: "f" + j });
+      });
+      return found;
+    }
+    found.push({ key: "f" + k, label: t + " F", name: main, value: (i) => f[i], score: true, kind: "f" });
     for (const o of compared) {
       const g = F(o, k);
       found.push({ key: "g" + k + ":" + o, label: t + " F", name: o, value: (i) => g[i],
@@ -267,7 +276,7 @@
           const x = c.value(i);
           cell(tr, signed(x), x > 0 ? "num delta wins" : x < 0 ? "num delta losses" : "num delta");
         }
-        else if (c.score) cell(tr, fmt(c.value(i)), c.kind === "f" ? "num" : "num other");
+        else if (c.score) cell(tr, fmt(c.value(i)), c.kind === "g" ? "num other" : "num");
         else cell(tr, String(c.value(i)), "num");
       }
       fragment.appendChild(tr);
