@@ -247,7 +247,7 @@ def _write(
     ids: Sequence[Any] | None,
     scores: dict[str, Any],
     signature: str,
-    baseline: list[str] | None = None,
+    baseline: dict[str, list[str]] | None = None,
     all_pairs: bool = False,
 ) -> None:
     from kurenai.report import write_report
