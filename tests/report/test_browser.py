@@ -234,6 +234,12 @@ def _scroll_to(driver: Any, selector: str) -> None:
     driver.execute_script(f"document.querySelector({selector!r}).scrollIntoView()")
 
 
+def _shot(driver: Any, shots: Path, selector: str, name: str) -> None:
+    """A screenshot of the window scrolled to ``selector``, to look at."""
+    _scroll_to(driver, selector)
+    driver.save_screenshot(str(shots / name))
+
+
 def test_chart_titles_and_legends_are_clear_of_the_toolbars(
     driver: Any, named_page: tuple[Path, RougeScorer], shots: Path
 ) -> None:
@@ -256,8 +262,7 @@ def test_chart_titles_and_legends_are_clear_of_the_toolbars(
         # legend) lies under the toolbar either.
         for text in chart.find_elements("css selector", ".gtitle, .legend"):
             assert not _overlap(_rect(driver, text), bar), figure.text
-    _scroll_to(driver, "#buckets")
-    driver.save_screenshot(str(shots / "titles-buckets.png"))
+    _shot(driver, shots, "#buckets", "titles-buckets.png")
 
 
 def _plot(driver: Any, element: Any, script: str) -> Any:
@@ -288,13 +293,11 @@ def test_one_distribution_per_type_on_a_shared_count_axis(
         bar = _rect(driver, figure.find_element("css selector", ".modebar"))
         assert not _overlap(_rect(driver, figure.find_element("css selector", "figcaption")), bar)
     assert len(tops) == 1  # one count axis: the types' charts compare at a glance
-    assert (
-        len({round(_rect(driver, f)["top"]) for f in figures}) == 1
-    )  # four types side by side in a 1400-pixel window
+    tops_of_charts = {round(_rect(driver, f)["top"]) for f in figures}
+    assert len(tops_of_charts) == 1  # four types side by side in a 1400-pixel window
     legend = driver.find_elements("css selector", "#legend-distributions .legend-item")
     assert [item.text for item in legend] == [SYSTEM, f"{BASELINE} (baseline)"]
-    _scroll_to(driver, "#distributions")
-    driver.save_screenshot(str(shots / "distributions.png"))
+    _shot(driver, shots, "#distributions", "distributions.png")
 
 
 def test_ids_are_shown_whole(
@@ -313,8 +316,7 @@ def test_ids_are_shown_whole(
     text = driver.find_element("css selector", "#rows tr[data-i='0'] td.text")
     assert driver.execute_script(clipped, text)
     assert text.get_attribute("title") == MANY[0][0]
-    _scroll_to(driver, "#records")
-    driver.save_screenshot(str(shots / "table-ids.png"))
+    _shot(driver, shots, "#records", "table-ids.png")
 
 
 def test_the_record_table_shows_the_baseline_f_beside_the_delta(
@@ -347,8 +349,7 @@ def test_the_record_table_shows_the_baseline_f_beside_the_delta(
             delta = round(mine, 6) - round(theirs, 6)
             sign = "+" if delta > 0 else "−" if delta < 0 else "±"
             assert cells == [f"{mine:.4f}", f"{theirs:.4f}", f"{sign}{abs(delta):.4f}"]
-    _scroll_to(driver, "#records")
-    driver.save_screenshot(str(shots / "table-baseline.png"))
+    _shot(driver, shots, "#records", "table-baseline.png")
 
 
 def test_the_record_view_opens_over_a_backdrop(
