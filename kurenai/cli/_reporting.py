@@ -149,7 +149,7 @@ class _Tap:
         sides = self._sides
         # The systems by their files (or fields): the baseline's name is its file's.
         sources = [s for s in (sides.predictions, sides.baseline) if s is not None]
-        name, *rest = _names(sources, sides)
+        name, *rest = _names(sources)
         scores = {name: np.concatenate(self._values, axis=2)}
         baseline = None
         if self._baseline:
@@ -182,7 +182,7 @@ def run_systems(args: argparse.Namespace, sides: Sides, scorer: Any, signature: 
     sources = _system_sources(args, sides.predictions)
     targets, predictions, ids = _read(sides.targets, sources)
     note_texts(args, targets, predictions[0])
-    names = _names(sources, sides)
+    names = _names(sources)
     systems = dict(zip(names, predictions))
     if limited(args):
         targets, systems, ids, scores = _within_limits(args, scorer, targets, systems, ids)
@@ -314,11 +314,11 @@ def _system_sources(args: argparse.Namespace, predictions: Source) -> list[Sourc
     return sources
 
 
-def _names(sources: Sequence[Source], sides: Sides) -> list[str]:
+def _names(sources: Sequence[Source]) -> list[str]:
     """A distinct name per system: its field when systems share a file, else its
     file's name, with as many of its folders as tell it from another system's
     file of that name (``a/pred.jsonl``, ``b/pred.jsonl``); ``-2``... last."""
-    first = [_system_name(source, sides, sources) for source in sources]
+    first = [_system_name(source, sources) for source in sources]
     names: list[str] = []
     for source, name in zip(sources, first):
         if first.count(name) > 1 and name == os.path.basename(source.path):
@@ -340,8 +340,10 @@ def _shortest_suffix(path: str, others: set[str]) -> str:
     return os.path.basename(path)
 
 
-def _system_name(source: Source, sides: Sides, sources: Sequence[Source] = ()) -> str:
-    shared = [s for s in (sides.targets, *sources) if s is not source and s.path == source.path]
+def _system_name(source: Source, sources: Sequence[Source]) -> str:
+    # A file that holds one system (beside the references or not) names it;
+    # systems sharing a file, or stdin, are named by their fields.
+    shared = [s for s in sources if s is not source and s.path == source.path]
     if source.structured and (shared or source.path == "-"):
         return source.field
     return os.path.basename(source.path)

@@ -258,3 +258,18 @@ def test_the_report_leaves_over_limit_records_out_as_the_cli_does(
         if not baseline:
             interval = cli["aggregate"][rouge_type]
             assert [low, mid, high] == [interval[x]["fmeasure"] for x in ("low", "mid", "high")]
+
+
+def test_a_file_holding_one_system_beside_the_references_names_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    dev, old = tmp_path / "dev.jsonl", tmp_path / "old.jsonl"
+    dev.write_text(
+        "".join(json.dumps({"target": t, "prediction": p}) + "\n" for t, p, _ in ENGLISH)
+    )
+    old.write_text("".join(json.dumps({"prediction": b}) + "\n" for _, _, b in ENGLISH))
+    report = tmp_path / "r.html"
+    argv = ["--target-file", str(dev), "--prediction-file", str(dev), "--baseline-file", str(old)]
+    result = call_main(capsys, *argv, "--report", str(report))
+    assert result.code == 0, result.err
+    assert page_data(report)["systems"] == ["dev.jsonl", "old.jsonl"]
