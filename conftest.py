@@ -1,0 +1,21 @@
+"""Collection of the package's own modules, which pyproject.toml's
+``--doctest-modules`` imports for their doctests: a module built on an extra
+that is not installed (``kurenai/ignite`` needs pytorch-ignite and torch) is
+left out, except under ``CI=true``, where CI installs every extra and a failed
+import must fail the run.  (The tests' own fixtures: ``tests/conftest.py``.)
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+# A package of kurenai -> the top-level modules it imports when it loads.
+NEEDS = {"kurenai/ignite": ("torch", "ignite")}
+
+collect_ignore = [
+    path
+    for path, modules in NEEDS.items()
+    if os.environ.get("CI", "").lower() != "true"
+    and any(importlib.util.find_spec(module) is None for module in modules)
+]
