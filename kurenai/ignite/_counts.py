@@ -125,9 +125,17 @@ def split_output(output: Any) -> tuple[Any, Any]:
     return y_pred, y
 
 
+_TENSOR_TYPES: dict[type, bool] = {}
+
+
 def _is_tensor(value: object) -> bool:
     # Without importing torch: this module must load without it.
-    return any(c.__name__ == "Tensor" and c.__module__ == "torch" for c in type(value).__mro__)
+    kind = type(value)
+    found = _TENSOR_TYPES.get(kind)
+    if found is None:
+        found = any(c.__name__ == "Tensor" and c.__module__ == "torch" for c in kind.__mro__)
+        _TENSOR_TYPES[kind] = found
+    return found
 
 
 def _described(value: object) -> str:
@@ -138,6 +146,8 @@ def _sequence(value: Any, what: str) -> list[Any]:
     """``value`` as a list, if it is a sequence (or iterable) of items and not
     text, bytes, a tensor or None, which ignite would read element by element
     (a string as its characters, a tensor as tensors that never match)."""
+    if type(value) is list:
+        return value  # read, never changed
     if isinstance(value, str):
         raise TypeError(
             f"{what} is a str ({value[:40]!r}): pass its tokens, a list "
@@ -187,10 +197,6 @@ def _f(precision: float, recall: float, alpha: float) -> float:
     return 0.0  # adding 0.0 leaves ignite's sum as it was
 
 
-def _sizes(variant: Variant, length: int) -> int:
-    return length if variant == "L" else max(length - int(variant) + 1, 0)
-
-
 def batch_values(
     candidates: Sequence[Sequence[Any]],
     references: Sequence[Sequence[Sequence[Any]]],
@@ -202,30 +208,35 @@ def batch_values(
     (checked by :func:`batch_tokens`)."""
     orders = tuple(sorted({v for v in variants if v != "L"}, key=int))
     want_lcs = "L" in variants
-    at = {order: k for k, order in enumerate(orders)}
+    # Per variant: where its match count is (-1: the LCS), and how many
+    # fewer units than tokens a side has (n - 1 n-grams; none for L).
+    plan = [(-1, 0) if v == "L" else (orders.index(int(v)), int(v) - 1) for v in variants]
     pair_counts = _backend.kernels.pair_counts
     out = [Values([], [], []) for _ in variants]
     for candidate, group in zip(candidates, references):
         counts = [pair_counts([ref], [candidate], orders, want_lcs, False) for ref in group]
-        for v, variant in enumerate(variants):
-            # (match, candidate size, reference size) per reference
+        for (at, fewer), values in zip(plan, out):
+            # (match, candidate units, reference units) per reference
             triples = [
                 (
-                    found[1] if variant == "L" else found[0][at[variant]],
-                    _sizes(variant, found[4]),
-                    _sizes(variant, found[3]),
+                    found[1] if at < 0 else found[0][at],
+                    max(found[4] - fewer, 0),
+                    max(found[3] - fewer, 0),
                 )
                 for found in counts
             ]
             precision, recall = _reduced(triples, multiref)
-            out[v].precision.append(precision)
-            out[v].recall.append(recall)
-            out[v].fmeasure.append(_f(precision, recall, alpha))
+            values.precision.append(precision)
+            values.recall.append(recall)
+            values.fmeasure.append(_f(precision, recall, alpha))
     return out
 
 
 def _reduced(triples: list[tuple[int, int, int]], multiref: str) -> tuple[float, float]:
     """One sample's precision and recall over its references."""
+    if len(triples) == 1:  # both modes: that reference's
+        match, candidate, reference = triples[0]
+        return _ratio(match, candidate), _ratio(match, reference)
     if multiref == "average":
         match = sum(t[0] for t in triples)
         return _ratio(match, sum(t[1] for t in triples)), _ratio(match, sum(t[2] for t in triples))
