@@ -1,7 +1,8 @@
 """Collection of the package's own modules, which pyproject.toml's
-``--doctest-modules`` imports for their doctests: a module built on an extra
-that is not installed (``kurenai/ignite`` needs pytorch-ignite and torch) is
-left out, except under ``CI=true``, where CI installs every extra and a failed
+``--doctest-modules`` imports for their doctests, and of the docs' examples:
+a module built on an extra that is not installed (``kurenai/ignite`` needs
+pytorch-ignite and torch), and a page whose examples import it, are left out,
+except under ``CI=true``, where CI installs every extra and a failed
 import must fail the run.  (The tests' own fixtures: ``tests/conftest.py``.)
 """
 
@@ -10,8 +11,12 @@ from __future__ import annotations
 import importlib.util
 import os
 
-# A package of kurenai -> the top-level modules it imports when it loads.
-NEEDS = {"kurenai/ignite": ("torch", "ignite")}
+# A package of kurenai (or a page whose examples import one) -> the top-level
+# modules it imports when it loads.
+NEEDS = {
+    "kurenai/ignite": ("torch", "ignite"),
+    "docs/migrate/ignite.md": ("torch", "ignite"),
+}
 
 collect_ignore = [
     path
