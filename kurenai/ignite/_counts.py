@@ -142,16 +142,19 @@ def _described(value: object) -> str:
     return f"{type(value).__module__}.{type(value).__qualname__}".removeprefix("builtins.")
 
 
-def _sequence(value: Any, what: str) -> list[Any]:
+def _sequence(value: Any, what: str, text: bool = False) -> list[Any]:
     """``value`` as a list, if it is a sequence (or iterable) of items and not
-    text, bytes, a tensor or None, which ignite would read element by element
-    (a string as its characters, a tensor as tensors that never match)."""
+    bytes, a tensor or None, which ignite would read element by element (a
+    tensor as tensors that never match); a str only where ``text`` allows
+    (a candidate or a reference: its characters are its tokens, as in ignite)."""
     if type(value) is list:
         return value  # read, never changed
     if isinstance(value, str):
+        if text:
+            return list(value)
         raise TypeError(
-            f"{what} is a str ({value[:40]!r}): pass its tokens, a list "
-            "(text.split() for words, list(text) for characters)"
+            f"{what} is a str ({value[:40]!r}): pass a list "
+            "(of token sequences: text.split() for words, list(text) for characters)"
         )
     if isinstance(value, (bytes, bytearray)):
         raise TypeError(f"{what} is {type(value).__name__}: pass a list of tokens")
@@ -164,7 +167,9 @@ def _sequence(value: Any, what: str) -> list[Any]:
 
 def batch_tokens(y_pred: Any, y: Any) -> tuple[list[list[Any]], list[list[list[Any]]]]:
     """The batch's candidates and each one's references, as lists, checked:
-    as many reference groups as candidates, at least one reference each."""
+    as many reference groups as candidates, at least one reference each, and
+    a candidate and its references all text (characters as tokens) or all
+    sequences of tokens."""
     candidates = _sequence(y_pred, "y_pred (the batch's candidates)")
     groups = _sequence(y, "y (the batch's references)")
     if len(candidates) != len(groups):
@@ -172,15 +177,34 @@ def batch_tokens(y_pred: Any, y: Any) -> tuple[list[list[Any]], list[list[list[A
             f"y_pred has {len(candidates)} candidates but y has {len(groups)} groups of "
             "references: one group (a list of references) per candidate"
         )
-    cands = [_sequence(c, f"y_pred[{i}] (a candidate)") for i, c in enumerate(candidates)]
-    refs = []
-    for i, group in enumerate(groups):
+    cands, refs = [], []
+    for i, (candidate, group) in enumerate(zip(candidates, groups)):
+        cands.append(_sequence(candidate, f"y_pred[{i}] (a candidate)", text=True))
         where = f"y[{i}] (the references of candidate {i})"
-        found = [_sequence(r, f"y[{i}][{j}] (a reference)") for j, r in enumerate(_sequence(group, where))]
+        found = _sequence(group, where)
         if not found:
             raise ValueError(f"{where} is empty: each candidate needs at least one reference")
-        refs.append(found)
+        for j, reference in enumerate(found):
+            if isinstance(reference, str) != isinstance(candidate, str):
+                raise TypeError(_mixed(i, j, candidate))
+        refs.append([_sequence(r, f"y[{i}][{j}] (a reference)", text=True) for j, r in enumerate(found)])
     return cands, refs
+
+
+def _mixed(i: int, j: int, candidate: Any) -> str:
+    """The error for a candidate and a reference of different kinds: one a
+    str (its characters as tokens), the other a sequence of tokens; nearly
+    always a missing ``.split()`` or a missing level of nesting in ``y``."""
+    if isinstance(candidate, str):
+        return (
+            f"y_pred[{i}] is a str but its reference y[{i}][{j}] is not: give both as "
+            "token sequences (text.split()), or both as str to compare characters"
+        )
+    return (
+        f"y[{i}][{j}] (a reference) is a str but its candidate y_pred[{i}] is not: "
+        f"give both as token sequences; if y[{i}] is one reference's tokens, "
+        "y needs one more level of nesting ([[tokens]] for one reference)"
+    )
 
 
 # ------------------------------------------------------------ scores

@@ -271,12 +271,13 @@ def test_a_non_int_order_is_refused_at_once(
 @pytest.mark.parametrize(
     ("output", "error", "message"),
     [
-        # Words as one string: ignite would count its characters.
-        (([" the cat"], [[["the", "cat"]]]), TypeError, r"y_pred\[0\] \(a candidate\) is a str"),
+        # Words as one string against tokens: a missing split().
+        (([" the cat"], [[["the", "cat"]]]), TypeError, r"y_pred\[0\] is a str but its reference"),
         # One level of nesting missing in y: each token read as a reference.
-        (([["the", "cat"]], [["the", "cat"]]), TypeError, r"y\[0\]\[0\] \(a reference\) is a str"),
+        (([["the", "cat"]], [["the", "cat"]]), TypeError, r"y\[0\]\[0\] \(a reference\) is a str but"),
         (([["a"]], ["the cat"]), TypeError, r"y\[0\] \(the references of candidate 0\) is a str"),
-        ((["the cat"], ["the cat"]), TypeError, "is a str"),
+        ((["the cat"], "the cat"), TypeError, r"y \(the batch's references\) is a str"),
+        (("ab", [["a"], ["b"]]), TypeError, r"y_pred \(the batch's candidates\) is a str"),
         (([b"ab"], [[[b"a"]]]), TypeError, r"y_pred\[0\] \(a candidate\) is bytes"),
         (([None], [[["a"]]]), TypeError, r"y_pred\[0\] \(a candidate\) must be a sequence"),
         (([["a"]], [[None]]), TypeError, r"y\[0\]\[0\] \(a reference\) must be a sequence"),
@@ -313,6 +314,24 @@ def test_tensors_are_refused_with_the_fix(ours: ModuleType) -> None:
     metric = ours.RougeL()
     metric.update((ids.tolist(), [[[1, 2]]]))
     assert metric.compute()["Rouge-L-R"] == 1.0
+
+
+@settings(max_examples=30)
+@given(
+    texts=st.lists(
+        st.tuples(st.text("ab猫 ", max_size=8), st.lists(st.text("ab猫 ", max_size=8), min_size=1, max_size=3)),
+        min_size=1,
+        max_size=3,
+    ),
+    multiref=st.sampled_from(["average", "best"]),
+)
+def test_strings_are_their_characters_as_in_ignite(
+    ignite_metrics: ModuleType, ours: ModuleType, texts: list[Any], multiref: str
+) -> None:
+    # ignite's own tests score "abcdef" against "zbdfz": characters as tokens.
+    batch = ([c for c, _ in texts], [r for _, r in texts])
+    theirs, found = _both(ignite_metrics, ours, "Rouge", [batch], variants=[1, 2, "L"], multiref=multiref)
+    assert found == theirs
 
 
 def test_sequences_other_than_lists_count_the_same(
