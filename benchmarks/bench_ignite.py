@@ -106,8 +106,9 @@ def _compare(batches: Batches, multiref: str, repeats: int) -> None:
 
 
 def _tiny() -> int:
-    import kurenai.ignite
     from _common import synthetic_pairs
+
+    import kurenai.ignite
 
     pairs = [(p.split(), t.split()) for t, p in synthetic_pairs(6, 40)]
     batches = _batches(pairs, 4, 2)

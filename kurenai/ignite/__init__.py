@@ -102,7 +102,9 @@ class _BaseRouge(Metric):
         """``{"Rouge-<v>-P": ..., "-R": ..., "-F": ...}``: the means over the
         samples (over every process, when distributed)."""
         if self._num_examples == 0:
-            raise NotComputableError("Rouge metric must have at least one example before being computed")
+            raise NotComputableError(
+                "Rouge metric must have at least one example before being computed"
+            )
         name = metric_name(self._variant)
         return {
             f"{name}-P": float(self._precision / self._num_examples),
@@ -142,7 +144,9 @@ class RougeN(_BaseRouge):
     ) -> None:
         self._ngram = check_ngram(ngram)
         self._variant = self._ngram
-        super().__init__(multiref=multiref, alpha=alpha, output_transform=output_transform, device=device)
+        super().__init__(
+            multiref=multiref, alpha=alpha, output_transform=output_transform, device=device
+        )
 
 
 class RougeL(_BaseRouge):
@@ -173,8 +177,9 @@ class Rouge(Metric):
     >>> candidate = "the cat is not there".split()
     >>> references = ["the cat is on the mat".split(), "there is a cat on the mat".split()]
     >>> m.update(([candidate], [references]))
-    >>> m.compute()
-    {'Rouge-L-P': 0.6, 'Rouge-L-R': 0.5, 'Rouge-L-F': 0.5, 'Rouge-2-P': 0.5, 'Rouge-2-R': 0.4, 'Rouge-2-F': 0.4}
+    >>> m.compute()  # doctest: +NORMALIZE_WHITESPACE
+    {'Rouge-L-P': 0.6, 'Rouge-L-R': 0.5, 'Rouge-L-F': 0.5,
+     'Rouge-2-P': 0.5, 'Rouge-2-R': 0.4, 'Rouge-2-F': 0.4}
     """
 
     _state_dict_all_req_keys = ("internal_metrics",)

@@ -12,6 +12,7 @@ ignite's rules, as it applies them to pre-tokenized input:
   longest common subsequence, against the lengths);
 - tokens are compared as Python compares them (``hash`` and ``==``: ``1`` and
   ``1.0`` are one token), so they may be strings, integer IDs or any hashable;
+  a candidate or reference given as a str is its characters;
 - ``multiref="average"`` pools the counts over a sample's references (matches,
   candidate and reference sizes summed), ``"best"`` takes the reference with
   the highest recall, the first on ties; precision and recall are 0 when their
@@ -79,9 +80,10 @@ def check_ngram(ngram: Any) -> int:
     TypeError where ignite would fail later, or name a metric ``Rouge-2.0``)."""
     if isinstance(ngram, bool) or not isinstance(ngram, int):
         raise TypeError(f"ngram order must be an int, got {type(ngram).__name__}: {ngram!r}")
-    if ngram < 1:
-        raise ValueError(f"ngram order must be greater than zero (got : {ngram})")
-    return ngram
+    order: int = ngram
+    if order < 1:
+        raise ValueError(f"ngram order must be greater than zero (got : {order})")
+    return order
 
 
 def check_variants(variants: Sequence[Variant] | None) -> list[Variant]:
@@ -187,7 +189,9 @@ def batch_tokens(y_pred: Any, y: Any) -> tuple[list[list[Any]], list[list[list[A
         for j, reference in enumerate(found):
             if isinstance(reference, str) != isinstance(candidate, str):
                 raise TypeError(_mixed(i, j, candidate))
-        refs.append([_sequence(r, f"y[{i}][{j}] (a reference)", text=True) for j, r in enumerate(found)])
+        refs.append(
+            [_sequence(r, f"y[{i}][{j}] (a reference)", text=True) for j, r in enumerate(found)]
+        )
     return cands, refs
 
 

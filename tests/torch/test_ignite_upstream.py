@@ -44,7 +44,7 @@ PACKAGE = "ignite_rouge_tests"
 # The words NLTK's Treebank tokenizer splits (its CONTRACTIONS2 and 3).
 SPLIT_WORDS = {"cannot", "gimme", "gonna", "gotta", "lemme", "wanna", "more'n", "'tis", "'twas"}
 
-CONFTEST = '''
+CONFTEST = """
 import os, socket, sys, types
 import pytest
 
@@ -93,7 +93,7 @@ def distributed_context_single_node_gloo():
     yield {"local_rank": 0, "world_size": 1, "rank": 0}
     dist.destroy_process_group()
     _set_model(_SerialModel())
-'''
+"""
 INI = """[pytest]
 markers =
     distributed
@@ -125,7 +125,9 @@ def _upstream() -> Path:
         target.mkdir(parents=True, exist_ok=True)
         with tarfile.open(archive) as tar:
             for name in FILES:
-                member = tar.getmember(f"{archive.name[: -len('.tar.gz')]}/tests/ignite/metrics/nlp/{name}")
+                member = tar.getmember(
+                    f"{archive.name[: -len('.tar.gz')]}/tests/ignite/metrics/nlp/{name}"
+                )
                 source = tar.extractfile(member)
                 assert source is not None
                 (target / name).write_bytes(source.read())
