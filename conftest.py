@@ -18,9 +18,17 @@ NEEDS = {
     "docs/migrate/ignite.md": ("torch", "ignite"),
 }
 
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a broken or half-removed install
+        return False
+
+
 collect_ignore = [
     path
     for path, modules in NEEDS.items()
-    if os.environ.get("CI", "").lower() != "true"
-    and any(importlib.util.find_spec(module) is None for module in modules)
+    if os.environ.get("CI", "").lower() != "true" and not all(map(_installed, modules))
 ]

@@ -16,8 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from optional import missing
 
-from kurenai.ignite import _counts
-
 
 @pytest.fixture(scope="module")
 def ignite_metrics() -> Iterator[ModuleType]:
@@ -128,7 +126,7 @@ def test_the_harness_catches_a_reducer_keeping_the_last_tie(
         best = max(reversed(triples), key=lambda t: t[0] / t[2] if t[2] else 0)
         return best[0] / best[1] if best[1] else 0, best[0] / best[2] if best[2] else 0
 
-    monkeypatch.setattr(_counts, "_reduced", last_of_ties)
+    monkeypatch.setattr(ours._counts, "_reduced", last_of_ties)
     theirs, found = _both(ignite_metrics, ours, "RougeN", [TIE], ngram=1, multiref="best")
     assert found != theirs
 
@@ -366,3 +364,17 @@ def test_sequences_other_than_lists_count_the_same(
     batch = ((("a", "b", "b"), np.array([3, 4, 4])), ([("b", "a")], (np.array([4, 3]),)))
     theirs, found = _both(ignite_metrics, ours, "Rouge", [batch], variants=[1, 2, "L"])
     assert found == theirs
+
+
+@pytest.mark.slow
+def test_import_kurenai_loads_neither_torch_nor_ignite() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, kurenai, kurenai.rouge_scorer, kurenai.metrics; "
+        "print(sorted({'torch', 'ignite'} & set(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
