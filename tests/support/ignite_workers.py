@@ -15,21 +15,23 @@ SETTINGS = [
 BATCH = 8
 
 
-def scores(library: Any, corpus: Corpus, settings: dict[str, Any]) -> dict[str, float]:
-    """``library.Rouge(**settings)`` over ``corpus`` in batches of BATCH."""
+def _fed(library: Any, corpus: Corpus, settings: dict[str, Any]) -> Any:
+    """``library.Rouge(**settings)`` updated with ``corpus`` in batches of BATCH."""
     metric = library.Rouge(**settings)
     for start in range(0, len(corpus), BATCH):
         batch = corpus[start : start + BATCH]
         metric.update(([c for c, _ in batch], [r for _, r in batch]))
-    return dict(metric.compute())
+    return metric
+
+
+def scores(library: Any, corpus: Corpus, settings: dict[str, Any]) -> dict[str, float]:
+    """What ``library.Rouge(**settings)`` computes over ``corpus``."""
+    return dict(_fed(library, corpus, settings).compute())
 
 
 def sums(library: Any, corpus: Corpus, settings: dict[str, Any]) -> list[list[float]]:
     """Per variant, the four sums ignite's sync_all_reduce adds across processes."""
-    metric = library.Rouge(**settings)
-    for start in range(0, len(corpus), BATCH):
-        batch = corpus[start : start + BATCH]
-        metric.update(([c for c, _ in batch], [r for _, r in batch]))
+    metric = _fed(library, corpus, settings)
     return [
         [m._precision, m._recall, m._fmeasure, m._num_examples] for m in metric.internal_metrics
     ]
