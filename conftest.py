@@ -19,7 +19,6 @@ NEEDS = {
 }
 
 
-
 def _installed(module: str) -> bool:
     try:
         return importlib.util.find_spec(module) is not None
