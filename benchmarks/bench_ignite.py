@@ -1,0 +1,149 @@
+"""kurenai.ignite against pytorch-ignite's ROUGE metrics, in one run: a
+validation epoch of 10,000 pairs, ``update`` in batches then ``compute``.
+
+    python benchmarks/bench_ignite.py [--data-dir DIR] [--pairs 10000] [--batch 32]
+                                      [--repeats 3] [--implementation python] [--tiny]
+
+The pairs are SciTLDR's (618, lead-3 prediction against each TLDR, taken in
+turn until ``--pairs``), lower-cased and split on whitespace as ignite's own
+tests tokenize; generated pairs when the corpus is not found.  The metrics
+ignite users attach: ``Rouge(variants=[1, 2, "L"])``, and ``RougeN(1)``,
+``RougeN(2)`` and ``RougeL()`` as three metrics, each with ``multiref``
+``average`` (one reference) and ``best`` (every pair against two references).
+Each contender's results are first checked equal to ignite's, float for
+float; medians of ``--repeats`` interleaved repeats, and the ratio.
+
+``--tiny``: a few generated pairs, no ignite timing (nothing where the
+``ignite`` extra is not installed, except under ``CI=true``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from typing import Any, Callable
+
+from _common import add_common_options, find_data_dir, header, interleaved, read_jsonl
+
+Tokens = list[str]
+Batches = list[tuple[list[Tokens], list[list[Tokens]]]]
+
+
+def _pairs(data_dir: str | None, count: int) -> tuple[str, list[tuple[Tokens, Tokens]]]:
+    try:
+        rows = read_jsonl(find_data_dir(data_dir) / "en_scitldr_test.jsonl")
+        name = "SciTLDR (lead-3 vs TLDR)"
+        texts = [(r["prediction"], r["target"]) for r in rows]
+    except SystemExit:
+        from _common import synthetic_pairs
+
+        name = "generated pairs (corpus not found)"
+        texts = [(p, t) for t, p in synthetic_pairs(200, 60)]
+    pairs = [(p.lower().split(), t.lower().split()) for p, t in texts]
+    return name, [pairs[k % len(pairs)] for k in range(count)]
+
+
+def _batches(pairs: list[tuple[Tokens, Tokens]], size: int, references: int) -> Batches:
+    """Batches of ``size``; each candidate against ``references`` targets
+    (its own and the next pairs')."""
+    out: Batches = []
+    for start in range(0, len(pairs), size):
+        chunk = range(start, min(start + size, len(pairs)))
+        out.append(
+            (
+                [pairs[k][0] for k in chunk],
+                [[pairs[(k + j) % len(pairs)][1] for j in range(references)] for k in chunk],
+            )
+        )
+    return out
+
+
+def _epoch(make: Callable[[], list[Any]], batches: Batches) -> dict[str, float]:
+    """One epoch: every metric ``make`` builds updated on every batch, then computed."""
+    metrics = make()
+    for batch in batches:
+        for metric in metrics:
+            metric.update(batch)
+    results: dict[str, float] = {}
+    for metric in metrics:
+        results.update(metric.compute())
+    return results
+
+
+def _setups(library: Any, multiref: str) -> dict[str, Callable[[], list[Any]]]:
+    return {
+        'Rouge(variants=[1, 2, "L"])': lambda: [
+            library.Rouge(variants=[1, 2, "L"], multiref=multiref)
+        ],
+        "RougeN(1), RougeN(2), RougeL()": lambda: [
+            library.RougeN(ngram=1, multiref=multiref),
+            library.RougeN(ngram=2, multiref=multiref),
+            library.RougeL(multiref=multiref),
+        ],
+    }
+
+
+def _compare(batches: Batches, multiref: str, repeats: int) -> None:
+    import ignite.metrics
+
+    import kurenai.ignite
+
+    theirs, ours = _setups(ignite.metrics, multiref), _setups(kurenai.ignite, multiref)
+    for label in theirs:
+        same = _epoch(theirs[label], batches) == _epoch(ours[label], batches)
+        times = interleaved(
+            {
+                "ignite": lambda m=theirs[label]: _epoch(m, batches),
+                "kurenai": lambda m=ours[label]: _epoch(m, batches),
+            },
+            repeats,
+            clock=time.thread_time,  # CPU time: both run on this thread alone
+        )
+        ratio = times["ignite"] / times["kurenai"]
+        print(
+            f"{label:32} {multiref:8} {times['ignite']:9.3f} {times['kurenai']:9.3f} "
+            f"{ratio:7.1f}x  {same}"
+        )
+
+
+def _tiny() -> int:
+    from _common import synthetic_pairs
+
+    try:
+        import kurenai.ignite
+    except ImportError as error:
+        if os.environ.get("CI", "").lower() == "true":
+            raise  # CI installs the ignite extra
+        print(f"--tiny: kurenai.ignite needs the ignite extra ({error}): nothing run")
+        return 0
+    pairs = [(p.split(), t.split()) for t, p in synthetic_pairs(6, 40)]
+    batches = _batches(pairs, 4, 2)
+    for multiref in ("average", "best"):
+        found = _epoch(_setups(kurenai.ignite, multiref)['Rouge(variants=[1, 2, "L"])'], batches)
+        print(f"--tiny: Rouge {multiref} on {len(pairs)} generated pairs: {found['Rouge-L-F']:.4f}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir")
+    parser.add_argument("--pairs", type=int, default=10_000)
+    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--repeats", type=int, default=3)
+    add_common_options(parser)
+    args = parser.parse_args(argv)
+    header(args)
+    if args.tiny:
+        return _tiny()
+    name, pairs = _pairs(args.data_dir, args.pairs)
+    print(f"\n{name}: {len(pairs)} pairs, batches of {args.batch}, update + compute")
+    print(f"medians of {args.repeats} interleaved repeats (CPU seconds per epoch)")
+    print(f"{'metrics':32} {'multiref':8} {'ignite':>9} {'kurenai':>9} {'ratio':>8}  same numbers")
+    for multiref, references in (("average", 1), ("best", 2)):
+        _compare(_batches(pairs, args.batch, references), multiref, args.repeats)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
