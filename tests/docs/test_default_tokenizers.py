@@ -24,7 +24,10 @@ TARGET, PREDICTION = "The naïve cat sat.", "the naive cat sat down"
 def _table() -> dict[str, tuple[str, str]]:
     """entry point cell -> (tokenizer name, printed F) of each row."""
     text = PAGE.read_text(encoding="utf-8")
-    start, end = text.index("<!-- default-tokenizers -->"), text.index("<!-- /default-tokenizers -->")
+    start, end = (
+        text.index("<!-- default-tokenizers -->"),
+        text.index("<!-- /default-tokenizers -->"),
+    )
     rows = [line for line in text[start:end].splitlines() if line.startswith("| `")]
     cells = [[cell.strip() for cell in row.strip("|").split("|")] for row in rows]
     return {entry: (name.strip("`"), f) for entry, name, f, _ in cells}

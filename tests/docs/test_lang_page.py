@@ -125,7 +125,7 @@ def _requirements() -> None:
         try:
             __import__(module)
         except ImportError:
-            missing(f"{module} is not installed (the test extra)")
+            missing(f"{module} is not installed (the test-all extra)")
 
 
 @pytest.mark.slow

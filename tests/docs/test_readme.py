@@ -8,7 +8,6 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-
 from ci_scripts import ci_script
 
 ROOT = Path(__file__).resolve().parents[2]
