@@ -117,7 +117,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> Any:
     try:
         from multilingual_rouge import rouge_scorer, stemmers
     except ImportError:
-        missing("multilingual-rouge is not installed (the test-all extra)")
+        missing("multilingual-rouge is not installed (the test extra)")
     try:
         import nltk.stem.snowball
         import unidic

@@ -110,7 +110,7 @@ def _reference_procedure(preds: list[str], refs: list[str], lang: str) -> dict[s
         import multilingual_rouge.stemmers as stemmers
         from multilingual_rouge import rouge_scorer, scoring
     except ImportError:
-        missing("multilingual-rouge is not installed (the test-all extra)")
+        missing("multilingual-rouge is not installed (the test extra)")
     split = _independent()
 
     with pytest.MonkeyPatch.context() as patch:

@@ -125,7 +125,7 @@ def _requirements() -> None:
         try:
             __import__(module)
         except ImportError:
-            missing(f"{module} is not installed (the test-all extra)")
+            missing(f"{module} is not installed (the test extra)")
 
 
 @pytest.mark.slow
