@@ -4,7 +4,7 @@ cibuildwheel runs it on each wheel it built (pyproject.toml, ``test-command``),
 ``.ci/run`` on every extra Python, ``.ci/wheel-linux.sh`` on a wheel repaired
 here::
 
-    python .ci/wheel_test.py PROJECT [--no-toolchain] [PYTEST OPTIONS...]
+    python .ci/wheel_test.py PROJECT [--no-toolchain] [--kernels-only] [PYTEST OPTIONS...]
 
 PROJECT is a checkout or an unpacked sdist: its ``tests/`` run, while kurenai
 must be imported from elsewhere (the installed wheel) and be compiled, every
@@ -13,7 +13,9 @@ can be found, as on a user's machine that installs the wheel.
 
 The tests are ``CORE_TESTS`` below, without the slow ones: those that need
 only kurenai's dependencies and the ``test-core`` extra (pytest, pytest-xdist,
-hypothesis).  They run with ``CI=true``, so a test that finds a package
+hypothesis); ``--kernels-only``: ``KERNEL_TESTS``, the compiled kernels and
+the exactness against rouge-score, for the Pythons between the oldest and the
+newest (``.ci/pythons.sh``), whose builds differ least.  They run with ``CI=true``, so a test that finds a package
 missing fails rather than skips: the list must hold no test of an extra.
 """
 
@@ -51,6 +53,7 @@ CORE_TESTS = [
     "tests/test_names_and_modes.py",
     "tests/test_signature.py",
 ]
+KERNEL_TESTS = ["tests/kernels", "tests/test_exactness.py", "tests/test_rouge_scorer.py"]
 COMPILED = ("_lcs", "_fused", "_resample", "_variants", "_perl", "_records")
 
 
@@ -84,6 +87,10 @@ def main(argv: list[str]) -> int:
     if "--no-toolchain" in options:
         options.remove("--no-toolchain")
         check_no_toolchain()
+    tests = CORE_TESTS
+    if "--kernels-only" in options:
+        options.remove("--kernels-only")
+        tests = KERNEL_TESTS
     installed = check_install(project)
     print(f"kurenai: compiled, from {installed}", flush=True)
     os.environ["CI"] = "true"  # a missing package fails: CORE_TESTS must not need one
@@ -91,7 +98,7 @@ def main(argv: list[str]) -> int:
     import pytest
 
     parallel = ["-n", "auto"] if importlib.util.find_spec("xdist") else []
-    paths = [str(project / path) for path in CORE_TESTS]
+    paths = [str(project / path) for path in tests]
     args = ["--rootdir", str(project), "-q", "-m", "not slow", *parallel, *options, *paths]
     return int(pytest.main(args))
 

@@ -1,7 +1,7 @@
 """kurenai.compat.xlsum against XL-Sum's package (``multilingual_rouge``), per
 language, in one run.
 
-    python benchmarks/bench_xlsum.py [--pairs 200] [--repeats 5] [--tiny]
+    python benchmarks/bench_xlsum.py [--pairs 200] [--repeats 5] [--langs japanese ...] [--tiny]
 
 For each language, ``--pairs`` summary pairs of about 40 words (XL-Sum's
 summaries' length) are made from real sentences of the language's script,
@@ -149,13 +149,22 @@ def main() -> int:
     add_common_options(parser)
     parser.add_argument("--pairs", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument(
+        "--langs",
+        nargs="+",
+        metavar="LANG",
+        help=f"only these languages (of: {', '.join(map(str, LANGS))})",
+    )
     args = parser.parse_args()
+    chosen = [lang for lang in LANGS if args.langs is None or str(lang) in args.langs]
+    if args.langs is not None and len(chosen) != len(set(args.langs)):
+        parser.error(f"--langs: choose among {', '.join(map(str, LANGS))}")
     header(args)
     warnings.simplefilter("ignore")
     logging.getLogger("jieba").setLevel(logging.WARNING)
     _use_unidic_lite_if_needed()
     print(f"{'lang':10} {'theirs':>8} {'ours':>8} {'ratio':>8}")
-    for lang in LANGS:
+    for lang in chosen:
         _row(lang, args)
     return 0
 

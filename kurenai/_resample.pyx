@@ -8,6 +8,8 @@ path without a compiler, or for a generator other than MT19937).  Here a
 the same integers in C (``_kernels/_resample_mt.h`` says how, from NumPy's sources), and
 sums a few samples side by side as soon as their indices are drawn: no
 (samples x records) index array, and none of NumPy's per-call cost.
+:meth:`LegacyStream.flip_sums` does the same for approximate randomization's
+trials (``_kernels/_resample_flip.h``: one bit of a word per record).
 :class:`Rows` lays the rows out for the sums once (each distinct row kept
 once, when rows repeat).  The caller writes the final state back into the
 generator, so its next draw is the one rouge-score's calls would have left.
@@ -40,6 +42,11 @@ cdef extern from "_kernels/_resample.h":
     void _rows_free "kurenai_rows_free"(kurenai_rows *rows) noexcept nogil
     int _resample_rows "kurenai_resample_rows"(kurenai_mt *mt, const kurenai_rows *rows,
                                                Py_ssize_t samples, double *out) noexcept nogil
+
+cdef extern from "_kernels/_resample_flip.h":
+    int _flip_sums "kurenai_flip_sums"(kurenai_mt *mt, const double *values,
+                                       Py_ssize_t records, Py_ssize_t width,
+                                       Py_ssize_t trials, double *out) noexcept nogil
 
 #: Words in an MT19937 key.
 KEY_WORDS = 624
@@ -156,3 +163,25 @@ cdef class LegacyStream:
             status = _resample_rows(&self.mt, &rows.rows, out.shape[0], &out[0, 0])
         if status != 0:
             raise MemoryError("no memory for the resamples' indices")
+
+    def flip_sums(self, const double[:, ::1] values, double[:, ::1] out):
+        """Per row of ``out``, one approximate-randomization trial's sums.
+
+        A trial draws ``ceil(len(values) / 32)`` words as
+        ``RandomState.randint(0, 2**32, size=...)`` would; record ``i`` is
+        swapped when bit ``i % 32`` of word ``i // 32`` is set.  Its sums add
+        each row of ``values`` (records x width, ``width == out.shape[1]``),
+        negated when swapped, in record order from +0.0.
+        """
+        cdef int status
+        if values.shape[0] == 0:
+            raise ValueError("no records to randomize")
+        if out.shape[1] != values.shape[1]:
+            raise ValueError(f"out has {out.shape[1]} columns, the values {values.shape[1]}")
+        if out.shape[0] == 0:
+            return
+        with nogil:
+            status = _flip_sums(&self.mt, &values[0, 0], values.shape[0], values.shape[1],
+                                out.shape[0], &out[0, 0])
+        if status != 0:
+            raise MemoryError("no memory for the trials' words")

@@ -192,7 +192,8 @@ class RougeScorer(BaseScorer):
         ``best`` (rouge-score's rule): the reference with the highest F-measure
         wins (the first one on ties).  ``best-recall`` and ``average`` are
         ROUGE-1.5.5's ``-f B`` and ``-f A``; ``mean`` (or ``avg``) averages P,
-        R and F (see ``kurenai._core.multiref``).  Raises ValueError if
+        R and F; ``jackknife`` averages the ``best`` scores over each set of
+        references less one (see ``kurenai._core.multiref``).  Raises ValueError if
         ``targets`` is empty or ``mode`` unknown, and TypeError if ``targets``
         is a bare string or holds a non-str.
         """

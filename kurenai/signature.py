@@ -3,8 +3,9 @@
 A :class:`Signature` records everything that changes the numbers: the ROUGE
 types, the tokenizer (its name, options and the versions of the packages it
 relies on: an analyser and its dictionary), the stemming, how ROUGE-Lsum
-finds sentences, ROUGE-W's weight, the multi-reference mode and the
-bootstrap's settings when they apply, and kurenai's version.  Two runs with
+finds sentences, ROUGE-W's weight, the multi-reference mode, the
+bootstrap's settings and the approximate randomization test's (``ar``:
+trials and seed) when they apply, and kurenai's version.  Two runs with
 equal signatures give equal numbers.  ``str()`` gives the compact form::
 
     rouge:rouge1,rougeL|tok:whitespace|stem:no|split:newline|version:0.2.0
@@ -24,7 +25,7 @@ from typing import Any, Callable
 
 from kurenai.tokenizers._protocol import own_name
 
-__all__ = ["Bootstrap", "Signature", "describe"]
+__all__ = ["Bootstrap", "Randomization", "Signature", "describe"]
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,20 @@ class Bootstrap:
         seed = "none" if self.seed is None else self.seed
         kind = "paired" if self.paired else "boot"
         return f"{kind}:{self.samples},{self.confidence},seed:{seed}"
+
+
+@dataclass(frozen=True)
+class Randomization:
+    """The settings of paired approximate randomization tests; ``seed`` None:
+    NumPy's global generator."""
+
+    trials: int
+    seed: int | None = None
+
+    def __str__(self) -> str:
+        """``ar:10000,seed:42``."""
+        seed = "none" if self.seed is None else self.seed
+        return f"ar:{self.trials},seed:{seed}"
 
 
 @dataclass(frozen=True)
@@ -67,6 +82,7 @@ class Signature:
     multi_ref_mode: str | None = None
     bootstrap: Bootstrap | None = None
     lang: str | None = None
+    randomization: Randomization | None = None
 
     def fields(self) -> dict[str, str]:
         """The compact form's ``key: value`` items, in order.
@@ -92,12 +108,18 @@ class Signature:
         if self.bootstrap is not None:
             kind, _, value = str(self.bootstrap).partition(":")
             items[kind] = value
+        if self.randomization is not None:
+            items["ar"] = str(self.randomization).partition(":")[2]
         items["version"] = self.version
         return items
 
     def with_bootstrap(self, bootstrap: Bootstrap | None) -> Signature:
         """This signature with the bootstrap settings of a corpus report."""
         return dataclasses.replace(self, bootstrap=bootstrap)
+
+    def with_randomization(self, randomization: Randomization | None) -> Signature:
+        """This signature with the settings of approximate randomization tests."""
+        return dataclasses.replace(self, randomization=randomization)
 
     def __str__(self) -> str:
         """``rouge:...|tok:...|stem:...|split:...|...|version:...``."""

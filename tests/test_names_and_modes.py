@@ -16,7 +16,7 @@ import pytest
 from cli_support import Result, call_main
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from type_names import ACCEPTED, DETECTED, REJECTED
+from type_names import ACCEPTED, DETECTED, REJECTED, refusal
 
 from kurenai import metrics
 from kurenai._core import multiref as _multiref
@@ -75,7 +75,7 @@ def test_every_surface_takes_an_accepted_name_as_its_type(cli: Any, name: str) -
 
 @pytest.mark.parametrize("name", REJECTED)
 def test_every_surface_refuses_a_near_miss_with_one_message(cli: Any, name: str) -> None:
-    message = f"invalid ROUGE type {name!r}; valid types: {_names.valid_types()}"
+    message = refusal(name, _names.valid_types())
     assert not is_rouge_type(name)
     for build in (
         lambda: RougeScorer(["rouge1", name]),
@@ -149,11 +149,18 @@ def test_avg_is_mean() -> None:
     assert avg.merge(mean).compute(aggregate="mean") == mean.compute(aggregate="mean")
 
 
-@pytest.mark.parametrize("mode", ["max", "Best", "", None])
-def test_every_surface_refuses_an_unknown_mode_with_one_message(cli: Any, mode: Any) -> None:
+@pytest.mark.parametrize(
+    ("mode", "meant"),
+    [("max", None), ("Best", "best"), ("best_recall", "best-recall"), ("", None), (None, None)],
+)
+def test_every_surface_refuses_an_unknown_mode_with_one_message(
+    cli: Any, mode: Any, meant: Any
+) -> None:
+    hint = "" if meant is None else f" (did you mean {meant!r}?)"
     message = (
-        f"invalid multi-reference mode {mode!r}; "
-        "choose from best, best-recall, average, mean (or avg)"
+        f"invalid multi-reference mode {mode!r}{hint}; "
+        "choose from best, best-recall, average, mean (or avg), jackknife, "
+        "jackknife-best-recall, jackknife-average"
     )
     scorer = RougeScorer(["rouge1"])
     for call in (
@@ -174,7 +181,8 @@ def test_every_surface_refuses_an_unknown_mode_with_one_message(cli: Any, mode: 
 def test_the_help_lists_every_mode_from_the_registry(capsys: pytest.CaptureFixture[str]) -> None:
     result = call_main(capsys, "--help")
     text = " ".join(result.out.split())
-    assert "--multi-ref-mode {best,best-recall,average,mean}" in text
+    modes = "best,best-recall,average,mean,jackknife,jackknife-best-recall,jackknife-average"
+    assert f"--multi-ref-mode {{{modes}}}" in text
     for mode in _multiref.MODES:
         assert f"{mode.name} ({mode.summary})" in text.replace("- ", "-")
 

@@ -127,7 +127,11 @@ def test_non_str_texts_raise_type_error_naming_the_argument(bad: object) -> None
 def test_unknown_type_fails_at_construction_listing_valid_ones(bad_type: object) -> None:
     with pytest.raises(ValueError) as raised:
         RougeScorer(["rouge1", bad_type])  # type: ignore[list-item]
-    assert str(raised.value) == f"invalid ROUGE type {bad_type!r}; valid types: {valid_types()}"
+    meant = {"ROUGE1": " (did you mean 'rouge1'?)", "rouge-l": " (did you mean 'rougeL'?)"}
+    hint = meant.get(bad_type, "") if isinstance(bad_type, str) else ""
+    assert (
+        str(raised.value) == f"invalid ROUGE type {bad_type!r}{hint}; valid types: {valid_types()}"
+    )
     for listed in ("rouge1 to rouge9", "rougeL", "rougeLsum", "rougeW", "rougeSU{k}", "ROUGE-L"):
         assert listed in valid_types()
 

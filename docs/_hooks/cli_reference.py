@@ -64,8 +64,8 @@ def render(parser: argparse.ArgumentParser, level: int = 2) -> str:
         lines += [f"{hashes} {(group.title or 'options').capitalize()}", ""]
         for action in actions:
             lines += _option(action)
-    if parser.epilog:
-        lines += [f"{hashes} Exit status", "", _escape(parser.epilog), ""]
+    if parser.epilog:  # laid out as --help prints it (lists, examples, exit status)
+        lines += [f"{hashes} More from --help", "", "```text", parser.epilog.strip(), "```", ""]
     return "\n".join(lines)
 
 
@@ -76,15 +76,11 @@ the parsers' help, then rerun it (tests/docs/test_site.py checks the page). -->
 
 `python -m kurenai` (or `kurenai`) takes these options; `python -m kurenai
 --help` prints the same. This page is written from the command line's own
-parser. The [command-line guide](../guides/cli.md) shows them at work; the
-subcommands, which run other tools' command lines, follow
-([`kurenai rouge`](#kurenai-rouge), [`kurenai rouge-chinese`](#kurenai-rouge-chinese),
-[`kurenai xlsum`](#kurenai-xlsum), [`kurenai rouge155`](#kurenai-rouge155)).
+parsers. The [command-line guide](../guides/cli.md) shows them at work; the
+subcommands follow ({links}).
 """
 
 _ROUGE155 = """\
-## `kurenai rouge155`
-
 `kurenai rouge155` (or `python -m kurenai.rouge155`) takes the options of
 ROUGE-1.5.5.pl itself (`-e`, `-n`, `-a`, `-c`, ...) and prints its report byte
 for byte; `kurenai rouge155 files2rouge REFERENCES SUMMARIES` takes
@@ -93,29 +89,45 @@ lists the options it takes and the ones it refuses.
 """
 
 
-def subcommands() -> list[tuple[str, str, argparse.ArgumentParser]]:
-    """(name, what it is, parser) of each subcommand with a parser of its own."""
-    from kurenai.compat import cli, xlsum_cli
+def _subcommand_parser(name: str) -> argparse.ArgumentParser | None:
+    """The parser of the command ``name`` runs (None: rouge155, whose options
+    are the Perl script's)."""
+    import importlib
 
-    return [
-        ("rouge", "pltrdy's `rouge` command line", cli._parser("rouge", "rouge")),
-        (
-            "rouge-chinese",
-            "rouge-chinese's command line (also spelled `rouge_chinese`)",
-            cli._parser("rouge-chinese", "rouge-chinese"),
-        ),
-        ("xlsum", "XL-Sum's multilingual ROUGE", xlsum_cli._parser()),
-    ]
+    from kurenai.cli._commands import COMMANDS
+
+    module = importlib.import_module(COMMANDS[name].module)
+    if name == "rouge155":
+        return None
+    if COMMANDS[name].named:  # kurenai.compat.cli serves several packages
+        return module._parser(name, name)  # type: ignore[no-any-return]
+    return module._parser()  # type: ignore[no-any-return]
+
+
+def subcommands() -> list[tuple[str, str, argparse.ArgumentParser | None]]:
+    """(name, its line in --help, its parser) of each subcommand, as
+    ``kurenai.cli._commands.COMMANDS`` lists them."""
+    from kurenai.cli._commands import COMMANDS
+
+    return [(name, entry.summary, _subcommand_parser(name)) for name, entry in COMMANDS.items()]
+
+
+def _section(name: str, summary: str, parser: argparse.ArgumentParser | None) -> str:
+    from kurenai.cli._commands import COMMANDS
+
+    aliases = "".join(f" (also spelled `{alias}`)" for alias in COMMANDS[name].aliases)
+    body = _ROUGE155 if parser is None else render(parser, level=3)
+    return f"## `kurenai {name}`\n\n{summary}{aliases}.\n\n{body}"
 
 
 def page() -> str:
     """The whole of ``docs/reference/cli.md``, from the parsers in use."""
     from kurenai.cli._args import _parser
 
-    parts = [_HEADER, render(_parser())]
-    for name, what, parser in subcommands():
-        parts.append(f"## `kurenai {name}`\n\n{what}.\n\n{render(parser, level=3)}")
-    parts.append(_ROUGE155)
+    commands = subcommands()
+    links = ", ".join(f"[`kurenai {name}`](#kurenai-{name})" for name, _, _ in commands)
+    parts = [_HEADER.format(links=links), render(_parser())]
+    parts += [_section(*command) for command in commands]
     return "\n".join(part.rstrip("\n") + "\n" for part in parts)
 
 

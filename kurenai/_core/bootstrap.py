@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Callable, Union
 
 import numpy as np
@@ -36,7 +36,14 @@ import numpy.typing as npt
 from kurenai import _backend
 from kurenai.scoring import AggregateScore, Score
 
-__all__ = ["PairedResult", "bootstrap", "check_settings", "paired_bootstrap", "random_state"]
+__all__ = [
+    "PairedResult",
+    "bootstrap",
+    "check_settings",
+    "paired_bootstrap",
+    "paired_differences",
+    "random_state",
+]
 
 Seed = Union[int, np.random.RandomState, None]
 Matrix = npt.NDArray[np.float64]
@@ -101,7 +108,12 @@ def bootstrap(
 
 @dataclass(frozen=True)
 class PairedResult:
-    """One type's paired comparison of a system against a baseline (F-measure)."""
+    """One type's paired comparison of a system against a baseline (F-measure).
+
+    ``low``/``high`` bound the difference (the paired bootstrap's interval);
+    NaN for a test that gives none (approximate randomization):
+    :meth:`as_dict` then leaves them out.
+    """
 
     system: float
     baseline: float
@@ -109,6 +121,13 @@ class PairedResult:
     low: float
     high: float
     p_value: float
+
+    def as_dict(self) -> dict[str, float]:
+        """The fields as a dict, without an interval the test did not give."""
+        found = asdict(self)
+        if np.isnan(self.low) and np.isnan(self.high):
+            del found["low"], found["high"]
+        return found
 
 
 def paired_bootstrap(
@@ -134,18 +153,30 @@ def paired_bootstrap(
     (0.0, 1.0)
     """
     check_settings(n_samples, confidence)
-    given = [np.asarray(side[t], np.float64) for side in (system, baseline) for t in system]
-    if not given or len({c.shape for c in given}) != 1 or given[0].ndim != 1 or not len(given[0]):
-        raise ValueError("expected one non-empty column of the same length per type and system")
-    size = len(given[0])
     # (records x types): one resample's indices serve every type's column.
-    differences = np.column_stack([given[i] - given[len(system) + i] for i in range(len(system))])
+    differences = paired_differences(system, baseline)
+    size = len(differences)
     with _drawing(random_state(seed)) as draws:
         diffs = _resampled_sums(differences, n_samples, draws, progress) / size
     return {
         t: _paired_result(system[t], baseline[t], diffs[:, i], confidence)
         for i, t in enumerate(system)
     }
+
+
+def paired_differences(
+    system: Mapping[str, npt.ArrayLike], baseline: Mapping[str, npt.ArrayLike]
+) -> Matrix:
+    """(records x types): per record and type, system - baseline; the types
+    are ``system``'s, each also in ``baseline``.  ValueError unless every
+    column is one-dimensional, non-empty and of the same length."""
+    missing = [t for t in system if t not in baseline]
+    if missing:
+        raise ValueError(f"the baseline has no scores for {', '.join(missing)}")
+    given = [np.asarray(side[t], np.float64) for side in (system, baseline) for t in system]
+    if not given or len({c.shape for c in given}) != 1 or given[0].ndim != 1 or not len(given[0]):
+        raise ValueError("expected one non-empty column of the same length per type and system")
+    return np.column_stack([given[i] - given[len(system) + i] for i in range(len(system))])
 
 
 def _paired_result(
@@ -200,6 +231,33 @@ class NumpyStream:
         after another."""
         size = len(values)
         out[:] = _numpy_sums(values, self.rng.randint(0, size, size=(len(out), size)))
+
+    def flip_sums(self, values: Matrix, out: Matrix) -> None:
+        """``out`` (trials x types): approximate randomization's signed sums
+        of the columns of ``values`` (records x types), as
+        ``kurenai._resample.LegacyStream.flip_sums`` (which says how a
+        trial's words choose the swapped records)."""
+        size = len(values)
+        drawn = self.rng.randint(0, 2**32, size=(len(out), (size + 31) // 32), dtype=np.int64)
+        # (trials x records): bit i % 32 of word i // 32.
+        bits = ((drawn[:, :, None] >> np.arange(32)) & 1).reshape(len(out), -1)[:, :size]
+        out[:] = _numpy_flip_sums(values, bits.astype(bool))
+
+
+def _numpy_flip_sums(values: Matrix, swapped: npt.NDArray[np.bool_]) -> Matrix:
+    """(trials x types) sums of the columns of ``values`` (records x types),
+    each record negated where ``swapped`` (trials x records), added record
+    after record from +0.0 (the NumPy twin)."""
+    sums = np.empty((len(swapped), values.shape[1]))
+    by_record = np.ascontiguousarray(swapped.T)  # (records x trials), as _numpy_sums
+    for k in range(values.shape[1]):
+        column = values[:, k : k + 1]
+        signed = np.where(by_record, -column, column)
+        if len(swapped) == 1:  # reduce would sum one column pairwise
+            sums[0, k] = np.cumsum(signed[:, 0])[-1] + 0.0
+        else:
+            sums[:, k] = np.add.reduce(signed, axis=0) + 0.0
+    return sums
 
 
 @contextmanager

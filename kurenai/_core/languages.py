@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from kurenai._core.spelling import did_you_mean
+
 __all__ = ["LANGUAGES", "Language", "choices", "known_languages", "language"]
 
 
@@ -126,7 +128,8 @@ def language(lang: str) -> Language:
     entry = _BY_NAME.get(lang.strip().lower().replace("-", "_"))
     if entry is None:
         known = ", ".join(f"{e.code} ({e.name})" for e in LANGUAGES)
-        raise ValueError(f"unknown language {lang!r}; known: {known}")
+        meant = did_you_mean(lang.strip().lower().replace("-", "_"), _BY_NAME)
+        raise ValueError(f"unknown language {lang!r}{meant}; known: {known}")
     return entry
 
 

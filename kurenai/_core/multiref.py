@@ -15,6 +15,14 @@ here.
   references (each kind's ``pool``).
 - ``mean`` (alias ``avg``, torchmetrics' ``accumulate="avg"``): the
   arithmetic mean of precision, recall and F over the references.
+- ``jackknife``: the jackknife over references (Lin 2004; the GEM
+  benchmark): with M >= 2 references, the mean over the M leave-one-out
+  subsets of the ``best`` scores against the M - 1 references left; with one
+  reference, its own scores (no subset to leave out).
+- ``jackknife-best-recall`` and ``jackknife-average``: the same over
+  ``best-recall`` or ``average``: ROUGE-1.5.5's jackknifing (its
+  RELEASE-NOTE: one run per leave-one-out set of models, averaged) with
+  ``-f B`` or ``-f A``.
 
 A mode sees a batch of :class:`Groups` (one prediction against its
 references per group; ``score_multi`` is a batch of one) and either *picks*
@@ -37,6 +45,7 @@ import numpy as np
 from kurenai._core import plan as _plan
 from kurenai._core.kinds import kind_of
 from kurenai._core.plan import SCORE_FIELDS, Plan, ScoreDict, Tallies, TypeSpec
+from kurenai._core.spelling import did_you_mean
 from kurenai.scoring import Score
 
 __all__ = [
@@ -181,6 +190,77 @@ def _mean(groups: Groups) -> Combined:
     return Combined(scores=scores)
 
 
+def _jackknife(
+    inner: Callable[[Groups], Combined], scored: bool = True
+) -> Callable[[Groups], Combined]:
+    """The jackknife over ``inner`` (which reads the pairs' scores, if
+    ``scored``, else only their tallies): per group, the mean P, R and F of
+    ``inner``'s scores over the group's leave-one-out subsets (a group of one
+    reference is its own subset)."""
+
+    def combine(groups: Groups) -> Combined:
+        # Each pair's scores or tallies once, not once per subset holding it.
+        if scored:
+            if groups._scores is None:
+                groups.dicts()
+        elif groups._tallies is None:
+            groups._tallies = groups.tallies
+        subsets, owners = _leave_one_out(groups)
+        found = inner(subsets)
+        scores = []
+        for i in range(len(groups.spec.rouge_types)):
+            per_subset = _scores_of(subsets, found, i)
+            merged: list[list[Score]] = [[] for _ in groups.bounds]
+            for owner, score in zip(owners, per_subset):
+                merged[owner].append(score)
+            scores.append([_mean_score(found_scores) for found_scores in merged])
+        return Combined(scores=scores)
+
+    return combine
+
+
+def _leave_one_out(groups: Groups) -> tuple[Groups, list[int]]:
+    """Every leave-one-out subset of each group, as groups of their own, and
+    the group each came from; the pairs keep the scores and tallies already
+    computed (a group of one pair is one subset: itself)."""
+    pairs: list[int] = []
+    counts: list[int] = []
+    owners: list[int] = []
+    for g, (start, stop) in enumerate(groups.bounds):
+        members = list(range(start, stop))
+        for left in members if len(members) > 1 else [None]:
+            subset = [k for k in members if k != left]
+            pairs += subset
+            counts.append(len(subset))
+            owners.append(g)
+    scores: PairScores = None
+    found = groups._scores
+    if isinstance(found, np.ndarray):
+        scores = found[:, :, pairs]
+    elif found is not None:
+        scores = [found[k] for k in pairs]
+    targets = [groups.targets[k] for k in pairs]
+    predictions = [groups.predictions[k] for k in pairs]
+    subsets = Groups(groups.plan, counts, targets, predictions, scores)
+    if groups._tallies is not None:
+        subsets._tallies = [groups._tallies[k] for k in pairs]
+    return subsets, owners
+
+
+def _scores_of(groups: Groups, found: Combined, i: int) -> list[Score]:
+    """Per group, type ``i``'s Score in a mode's result (picked or computed)."""
+    if found.scores is not None:
+        return found.scores[i]
+    assert found.picks is not None
+    columns = [groups.column(i, field) for field in range(len(SCORE_FIELDS))]
+    return [Score(*(column[k] for column in columns)) for k in found.picks[i]]
+
+
+def _mean_score(scores: Sequence[Score]) -> Score:
+    """The mean of each of P, R and F, added in order."""
+    return Score(*(sum(field) / len(scores) for field in zip(*scores)))
+
+
 MODES = (
     Mode("best", "rouge-score's rule: per type the reference with the highest F", _best),
     Mode(
@@ -200,6 +280,23 @@ MODES = (
         _mean,
         aliases=("avg",),
     ),
+    Mode(
+        "jackknife",
+        "the mean over each leave-one-out set of references of the best scores (by F) "
+        "against the rest, as ROUGE's paper and GEM",
+        _jackknife(_best),
+    ),
+    Mode(
+        "jackknife-best-recall",
+        "the jackknife of best-recall: ROUGE-1.5.5's jackknifing with -f B",
+        _jackknife(_best_recall),
+    ),
+    Mode(
+        "jackknife-average",
+        "the jackknife of average: ROUGE-1.5.5's jackknifing with -f A",
+        _jackknife(_average, scored=False),
+        uses_scores=False,
+    ),
 )
 _BY_NAME = {name: mode for mode in MODES for name in (mode.name, *mode.aliases)}
 
@@ -210,7 +307,8 @@ def check_mode(mode: object) -> str:
     found = _BY_NAME.get(mode) if isinstance(mode, str) else None
     if found is None:
         choices = ", ".join(map(_listed, MODES))
-        raise ValueError(f"invalid multi-reference mode {mode!r}; choose from {choices}")
+        meant = did_you_mean(mode, _BY_NAME)
+        raise ValueError(f"invalid multi-reference mode {mode!r}{meant}; choose from {choices}")
     return found.name
 
 

@@ -28,6 +28,7 @@ import re
 from typing import NamedTuple
 
 from kurenai._core.kinds import KINDS, Kind, Params
+from kurenai._core.spelling import closest
 
 __all__ = [
     "ROUGE_TYPES",
@@ -47,6 +48,8 @@ _PREFIX, _UPPER, _SNAKE = "rouge", "ROUGE-", "rouge_"
 _DETECTED, _FOUNDRY_DETECTED = "_sentences", " (detected sentences)"
 _PATTERNS = [(kind, re.compile(kind.suffix)) for kind in KINDS]
 _SNAKE_PATTERNS = [(kind, re.compile(kind.suffix, re.IGNORECASE)) for kind in KINDS]
+# The names a near miss is compared with.
+_COMMON = (*ROUGE_TYPES, "rougeW", "rougeS", "rougeSU", "rougeS4", "rougeSU4")
 
 
 class TypeName(NamedTuple):
@@ -101,8 +104,42 @@ def valid_types() -> str:
 
 
 def invalid_type(name: object) -> ValueError:
-    """The error for a name that is not a ROUGE type."""
-    return ValueError(f"invalid ROUGE type {name!r}; valid types: {valid_types()}")
+    """The error for a name that is not a ROUGE type (with the type it likely
+    means, if one: :func:`suggestion`)."""
+    likely = suggestion(name)
+    meant = "" if likely is None else f" (did you mean {likely!r}?)"
+    return ValueError(f"invalid ROUGE type {name!r}{meant}; valid types: {valid_types()}")
+
+
+def suggestion(name: object) -> str | None:
+    """The type a misspelt ``name`` likely means: the name of the grammar
+    read in any case (``rougeLSum`` -> ``rougeLsum``, ``Rouge-l`` -> ``rougeL``),
+    else the closest common name by difflib, unless only a number differs
+    (``rouge10`` means no ``rouge1``).
+
+    >>> suggestion("rougeLSum"), suggestion("rogueL"), suggestion("rouge10")
+    ('rougeLsum', 'rougeL', None)
+    """
+    if not isinstance(name, str) or len(name) > 100:
+        return None
+    base, tail = name, ""
+    if name.lower().endswith(_DETECTED):
+        base, tail = name[: -len(_DETECTED)], _DETECTED
+    prefix, common = "", _COMMON
+    if base.lower().startswith(_PREFIX):  # the kind is misspelt: read the suffix alone
+        base = base[len(_PREFIX) :].lstrip("-_ ")
+        prefix, common = _PREFIX, tuple(name[len(_PREFIX) :] for name in _COMMON)
+        for kind, pattern in _SNAKE_PATTERNS:
+            match = pattern.fullmatch(base)
+            if match is not None and (not tail or kind.reads_sentences):
+                try:
+                    return kind.name(kind.params(match.groups())) + tail
+                except ValueError:  # a number out of range
+                    return None
+    near = closest(base, common)
+    if near is None or re.sub("[0-9]", "", near) == re.sub("[0-9]", "", base):
+        return None
+    return prefix + near + tail
 
 
 def check_sentences(parsed: TypeName, split_summaries: bool) -> None:

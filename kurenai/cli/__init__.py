@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import IO
 
 from kurenai import _startup
-from kurenai.cli import _reporting
+from kurenai.cli import _commands, _reporting
 from kurenai.cli._aggregate import Resampling, aggregate_report, with_mean
 from kurenai.cli._args import ExitRequest, parse_args
 from kurenai.cli._chunks import chunked, read_chunks
@@ -47,31 +47,23 @@ from kurenai.cli._progress import Progress
 from kurenai.cli._scoring import scored_blocks
 from kurenai.cli._sources import BELOW_GATE, CliError, Source, detect_format, line_limits
 from kurenai.rouge_scorer import RougeScorer
-from kurenai.signature import Bootstrap, Signature
+from kurenai.sentences import punkt_sentences
+from kurenai.signature import Bootstrap, Randomization, Signature
 
 __all__ = ["main", "signature"]
-
-
-# Subcommands with a command line of their own: name -> (module whose main(argv)
-# runs it, whether argv keeps the name).
-# (kurenai.compat's main reads the command's name itself: it serves three.)
-_SUBCOMMANDS = {
-    "rouge155": ("kurenai.rouge155.cli", False),
-    "rouge": ("kurenai.compat.cli", True),
-    "rouge-chinese": ("kurenai.compat.cli", True),
-    "rouge_chinese": ("kurenai.compat.cli", True),
-    "xlsum": ("kurenai.compat.xlsum_cli", False),
-}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line on ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     _startup.started()  # SIGINT is KeyboardInterrupt now
-    if args and args[0] in _SUBCOMMANDS:
-        module, named = _SUBCOMMANDS[args[0]]
-        run: Callable[[list[str]], int] = importlib.import_module(module).main
-        return run(args if named else args[1:])
+    found = _commands.command(args[0]) if args else None
+    if found is not None:  # a subcommand: kurenai.cli._commands
+        run: Callable[[list[str]], int] = importlib.import_module(found.module).main
+        return run(args if found.named else args[1:])
+    if args and not args[0].startswith("-"):
+        stderr_line(f"kurenai: error: {_commands.unknown(args[0])} (see --help)")
+        return 2
     try:
         with signals_raise():
             return _run(parse_args(args))
@@ -125,10 +117,12 @@ def signature(args: argparse.Namespace, scorer: RougeScorer | None = None) -> Si
     """
     scorer = scorer if scorer is not None else _scorer(args)
     described = scorer.signature(args.multi_ref_mode)
-    if args.aggregate == "bootstrap" or args.baseline_file is not None:
-        paired = args.baseline_file is not None
+    paired = args.baseline_file is not None
+    if args.aggregate == "bootstrap" or (paired and not args.paired_ar):
         settings = Bootstrap(args.bootstrap_samples, args.confidence_interval, args.seed, paired)
         described = described.with_bootstrap(settings)
+    if args.paired_ar:  # the comparison's or the leaderboard's tests
+        described = described.with_randomization(Randomization(args.ar_trials, args.seed))
     return described
 
 
@@ -169,6 +163,8 @@ def _run(args: argparse.Namespace) -> int:
         if args.aggregate == "bootstrap":  # each type draws its own samples, in turn
             types = len(scorer.rouge_types)
             progress.phase("bootstrap", args.bootstrap_samples, "samples", types=types)
+        elif args.baseline_file is not None and args.paired_ar:  # the types share the trials
+            progress.phase("comparison", args.ar_trials, "trials")
         elif args.baseline_file is not None:  # the types share the samples
             progress.phase("comparison", args.bootstrap_samples, "samples")
         report.close()
@@ -191,7 +187,12 @@ def _report(
     if args.baseline_file is None and args.aggregate == "none" and not args.fail_under:
         return record_report(stream, args.output_format, scorer.rouge_types, sign)
     resampling = Resampling(
-        args.bootstrap_samples, args.confidence_interval, args.seed, progress.step
+        args.bootstrap_samples,
+        args.confidence_interval,
+        args.seed,
+        progress.step,
+        "ar" if args.paired_ar else "bootstrap",
+        args.ar_trials,
     )
     kind = "paired" if args.baseline_file is not None else args.aggregate
     if kind == "none":
@@ -229,6 +230,11 @@ def _scorer(args: argparse.Namespace, load: bool = False) -> RougeScorer:
     except (ImportError, ValueError, RuntimeError) as error:  # e.g. an extra not installed
         named = f"tokenizer {args.tokenizer!r}" if args.tokenizer else f"--lang {args.lang}"
         raise CliError(f"cannot use {named}: {error}") from None
+    if args.split_summaries == "punkt":  # its model's package, before any input is read
+        try:
+            punkt_sentences("")
+        except ImportError as error:
+            raise CliError(f"cannot use --split-summaries punkt: {error}") from None
     return scorer
 
 

@@ -12,13 +12,14 @@ the F-measure that ``--fail-under`` compares: the mean, or the bootstrap
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import IO, Any, Callable
 
 import numpy as np
 import numpy.typing as npt
 
-from kurenai._core.bootstrap import bootstrap, paired_bootstrap
+from kurenai._core.bootstrap import bootstrap
+from kurenai._core.paired import paired_test
 from kurenai.cli._mean import StreamingMean
 from kurenai.cli._output import CORPUS_MEASURES, MEASURES, Block, Corpus, Report, write_corpus
 from kurenai.cli._sources import CliError
@@ -31,12 +32,15 @@ _BOUNDS = ("low", "mid", "high")
 
 @dataclass(frozen=True)
 class Resampling:
-    """Bootstrap settings, and the progress callback for the samples drawn."""
+    """Bootstrap settings, the progress callback for the samples drawn, and
+    the comparison's paired test (``bootstrap``, or ``ar`` with ``trials``)."""
 
     samples: int = 1000
     confidence: float = 0.95
     seed: int | None = None
     progress: Callable[[int], None] | None = None
+    test: str = "bootstrap"
+    trials: int = 10_000
 
 
 class _Collected:
@@ -146,14 +150,17 @@ class _PairedReport(_BootstrapReport):
         r = self._resampling
         system = {t: m[:, 2] for t, m in self._matrices(self._values).items()}
         baseline = {t: m[:, 2] for t, m in self._matrices(self._baseline).items()}
-        result = paired_bootstrap(system, baseline, r.samples, r.confidence, r.seed, r.progress)
+        draws = r.trials if r.test == "ar" else r.samples
+        result = paired_test(system, baseline, r.test, draws, r.confidence, r.seed, r.progress)
         self.corpus_f = {t: result[t].system for t in self._types}
-        fields = ("system", "baseline", "difference", "low", "high", "p_value")
+        fields: tuple[str, ...] = ("system", "baseline", "difference", "low", "high", "p_value")
+        if r.test == "ar":  # a p-value, no interval
+            fields = ("system", "baseline", "difference", "p_value")
         rows = [
             (f"{t}-F", [float(getattr(result[t], field)) for field in fields])
             for t in sorted(result)
         ]
-        per_type = {t: asdict(result[t]) for t in sorted(result)}
+        per_type = {t: result[t].as_dict() for t in sorted(result)}
         self._write("comparison", fields, rows, per_type)
 
 

@@ -18,8 +18,9 @@ from kurenai import __version__
 from kurenai._core import checks as _checks
 from kurenai._core import multiref as _multiref
 from kurenai._core import names as _names
+from kurenai._core.parsers import Parser
 from kurenai._core.plan import ROUGE_TYPE_GRAMMAR
-from kurenai.cli import _reporting, _values
+from kurenai.cli import _commands, _reporting, _values
 from kurenai.cli._output import FORMATS as OUTPUT_FORMATS
 from kurenai.cli._sources import BELOW_GATE, INPUT_FORMATS, MAX_LINE_BYTES, CliError
 from kurenai.tokenizers import available_tokenizers, tokenizer_info
@@ -42,6 +43,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     args = _parser().parse_args(argv)
     _reporting.check(args)
     _check(args)
+    _reporting.check_installed(args)  # after the usage errors: an extra is status 1
     return args
 
 
@@ -53,8 +55,9 @@ class ExitRequest(Exception):
         self.code = code
 
 
-class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser that raises instead of calling ``sys.exit``."""
+class _Parser(Parser):
+    """The command lines' parser (no abbreviations, suggestions), raising
+    instead of calling ``sys.exit``."""
 
     def error(self, message: str) -> NoReturn:
         raise CliError(message, 2)
@@ -67,7 +70,8 @@ class _Parser(argparse.ArgumentParser):
 
 def _check(args: argparse.Namespace) -> None:
     """Checks across options, before any file is read."""
-    if args.tokenizer is None and args.lang is None:
+    args.default_tokenizer = args.tokenizer is None and args.lang is None
+    if args.default_tokenizer:
         args.tokenizer = DEFAULT_TOKENIZER  # (with --lang: the language's)
     if args.output_format is None and not _reporting.ranks_systems(args):
         args.output_format = DEFAULT_OUTPUT_FORMAT  # (a leaderboard's is its text table)
@@ -88,6 +92,10 @@ def _check(args: argparse.Namespace) -> None:
         )
         if value != default
     ]
+    if args.paired_ar and args.baseline_file is None and not _reporting.ranks_systems(args):
+        raise CliError("--paired-ar tests a comparison: give --baseline-file or --systems", 2)
+    if args.ar_trials != 10_000 and not args.paired_ar:
+        raise CliError("--ar-trials only applies with --paired-ar", 2)
     if given and not resampling:
         verb = "applies" if len(given) == 1 else "apply"
         raise CliError(
@@ -109,7 +117,10 @@ def _check(args: argparse.Namespace) -> None:
         )
 
 
-_USAGE = "kurenai --target-file FILE --prediction-file FILE [options]"
+_USAGE = (
+    "kurenai --target-file FILE --prediction-file FILE [options]\n"
+    f"       kurenai COMMAND ... (COMMAND: {', '.join(_commands.COMMANDS)})"
+)
 _EXAMPLES = """\
 examples:
   kurenai --target-file refs.txt --prediction-file predictions.txt
@@ -129,7 +140,7 @@ def _parser() -> argparse.ArgumentParser:
         usage=_USAGE,
         description="Score predictions against references with ROUGE, as rouge-score does, "
         "for text in any language.",
-        epilog="\n\n".join([_tokenizer_table(), _EXAMPLES, _EXIT_STATUS]),
+        epilog="\n\n".join([_commands.listing(), _tokenizer_table(), _EXAMPLES, _EXIT_STATUS]),
         formatter_class=argparse.RawDescriptionHelpFormatter,
         add_help=False,  # -h goes last, with --version: the required options come first
     )
@@ -203,7 +214,7 @@ def _add_scoring(group: argparse._ArgumentGroup) -> None:
     add(
         "--tokenizer",
         default=None,
-        choices=available_tokenizers(),
+        type=_values.tokenizer,
         metavar="NAME",
         help="how texts become tokens, one of the tokenizers listed below (default: "
         f"{DEFAULT_TOKENIZER}). Japanese, Chinese or Thai without spaces between words needs char "
@@ -301,6 +312,20 @@ def _add_corpus(group: argparse._ArgumentGroup) -> None:
         "for reproducible intervals and p-values; the types draw from it in turn, in the "
         "order of --rouge-types, as in rouge-score, so a type's interval depends on the "
         "types listed before it",
+    )
+    add(
+        "--paired-ar",
+        action="store_true",
+        help="test --baseline-file's comparison, or --systems' pairs, by approximate "
+        "randomization (a paired permutation test: p-value, no interval) instead of the "
+        "paired bootstrap",
+    )
+    add(
+        "--ar-trials",
+        type=_values.int_in(1, MAX_SAMPLES),
+        default=10_000,
+        metavar="N",
+        help=f"approximate randomization trials (default: 10000, at most {MAX_SAMPLES})",
     )
 
 

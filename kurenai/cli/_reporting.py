@@ -13,8 +13,9 @@ tokenized once, and writes the leaderboard: a text table, or with
 :mod:`kurenai.cli._output`).  Its exit status is a CI gate: ``BELOW_GATE``
 when a ``--fail-under`` threshold is missed by the first system (the
 ``--prediction-file`` one) or when the first system is significantly worse
-than the best one (paired bootstrap, p below 1 - ``--confidence-interval``)
-on any type; 0 otherwise.
+than the best one (the paired bootstrap, or approximate randomization with
+``--paired-ar``: p below 1 - ``--confidence-interval``) on any type; 0
+otherwise.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from kurenai.cli._io import (
     _target_getter,
     _text_getter,
 )
+from kurenai.cli._notes import note_texts
 from kurenai.cli._output import Block, write_leaderboard
 from kurenai.cli._scoring import limited, score_records
 from kurenai.cli._sources import (
@@ -52,7 +54,7 @@ from kurenai.cli._sources import (
     rows,
 )
 
-__all__ = ["add_options", "check", "ranks_systems", "run_systems", "tap"]
+__all__ = ["add_options", "check", "check_installed", "ranks_systems", "run_systems", "tap"]
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
@@ -108,6 +110,18 @@ def check(args: argparse.Namespace) -> None:
         raise CliError("--all-pairs needs --systems or --system-fields", 2)
     if args.report_explain < -1:
         raise CliError("--report-explain: expected -1 (all) or a count >= 0", 2)
+
+
+def check_installed(args: argparse.Namespace) -> None:
+    """CliError (exit 1, as for any extra not installed) if ``--report``
+    lacks the ``report`` extra: said before any input is read."""
+    if args.report is not None:
+        from kurenai.report._render import check_installed as report_installed
+
+        try:
+            report_installed()
+        except ImportError as error:
+            raise CliError(f"--report: {error}") from None
 
 
 class _Tap:
@@ -166,6 +180,7 @@ def run_systems(args: argparse.Namespace, sides: Sides, scorer: Any, signature: 
 
     sources = _system_sources(args, sides.predictions)
     targets, predictions, ids = _read(sides.targets, sources)
+    note_texts(args, targets, predictions[0])
     names = _names(sources, sides)
     systems = dict(zip(names, predictions))
     if limited(args):
@@ -174,7 +189,10 @@ def run_systems(args: argparse.Namespace, sides: Sides, scorer: Any, signature: 
         scores = score_systems(scorer, targets, systems, args.multi_ref_mode)
     types = scorer.rouge_types
     samples, confidence, seed = args.bootstrap_samples, args.confidence_interval, args.seed
-    board = leaderboard(scores, types, samples, confidence, seed, args.all_pairs)
+    test = "ar" if args.paired_ar else "bootstrap"
+    board = leaderboard(
+        scores, types, samples, confidence, seed, args.all_pairs, test, args.ar_trials
+    )
     with atomic_output(args.output) as stream:
         if args.output_format is None:  # not given: the table a reader reads
             stream.write(f"{signature}\n{board.text()}\n")
@@ -267,10 +285,12 @@ def _write(
                 seed=args.seed,
                 all_pairs=all_pairs,
                 explain_limit=args.report_explain,
+                paired_test="ar" if args.paired_ar else "bootstrap",
+                n_trials=args.ar_trials,
                 title=f"kurenai report — {os.path.basename(args.report)}",
             )
-    except ImportError as error:
-        raise CliError(f"--report: {error}", 2) from None
+    except ImportError as error:  # an extra missing: as check() says it
+        raise CliError(f"--report: {error}") from None
     except ValueError as error:  # e.g. every record over --max-tokens: nothing to report
         raise CliError(f"--report: {error}") from None
 

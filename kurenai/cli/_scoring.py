@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from kurenai.cli._chunks import Chunk
 from kurenai.cli._io import Target
-from kurenai.cli._notes import warn_unspaced
+from kurenai.cli._notes import note_texts
 from kurenai.cli._output import MEASURES, Block, RecordId
 from kurenai.rouge_scorer import RougeScorer
 
@@ -32,7 +32,7 @@ def scored_blocks(
     start = 0
     for chunk in chunks:
         if not start:
-            warn_unspaced(args, chunk.predictions)
+            note_texts(args, chunk.targets, chunk.predictions)
         values = score_records(scorer, chunk.targets, chunk.predictions, args)
         baseline = None
         if args.baseline_file is not None:

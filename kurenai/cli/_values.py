@@ -14,6 +14,7 @@ from typing import Callable, TypeVar
 from kurenai._core import checks as _checks
 from kurenai._core import multiref as _multiref
 from kurenai._core import names as _names
+from kurenai.tokenizers import tokenizer_info
 
 __all__ = [
     "fraction",
@@ -25,6 +26,7 @@ __all__ = [
     "rouge_types",
     "splitter",
     "thresholds",
+    "tokenizer",
 ]
 
 T = TypeVar("T")
@@ -49,6 +51,12 @@ def rouge_types(text: str) -> list[str]:
     argued(_checks.distinct, types, types)
     argued(_checks.some_types, types)
     return types
+
+
+def tokenizer(text: str) -> str:
+    """``text`` if it names a registered tokenizer (the registry's message if not)."""
+    argued(tokenizer_info, text)
+    return text
 
 
 def language(text: str) -> str | None:

@@ -23,7 +23,7 @@ from kurenai.compat._xlsum_stemmers import CachedStemmer
 from kurenai.tokenizers._morphological import _import_quietly
 from kurenai.tokenizers._xlsum_text import bert_text, bert_words, burmese_syllables, han_split
 
-__all__ = ["ALIASES", "SEGMENTED", "Tokens", "canonical", "segmenter"]
+__all__ = ["ALIASES", "SEGMENTED", "Tokens", "canonical", "segmenter", "wakati", "words_of"]
 
 Segment = Callable[[str], Any]
 
@@ -56,9 +56,12 @@ def _jieba() -> Segment:
     return jieba.lcut  # type: ignore[no-any-return]
 
 
+def _mecab_text() -> Callable[[str], str]:
+    return _import_quietly("fugashi").Tagger("-O wakati -b 50000").parse  # type: ignore[no-any-return]
+
+
 def _mecab() -> Segment:
-    tagger = _import_quietly("fugashi").Tagger("-O wakati -b 50000")
-    return lambda text: tagger.parse(text).split()
+    return words_of(_mecab_text())
 
 
 def _newmm() -> Segment:
@@ -74,10 +77,27 @@ _SEGMENTERS: dict[str, Callable[[], Segment]] = {
 }
 
 
+# The segmenters whose output is text, its tokens separated by whitespace.
+_WAKATI: dict[str, Callable[[], Callable[[str], str]]] = {"japanese": _mecab_text}
+
+
 def segmenter(lang: str | None) -> Segment | None:
     """The segmenter XL-Sum runs for ``lang`` (canonical), loaded now."""
     make = _SEGMENTERS.get(lang) if lang else None
     return make() if make else None
+
+
+def wakati(lang: str | None) -> Callable[[str], str] | None:
+    """For a language whose segmenter writes text (MeCab's ``-O wakati``):
+    that segmenter, loaded now, returning the text; XL-Sum's tokens are its
+    ``str.split()``.  None for any other language."""
+    make = _WAKATI.get(lang) if lang else None
+    return make() if make else None
+
+
+def words_of(write: Callable[[str], str]) -> Segment:
+    """The segmenter that splits what ``write`` writes at whitespace."""
+    return lambda text: write(text).split()
 
 
 class Tokens:

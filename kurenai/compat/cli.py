@@ -21,6 +21,8 @@ import sys
 from collections.abc import Sequence
 
 from kurenai import _startup
+from kurenai._core.parsers import Parser
+from kurenai._core.spelling import did_you_mean
 from kurenai.compat._dialects import DIALECTS
 from kurenai.compat._files import FilesRouge, FilesRougeChinese
 from kurenai.compat._rouge import COMPAT_MODES, Rouge, RougeChinese
@@ -37,7 +39,7 @@ COMMANDS = {
 
 def _parser(command: str, package: str) -> argparse.ArgumentParser:
     versions = [v for p, v in DIALECTS if p == package]
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=f"kurenai {command}",
         description=f"Rouge Metric Calculator: {package}'s command line on kurenai",
     )
@@ -81,9 +83,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``argv`` (its first item the command name, e.g. ``rouge``)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     _startup.started()  # SIGINT is KeyboardInterrupt now
+    if argv[:1] in (["-h"], ["--help"]):  # python -m kurenai.compat --help
+        print(f"usage: python -m kurenai.compat {{{','.join(COMMANDS)}}} [-h] ...")
+        return 0
     if not argv or argv[0] not in COMMANDS:
+        meant = did_you_mean(argv[0], COMMANDS) if argv else ""
         print(
-            f"kurenai: error: the first argument must be one of {', '.join(COMMANDS)}",
+            f"kurenai: error: the first argument must be one of {', '.join(COMMANDS)}{meant}",
             file=sys.stderr,
         )
         return 2

@@ -29,8 +29,9 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from kurenai import _backend
+from kurenai.compat._xlsum_fused import WakatiScores
 from kurenai.compat._xlsum_stemmers import STATEFUL, CachedStemmer, stemmer_for
-from kurenai.compat._xlsum_tokens import ALIASES, Tokens, canonical, segmenter
+from kurenai.compat._xlsum_tokens import ALIASES, Tokens, canonical, segmenter, wakati, words_of
 from kurenai.scoring import Score
 
 __all__ = ["ALIASES", "ROUGE_KEYS", "RougeScorer", "calculate_rouge", "tokenize"]
@@ -82,7 +83,14 @@ class RougeScorer:
         self._recipe: _Recipe | None = None
         if callable_tokenizer is None and callable_stemmer is None:
             self._recipe = _Recipe(tuple(rouge_types), lang, use_stemmer, min_char_length)
-        segment = callable_tokenizer or segmenter(self.lang)
+        # Japanese without a stemmer: MeCab's output counted as text, in C.
+        self._wakati: WakatiScores | None = None
+        write = None
+        if callable_tokenizer is None and not use_stemmer and WakatiScores.applies(rouge_types):
+            write = wakati(self.lang)
+        if write is not None:
+            self._wakati = WakatiScores(rouge_types, write)
+        segment = callable_tokenizer or (words_of(write) if write else segmenter(self.lang))
         stems = None
         if use_stemmer:
             # A stemmer with state (the user's, NLTK's Arabic) sees every
@@ -96,6 +104,10 @@ class RougeScorer:
 
     def score(self, target: str, prediction: str) -> dict[str, Score]:
         """The scores of ``prediction`` against ``target``, by type."""
+        if self._wakati is not None:
+            found = self._wakati.score(target, prediction)
+            if found is not None:
+                return found
         return self._scores(target, prediction, self._tokens)
 
     def _scores(self, target: str, prediction: str, tokens: Tokens) -> dict[str, Score]:
@@ -136,8 +148,7 @@ class RougeScorer:
         self, targets: list[str], predictions: list[str], max_tokens: int = -1
     ) -> list[dict[str, Score]]:
         """``score`` of each pair, here (a worker process's entry point)."""
-        tokens = self._tokens
-        return [self._scores(t, p, tokens) for t, p in zip(targets, predictions)]
+        return [self.score(t, p) for t, p in zip(targets, predictions)]
 
     def score_batch(
         self, targets: Sequence[str], predictions: Sequence[str], n_jobs: int = 1

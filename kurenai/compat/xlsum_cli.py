@@ -15,15 +15,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 
-from kurenai.compat.xlsum import ROUGE_KEYS, calculate_rouge
+from kurenai._core.parsers import Parser
+from kurenai.compat.xlsum import ROUGE_KEYS, RougeScorer, calculate_rouge
 
 __all__ = ["main"]
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="kurenai xlsum", description="XL-Sum's multilingual ROUGE, as its papers report it."
     )
     parser.add_argument("predictions", help="one predicted summary per line")
@@ -50,7 +52,21 @@ def _lines(path: str) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``kurenai xlsum`` on ``argv``; return the exit status."""
-    args = _parser().parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as done:  # --help (0) or a usage error (2)
+        return int(done.code or 0)
+    try:  # the options (and the language's extra and data), before any file is read
+        with warnings.catch_warnings():  # the package's warnings: once, from the run
+            warnings.simplefilter("ignore")
+            scorer = RougeScorer(args.rouge_types, lang=args.lang, use_stemmer=not args.no_stemmer)
+            scorer.score("", "")  # the package reads the types when it first scores
+    except (ImportError, LookupError) as error:
+        print(f"kurenai xlsum: error: {error}", file=sys.stderr)
+        return 1
+    except (TypeError, ValueError) as error:
+        print(f"kurenai xlsum: error: {error}", file=sys.stderr)
+        return 2
     try:
         predictions, references = _lines(args.predictions), _lines(args.references)
         result = calculate_rouge(

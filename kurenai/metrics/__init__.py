@@ -98,7 +98,7 @@ def compute(
             ``Score`` per pair, with precision and recall.
         accumulate: how several references combine: a multi-reference
             mode of ``RougeScorer.score_multi`` (``"best"``; ``"avg"`` or
-            ``"mean"``; ``"best-recall"``, ``"average"``).
+            ``"mean"``; ``"best-recall"``, ``"average"``; ``"jackknife"``).
         n_samples: the bootstrap's resamples, as rouge-score's.
         confidence_interval: the bootstrap's interval, as rouge-score's.
         max_tokens: a size limit, as in ``RougeScorer.score_batch`` (None:

@@ -17,7 +17,11 @@ scores by reference length and length ratio, a record table that sorts,
 filters and pages, and an aligned view of each pair with its matched tokens
 highlighted per type.  With ``baseline``, the page also compares the first
 system with it: per-record deltas, wins/ties/losses, the paired bootstrap
-and the most improved and regressed records.  ``import kurenai`` never
+and the most improved and regressed records.  :func:`correlate` measures
+how well ROUGE agrees with human judgments (summary- and system-level
+correlations, bootstrap intervals, tests between metrics; needs SciPy, the
+``correlate`` extra) and :func:`write_correlation_report` shows it as a page
+of its own.  ``import kurenai`` never
 imports this package; it needs Jinja2 and Plotly only to render.
 """
 
@@ -30,17 +34,29 @@ from typing import IO, Any, Union
 import numpy as np
 import numpy.typing as npt
 
+from kurenai._core.correlation_resampling import Comparison, Interval
 from kurenai.report import _data, _highlights, _render
+from kurenai.report._correlate import correlate, correlate_scores
+from kurenai.report._correlation_page import write_correlation_report
+from kurenai.report._correlations import Correlation, Correlations, MetricTest
 from kurenai.report._systems import Leaderboard, Standing, leaderboard, score_systems, token_counts
 
 __all__ = [
     "DEFAULT_EXPLAINED",
+    "Comparison",
+    "Correlation",
+    "Correlations",
+    "Interval",
     "Leaderboard",
+    "MetricTest",
     "Standing",
     "baseline_name",
+    "correlate",
+    "correlate_scores",
     "leaderboard",
     "score_systems",
     "scored_records",
+    "write_correlation_report",
     "write_report",
 ]
 
@@ -67,6 +83,8 @@ def write_report(
     all_pairs: bool = False,
     explain_limit: int = DEFAULT_EXPLAINED,
     title: str | None = None,
+    paired_test: str = "bootstrap",
+    n_trials: int | None = None,
 ) -> Leaderboard:
     """Write the report of ``systems`` (name -> predictions; a plain list is one
     system named ``prediction``) against ``targets`` to ``path`` (a file name or
@@ -77,7 +95,10 @@ def write_report(
     system.  ``scores``: the systems' (types x P/R/F x records) scores when
     already computed (the command line's), else they are scored here.
     ``explain_limit``: how many records get highlighted matches (-1: all).
-    ``seed`` makes every bootstrap reproducible.
+    ``seed`` makes every bootstrap reproducible.  ``paired_test`` names the
+    paired tests' method: ``bootstrap`` (``n_samples`` resamples, with
+    intervals) or ``ar`` (approximate randomization, ``n_trials`` trials,
+    None: 10,000; p-values only).
 
     Raises ValueError if the systems do not all have one prediction per
     target, and ImportError without the ``report`` extra.
@@ -99,7 +120,9 @@ def write_report(
     if not scored.size:
         raise ValueError("no record to report: every record is over a size limit")
     corpus = {name: matrix[:, :, scored] for name, matrix in scores.items()}
-    board = leaderboard(corpus, types, n_samples, confidence, seed, all_pairs)
+    board = leaderboard(
+        corpus, types, n_samples, confidence, seed, all_pairs, paired_test, n_trials
+    )
     first = next(iter(named))
     primary = corpus[first][0, 2]
     delta = None if base is None else primary - corpus[base][0, 2]
@@ -117,7 +140,7 @@ def write_report(
         board=board,
         baseline=base,
         highlights=_highlights.highlights(scorer, targets, named, chosen),
-        resampling=(n_samples, confidence, seed),
+        resampling=_data.Resampling(n_samples, confidence, seed, paired_test, n_trials),
     )
     if not isinstance(path, (str, os.PathLike)):
         _render.render(path, data, board, title or "kurenai report")

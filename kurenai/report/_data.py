@@ -9,13 +9,13 @@ the corpus numbers are kept to the last bit.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from kurenai._core.bootstrap import paired_bootstrap
+from kurenai._core.paired import check_test, paired_test
 from kurenai.report._highlights import Highlight, Target, shown_target
 from kurenai.report._systems import Leaderboard
 
@@ -26,6 +26,25 @@ Matrix = npt.NDArray[np.float64]  # (types x P/R/F x records)
 LENGTH_EDGES = (10, 20, 30, 40, 50, 60)
 RATIO_EDGES = (0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.3)
 TOP = 20  # most improved / regressed records listed
+
+
+@dataclass(frozen=True)
+class Resampling:
+    """The report's resampling: the bootstrap's samples, confidence and seed,
+    and the paired tests' method (``test``: a name
+    :func:`kurenai._core.paired.check_test` knows) and trials (``ar``)."""
+
+    samples: int
+    confidence: float
+    seed: int | None
+    test: str = "bootstrap"
+    trials: int | None = None
+
+    def __post_init__(self) -> None:
+        test = check_test(self.test)
+        object.__setattr__(self, "test", test.name)
+        if self.trials is None and not test.interval:
+            object.__setattr__(self, "trials", test.default_draws)
 
 
 def document(
@@ -42,7 +61,7 @@ def document(
     board: Leaderboard,
     baseline: str | None,
     highlights: Mapping[int, Highlight],
-    resampling: tuple[int, float, int | None],
+    resampling: Resampling,
 ) -> dict[str, Any]:
     """The page's data (see the template's script for how each part is read).
 
@@ -76,9 +95,11 @@ def document(
         "explained": sum(h is not None for h in highlights.values()),
         "too_costly": sum(h is None for h in highlights.values()),
         "resampling": {
-            "samples": resampling[0],
-            "confidence": resampling[1],
-            "seed": resampling[2],
+            "samples": resampling.samples,
+            "confidence": resampling.confidence,
+            "seed": resampling.seed,
+            "test": resampling.test,
+            "trials": resampling.trials,
         },
     }
     if baseline is not None:
@@ -138,13 +159,14 @@ def _comparison(
     rouge_types: Sequence[str],
     system: Matrix,
     baseline: Matrix,
-    resampling: tuple[int, float, int | None],
+    resampling: Resampling,
 ) -> dict[str, Any]:
-    """Per type: wins/ties/losses, the paired bootstrap, the top records either way."""
-    samples, confidence, seed = resampling
+    """Per type: wins/ties/losses, the paired test, the top records either way."""
     f_system = {t: system[k, 2] for k, t in enumerate(rouge_types)}
     f_baseline = {t: baseline[k, 2] for k, t in enumerate(rouge_types)}
-    paired = paired_bootstrap(f_system, f_baseline, samples, confidence, seed)
+    r = resampling
+    draws = r.samples if r.test == "bootstrap" else r.trials
+    paired = paired_test(f_system, f_baseline, r.test, draws, r.confidence, r.seed)
     found: dict[str, Any] = {}
     for rouge_type in rouge_types:
         delta = f_system[rouge_type] - f_baseline[rouge_type]
@@ -153,7 +175,7 @@ def _comparison(
             "wins": int(np.count_nonzero(delta > 0)),
             "ties": int(np.count_nonzero(delta == 0)),
             "losses": int(np.count_nonzero(delta < 0)),
-            "paired": asdict(paired[rouge_type]),
+            "paired": paired[rouge_type].as_dict(),
             "improved": [int(i) for i in order[::-1][:TOP] if delta[i] > 0],
             "regressed": [int(i) for i in order[:TOP] if delta[i] < 0],
         }

@@ -10,16 +10,33 @@ with every ``<`` written ``\\u003c``, so no text in it (``</script>``,
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
 from importlib import resources
 from typing import IO, Any
 
-__all__ = ["embedded_json", "render"]
+__all__ = ["check_installed", "embedded_json", "render", "render_page"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _EXTRA = "pip install -e '.[report]' in a kurenai checkout"
+
+
+def check_installed() -> None:
+    """The ImportError :func:`render` would raise without the ``report``
+    extra, found without importing it (the command line asks before it
+    reads any input)."""
+    missing = [name for name in ("jinja2", "plotly") if _spec(name) is None]
+    if missing:
+        raise ImportError(f"the HTML report needs {' and '.join(missing)}: {_EXTRA}")
+
+
+def _spec(name: str) -> object:
+    try:
+        return importlib.util.find_spec(name)
+    except (ImportError, ValueError):  # a broken install, or a module set to None
+        return None
 
 
 def embedded_json(data: Any) -> str:
@@ -44,6 +61,36 @@ def embedded_json(data: Any) -> str:
 
 def render(stream: IO[str], data: dict[str, Any], board: Any, title: str) -> None:
     """Write the page of ``data`` (``_data.document``) to ``stream``."""
+    render_page(
+        stream,
+        "report.html.j2",
+        data,
+        title=title,
+        signature=data["signature"],
+        count=data["count"],
+        systems=data["systems"],
+        types=data["types"],
+        main=data["main"],
+        baseline=data["baseline"],
+        comparison=data.get("comparison"),
+        board=board,
+        explained=data["explained"],
+        too_costly=data["too_costly"],
+        samples=data["resampling"]["samples"],
+        confidence=data["resampling"]["confidence"],
+        seed=data["resampling"]["seed"],
+        paired_test=data["resampling"]["test"],
+        trials=data["resampling"]["trials"],
+        script_name="report.js",
+    )
+
+
+def render_page(
+    stream: IO[str], template: str, data: Any, script_name: str, **context: Any
+) -> None:
+    """Write ``template`` (in ``templates/``) to ``stream`` with ``context``,
+    the shared style, the script ``script_name``, Plotly's bundle and
+    ``data`` as the page's embedded JSON (``data_json``)."""
     try:
         import jinja2
         from plotly.offline import get_plotlyjs
@@ -59,23 +106,10 @@ def render(stream: IO[str], data: dict[str, Any], board: Any, title: str) -> Non
     plotly = get_plotlyjs()
     if "</script" in plotly.lower() or "<!--" in plotly:  # pragma: no cover - checked per release
         raise RuntimeError("the installed plotly.js cannot be inlined: it holds '</script'")
-    page = env.get_template("report.html.j2").stream(
-        title=title,
-        signature=data["signature"],
-        count=data["count"],
-        systems=data["systems"],
-        types=data["types"],
-        main=data["main"],
-        baseline=data["baseline"],
-        comparison=data.get("comparison"),
-        board=board,
-        explained=data["explained"],
-        too_costly=data["too_costly"],
-        samples=data["resampling"]["samples"],
-        confidence=data["resampling"]["confidence"],
-        seed=data["resampling"]["seed"],
+    page = env.get_template(template).stream(
+        **context,
         css=(templates / "report.css").read_text("utf-8"),
-        script=(templates / "report.js").read_text("utf-8"),
+        script=(templates / script_name).read_text("utf-8"),
         plotly=plotly,
         data_json=embedded_json(data),
     )

@@ -13,21 +13,23 @@ scans it again per system.  Either way each score equals
 ``score_multi_batch`` per system.
 
 :func:`leaderboard` gives each system's bootstrap interval per type and the
-paired bootstrap of each system against the best one (by the mean F of the
-first type), or of every pair.
+paired test (the paired bootstrap, or approximate randomization) of each
+system against the best one (by the mean F of the first type), or of every
+pair.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from kurenai._core import batch as _batch
-from kurenai._core.bootstrap import PairedResult, bootstrap, paired_bootstrap
+from kurenai._core.bootstrap import PairedResult, bootstrap
+from kurenai._core.paired import check_test, paired_test
 from kurenai.tokenizers import AllCharacterSupportTokenizer
 
 __all__ = ["Leaderboard", "Standing", "leaderboard", "score_systems", "token_counts"]
@@ -124,12 +126,12 @@ class Leaderboard:
                     "rank": s.rank,
                     "intervals": {t: list(v) for t, v in s.intervals.items()},
                     "compared_to": s.compared_to,
-                    "comparison": {t: asdict(r) for t, r in s.comparison.items()},
+                    "comparison": {t: r.as_dict() for t, r in s.comparison.items()},
                 }
                 for s in self.standings
             ],
             "pairs": [
-                {"system": a, "baseline": b, "comparison": {t: asdict(r) for t, r in c.items()}}
+                {"system": a, "baseline": b, "comparison": {t: r.as_dict() for t, r in c.items()}}
                 for (a, b), c in self.pairs.items()
             ],
         }
@@ -160,12 +162,23 @@ def leaderboard(
     confidence: float = 0.95,
     seed: int | None = None,
     all_pairs: bool = False,
+    test: str = "bootstrap",
+    n_trials: int | None = None,
 ) -> Leaderboard:
     """Rank ``scores`` (per system, as :func:`score_systems` gives them).
 
     Each bootstrap and paired test starts from ``seed`` afresh, so a system's
     interval does not depend on which other systems are on the board.
+    ``test`` names the paired test (:mod:`kurenai._core.paired`: ``bootstrap``
+    draws ``n_samples`` resamples; ``ar``, approximate randomization, draws
+    ``n_trials``, None: its default).
     """
+    chosen = check_test(test).name
+    draws = n_samples if chosen == "bootstrap" else n_trials
+
+    def compare(a: str, b: str) -> dict[str, PairedResult]:
+        return paired_test(f[a], f[b], chosen, draws, confidence, _seed(seed))
+
     if not scores:
         raise ValueError("a leaderboard needs at least one system")
     means = {name: float(np.mean(m[0, 2])) for name, m in scores.items()}
@@ -184,18 +197,14 @@ def leaderboard(
             )
             for t in rouge_types
         }
-        comparison = (
-            {}
-            if name == best
-            else paired_bootstrap(f[name], f[best], n_samples, confidence, _seed(seed))
-        )
+        comparison = {} if name == best else compare(name, best)
         compared = None if name == best else best
         standings.append(Standing(name, rank, intervals, compared, comparison))
     pairs = {}
     if all_pairs:
         for i, a in enumerate(order):
             for b in order[i + 1 :]:
-                pairs[(a, b)] = paired_bootstrap(f[a], f[b], n_samples, confidence, _seed(seed))
+                pairs[(a, b)] = compare(a, b)
     return Leaderboard(tuple(rouge_types), tuple(standings), pairs, confidence)
 
 

@@ -17,13 +17,13 @@ files2rouge REFERENCES SUMMARIES`` prints what files2rouge prints.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
 
+from kurenai._core.parsers import Parser
 from kurenai._core.paths import check_outputs
 from kurenai.rouge155.pyrouge import Rouge155
 
@@ -133,9 +133,8 @@ def split_files(
     return ignored
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """files2rouge's command line: ``REFERENCES SUMMARIES [options]``."""
-    parser = argparse.ArgumentParser(
+def _parser() -> Parser:
+    parser = Parser(
         prog="files2rouge", description="ROUGE between two files, line by line (no Perl)"
     )
     parser.add_argument("reference")
@@ -148,7 +147,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-nm", "--no_stemming", action="store_true")
     parser.add_argument("-ir", "--ignore_empty_reference", action="store_true")
     parser.add_argument("-is", "--ignore_empty_summary", action="store_true")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """files2rouge's command line: ``REFERENCES SUMMARIES [options]``."""
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as done:  # --help (0) or a usage error (2)
+        return int(done.code or 0)
     start = time.time()
     try:
         if args.saveto:  # refused before the inputs are read, not after

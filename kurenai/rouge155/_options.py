@@ -7,7 +7,10 @@ even when it looks like an option: ``-2 -1``).  An unknown letter is
 reported (``Unknown option: q``) and skipped, as Perl does.  The values the
 report prints (``-c``, ``-w``, ``-2``) keep their spelling.
 
-kurenai adds long options, which the script has none of: ``--tokenizer``.
+kurenai adds long options, which the script has none of: ``--tokenizer``,
+and ``--help``.  A request for help (``-h``, ``-H``, ``--help``) prints the
+usage on stdout and exits 0; the script's ``die $usage`` (stderr, 255) is
+kept for a command line without a configuration file.
 """
 
 from __future__ import annotations
@@ -16,10 +19,13 @@ import sys
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from kurenai._core.spelling import did_you_mean
+
 __all__ = ["Options", "OptionsError", "UsageRequest", "parse_command_line"]
 
 _WITH_VALUE = set("bceflnptr23wz")
 _FLAGS = set("ahHdmMsuUvx")
+_LONG = ("--tokenizer", "--help")  # kurenai's; the script has none
 # Options of the script that kurenai does not reproduce, and why.
 _UNSUPPORTED = {
     "3": "Basic Elements (-3) are not supported: they need the BE breaker's SIMPLE files",
@@ -33,7 +39,12 @@ class OptionsError(ValueError):
 
 
 class UsageRequest(Exception):
-    """``-h`` / ``-H`` / no configuration: print the usage and exit 255."""
+    """``-h`` / ``-H`` / ``--help`` (``asked``: the usage on stdout, exit 0) or
+    no configuration (the usage on stderr, exit 255, as the script dies)."""
+
+    def __init__(self, asked: bool) -> None:
+        super().__init__(asked)
+        self.asked = asked
 
 
 class Options(NamedTuple):
@@ -83,8 +94,14 @@ def _getopts(argv: list[str]) -> tuple[dict[str, str], list[str], list[str], dic
             break
         if arg.startswith("--"):
             name, _, value = arg[2:].partition("=")
+            if name == "help":
+                long[name] = "1"
+                continue
             if name != "tokenizer":
-                raise OptionsError(f"unknown option --{name} (the only long option is --tokenizer)")
+                meant = did_you_mean(f"--{name}", _LONG)
+                raise OptionsError(
+                    f"unknown option --{name}{meant} (the long options are {', '.join(_LONG)})"
+                )
             if not value:
                 if not args:
                     raise OptionsError("--tokenizer needs a tokenizer name")
@@ -111,8 +128,9 @@ def _getopts(argv: list[str]) -> tuple[dict[str, str], list[str], list[str], dic
 def parse_command_line(argv: Sequence[str]) -> Options:
     """The script's command line, checked as the script checks it."""
     found, args, warnings, long = _getopts(list(argv))
-    if "h" in found or "H" in found or not args:
-        raise UsageRequest()
+    asked = "h" in found or "H" in found or "help" in long
+    if asked or not args:
+        raise UsageRequest(asked)
     for letter, why in _UNSUPPORTED.items():
         if letter in found:
             raise OptionsError(why)
@@ -203,7 +221,7 @@ USAGE = """\
 usage: {prog} [-a] [-c cf] [-d] [-e ROUGE_EVAL_HOME] [-h] [-H]
          [-b n-bytes|-l n-words] [-m] [-n max-ngram] [-s] [-r number-of-samples]
          [-2 max-gap-length] [-u] [-U] [-w weight] [-x] [-f A|B] [-p alpha]
-         [-t 0|1|2] [-z SEE|SPL|ISI] [--tokenizer NAME]
+         [-t 0|1|2] [-z SEE|SPL|ISI] [--tokenizer NAME] [--help]
          <ROUGE-eval-config-file> [<systemID>]
 
 ROUGE-1.5.5.pl's command line, computed by kurenai (no Perl): the same report, byte for byte.
@@ -220,6 +238,7 @@ ROUGE-1.5.5.pl's command line, computed by kurenai (no Perl): the same report, b
   -z  the configuration is a list of "peer model1 model2 ..." lines in this format
   --tokenizer NAME  kurenai extension: count the words of kurenai's tokenizer NAME
                     (e.g. char, unicode, mecab) instead of the script's ASCII words
+  -h, -H, --help  print this usage and exit
 Not supported: -3 (Basic Elements), -M, -v.
 """
 

@@ -4,7 +4,8 @@
 
 Takes the script's own options and configuration and prints what the
 script prints, byte for byte, computed by kurenai.  Exit codes are the
-script's: 0, 2 when a summary, the configuration or a data file cannot be
+script's: 0 (also for ``-h``, ``-H`` or ``--help``, which print the usage on
+stdout), 2 when a summary, the configuration or a data file cannot be
 found (Perl's ``die`` exits with the errno), 25 for an input format the
 script cannot read (its ``die`` after opening the first summary leaves
 ``ENOTTY``), 255 for every other refusal (usage, bad
@@ -40,8 +41,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return files2rouge_main(args[1:])
     try:
         report = evaluate_command_line(args)
-    except UsageRequest:
-        sys.stderr.write(usage_text(_PROG))
+    except UsageRequest as request:
+        if request.asked:  # -h, -H, --help
+            sys.stdout.write(usage_text(_PROG))
+            return 0
+        sys.stderr.write(usage_text(_PROG))  # no configuration: the script's die $usage
         return 255
     except OptionsError as error:
         print(f"{_PROG}: {error}", file=sys.stderr)

@@ -25,6 +25,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, NamedTuple, Union
 
 from kurenai._core.rules import ROUGE_WORD
+from kurenai._core.spelling import did_you_mean
 from kurenai.tokenizers._protocol import Tokenizer, own_name
 from kurenai.tokenizers._stemming import (
     Stemmer,
@@ -279,8 +280,9 @@ def _entry(name: str) -> _Entry:
     try:
         return _REGISTRY[name]
     except (KeyError, TypeError):
+        names = available_tokenizers()
         raise ValueError(
-            f"unknown tokenizer {name!r}; available: {', '.join(available_tokenizers())}"
+            f"unknown tokenizer {name!r}{did_you_mean(name, names)}; available: {', '.join(names)}"
         ) from None
 
 

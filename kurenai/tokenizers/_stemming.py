@@ -19,6 +19,7 @@ import threading
 from typing import Any, Callable, Optional, Union
 
 from kurenai._core.rules import STEM_RULES, StemRule, is_stemmable, keeps_stem, stem_rule
+from kurenai._core.spelling import did_you_mean
 from kurenai.tokenizers._protocol import distribution_version
 
 __all__ = [
@@ -252,7 +253,8 @@ def stem_signature(use_stemmer: StemmerChoice) -> str:
 
 
 def _unknown(name: object) -> str:
-    return f"unknown stemmer {name!r}; available: {', '.join(available_stemmers())}"
+    names = available_stemmers()
+    return f"unknown stemmer {name!r}{did_you_mean(name, names)}; available: {', '.join(names)}"
 
 
 # NLTK stemmers that keep a flag from one word to the next (its Arabic one

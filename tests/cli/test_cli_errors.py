@@ -57,10 +57,13 @@ Files = Callable[..., list[str]]
     ("argv", "message"),
     [
         (["--rouge-types", "rouge1,rouge10"], "invalid ROUGE type 'rouge10'; valid types: "),
-        (["--rouge-types", "rougel"], "invalid ROUGE type 'rougel'; valid types: "),
+        (
+            ["--rouge-types", "rougel"],
+            "invalid ROUGE type 'rougel' (did you mean 'rougeL'?); valid",
+        ),
         (["--rouge-types", "rouge1,rouge1"], "ROUGE type 'rouge1' asked for twice"),
         (["--rouge-types", ","], "rouge_types must name at least one ROUGE type"),
-        (["--tokenizer", "nope"], "invalid choice: 'nope'"),
+        (["--tokenizer", "nope"], "unknown tokenizer 'nope'; available: "),
         (["--jobs", "-2"], "argument --jobs: expected an integer >= -1, got '-2'"),
         (["--chunk-size", "0"], "argument --chunk-size: expected an integer >= 1"),
         (["--bootstrap-samples", "many"], "expected an integer from 1 to 1000000, got 'many'"),

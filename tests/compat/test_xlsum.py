@@ -273,7 +273,9 @@ def test_a_scorer_with_callables_stays_in_this_process() -> None:
     "types",
     [[], ["rougeLsum"], ["rougeL"], ["rouge3", "rougeLsum", "rouge1"], ["rougeLsum", "rougeLsum"]],
 )
-@pytest.mark.parametrize(("lang", "stem"), [(None, True), ("arabic", True), ("chinese", False)])
+@pytest.mark.parametrize(
+    ("lang", "stem"), [(None, True), ("arabic", True), ("chinese", False), ("japanese", False)]
+)
 def test_any_choice_and_order_of_types(
     reference: Any, types: list[str], lang: str | None, stem: bool
 ) -> None:
@@ -283,3 +285,71 @@ def test_any_choice_and_order_of_types(
     ours = xlsum.RougeScorer(types, lang=lang, use_stemmer=stem)
     for target, prediction in [*SAMPLES.values(), ("", "a"), ("\n\n", "\n")]:
         _same(theirs, ours, target, prediction)
+
+
+# Japanese without a stemmer counts MeCab's output as text (_xlsum_fused).
+# Its alphabet: what the sanitizer deletes or splits at, line breaks and
+# empty lines, characters whose lowercase is special (final sigma, dotted I).
+_JAPANESE = st.text(
+    st.sampled_from(SCRIPTS["japanese"] + "ABCΣΑİß 0123\n\n\t.,。、「」\u200b\x1c\x85\u2028\u3000"),
+    max_size=50,
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck))
+@given(_JAPANESE, _JAPANESE, st.sampled_from([TYPES, ["rougeLsum"], ["rouge2", "rougeL"]]))
+def test_japanese_counts_mecabs_text_as_the_package_splits_it(
+    reference: Any, target: str, prediction: str, types: list[str]
+) -> None:
+    theirs = reference(types, lang="japanese")
+    ours = xlsum.RougeScorer(types, lang="japanese")
+    assert ours._wakati is not None
+    _same(theirs, ours, target, prediction)
+
+
+def test_the_wakati_path_is_taken_only_where_it_applies() -> None:
+    assert xlsum.RougeScorer(TYPES, lang="japanese")._wakati is not None
+    for kwargs in (
+        {"use_stemmer": True},
+        {"callable_tokenizer": str.split},
+        {"rouge_types": ["rouge1", "rouge1"]},
+        {"rouge_types": ["rouge1\n"]},
+        {"rouge_types": []},
+        {"lang": "chinese"},
+    ):
+        arguments: dict[str, Any] = {"rouge_types": TYPES, "lang": "japanese", **kwargs}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert xlsum.RougeScorer(**arguments)._wakati is None, kwargs
+
+
+def test_a_segmenter_that_finds_nothing_falls_back_as_the_package_does() -> None:
+    from kurenai.compat._xlsum_fused import WakatiScores
+
+    silent = WakatiScores(TYPES, lambda text: " ")
+    assert silent.score("東京", "東京") is None
+    assert silent.score("", "...") == xlsum.RougeScorer(TYPES).score("", "...")
+
+
+def test_the_wakati_harness_sees_a_difference(reference: Any) -> None:
+    # Negative control: MeCab's output with its last token dropped.
+    from kurenai.compat._xlsum_fused import WakatiScores
+    from kurenai.compat._xlsum_tokens import wakati
+
+    write = wakati("japanese")
+    assert write is not None
+    ours = xlsum.RougeScorer(TYPES, lang="japanese")
+    ours._wakati = WakatiScores(TYPES, lambda text: " ".join(write(text).split()[:-1]))
+    target, prediction = SAMPLES["japanese"]
+    with pytest.raises(AssertionError):
+        _same(reference(TYPES, lang="japanese"), ours, target, prediction)
+
+
+def test_lowercasing_is_idempotent_on_every_code_point() -> None:
+    # The wakati path hands lowercased text to scorers that lowercase again.
+    changed = [
+        hex(code)
+        for code in range(0x110000)
+        if not 0xD800 <= code < 0xE000 and chr(code).lower().lower() != chr(code).lower()
+    ]
+    assert changed == []

@@ -6,24 +6,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from resample_twins import summing  # noqa: F401 - every test on both twins
 from rouge_score.scoring import AggregateScore, BootstrapAggregator, Score
 
 from kurenai._core import bootstrap as _bootstrap
 from kurenai._core.bootstrap import bootstrap, paired_bootstrap, random_state
-
-
-@pytest.fixture(
-    autouse=True, params=[pytest.param("compiled", marks=pytest.mark.compiled_only), "numpy"]
-)
-def summing(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every test runs on the compiled kernel and on its NumPy twin."""
-    if request.param == "compiled":
-        from kurenai._resample import LegacyStream  # built with kurenai: never skipped
-
-        monkeypatch.setattr(_bootstrap, "_KERNEL", LegacyStream)
-    else:
-        monkeypatch.setattr(_bootstrap, "_KERNEL", None)
-    return str(request.param)
 
 
 def rouge_score_aggregate(

@@ -6,7 +6,7 @@ import re
 
 import pytest
 from rouge_score import rouge_scorer as rs
-from type_names import ACCEPTED, DETECTED, REJECTED
+from type_names import ACCEPTED, DETECTED, REJECTED, refusal
 
 from kurenai._core import kinds as _kinds
 from kurenai._core import names as _names
@@ -42,7 +42,7 @@ def test_near_misses_get_the_one_message(name: object) -> None:
     assert not _names.is_rouge_type(name)
     with pytest.raises(ValueError) as raised:
         _names.resolve(name)
-    assert str(raised.value) == f"invalid ROUGE type {name!r}; valid types: {_names.valid_types()}"
+    assert str(raised.value) == refusal(name, _names.valid_types())
 
 
 def test_each_kind_names_its_types_in_its_own_grammar() -> None:

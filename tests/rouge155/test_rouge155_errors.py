@@ -87,8 +87,13 @@ def test_refused_options_name_themselves(
 
 
 def test_usage_and_unknown_options(config: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = _run(capsys, "-h")
-    assert (code, out) == (255, "") and "usage:" in err
+    code, out, err = _run(capsys)  # no configuration: the script's die $usage
+    assert (code, out) == (255, "") and err.startswith("usage: rouge155 ")
+    for asked in ("-h", "-H", "--help"):  # kurenai's: the usage on stdout, status 0
+        code, out, err = _run(capsys, asked)
+        assert (code, err) == (0, "") and out.startswith("usage: rouge155 ") and "--help" in out
+    code, out, err = _run(capsys, "--tokenzier", "char", str(config))
+    assert (code, out) == (255, "") and "--tokenzier (did you mean '--tokenizer'?)" in err
     code, out, err = _run(capsys, "-q", "-a", "-n", "1", "-r", "10", str(config))
     assert code == 0 and "Unknown option: q" in err and "ROUGE-1 Average_R" in out
 

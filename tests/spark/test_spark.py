@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from optional import missing
-from type_names import ACCEPTED, DETECTED, REJECTED
+from type_names import ACCEPTED, DETECTED, REJECTED, refusal
 
 from kurenai._core.names import valid_types
 from kurenai.rouge_scorer import RougeScorer
@@ -414,7 +414,7 @@ def test_every_type_name_scores_as_its_type(spark: SparkSession) -> None:
 
 @pytest.mark.parametrize("name", REJECTED)
 def test_every_near_miss_fails_on_the_driver_with_one_message(name: str) -> None:
-    message = f"invalid ROUGE type {name!r}; valid types: {valid_types()}"
+    message = refusal(name, valid_types())
     for build in (
         lambda: rouge_score(prediction="p", target="t", rouge_type=name),
         lambda: rouge_scores(prediction="p", target="t", rouge_types=["rouge1", name]),

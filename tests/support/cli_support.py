@@ -19,6 +19,16 @@ SUMMARY = re.compile(
 )
 
 
+def punctuation_note(word: str) -> str:
+    """The note on stderr of a run of the default tokenizer whose first ASCII
+    word with punctuation glued to it is ``word``."""
+    return (
+        f"kurenai: note: the default tokenizer (whitespace) keeps punctuation on words "
+        f"({word!r} does not match {word.strip('.,!?')!r}); --tokenizer rouge-score gives "
+        "rouge-score's numbers\n"
+    )
+
+
 # A process started from a background job (``pytest &``, CI runners) inherits
 # SIGINT as ignored, and Python then keeps ignoring it instead of raising
 # KeyboardInterrupt: the launcher puts SIGINT back to its default and execs.

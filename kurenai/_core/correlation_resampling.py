@@ -1,0 +1,191 @@
+"""Resampling correlations: bootstrap intervals, and tests of two metrics.
+
+Deutsch, Dror & Roth (2021) resample the (systems x documents) matrices of
+a metric and of the human scores three ways: the systems (rows, with
+replacement), the documents (columns), or both (the rows and the columns
+drawn independently, the sample their intersection).  A bootstrap interval
+is the percentile interval of the correlation over the samples (samples
+where it is undefined are left out, and counted).  Their permutation test
+of "metric A correlates better than metric B" swaps A's and B's scores (of
+whole systems, whole documents or single summaries), after standardising
+each metric's matrix, and counts the swaps whose difference of
+correlations is at least the observed one.  Williams' test (Williams 1959;
+Graham & Baldwin 2014) is the closed-form test of two dependent
+correlations sharing the human side.
+
+Every draw comes from ``numpy.random.default_rng(seed)``: one seed gives
+one answer on every machine.  A bootstrap draws all its systems' indices
+(``integers(0, systems, size=(samples, systems))``) and then all its
+documents' (likewise); a permutation test draws each trial's swaps in turn
+(``random(shape) < 0.5``, the shape (systems, 1), (1, documents) or
+(systems, documents)).  The draws of a bootstrap are shared by every
+metric and coefficient, so that their intervals are of the same samples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from kurenai._core.correlation import (
+    RESAMPLING,
+    batch_level,
+    check_choice,
+    level_correlation,
+    scipy_stats,
+)
+
+__all__ = ["Comparison", "Interval", "bootstrap_intervals", "permutation_test", "williams_test"]
+
+Matrix = npt.NDArray[np.float64]
+# Matrix cells per block of resamples.
+_BLOCK_CELLS = 1 << 20
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A bootstrap percentile interval; ``samples``: the resamples where the
+    correlation was defined (the interval's quantiles are of those)."""
+
+    low: float
+    high: float
+    samples: int
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A test of metric ``a`` against metric ``b`` (their correlations with
+    the same human scores): ``difference`` is a's correlation minus b's,
+    ``p_value`` two-sided (NaN when the test is undefined)."""
+
+    a: str
+    b: str
+    method: str
+    difference: float
+    p_value: float
+
+
+def bootstrap_intervals(
+    metrics: Mapping[str, Matrix],
+    human: Matrix,
+    level: str,
+    coefficients: Sequence[str],
+    resample: str = "both",
+    n_samples: int = 1000,
+    confidence: float = 0.95,
+    seed: int | None = None,
+) -> dict[tuple[str, str], Interval]:
+    """(metric, coefficient) -> the interval of its ``level`` correlation with
+    ``human``, over ``n_samples`` resamples of ``resample``."""
+    check_choice(resample, RESAMPLING, "resampling")
+    rng = np.random.default_rng(seed)
+    n_systems, n_documents = human.shape
+    found: dict[tuple[str, str], list[Matrix]] = {(m, c): [] for m in metrics for c in coefficients}
+    all_rows = np.broadcast_to(np.arange(n_systems), (n_samples, n_systems))
+    all_cols = np.broadcast_to(np.arange(n_documents), (n_samples, n_documents))
+    if resample in ("systems", "both"):
+        all_rows = rng.integers(0, n_systems, size=(n_samples, n_systems))
+    if resample in ("documents", "both"):
+        all_cols = rng.integers(0, n_documents, size=(n_samples, n_documents))
+    block = max(1, _BLOCK_CELLS // max(1, human.size))
+    for start in range(0, n_samples, block):
+        rows, cols = all_rows[start : start + block], all_cols[start : start + block]
+        index = (rows[:, :, None], cols[:, None, :])
+        sampled_human = human[index]
+        for name, matrix in metrics.items():
+            sampled = matrix[index]
+            for coefficient in coefficients:
+                found[(name, coefficient)].append(
+                    batch_level(coefficient, level, sampled, sampled_human)
+                )
+    return {key: _interval(np.concatenate(values), confidence) for key, values in found.items()}
+
+
+def _interval(samples: Matrix, confidence: float) -> Interval:
+    defined = samples[~np.isnan(samples)]
+    if not defined.size:
+        return Interval(float("nan"), float("nan"), 0)
+    tail = 100 * (1 - confidence) / 2
+    low, high = np.percentile(defined, [tail, 100 - tail])
+    return Interval(float(low), float(high), int(defined.size))
+
+
+def permutation_test(
+    a: tuple[str, Matrix],
+    b: tuple[str, Matrix],
+    human: Matrix,
+    level: str,
+    coefficient: str,
+    resample: str = "both",
+    n_samples: int = 1000,
+    seed: int | None = None,
+) -> Comparison:
+    """Deutsch et al.'s permutation test of metric ``a`` against ``b``: the
+    two-sided p-value ``(1 + #{|swapped difference| >= |observed|}) /
+    (1 + n_samples)``."""
+    check_choice(resample, RESAMPLING, "resampling")
+    (name_a, x), (name_b, y) = a, b
+    observed = _difference(coefficient, level, x[None], y[None], human[None])[0]
+    if np.isnan(observed):
+        return Comparison(name_a, name_b, "permutation", float("nan"), float("nan"))
+    x, y = _standardised(x), _standardised(y)
+    standard = abs(_difference(coefficient, level, x[None], y[None], human[None])[0])
+    rng = np.random.default_rng(seed)
+    shape = {"systems": (x.shape[0], 1), "documents": (1, x.shape[1]), "both": x.shape}[resample]
+    block = max(1, _BLOCK_CELLS // max(1, x.size))
+    at_least = 0
+    for start in range(0, n_samples, block):
+        size = min(block, n_samples - start)
+        swap = rng.random((size, *shape)) < 0.5
+        swapped = _difference(
+            coefficient, level, np.where(swap, y, x), np.where(swap, x, y), human[None]
+        )
+        # A difference undefined after a swap counts as not extreme.
+        with np.errstate(invalid="ignore"):
+            at_least += int(np.count_nonzero(np.abs(swapped) >= standard * (1 - 1e-12)))
+    p_value = (at_least + 1) / (n_samples + 1)
+    return Comparison(name_a, name_b, "permutation", float(observed), p_value)
+
+
+def _difference(coefficient: str, level: str, x: Matrix, y: Matrix, human: Matrix) -> Matrix:
+    human = np.broadcast_to(human, x.shape)
+    return batch_level(coefficient, level, x, human) - batch_level(coefficient, level, y, human)
+
+
+def _standardised(matrix: Matrix) -> Matrix:
+    """``matrix`` on a common scale (mean 0, deviation 1 over its scored
+    cells), so that swapped cells mean the same to either metric."""
+    spread = np.nanstd(matrix)
+    return (matrix - np.nanmean(matrix)) / (spread if spread > 0 else 1.0)  # type: ignore[no-any-return]
+
+
+def williams_test(
+    a: tuple[str, Matrix], b: tuple[str, Matrix], human: Matrix, level: str, coefficient: str
+) -> Comparison:
+    """Williams' test of two dependent correlations, r(a, human) against
+    r(b, human), given r(a, b): two-sided p from Student's t with n - 3
+    degrees of freedom.  n is the number of systems at the system level; at
+    the summary level (an average of per-document correlations, for which
+    the test is only a heuristic, as SacreROUGE applies it) the largest
+    number of systems scored on one document."""
+    (name_a, x), (name_b, y) = a, b
+    r12 = level_correlation(coefficient, level, x, human)[0]
+    r13 = level_correlation(coefficient, level, y, human)[0]
+    r23 = level_correlation(coefficient, level, x, y)[0]
+    scored = ~(np.isnan(x) | np.isnan(y) | np.isnan(human))
+    n = int(scored.any(axis=1).sum() if level == "system" else scored.sum(axis=0).max(initial=0))
+    difference = r12 - r13
+    p_value = float("nan")
+    det = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
+    denominator = (
+        2 * (n - 1) / (n - 3) * det + ((r12 + r13) / 2) ** 2 * (1 - r23) ** 3 if n > 3 else 0
+    )
+    if denominator > 0 and not np.isnan(difference):
+        t = difference * np.sqrt((n - 1) * (1 + r23) / denominator)
+        p_value = float(2 * scipy_stats().t.sf(abs(t), n - 3))
+    elif n > 3 and difference == 0:
+        p_value = 1.0
+    return Comparison(name_a, name_b, "williams", float(difference), min(p_value, 1.0))

@@ -1,0 +1,229 @@
+"""``kurenai correlate``: how well ROUGE agrees with human judgments.
+
+    kurenai correlate --judgments judgments.jsonl --predictions outputs.jsonl \\
+        --references references.jsonl --variants default stem --seed 0
+
+Three JSONL files (one may hold all three kinds of member, and
+``--predictions``/``--references`` default to the judgments file):
+judgments ``{"system": ..., "document": ..., "<criterion>": score, ...}``,
+system outputs ``{"system": ..., "document": ..., "prediction": text}`` and
+references ``{"document": ..., "reference": text}`` (or ``"references"``:
+a list).  Prints the summary- and system-level correlations of each ROUGE
+type (and tokenizer/``lang`` variant) with each criterion, their bootstrap
+intervals and the tests between metrics (:func:`kurenai.report.correlate`);
+``--report`` writes them as an HTML page.  Exit status 0, 1 for an
+unreadable file, bad data or a missing extra, 2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from kurenai._core.correlation import COEFFICIENTS, LEVELS, RESAMPLING
+
+__all__ = ["main", "parse_variant"]
+
+_PROG = "kurenai correlate"
+_TESTS = ("williams", "permutation")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=_PROG,
+        description="Correlate ROUGE with human judgments: summary- and system-level "
+        "Pearson, Spearman and Kendall, bootstrap intervals, tests between metrics.",
+    )
+    files = parser.add_argument_group("input (JSONL)")
+    files.add_argument(
+        "--judgments",
+        required=True,
+        help="one line per judged summary: system, document, a number per criterion",
+    )
+    files.add_argument("--predictions", help="system, document, prediction (default: --judgments)")
+    files.add_argument(
+        "--references", help="document, reference or references (default: --judgments)"
+    )
+    scoring = parser.add_argument_group("metrics")
+    scoring.add_argument(
+        "--rouge-types",
+        nargs="+",
+        default=["rouge1", "rouge2", "rougeL"],
+        help="default: %(default)s",
+    )
+    scoring.add_argument(
+        "--measure",
+        choices=("precision", "recall", "fmeasure"),
+        default="fmeasure",
+        help="default: %(default)s",
+    )
+    scoring.add_argument(
+        "--variants",
+        nargs="+",
+        default=["default"],
+        metavar="SPEC",
+        help="tokenizations to compare, each a metric per type: 'default', or parts joined "
+        "by '+': lang=CODE, tokenizer=NAME, stem (Porter) or stem=LANGUAGE; e.g. "
+        "'lang=de' 'lang=de+stem'",
+    )
+    stats = parser.add_argument_group("statistics")
+    stats.add_argument("--criteria", nargs="+", help="default: every numeric member")
+    stats.add_argument("--levels", nargs="+", choices=LEVELS, default=list(LEVELS))
+    stats.add_argument(
+        "--coefficients", nargs="+", choices=COEFFICIENTS, default=list(COEFFICIENTS)
+    )
+    stats.add_argument(
+        "--resample",
+        choices=RESAMPLING,
+        default="both",
+        help="what the bootstrap and the permutation test resample (default: both)",
+    )
+    stats.add_argument(
+        "--bootstrap-samples",
+        type=int,
+        default=1000,
+        help="resamples (0: no intervals; default: %(default)s)",
+    )
+    stats.add_argument(
+        "--confidence-interval", type=float, default=0.95, help="default: %(default)s"
+    )
+    stats.add_argument("--seed", type=int, default=None, help="makes every resampling reproducible")
+    stats.add_argument("--tests", nargs="*", choices=_TESTS, default=list(_TESTS))
+    stats.add_argument(
+        "--compare",
+        choices=("first", "all", "none"),
+        default="first",
+        help="test each metric against the first (default), every pair, or none",
+    )
+    out = parser.add_argument_group("output")
+    out.add_argument("--output-format", choices=("text", "json"), default="text")
+    out.add_argument("--output", default="-", help="default: stdout")
+    out.add_argument("--report", metavar="HTML", help="also write an HTML page of the results")
+    return parser
+
+
+def parse_variant(spec: str) -> dict[str, Any]:
+    """RougeScorer options of a ``--variants`` spec (ValueError if malformed).
+
+    >>> parse_variant("lang=de+stem")
+    {'lang': 'de', 'use_stemmer': True}
+    """
+    options: dict[str, Any] = {}
+    if spec == "default":
+        return options
+    for part in spec.split("+"):
+        key, _, value = part.partition("=")
+        if key == "stem":
+            options["use_stemmer"] = value or True
+        elif key in ("lang", "tokenizer") and value:
+            options[key] = value
+        else:
+            raise ValueError(
+                f"bad variant {spec!r}: use 'default' or parts joined by '+': "
+                "lang=CODE, tokenizer=NAME, stem, stem=LANGUAGE"
+            )
+    return options
+
+
+def _records(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    with open(path, encoding="utf-8") as file:
+        for number, line in enumerate(file, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise ValueError(f"{path}:{number}: not JSON ({error.msg})") from None
+            if not isinstance(record, dict):
+                raise ValueError(f"{path}:{number}: not a JSON object")
+            yield number, record
+
+
+def _member(path: str, number: int, record: dict[str, Any], name: str) -> Any:
+    if name not in record:
+        raise ValueError(f"{path}:{number}: no {name!r} member")
+    return record[name]
+
+
+def _predictions(path: str) -> dict[str, dict[str, str]]:
+    found: dict[str, dict[str, str]] = {}
+    for number, record in _records(path):
+        system = str(_member(path, number, record, "system"))
+        document = str(_member(path, number, record, "document"))
+        text = _member(path, number, record, "prediction")
+        if not isinstance(text, str):
+            raise ValueError(f"{path}:{number}: 'prediction' must be a string")
+        found.setdefault(system, {})[document] = text
+    return found
+
+
+def _references(path: str) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for number, record in _records(path):
+        document = str(_member(path, number, record, "document"))
+        text = record.get("references", record.get("reference"))
+        ok = isinstance(text, str) or (
+            isinstance(text, list) and text and all(isinstance(t, str) for t in text)
+        )
+        if not ok:
+            raise ValueError(f"{path}:{number}: needs 'reference' (a string) or 'references'")
+        if found.setdefault(document, text) != text:
+            raise ValueError(f"{path}:{number}: document {document!r} has another reference")
+    return found
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``kurenai correlate`` on ``argv``; return the exit status."""
+    args = _parser().parse_args(argv)
+    try:
+        variants = {
+            ("" if len(args.variants) == 1 and spec == "default" else spec): parse_variant(spec)
+            for spec in args.variants
+        }
+    except ValueError as error:
+        print(f"{_PROG}: error: {error}", file=sys.stderr)
+        return 2
+    try:
+        found = _run(args, variants)
+        text = (
+            json.dumps(found.as_dict(), indent=2) if args.output_format == "json" else found.text()
+        )
+        if args.output == "-":
+            print(text)
+        else:
+            with open(args.output, "w", encoding="utf-8") as stream:
+                stream.write(text + "\n")
+        if args.report:
+            from kurenai.report import write_correlation_report
+
+            write_correlation_report(args.report, found)
+    except (OSError, ValueError, ImportError, RuntimeError) as error:
+        print(f"{_PROG}: error: {error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _run(args: argparse.Namespace, variants: dict[str, dict[str, Any]]) -> Any:
+    from kurenai.report import correlate
+
+    judgments = [record for _, record in _records(args.judgments)]
+    return correlate(
+        _references(args.references or args.judgments),
+        _predictions(args.predictions or args.judgments),
+        judgments,
+        args.rouge_types,
+        variants=variants,
+        measure=args.measure,
+        criteria=args.criteria,
+        levels=args.levels,
+        coefficients=args.coefficients,
+        resample=args.resample,
+        n_samples=args.bootstrap_samples,
+        confidence=args.confidence_interval,
+        seed=args.seed,
+        tests=args.tests,
+        compare=args.compare,
+    )
