@@ -15,8 +15,9 @@ The tests are ``CORE_TESTS`` below, without the slow ones: those that need
 only kurenai's dependencies and the ``test-core`` extra (pytest, pytest-xdist,
 hypothesis); ``--kernels-only``: ``KERNEL_TESTS``, the compiled kernels and
 the exactness against rouge-score, for the Pythons between the oldest and the
-newest (``.ci/pythons.sh``), whose builds differ least.  They run with ``CI=true``, so a test that finds a package
-missing fails rather than skips: the list must hold no test of an extra.
+newest (``.ci/pythons.sh``), whose builds differ least.  They run with
+``CI=true``, so a test that finds a package missing fails rather than skips:
+the list must hold no test of an extra.
 """
 
 from __future__ import annotations

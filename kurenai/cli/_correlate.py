@@ -24,6 +24,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from kurenai._core.correlation import COEFFICIENTS, LEVELS, RESAMPLING
+from kurenai._core.parsers import Parser
 
 __all__ = ["main", "parse_variant"]
 
@@ -32,7 +33,7 @@ _TESTS = ("williams", "permutation")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog=_PROG,
         description="Correlate ROUGE with human judgments: summary- and system-level "
         "Pearson, Spearman and Kendall, bootstrap intervals, tests between metrics.",
@@ -177,7 +178,10 @@ def _references(path: str) -> dict[str, Any]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``kurenai correlate`` on ``argv``; return the exit status."""
-    args = _parser().parse_args(argv)
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as done:  # --help (0) or a usage error (2)
+        return int(done.code or 0)
     try:
         variants = {
             ("" if len(args.variants) == 1 and spec == "default" else spec): parse_variant(spec)

@@ -146,14 +146,15 @@ class _Tap:
     def write(self, signature: str) -> None:
         """Write the report (``--report``) of everything kept."""
         args = self._args
-        name = _system_name(self._sides.predictions, self._sides)
+        sides = self._sides
+        # The systems by their files (or fields): the baseline's name is its file's.
+        sources = [s for s in (sides.predictions, sides.baseline) if s is not None]
+        name, *rest = _names(sources)
         scores = {name: np.concatenate(self._values, axis=2)}
         baseline = None
         if self._baseline:
-            from kurenai.report import baseline_name
-
-            baseline = [r.baseline or "" for r in self._records]
-            scores[baseline_name(scores)] = np.concatenate(self._baseline, axis=2)
+            baseline = {rest[0]: [r.baseline or "" for r in self._records]}
+            scores[rest[0]] = np.concatenate(self._baseline, axis=2)
         records = self._records
         _write(
             args,
@@ -181,7 +182,7 @@ def run_systems(args: argparse.Namespace, sides: Sides, scorer: Any, signature: 
     sources = _system_sources(args, sides.predictions)
     targets, predictions, ids = _read(sides.targets, sources)
     note_texts(args, targets, predictions[0])
-    names = _names(sources, sides)
+    names = _names(sources)
     systems = dict(zip(names, predictions))
     if limited(args):
         targets, systems, ids, scores = _within_limits(args, scorer, targets, systems, ids)
@@ -264,7 +265,7 @@ def _write(
     ids: Sequence[Any] | None,
     scores: dict[str, Any],
     signature: str,
-    baseline: list[str] | None = None,
+    baseline: dict[str, list[str]] | None = None,
     all_pairs: bool = False,
 ) -> None:
     from kurenai.report import write_report
@@ -313,11 +314,15 @@ def _system_sources(args: argparse.Namespace, predictions: Source) -> list[Sourc
     return sources
 
 
-def _names(sources: Sequence[Source], sides: Sides) -> list[str]:
-    """A distinct name per system: its field when systems share a file, else its file."""
+def _names(sources: Sequence[Source]) -> list[str]:
+    """A distinct name per system: its field when systems share a file, else its
+    file's name, with as many of its folders as tell it from another system's
+    file of that name (``a/pred.jsonl``, ``b/pred.jsonl``); ``-2``... last."""
+    first = [_system_name(source, sources) for source in sources]
     names: list[str] = []
-    for source in sources:
-        name = _system_name(source, sides, sources)
+    for source, name in zip(sources, first):
+        if first.count(name) > 1 and name == os.path.basename(source.path):
+            name = _shortest_suffix(source.path, {s.path for s in sources if s.path != source.path})
         candidate, k = name, 2
         while candidate in names:
             candidate, k = f"{name}-{k}", k + 1
@@ -325,8 +330,20 @@ def _names(sources: Sequence[Source], sides: Sides) -> list[str]:
     return names
 
 
-def _system_name(source: Source, sides: Sides, sources: Sequence[Source] = ()) -> str:
-    shared = [s for s in (sides.targets, *sources) if s is not source and s.path == source.path]
+def _shortest_suffix(path: str, others: set[str]) -> str:
+    """The last parts of ``path`` that no path of ``others`` ends with."""
+    parts = os.path.normpath(os.path.abspath(path)).split(os.sep)
+    ends = [os.path.normpath(os.path.abspath(p)).split(os.sep) for p in others]
+    for size in range(1, len(parts) + 1):
+        if all(end[-size:] != parts[-size:] for end in ends):
+            return "/".join(parts[-size:])
+    return os.path.basename(path)
+
+
+def _system_name(source: Source, sources: Sequence[Source]) -> str:
+    # A file that holds one system (beside the references or not) names it;
+    # systems sharing a file, or stdin, are named by their fields.
+    shared = [s for s in sources if s is not source and s.path == source.path]
     if source.structured and (shared or source.path == "-"):
         return source.field
     return os.path.basename(source.path)

@@ -73,7 +73,7 @@ def write_report(
     targets: Sequence[Target],
     systems: Mapping[str, Sequence[str]] | Sequence[str],
     *,
-    baseline: Sequence[str] | None = None,
+    baseline: Mapping[str, Sequence[str]] | Sequence[str] | None = None,
     ids: Sequence[Any] | None = None,
     scores: Mapping[str, Matrix] | None = None,
     signature: str = "",
@@ -92,7 +92,9 @@ def write_report(
     leaderboard.
 
     ``baseline``: a baseline system's predictions, compared with the first
-    system.  ``scores``: the systems' (types x P/R/F x records) scores when
+    system: ``{name: predictions}`` (the page names it so, e.g. by its file),
+    or a plain list, named ``baseline`` (``baseline-2``... beside a system of
+    that name).  ``scores``: the systems' (types x P/R/F x records) scores when
     already computed (the command line's), else they are scored here.
     ``explain_limit``: how many records get highlighted matches (-1: all).
     ``seed`` makes every bootstrap reproducible.  ``paired_test`` names the
@@ -101,11 +103,19 @@ def write_report(
     None: 10,000; p-values only).
 
     Raises ValueError if the systems do not all have one prediction per
-    target, and ImportError without the ``report`` extra.
+    target or a named baseline has a system's name, and ImportError without
+    the ``report`` extra.
     """
     named = dict(systems) if isinstance(systems, Mapping) else {"prediction": list(systems)}
     base = None
-    if baseline is not None:
+    if isinstance(baseline, Mapping):
+        if len(baseline) != 1:
+            raise ValueError(f"baseline: one system's {{name: predictions}}, got {len(baseline)}")
+        ((base, predictions),) = baseline.items()
+        if base in named:
+            raise ValueError(f"baseline: {base!r} is already a system's name")
+        named[base] = list(predictions)
+    elif baseline is not None:
         base = baseline_name(named)
         named[base] = list(baseline)
     if not targets:

@@ -187,8 +187,220 @@ def test_a_record_over_a_limit_is_empty_cells_sorted_last(
         "return [...document.querySelectorAll(\"#rows tr[data-i='1'] td.num\")]"
         ".map(td => td.textContent)"
     )
-    assert cells[2:] == [""] * (len(cells) - 2)  # after the number and the reference tokens
-    for key in ("f0", "d0baseline"):
+    # After the number and the reference tokens: the system's F and the Δ empty,
+    # the baseline's F (scored) beside them.
+    theirs = scorer.score(targets[1], baseline[1])["rouge1"].fmeasure
+    assert cells[2:] == ["", f"{theirs:.4f}", ""]
+    for key in ("f0", "d0:baseline"):
         _click(driver, f"th[data-key='{key}']")  # high to low: the unscored record last
         assert _rows(driver)[-1] == 1
     driver.save_screenshot(str(shots / "over-limit.png"))
+
+
+# ------------------------------------------------------------ what a person sees
+# Each test below measures the laid-out page (bounding boxes, computed styles,
+# the charts' data) in a 1400 x 1000 window and keeps a screenshot of it.
+
+SYSTEM, BASELINE = "bart-large.jsonl", "lead-3.jsonl"
+IDS = [f"cnn-dailymail-test-{i:06d}-{'x' * (i % 5) * 6}" for i in range(len(MANY))]
+
+
+@pytest.fixture(scope="module")
+def named_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RougeScorer]:
+    scorer = RougeScorer(TYPES)
+    targets, predictions, baseline = (list(x) for x in zip(*MANY))
+    path = tmp_path_factory.mktemp("named") / "named.html"
+    write_report(path, scorer, targets, {SYSTEM: predictions}, baseline={BASELINE: baseline},
+                 ids=IDS, seed=0, n_samples=100)  # fmt: skip
+    return path, scorer
+
+
+def _rect(driver: Any, element: Any) -> dict[str, float]:
+    return dict(
+        driver.execute_script("return arguments[0].getBoundingClientRect().toJSON()", element)
+    )
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (
+        a["left"] < b["right"]
+        and b["left"] < a["right"]
+        and a["top"] < b["bottom"]
+        and (b["top"] < a["bottom"])
+    )
+
+
+def _scroll_to(driver: Any, selector: str) -> None:
+    driver.execute_script(f"document.querySelector({selector!r}).scrollIntoView()")
+
+
+def _shot(driver: Any, shots: Path, selector: str, name: str) -> None:
+    """A screenshot of the window scrolled to ``selector``, to look at."""
+    _scroll_to(driver, selector)
+    driver.save_screenshot(str(shots / name))
+
+
+def test_chart_titles_and_legends_are_clear_of_the_toolbars(
+    driver: Any, named_page: tuple[Path, RougeScorer], shots: Path
+) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    assert not _errors(open_report(driver, named_page[0]))
+    figures = driver.find_elements("css selector", "figure.figure")
+    assert len(figures) == 3 + len(TYPES)  # intervals, two bucket charts, one per type
+    for figure in figures:
+        ActionChains(driver).move_to_element(figure).perform()  # the toolbar shows on hover
+        chart = figure.find_element("css selector", ".js-plotly-plot")
+        (modebar,) = figure.find_elements("css selector", ".modebar")
+        bar = _rect(driver, modebar)
+        assert bar["width"] > 20 and bar["height"] > 10, bar  # a toolbar was measured
+        assert _overlap(bar, _rect(driver, chart))  # negative control: it is in the chart
+        title = _rect(driver, figure.find_element("css selector", "figcaption"))
+        assert title["width"] > 0 and figure.find_element("css selector", "figcaption").text
+        assert not _overlap(title, bar), (figure.text, title, bar)
+        # Nothing Plotly draws as text in the chart's top band (a title, a
+        # legend) lies under the toolbar either.
+        for text in chart.find_elements("css selector", ".gtitle, .legend"):
+            assert not _overlap(_rect(driver, text), bar), figure.text
+    _shot(driver, shots, "#buckets", "titles-buckets.png")
+
+
+def _plot(driver: Any, element: Any, script: str) -> Any:
+    return driver.execute_script(f"const gd = arguments[0]; return {script};", element)
+
+
+def test_one_distribution_per_type_on_a_shared_count_axis(
+    driver: Any, named_page: tuple[Path, RougeScorer], shots: Path
+) -> None:
+    path, scorer = named_page
+    assert not _errors(open_report(driver, path))
+    targets, predictions, baseline = (list(x) for x in zip(*MANY))
+    figures = driver.find_elements("css selector", "#chart-distributions figure.distribution")
+    assert [f.find_element("css selector", "figcaption").text for f in figures] == TYPES
+    tops = set()
+    for figure, rouge_type in zip(figures, TYPES):
+        chart = figure.find_element("css selector", ".js-plotly-plot")
+        traces = _plot(driver, chart, "gd.data.map(t => [t.name, t.type, t.y])")
+        assert [name for name, _, _ in traces] == [SYSTEM, BASELINE]  # one series per system
+        assert all(kind == "bar" for _, kind, _ in traces)  # side by side, not overlaid
+        assert _plot(driver, chart, "gd._fullLayout.barmode") == "group"
+        assert all(_plot(driver, chart, "gd.data.map(t => t.opacity === undefined)"))
+        for texts, (_, _, counts) in zip((predictions, baseline), traces):
+            columns = scorer.score_batch(targets, texts, columnar=True)
+            f = np.round(columns[rouge_type].fmeasure, 6)  # as the page holds them
+            assert counts == np.histogram(f, bins=20, range=(0, 1))[0].tolist()
+        tops.add(tuple(_plot(driver, chart, "gd._fullLayout.yaxis.range")))
+        bar = _rect(driver, figure.find_element("css selector", ".modebar"))
+        assert not _overlap(_rect(driver, figure.find_element("css selector", "figcaption")), bar)
+    assert len(tops) == 1  # one count axis: the types' charts compare at a glance
+    tops_of_charts = {round(_rect(driver, f)["top"]) for f in figures}
+    assert len(tops_of_charts) == 1  # four types side by side in a 1400-pixel window
+    legend = driver.find_elements("css selector", "#legend-distributions .legend-item")
+    assert [item.text for item in legend] == [SYSTEM, f"{BASELINE} (baseline)"]
+    _shot(driver, shots, "#distributions", "distributions.png")
+
+
+def test_ids_are_shown_whole(
+    driver: Any, named_page: tuple[Path, RougeScorer], shots: Path
+) -> None:
+    assert not _errors(open_report(driver, named_page[0]))
+    cells = driver.find_elements("css selector", "#rows td.id")
+    assert len(cells) == 50
+    for cell in cells:
+        i = int(driver.execute_script("return arguments[0].parentNode.dataset.i", cell))
+        assert cell.text == IDS[i]  # what is rendered, not only the DOM text
+        assert cell.get_attribute("title") == IDS[i]
+        clipped = "return arguments[0].scrollWidth > arguments[0].clientWidth"
+        assert not driver.execute_script(clipped, cell), IDS[i]
+    # Negative control: a long reference is cut in its cell (its whole text on hover).
+    text = driver.find_element("css selector", "#rows tr[data-i='0'] td.text")
+    assert driver.execute_script(clipped, text)
+    assert text.get_attribute("title") == MANY[0][0]
+    _shot(driver, shots, "#records", "table-ids.png")
+
+
+def test_the_record_table_shows_the_baseline_f_beside_the_delta(
+    driver: Any, named_page: tuple[Path, RougeScorer], shots: Path
+) -> None:
+    path, scorer = named_page
+    assert not _errors(open_report(driver, path))
+    for k, rouge_type in enumerate(TYPES[:2]):
+        driver.execute_script(
+            f"const s = document.getElementById('type'); s.value = '{k}';"
+            "s.dispatchEvent(new Event('change'))"
+        )
+        keys = driver.execute_script(
+            "return [...document.querySelectorAll('#table-head th')].map(th => th.dataset.key)"
+        )
+        scores = keys[keys.index(f"f{k}") :]
+        assert scores == [f"f{k}", f"g{k}:{BASELINE}", f"d{k}:{BASELINE}"]  # side by side
+        heads = [
+            driver.find_element("css selector", f"th[data-key='{key}']").text for key in scores
+        ]
+        assert SYSTEM in heads[0] and BASELINE in heads[1] and rouge_type in heads[2]
+        for i in (0, 3, 4):
+            target, prediction, baseline = MANY[i]
+            mine = scorer.score(target, prediction)[rouge_type].fmeasure
+            theirs = scorer.score(target, baseline)[rouge_type].fmeasure
+            cells = driver.execute_script(
+                f"return [...document.querySelectorAll(\"#rows tr[data-i='{i}'] td\")]"
+                ".slice(-3).map(td => td.textContent)"
+            )
+            delta = round(mine, 6) - round(theirs, 6)
+            sign = "+" if delta > 0 else "−" if delta < 0 else "±"
+            assert cells == [f"{mine:.4f}", f"{theirs:.4f}", f"{sign}{abs(delta):.4f}"]
+    _shot(driver, shots, "#records", "table-baseline.png")
+
+
+def test_the_record_view_opens_over_a_backdrop(
+    driver: Any, named_page: tuple[Path, RougeScorer], shots: Path
+) -> None:
+    assert not _errors(open_report(driver, named_page[0]))
+    hit = "return document.elementFromPoint(arguments[0], arguments[1]).id"
+    inside = (
+        "return document.getElementById('aligned')"
+        ".contains(document.elementFromPoint(arguments[0], arguments[1]))"
+    )
+    size = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+    corners = [(3, 3), (size[0] - 20, size[1] - 3)]  # -20: clear of the scroll bar
+    assert all(driver.execute_script(hit, x, y) != "backdrop" for x, y in corners)  # control
+    _scroll_to(driver, "#records")
+    _click(driver, "#rows tr[data-i='4']")
+    backdrop = driver.find_element("id", "backdrop")
+    assert backdrop.is_displayed()
+    style = driver.execute_script(
+        "const s = getComputedStyle(arguments[0]); return [s.position, s.backgroundColor]", backdrop
+    )
+    assert style[0] == "fixed" and style[1] not in ("rgba(0, 0, 0, 0)", "transparent")
+    box = _rect(driver, backdrop)
+    assert (box["left"], box["top"]) == (0, 0)
+    assert box["width"] >= size[0] - 20 and box["height"] >= size[1]
+    assert all(driver.execute_script(hit, x, y) == "backdrop" for x, y in corners)
+    # Nothing of the page is above it: not the charts' toolbars either.
+    _scroll_to(driver, "#leaderboard")
+    buttons = [_rect(driver, b) for b in driver.find_elements("css selector", ".modebar-btn")]
+    seen = [
+        (b["left"] + b["width"] / 2, b["top"] + b["height"] / 2)
+        for b in buttons
+        if 0 < b["top"] < size[1] - b["height"]
+    ]
+    assert seen  # a toolbar is in the window, under the pop-up or beside it
+    assert all(
+        driver.execute_script(hit, x, y) == "backdrop" or driver.execute_script(inside, x, y)
+        for x, y in seen
+    )
+    dialog = _rect(driver, driver.find_element("id", "aligned"))
+    centre = (dialog["left"] + dialog["width"] / 2, dialog["top"] + 20)
+    assert driver.execute_script(inside, *centre)  # the pop-up is above the backdrop
+    heads = driver.find_elements("css selector", "#aligned-columns h3")
+    assert [h.text for h in heads] == ["reference", SYSTEM, f"{BASELINE} (baseline)"]
+    assert driver.find_element("id", "aligned-id").text == IDS[4]
+    driver.save_screenshot(str(shots / "record-view.png"))
+    driver.execute_script("document.elementFromPoint(3, 3).click()")  # a click beside it closes
+    assert not backdrop.is_displayed()
+    assert not driver.find_element("id", "aligned").is_displayed()
+    _click(driver, "#rows tr[data-i='4']")
+    from selenium.webdriver.common.keys import Keys
+
+    driver.find_element("tag name", "body").send_keys(Keys.ESCAPE)
+    assert not backdrop.is_displayed()

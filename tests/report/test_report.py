@@ -206,3 +206,24 @@ def test_token_counts_are_the_tokenizers(tokenizer: str) -> None:
     texts = ["İstanbul  runs\u3000fast\u00a0ok", "", "a\u2028b\tc ing", "Σ ΣΑΣ. x"]
     expected = [len(scorer.tokenizer.tokenize(t)) for t in texts]
     assert token_counts(scorer.tokenizer, texts).tolist() == expected
+
+
+def test_a_named_baseline_keeps_its_name(tmp_path: Path) -> None:
+    scorer = RougeScorer(["rouge1"])
+    targets, predictions, baseline = (list(x) for x in zip(*ENGLISH))
+    path = tmp_path / "named.html"
+    write_report(path, scorer, targets, {"bart.jsonl": predictions},
+                 baseline={"lead-3.jsonl": baseline}, seed=0, n_samples=20)  # fmt: skip
+    data = page_data(path)
+    assert data["systems"] == ["bart.jsonl", "lead-3.jsonl"]
+    assert data["baseline"] == "lead-3.jsonl" and "comparison" in data
+    mine = scorer.score_batch(targets, baseline, columnar=True)["rouge1"]
+    assert data["scores"]["lead-3.jsonl"][0][2] == [round(float(f), 6) for f in mine.fmeasure]
+    page = path.read_text(encoding="utf-8")
+    assert 'bart.jsonl</span> against the baseline <span class="system-name">lead-3.jsonl' in page
+    for wrong, message in (
+        ({"bart.jsonl": baseline}, "already a system's name"),
+        ({"a": baseline, "b": baseline}, "one system's"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            write_report(path, scorer, targets, {"bart.jsonl": predictions}, baseline=wrong)

@@ -81,7 +81,9 @@ def test_report_of_a_comparison_from_jsonl_on_stdin(
     assert result.code == 0, result.err
     data = page_data(report)
     assert data["ids"] == [f"r{i}" for i in range(len(ENGLISH))]
-    assert data["baseline"] == "baseline" and "comparison" in data
+    # As on a leaderboard: the predictions by their field (on stdin), the baseline by its file.
+    assert data["systems"] == ["prediction", "b.jsonl"]
+    assert data["baseline"] == "b.jsonl" and "comparison" in data
     assert data["targets"][0] == ENGLISH[0][0] + "\n\na second reference"
     assert data["resampling"]["seed"] == 2
 
@@ -173,8 +175,31 @@ def test_a_system_named_baseline_keeps_its_scores(
     result = call_main(capsys, *argv, "--baseline-file", files["b"], "--report", str(report))
     assert result.code == 0, result.err
     data = page_data(report)
-    assert data["systems"] == ["baseline", "baseline-2"] and data["baseline"] == "baseline-2"
-    assert data["scores"]["baseline"] != data["scores"]["baseline-2"]
+    assert data["systems"] == ["baseline", "b.txt"] and data["baseline"] == "b.txt"
+    assert data["scores"]["baseline"] != data["scores"]["b.txt"]
+
+
+def test_systems_in_files_of_one_name_are_told_apart_by_their_folders(
+    capsys: pytest.CaptureFixture[str], files: dict[str, str]
+) -> None:
+    folder = Path(files["dir"])
+    for run, source in (("new", files["p"]), ("old", files["b"])):
+        (folder / run).mkdir()
+        (folder / run / "pred.txt").write_text(Path(source).read_text(encoding="utf-8"))
+    report = folder / "r.html"
+    argv = ["--target-file", files["t"], "--prediction-file", str(folder / "new" / "pred.txt")]
+    argv += ["--baseline-file", str(folder / "old" / "pred.txt"), "--report", str(report)]
+    result = call_main(capsys, *argv, "--newline-escape")
+    assert result.code == 0, result.err
+    data = page_data(report)
+    assert data["systems"] == ["new/pred.txt", "old/pred.txt"]
+    assert data["baseline"] == "old/pred.txt"
+    board = folder / "board.html"
+    argv = ["--target-file", files["t"], "--prediction-file", str(folder / "new" / "pred.txt")]
+    argv += ["--systems", str(folder / "old" / "pred.txt"), files["b"], "--report", str(board)]
+    result = call_main(capsys, *argv, "--newline-escape", "--output-format", "json")
+    assert result.code == 0, result.err
+    assert page_data(board)["systems"] == ["new/pred.txt", "old/pred.txt", "b.txt"]
 
 
 # ------------------------------------------------------------ records over a size limit
@@ -233,3 +258,18 @@ def test_the_report_leaves_over_limit_records_out_as_the_cli_does(
         if not baseline:
             interval = cli["aggregate"][rouge_type]
             assert [low, mid, high] == [interval[x]["fmeasure"] for x in ("low", "mid", "high")]
+
+
+def test_a_file_holding_one_system_beside_the_references_names_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    dev, old = tmp_path / "dev.jsonl", tmp_path / "old.jsonl"
+    dev.write_text(
+        "".join(json.dumps({"target": t, "prediction": p}) + "\n" for t, p, _ in ENGLISH)
+    )
+    old.write_text("".join(json.dumps({"prediction": b}) + "\n" for _, _, b in ENGLISH))
+    report = tmp_path / "r.html"
+    argv = ["--target-file", str(dev), "--prediction-file", str(dev), "--baseline-file", str(old)]
+    result = call_main(capsys, *argv, "--report", str(report))
+    assert result.code == 0, result.err
+    assert page_data(report)["systems"] == ["dev.jsonl", "old.jsonl"]

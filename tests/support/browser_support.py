@@ -44,7 +44,7 @@ def chromium() -> Iterator[Any]:
         "--no-sandbox",
         "--disable-gpu",
         "--disable-dev-shm-usage",
-        "--window-size=1400,1800",
+        "--window-size=1400,1000",  # what a person sees on a laptop
     ):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
