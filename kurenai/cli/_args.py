@@ -309,7 +309,9 @@ def _add_corpus(group: argparse._ArgumentGroup) -> None:
         type=_values.int_in(0, 2**32 - 1),
         metavar="N",
         help="seed the bootstrap's random generator (as np.random.seed(N) would), "
-        "for reproducible intervals and p-values",
+        "for reproducible intervals and p-values; the types draw from it in turn, in the "
+        "order of --rouge-types, as in rouge-score, so a type's interval depends on the "
+        "types listed before it",
     )
     add(
         "--paired-ar",

@@ -15,7 +15,13 @@ The names load lazily, so ``import kurenai`` stays light.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # what type checkers and the API reference read; loaded lazily below
+    from kurenai.rouge155._api import evaluate, report, score_corpus
+    from kurenai.rouge155._files2rouge import files2rouge
+    from kurenai.rouge155._tokenizer import Rouge155Tokenizer
+    from kurenai.rouge155.pyrouge import Rouge155
 
 __all__ = [
     "Rouge155",

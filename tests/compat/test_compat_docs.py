@@ -16,6 +16,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 PAGES = {
     "migrate/pltrdy-rouge.md": (),
     "migrate/rouge-chinese.md": ("jieba",),
+    "migrate/rouge-score.md": (),
     "migrate/rouge-score-consumers.md": (),
     "migrate/xl-sum.md": ("jieba", "pyonmttok", "pythainlp", "TurkishStemmer", "punkt"),
     "guides/sql-and-frames.md": ("duckdb", "polars", "pyarrow"),

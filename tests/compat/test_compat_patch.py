@@ -4,6 +4,7 @@ installed from PyPI (EleutherAI's lm-eval harness)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import pickle
 import subprocess
@@ -16,6 +17,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from optional import missing
 from rouge_score import rouge_scorer, tokenizers
 
 from kurenai import compat
@@ -124,7 +126,8 @@ def test_changed_attributes_are_followed() -> None:
 
 
 def _truthfulqa() -> Any:
-    pytest.importorskip("lm_eval", reason="lm-eval (the test extra) is not installed")
+    if importlib.util.find_spec("lm_eval") is None:
+        missing("lm-eval is not installed (the test-all extra)")
     from lm_eval.tasks.truthfulqa import utils
 
     return utils

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 from pathlib import Path
 from types import ModuleType
 
+import pytest
 from ci_scripts import ci_script
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,10 +28,35 @@ def test_quick_start_is_two_commands_ci_can_run() -> None:
     assert files and all(f.startswith("examples/") and (ROOT / f).is_file() for f in files)
     assert [shlex.split(part) for part in second.split(" && ")] == [
         ["pip", "install", "-e", ".[test]"],
-        ["pytest", "-n", "auto"],
+        ["pytest", "-n", "auto", "-rs"],
     ]
 
 
 def test_the_ci_script_runs_the_quick_start() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "quick_start.py" in ci and "-m venv" in ci and "git clone" in ci
+
+
+def test_ci_installs_everything_before_the_light_quick_start() -> None:
+    """The README's test command installs the light ``test`` extra; CI adds
+    PyTorch's CPU build and ``test-all`` first, so that every test runs (under
+    CI=true a missing package fails its tests)."""
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    quick_start = ci.index("python .ci/quick_start.py README.md")
+    assert -1 < ci.index('pip install -q "torch==2.13.0"') < quick_start
+    assert -1 < ci.index('pip install -q -e ".[test-all]"') < quick_start
+    extras = _extras()
+    assert any(r.startswith("kurenai[test,") for r in extras["test-all"])
+    assert not any(re.match(r"(torch|pyspark|lm-eval)\b", r) for r in extras["test"])
+    assert not any(re.search(r"[\[,](spark|torch|ignite)[\],]", r) for r in extras["test"])
+
+
+def _extras() -> dict[str, list[str]]:
+    """pyproject.toml's extras."""
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        tomllib = pytest.importorskip("tomli")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    extras: dict[str, list[str]] = project["optional-dependencies"]
+    return extras

@@ -10,7 +10,10 @@ all NULL (pandas) or fail on row 0 with the scorer's message.
 
 from __future__ import annotations
 
+import importlib.util
+
 import pytest
+from optional import missing
 
 from kurenai.spark import register, rouge_score, rouge_scores, tokenizer_key
 from kurenai.spark._worker import Spec, score_arrow, score_sql
@@ -45,7 +48,8 @@ def test_bad_type_lists_fail_when_the_column_is_built() -> None:
 
 
 def test_a_prediction_that_is_no_column_fails_when_the_column_is_built() -> None:
-    pytest.importorskip("pyspark")
+    if importlib.util.find_spec("pyspark") is None:
+        missing("pyspark is not installed (the spark and test-all extras)")
     pytest.importorskip("pandas")
     with pytest.raises(TypeError, match="must be Columns or column names, got 3"):
         rouge_score(prediction=3, target="t")  # type: ignore[arg-type]

@@ -32,7 +32,7 @@ def chromium() -> Iterator[Any]:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
     except ImportError:
-        _missing("selenium is not installed (pip install -e '.[test]')")
+        _missing("selenium is not installed (pip install -e '.[test-all]')")
     found = _found()
     if found is None:
         _missing("Chromium is not installed (bash .ci/browser-setup.sh)")

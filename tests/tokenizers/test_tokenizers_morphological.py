@@ -8,6 +8,7 @@ Each analyser loads once per module: the fixtures are module-scoped.
 
 from __future__ import annotations
 
+import importlib.machinery
 import importlib.util
 import os
 import pickle
@@ -314,3 +315,32 @@ def test_a_pickled_analyser_loads_from_the_process_cache() -> None:
     assert copy._resource is None
     copy.tokenize("x")
     assert copy._resource is tokenizer._resource
+
+
+def test_kiwi_load_includes_its_first_analysis(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Kiwi builds most of its model at its first analysis (seconds), so
+    ``load()`` analyses once: the command line's records/s then leaves the
+    whole loading out (a fake kiwipiepy counts the analyses)."""
+    require("kiwi")
+    import types
+
+    analysed: list[str] = []
+
+    class FakeKiwi:
+        def __init__(self, **options: object) -> None:
+            pass
+
+        def tokenize(self, text: str) -> list[object]:
+            analysed.append(text)
+            return [types.SimpleNamespace(form=word) for word in text.split()]
+
+    fake = types.ModuleType("kiwipiepy")
+    fake.__spec__ = importlib.machinery.ModuleSpec("kiwipiepy", None)
+    fake.Kiwi = FakeKiwi  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "kiwipiepy", fake)
+    monkeypatch.setattr(_morphological, "_LOADED", _morphological.OrderedDict())
+    tokenizer = KiwiTokenizer()
+    tokenizer.load()
+    assert len(analysed) == 1  # loading ran the first analysis
+    assert tokenizer.tokenize("오늘 날씨") == ["오늘", "날씨"]
+    assert len(analysed) == 2  # scoring runs its own, no further warm-up
