@@ -62,7 +62,7 @@ def checked_keys(rouge_keys: Any) -> tuple[str, ...]:
     for key in keys:
         if key not in ALLOWED_ROUGE_KEYS:
             raise ValueError(
-                f"Got unknown rouge key {key!r}. Expected to be one of {list(ALLOWED_ROUGE_KEYS)}"
+                f"Got unknown rouge key {key}. Expected to be one of {list(ALLOWED_ROUGE_KEYS)}"
             )
     if not keys:
         raise ValueError("rouge_keys must name at least one ROUGE key")
@@ -71,7 +71,9 @@ def checked_keys(rouge_keys: Any) -> tuple[str, ...]:
 
 def checked_accumulate(accumulate: Any) -> str:
     if accumulate not in ACCUMULATE:
-        raise ValueError(f"Got unknown accumulate value {accumulate!r}. Expected to be one of {ACCUMULATE}")
+        raise ValueError(
+            f"Got unknown accumulate value {accumulate}. Expected to be one of {ACCUMULATE}"
+        )
     return str(accumulate)
 
 
