@@ -10,6 +10,5 @@ import importlib.util
 import os
 
 collect_ignore_glob: list[str] = []
-if os.environ.get("CI", "").lower() != "true":
-    if importlib.util.find_spec("torchmetrics") is None:
-        collect_ignore_glob.append("kurenai/torchmetrics/*")
+if os.environ.get("CI", "").lower() != "true" and importlib.util.find_spec("torchmetrics") is None:
+    collect_ignore_glob.append("kurenai/torchmetrics/*")

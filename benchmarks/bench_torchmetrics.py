@@ -46,7 +46,10 @@ def corpus_pairs(data_dir: Path, n_pairs: int) -> tuple[list[str], list[str]]:
 def generated_pairs(n_pairs: int, seed: int = 0) -> tuple[list[str], list[str]]:
     """English-like texts: 2-4 sentences of Zipf words, capitalised, full stops."""
     rng = random.Random(seed)
-    vocab = [f"{rng.choice('bcdfglmnprst')}{rng.choice('aeiou')}{rng.choice('nrst')}ing" for _ in range(3000)]
+    vocab = [
+        f"{rng.choice('bcdfglmnprst')}{rng.choice('aeiou')}{rng.choice('nrst')}ing"
+        for _ in range(3000)
+    ]
     vocab += ["the", "a", "of", "to", "and", "in", "is", "we", "model", "results", "e.g.", "Dr."]
     weights = [1 / (rank**1.1) for rank in range(1, len(vocab) + 1)]
 
@@ -61,7 +64,9 @@ def generated_pairs(n_pairs: int, seed: int = 0) -> tuple[list[str], list[str]]:
     return [p for p, _ in pairs], [t for _, t in pairs]
 
 
-def epoch(metric_class: Any, preds: list[str], targets: list[str], batch: int, **options: Any) -> Callable[[], Any]:
+def epoch(
+    metric_class: Any, preds: list[str], targets: list[str], batch: int, **options: Any
+) -> Callable[[], Any]:
     def run() -> Any:
         metric = metric_class(**options)
         for start in range(0, len(preds), batch):
@@ -80,12 +85,20 @@ def same(ours: dict[str, Any], theirs: dict[str, Any]) -> bool:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     add_common_options(parser)
     parser.add_argument("--data-dir")
     parser.add_argument("--pairs", type=int, default=10_000)
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="wall-clock seconds, or this thread's CPU seconds (steadier on a shared machine)",
+    )
     args = parser.parse_args()
     header(args)
     try:
@@ -94,9 +107,14 @@ def main() -> None:
         from kurenai.torchmetrics import ROUGEScore as Ours
     except ImportError as error:
         if args.tiny and os.environ.get("CI", "").lower() != "true":
-            print(f"torchmetrics is not installed ({error}): nothing to time (pip install 'kurenai[torch]')")
+            print(
+                f"torchmetrics is not installed ({error}): nothing to time "
+                "(pip install 'kurenai[torch]')"
+            )
             return
-        raise SystemExit(f"this benchmark needs torchmetrics: pip install 'kurenai[torch]' ({error})") from None
+        raise SystemExit(
+            f"this benchmark needs torchmetrics: pip install 'kurenai[torch]' ({error})"
+        ) from None
     _nltk_punkt_tab()
 
     if args.tiny:
@@ -104,18 +122,24 @@ def main() -> None:
     else:
         try:
             preds, targets = corpus_pairs(find_data_dir(args.data_dir), args.pairs)
-            print(f"{len(preds)} SciTLDR pairs (lead-3 vs TLDRs), batches of {args.batch}")
+            print(
+                f"{len(preds)} SciTLDR pairs (lead-3 vs TLDRs), batches of {args.batch}, {args.clock} time"
+            )
         except SystemExit:
             preds, targets = generated_pairs(args.pairs)
-            print(f"{len(preds)} generated pairs (no corpus found), batches of {args.batch}")
+            print(
+                f"{len(preds)} generated pairs (no corpus), batches of {args.batch}, {args.clock} time"
+            )
     for keys in (KEYS4, KEYS3):
         for stem in (False, True):
             options = {"rouge_keys": keys, "use_stemmer": stem}
             ours = epoch(Ours, preds, targets, args.batch, **options)
             theirs = epoch(Theirs, preds, targets, args.batch, **options)
             check = min(len(preds), 300)
-            if not same(epoch(Ours, preds[:check], targets[:check], args.batch, **options)(),
-                        epoch(Theirs, preds[:check], targets[:check], args.batch, **options)()):
+            if not same(
+                epoch(Ours, preds[:check], targets[:check], args.batch, **options)(),
+                epoch(Theirs, preds[:check], targets[:check], args.batch, **options)(),
+            ):
                 print(f"{len(keys)} types, stemmer {stem}: numbers differ: failed")
                 continue
             label = f"{len(keys)} types ({', '.join(keys)}), use_stemmer={stem}"
@@ -123,10 +147,12 @@ def main() -> None:
                 ours()
                 print(f"{label}: kurenai ran, numbers equal torchmetrics' on {check} pairs")
                 continue
-            times = interleaved({"torchmetrics": theirs, "kurenai": ours}, args.repeats)
+            clock = time.thread_time if args.clock == "cpu" else time.perf_counter
+            times = interleaved({"torchmetrics": theirs, "kurenai": ours}, args.repeats, clock)
             ratio = times["torchmetrics"] / times["kurenai"]
             print(
-                f"{label}: torchmetrics {times['torchmetrics']:.2f} s, kurenai {times['kurenai']:.3f} s "
+                f"{label}: torchmetrics {times['torchmetrics']:.2f} s, "
+                f"kurenai {times['kurenai']:.3f} s "
                 f"({1e6 * times['kurenai'] / len(preds):.0f} us/pair): {ratio:.0f}x"
             )
             sys.stdout.flush()

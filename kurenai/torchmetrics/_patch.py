@@ -131,4 +131,3 @@ def _module(name: str) -> Any:
         return importlib.import_module(name)
     except ImportError:  # a torchmetrics release without this module
         return None
-

@@ -187,7 +187,9 @@ class Engine:
         self.keys = checked_keys(rouge_keys)
         self.accumulate = checked_accumulate(accumulate)
         if normalizer is not None and not callable(normalizer):
-            raise TypeError(f"normalizer must be None or a callable str -> str, got {type(normalizer).__name__}")
+            raise TypeError(
+                f"normalizer must be None or a callable str -> str, got {type(normalizer).__name__}"
+            )
         if sentence_splitter is not None and not callable(sentence_splitter):
             raise TypeError(
                 "sentence_splitter must be None or a callable str -> list[str], "
@@ -204,7 +206,9 @@ class Engine:
             # rougeLsum on the sentences joined by line breaks.
             whole = [key for key in self.keys if key != "rougeLsum"]
             self._whole = RougeScorer(whole, stem, tokenizer="rouge-score") if whole else None
-            self._joined = RougeScorer(["rougeLsum"], stem, tokenizer="rouge-score") if lsum else None
+            self._joined = (
+                RougeScorer(["rougeLsum"], stem, tokenizer="rouge-score") if lsum else None
+            )
             return
         self._joined = None
         self._whole = RougeScorer(
@@ -255,13 +259,17 @@ def _repeated(texts: list[str], counts: np.ndarray, size: int) -> list[str]:
 def _sentences(splitter: Any, text: str) -> list[str]:
     found = splitter(text)
     if not isinstance(found, (list, tuple)) or not all(isinstance(s, str) for s in found):
-        raise TypeError(f"sentence_splitter must return a list of str, it returned {type(found).__name__}")
+        raise TypeError(
+            f"sentence_splitter must return a list of str, it returned {type(found).__name__}"
+        )
     return list(found)
 
 
 def _tokenizer(normalizer: Any, tokenizer: Any, use_stemmer: bool, lang: str | None) -> Any:
     """The tokenizer object of a configuration other than the default."""
-    if tokenizer is None and lang is None or callable(tokenizer) and not hasattr(tokenizer, "tokenize"):
+    if (tokenizer is None and lang is None) or (
+        callable(tokenizer) and not hasattr(tokenizer, "tokenize")
+    ):
         return TorchmetricsTokenizer(normalizer, tokenizer, use_stemmer)
     name, stem = _languages.choices(lang, tokenizer, use_stemmer)
     resolved = resolve_tokenizer(name, use_stemmer=stem)
@@ -270,7 +278,9 @@ def _tokenizer(normalizer: Any, tokenizer: Any, use_stemmer: bool, lang: str | N
 
 def _float32(columns: dict[str, Any]) -> dict[str, np.ndarray]:
     # float64 -> float32 rounds to nearest as torch.tensor(python_float) does.
-    return {key: np.array(score, dtype=np.float64).astype(np.float32) for key, score in columns.items()}
+    return {
+        key: np.array(score, dtype=np.float64).astype(np.float32) for key, score in columns.items()
+    }
 
 
 def _combine(flat: np.ndarray, counts: np.ndarray, accumulate: str) -> list[torch.Tensor]:
@@ -286,10 +296,14 @@ def _combine(flat: np.ndarray, counts: np.ndarray, accumulate: str) -> list[torc
         rows = np.flatnonzero(counts == count)
         columns = starts[rows, None] + np.arange(count)  # (rows, count) pair indices
         if accumulate == "best":
-            chosen = starts[rows] + flat[2][columns].argmax(axis=1)  # first maximum, as torch.argmax
+            chosen = starts[rows] + flat[2][columns].argmax(
+                axis=1
+            )  # first maximum, as torch.argmax
             out[:, rows] = flat[:, chosen]
         else:  # torch's float32 mean of each record's references, batched by count
-            out[:, rows] = torch.from_numpy(np.ascontiguousarray(flat[:, columns])).mean(dim=2).numpy()
+            out[:, rows] = (
+                torch.from_numpy(np.ascontiguousarray(flat[:, columns])).mean(dim=2).numpy()
+            )
     return [torch.from_numpy(np.ascontiguousarray(row)) for row in out]
 
 
@@ -312,7 +326,8 @@ def records(preds: Any, target: Any) -> tuple[list[str], list[list[str]]]:
     rows = _rows(target)
     if len(rows) != len(predictions):
         raise ValueError(
-            f"preds and target must have the same length: {len(predictions)} preds but {len(rows)} targets"
+            "preds and target must have the same length: "
+            f"{len(predictions)} preds but {len(rows)} targets"
         )
     return predictions, [
         [row] if isinstance(row, str) else _reference_group(row, f"target[{index}]")
@@ -321,19 +336,21 @@ def records(preds: Any, target: Any) -> tuple[list[str], list[list[str]]]:
 
 
 def _texts(values: Any, name: str) -> list[str]:
-    values = _sequence(values, name, "a str or a sequence of str")
-    for index, value in enumerate(values):
+    found: list[str] = _sequence(values, name, "a str or a sequence of str")
+    for index, value in enumerate(found):
         if type(value) is not str:
             if not isinstance(value, str):
                 raise _checks.text_item(name, index, value)
-            values[index] = str.__str__(value)
-    return values
+            found[index] = str.__str__(value)
+    return found
 
 
 def _rows(target: Any) -> list[Any]:
     rows = _sequence(target, "target", "a str, a sequence of str or a sequence of sequences of str")
     for index, row in enumerate(rows):
-        if not isinstance(row, str) and (row is None or isinstance(row, (bytes, bytearray)) or not hasattr(row, "__iter__")):
+        if not isinstance(row, str) and (
+            row is None or isinstance(row, (bytes, bytearray)) or not hasattr(row, "__iter__")
+        ):
             raise _checks.text_item("target", index, row)
     return rows
 

@@ -50,7 +50,9 @@ def install_punkt_tab(root: Path) -> None:
         nltk.data.path.insert(0, str(root))
 
 
-def ddp_worker(rank: int, init_file: str, shards: list[Any], keys: tuple[str, ...], out: str) -> None:
+def ddp_worker(
+    rank: int, init_file: str, shards: list[Any], keys: tuple[str, ...], out: str
+) -> None:
     """One process of a two-process gloo group: ``ROUGEScore`` updated with
     this rank's shard (a list of (preds, target) batches), ``compute`` synced
     across the group, written to ``out`` (rank 0) as {key: float32 bits}."""

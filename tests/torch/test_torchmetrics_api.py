@@ -22,9 +22,14 @@ from kurenai.torchmetrics import ROUGEScore, rouge_score  # noqa: E402
 
 # torchmetrics' test inputs (tests/unittests/text/inputs.py): tuples of
 # predictions, tuples of tuples of references, extra spaces.
-HYP_A = "It is a guide to action which ensures that the military always obeys the commands of the party"
+HYP_A = (
+    "It is a guide to action which ensures that the military always obeys the commands of the party"
+)
 REF_1A = "It is a guide to action that ensures that the military will forever heed Party commands"
-REF_2A = "It is a guiding principle which makes the military forces always being under the command of the Party"
+REF_2A = (
+    "It is a guiding principle which makes the military forces always being under the command "
+    "of the Party"
+)
 HYP_B = "he read the book because he was interested in world history"
 REF_1B = "he was interested in world history because he read the book"
 REF_2B = "It is the practical guide for the army always to heed the directions of the party"
@@ -35,8 +40,12 @@ BATCHES = [
     ((HYP_A, HYP_B), ((REF_1A, REF_2A), (REF_1B, REF_2B))),
     ((HYP_B, HYP_C), ((REF_1B, REF_2B), (REF_1C, REF_2C))),
 ]
-SUMMARY_PRED = "A lawyer says him .\nMoschetto, 54 and prosecutors say .\nAuthority abc Moschetto  ."
-SUMMARY_TARGET = "A trainer said her and Moschetto, 54s or weapons say . \nAuthorities Moschetto of ."
+SUMMARY_PRED = (
+    "A lawyer says him .\nMoschetto, 54 and prosecutors say .\nAuthority abc Moschetto  ."
+)
+SUMMARY_TARGET = (
+    "A trainer said her and Moschetto, 54s or weapons say . \nAuthorities Moschetto of ."
+)
 KEYS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 
 
@@ -79,9 +88,9 @@ def test_best_of_several_references_is_rouge_scores_best_pair() -> None:
 
 
 def test_wrong_key_and_accumulate_are_torchmetrics_value_errors() -> None:
-    with pytest.raises(ValueError, match="Got unknown rouge key rouge. Expected to be one of"):
+    with pytest.raises(ValueError, match=r"Got unknown rouge key rouge\. Expected to be one of"):
         ROUGEScore(rouge_keys=("rouge1", "rouge"))
-    with pytest.raises(ValueError, match="Got unknown rouge key rouge. Expected to be one of"):
+    with pytest.raises(ValueError, match=r"Got unknown rouge key rouge\. Expected to be one of"):
         rouge_score(HYP_B, REF_1B, rouge_keys=("rouge1", "rouge"), accumulate="best")
     with pytest.raises(ValueError, match="Got unknown accumulate value max"):
         ROUGEScore(accumulate="max")
@@ -90,7 +99,9 @@ def test_wrong_key_and_accumulate_are_torchmetrics_value_errors() -> None:
         rouge_score(HYP_B, REF_1B, accumulate="max")
 
 
-@pytest.mark.parametrize("key", [f"{k}_{m}" for k in KEYS for m in ("precision", "recall", "fmeasure")])
+@pytest.mark.parametrize(
+    "key", [f"{k}_{m}" for k in KEYS for m in ("precision", "recall", "fmeasure")]
+)
 def test_default_rules_as_a_users_normalizer_and_tokenizer(key: str) -> None:
     normalizer = lambda text: re.sub(r"[^a-z0-9]+", " ", text.lower())  # noqa: E731
     tokenizer = lambda text: re.split(r"\s+", text)  # noqa: E731
@@ -105,10 +116,16 @@ def test_default_rules_as_a_users_normalizer_and_tokenizer(key: str) -> None:
 @pytest.mark.parametrize("use_stemmer", [False, True])
 def test_rouge_lsum_of_a_summary_is_rouge_scores(use_stemmer: bool) -> None:
     # punkt's sentences of this summary are its lines: rouge-score's rule.
-    expected = rouge_scorer.RougeScorer(KEYS, use_stemmer=use_stemmer).score(SUMMARY_TARGET, SUMMARY_PRED)
-    ours = rouge_score(SUMMARY_PRED, SUMMARY_TARGET, use_stemmer=use_stemmer, rouge_keys=("rougeL", "rougeLsum"))
+    expected = rouge_scorer.RougeScorer(KEYS, use_stemmer=use_stemmer).score(
+        SUMMARY_TARGET, SUMMARY_PRED
+    )
+    ours = rouge_score(
+        SUMMARY_PRED, SUMMARY_TARGET, use_stemmer=use_stemmer, rouge_keys=("rougeL", "rougeLsum")
+    )
     for level in ("rougeL", "rougeLsum"):
-        assert ours[f"{level}_fmeasure"] == torch.tensor(expected[level].fmeasure, dtype=torch.float32)
+        assert ours[f"{level}_fmeasure"] == torch.tensor(
+            expected[level].fmeasure, dtype=torch.float32
+        )
 
 
 def test_the_metric_api() -> None:
@@ -119,12 +136,19 @@ def test_the_metric_api() -> None:
     assert value["rouge1_recall"] == torch.tensor(0.75)
     metric.update(["a dog"], ["a cat"])
     result = metric.compute()
-    assert list(result) == [f"{k}_{m}" for k in ("rouge1", "rougeL") for m in ("fmeasure", "precision", "recall")]
-    assert all(v.dtype == torch.float32 and v.shape == () and v.device == metric.device for v in result.values())
+    assert list(result) == [
+        f"{k}_{m}" for k in ("rouge1", "rougeL") for m in ("fmeasure", "precision", "recall")
+    ]
+    assert all(
+        v.dtype == torch.float32 and v.shape == () and v.device == metric.device
+        for v in result.values()
+    )
     assert result["rouge1_recall"] == torch.tensor([0.75, 0.5]).mean()
     metric.reset()
     with pytest.warns(UserWarning, match="compute"):
-        assert torch.isnan(metric.compute()["rouge1_fmeasure"])  # as torchmetrics: NaN before any update
+        assert torch.isnan(
+            metric.compute()["rouge1_fmeasure"]
+        )  # as torchmetrics: NaN before any update
 
 
 def test_the_state_is_the_scores_gathered_by_cat_not_the_texts() -> None:
@@ -197,7 +221,12 @@ def test_kurenais_tokenizers_by_name_and_lang_score_unspaced_text() -> None:
     by_lang = ROUGEScore(rouge_keys="rouge1", lang="ja")(pred, ref)["rouge1_fmeasure"]
     expected = kurenai_f(pred, ref, tokenizer="mecab")
     assert by_name == by_lang == torch.tensor(expected, dtype=torch.float32) and expected > 0
-    assert rouge_score("Straße", "strasse", rouge_keys="rouge1", tokenizer="unicode")["rouge1_fmeasure"] == 0.0
+    assert (
+        rouge_score("Straße", "strasse", rouge_keys="rouge1", tokenizer="unicode")[
+            "rouge1_fmeasure"
+        ]
+        == 0.0
+    )
     char = rouge_score(pred, ref, rouge_keys="rouge1", tokenizer="char")["rouge1_fmeasure"]
     assert char == torch.tensor(kurenai_f(pred, ref, tokenizer="char"), dtype=torch.float32)
 
@@ -214,7 +243,9 @@ def test_a_normalizer_runs_before_a_named_tokenizer() -> None:
 
     plain = rouge_score("cat x", "cat dog", rouge_keys="rouge1", tokenizer="whitespace")
     assert plain["rouge1_fmeasure"] == 0.5
-    normalized = rouge_score("cat x", "cat dog", rouge_keys="rouge1", tokenizer="whitespace", normalizer=dog)
+    normalized = rouge_score(
+        "cat x", "cat dog", rouge_keys="rouge1", tokenizer="whitespace", normalizer=dog
+    )
     assert normalized["rouge1_fmeasure"] == 1.0
 
 
@@ -243,7 +274,9 @@ def test_patch_swaps_torchmetrics_names_and_unpatch_restores_them() -> None:
     assert torchmetrics.text.ROUGEScore is original[0]
 
 
-@pytest.mark.parametrize(("value", "patched"), [("1", True), ("on", True), ("0", False), ("", False)])
+@pytest.mark.parametrize(
+    ("value", "patched"), [("1", True), ("on", True), ("0", False), ("", False)]
+)
 def test_the_environment_switch(monkeypatch: pytest.MonkeyPatch, value: str, patched: bool) -> None:
     monkeypatch.setenv(tm.ENV_VAR, value)
     try:
@@ -256,7 +289,9 @@ def test_the_environment_switch(monkeypatch: pytest.MonkeyPatch, value: str, pat
         tm.patch_from_env()
 
 
-def test_rouge_lsum_without_punkt_says_what_to_install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_rouge_lsum_without_punkt_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     import sys
 
     from kurenai import sentences

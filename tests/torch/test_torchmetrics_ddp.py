@@ -21,11 +21,17 @@ KEYS = ("rouge1", "rouge2", "rougeL")
 # Uneven shards, several references, an empty text: rank 1 has one batch fewer.
 SHARDS = [
     [
-        (["the cat sat on the mat. It slept.", "a dog"], [["the cat sat", "a cat sat on a mat"], ["dogs"]]),
+        (
+            ["the cat sat on the mat. It slept.", "a dog"],
+            [["the cat sat", "a cat sat on a mat"], ["dogs"]],
+        ),
         (["Mr. Smith went home. He ate."], [["Smith went home and ate.", ""]]),
     ],
     [
-        (["what a day", "", "naïve café"], [["what a wonderful day"], ["x"], ["naive cafe", "café"]]),
+        (
+            ["what a day", "", "naïve café"],
+            [["what a wonderful day"], ["x"], ["naive cafe", "café"]],
+        ),
     ],
 ]
 

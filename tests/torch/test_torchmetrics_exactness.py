@@ -22,11 +22,56 @@ from kurenai.torchmetrics import ROUGEScore, rouge_score  # noqa: E402
 # abbreviations for punkt (Mr., U.S., e.g.), letters outside ASCII (which the
 # default rules drop, a user's tokenizer keeps), digits, and sentence ends.
 WORDS = [
-    "the", "cat", "sat", "on", "mat", "a", "dog", "runs", "running", "ran",
-    "generalization", "generalize", "Cats", "THE", "Mr.", "U.S.", "e.g.", "Dr.",
-    "3.14", "42", "it's", "don't", "naïve", "café", "İstanbul", "東京", "日本語",
-    "straße", "ﬁne", ".", "!", "?", "...", ",", ";", "(", ")", '"', "-", "--",
-    "\n", "\n\n", "  ", "\t", "end.", "Then", "He", "said", "stop!", "why?",
+    "the",
+    "cat",
+    "sat",
+    "on",
+    "mat",
+    "a",
+    "dog",
+    "runs",
+    "running",
+    "ran",
+    "generalization",
+    "generalize",
+    "Cats",
+    "THE",
+    "Mr.",
+    "U.S.",
+    "e.g.",
+    "Dr.",
+    "3.14",
+    "42",
+    "it's",
+    "don't",
+    "naïve",
+    "café",
+    "İstanbul",
+    "東京",
+    "日本語",
+    "straße",
+    "ﬁne",
+    ".",
+    "!",
+    "?",
+    "...",
+    ",",
+    ";",
+    "(",
+    ")",
+    '"',
+    "-",
+    "--",
+    "\n",
+    "\n\n",
+    "  ",
+    "\t",
+    "end.",
+    "Then",
+    "He",
+    "said",
+    "stop!",
+    "why?",
 ]
 TEXT = st.lists(st.sampled_from(WORDS), max_size=14).map(" ".join)
 KEYS = ("rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum")
@@ -169,10 +214,13 @@ def test_a_long_summary_scores_as_torchmetrics(tmp_path: Path) -> None:
     text = (
         "A lawyer says him .\nMoschetto, 54 and prosecutors say .\nAuthority abc Moschetto  . "
         "The U.S. Dept. of Justice said on Monday that it would review the case. "
-        "\"We don't know yet,\" Dr. Jones said. Prices rose 3.5% (to $4.50)!"
+        '"We don\'t know yet," Dr. Jones said. Prices rose 3.5% (to $4.50)!'
     )
     other = re.sub(r"\bsaid\b", "says", text[::-1][::-1]).replace("Monday", "Tuesday")
     for stem in (False, True):
         for keys in (("rougeL", "rougeLsum"), ("rouge1", "rouge2")):
             ours = rouge_score([text, other], [other, text], use_stemmer=stem, rouge_keys=keys)
-            assert same(ours, theirs.rouge_score([text, other], [other, text], use_stemmer=stem, rouge_keys=keys))
+            assert same(
+                ours,
+                theirs.rouge_score([text, other], [other, text], use_stemmer=stem, rouge_keys=keys),
+            )
