@@ -123,12 +123,14 @@ def main() -> None:
         try:
             preds, targets = corpus_pairs(find_data_dir(args.data_dir), args.pairs)
             print(
-                f"{len(preds)} SciTLDR pairs (lead-3 vs TLDRs), batches of {args.batch}, {args.clock} time"
+                f"{len(preds)} SciTLDR pairs (lead-3 vs TLDRs), batches of {args.batch}, "
+                f"{args.clock} time"
             )
         except SystemExit:
             preds, targets = generated_pairs(args.pairs)
             print(
-                f"{len(preds)} generated pairs (no corpus), batches of {args.batch}, {args.clock} time"
+                f"{len(preds)} generated pairs (no corpus), batches of {args.batch}, "
+                f"{args.clock} time"
             )
     for keys in (KEYS4, KEYS3):
         for stem in (False, True):
