@@ -203,12 +203,17 @@ class Engine:
         lang = _checks.language(lang)
         if tokenizer is None and normalizer is None and lang is None:
             # torchmetrics' own rules are rouge-score's tokenizer: the compiled scan,
-            # rougeLsum on the sentences joined by line breaks.
+            # rougeLsum on the sentences joined by line breaks.  Punkt leaves out
+            # only the whitespace between sentences, and ends one only after
+            # . ? or !: the joined text has the text's tokens, so one scorer
+            # (one stem cache) reads it for every key.
             whole = [key for key in self.keys if key != "rougeLsum"]
+            if lsum and self._punkt:
+                whole, joined = [], list(self.keys)
+            else:
+                joined = ["rougeLsum"] if lsum else []
             self._whole = RougeScorer(whole, stem, tokenizer="rouge-score") if whole else None
-            self._joined = (
-                RougeScorer(["rougeLsum"], stem, tokenizer="rouge-score") if lsum else None
-            )
+            self._joined = RougeScorer(joined, stem, tokenizer="rouge-score") if joined else None
             return
         self._joined = None
         self._whole = RougeScorer(
