@@ -315,20 +315,22 @@ def _combine(flat: np.ndarray, counts: np.ndarray, accumulate: str) -> list[torc
 def records(preds: Any, target: Any) -> tuple[list[str], list[list[str]]]:
     """torchmetrics' input forms as (predictions, their references).
 
-    A str prediction with a list of str: one prediction, several references;
-    a list of predictions with a list of str: one reference each; with a list
-    of lists: several each (a str among them: one).  A tuple is read as a
-    list (torchmetrics reads a tuple of str as the characters of each text).
-    A text that is not a str is a TypeError naming it, lists of different
-    lengths a ValueError (torchmetrics' ``zip`` drops the extra items)."""
+    A str prediction with a list of str: one prediction, several references
+    (with a list of one list of str: the same); a list of predictions with a
+    list of str: one reference each; with a list of lists: several each (a
+    str among them: one).  A tuple is read as a list (torchmetrics reads a
+    tuple of str as the characters of each text).  A text that is not a str
+    is a TypeError naming it, lists of different lengths a ValueError
+    (torchmetrics' ``zip`` drops the extra items)."""
+    if isinstance(preds, str) and isinstance(target, str):
+        return [preds], [[target]]
+    rows = _rows([target] if isinstance(target, str) else target)
     if isinstance(preds, str):
-        if isinstance(target, str):
-            return [preds], [[target]]
-        return [preds], [_reference_group(target, "target")]
-    predictions = _texts(preds, "preds")
-    if isinstance(target, str):
-        target = [target]
-    rows = _rows(target)
+        if all(isinstance(row, str) for row in rows):
+            return [preds], [_reference_group(rows, "target")]
+        predictions = [preds]
+    else:
+        predictions = _texts(preds, "preds")
     if len(rows) != len(predictions):
         raise ValueError(
             "preds and target must have the same length: "

@@ -171,6 +171,7 @@ def test_one_prediction_with_a_list_of_references(pred: str, refs: list[str], st
         options = {"use_stemmer": stem, "accumulate": accumulate}
         assert same(rouge_score(pred, refs, **options), theirs.rouge_score(pred, refs, **options))
     assert same(rouge_score(pred, refs[0]), theirs.rouge_score(pred, refs[0]))
+    assert same(rouge_score(pred, [refs]), theirs.rouge_score(pred, [refs]))
 
 
 def test_ties_between_references_take_the_first_as_torch_argmax() -> None:
