@@ -55,15 +55,9 @@ _ORIGINALS: dict[str, Any] = {}
 def patch_torchmetrics() -> None:
     """Make torchmetrics' ``ROUGEScore`` and ``rouge_score`` kurenai's.
 
-    Idempotent; every number stays torchmetrics'.
-
-    >>> import torchmetrics.text
-    >>> patch_torchmetrics()
-    >>> type(torchmetrics.text.ROUGEScore()).__module__
-    'kurenai.torchmetrics._metric'
-    >>> unpatch_torchmetrics()
-    >>> type(torchmetrics.text.ROUGEScore()).__module__
-    'torchmetrics.text.rouge'
+    Idempotent; every number stays torchmetrics'.  Afterwards
+    ``type(torchmetrics.text.ROUGEScore())`` is kurenai's class until
+    :func:`unpatch_torchmetrics` (docs/migrate/torchmetrics.md runs this).
     """
     from kurenai.torchmetrics import _metric
 

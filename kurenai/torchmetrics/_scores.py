@@ -20,16 +20,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import torch
 
 from kurenai._core import checks as _checks
 from kurenai._core import inputs as _inputs
 from kurenai._core import languages as _languages
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import Tokenizer, resolve_tokenizer
+
+if TYPE_CHECKING:
+    import torch
 
 __all__ = [
     "ALLOWED_ROUGE_KEYS",
@@ -290,6 +292,8 @@ def _float32(columns: dict[str, Any]) -> dict[str, np.ndarray]:
 
 def _combine(flat: np.ndarray, counts: np.ndarray, accumulate: str) -> list[torch.Tensor]:
     """(3, pairs) float32 -> per measure a (records,) float32 tensor."""
+    import torch
+
     if counts.size == 0 or (counts == 1).all():
         return [torch.from_numpy(np.ascontiguousarray(row)) for row in flat]
     if (counts == 0).any():
@@ -370,7 +374,8 @@ def _reference_group(row: Any, name: str) -> list[str]:
 
 
 def _sequence(values: Any, name: str, wanted: str) -> list[Any]:
-    if isinstance(values, torch.Tensor) or values is None or isinstance(values, (bytes, bytearray)):
+    tensor = type(values).__module__.partition(".")[0] == "torch"  # (torch is loaded then)
+    if tensor or values is None or isinstance(values, (bytes, bytearray)):
         raise TypeError(f"{name} must be {wanted}, got {type(values).__name__}")
     values = _inputs.column(values, name) if not isinstance(values, (list, tuple)) else values
     _inputs.check_reference_group(values, name, wanted)

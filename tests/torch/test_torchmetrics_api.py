@@ -305,3 +305,13 @@ def test_rouge_lsum_without_punkt_says_what_to_install(
         ROUGEScore(rouge_keys=("rouge1", "rougeL"))  # no sentences needed
     finally:
         sentences._punkt_english.cache_clear()
+
+
+def test_without_torchmetrics_the_names_say_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kurenai.torchmetrics import _metric
+
+    monkeypatch.setattr(_metric, "Metric", object)  # as where torch does not import
+    with pytest.raises(ImportError, match=r"pip install 'kurenai\[torch\]'"):
+        tm.ROUGEScore  # noqa: B018
