@@ -19,6 +19,7 @@ pairs, and the check against torchmetrics where it is installed.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import sys
@@ -150,7 +151,10 @@ def main() -> None:
                 print(f"{label}: kurenai ran, numbers equal torchmetrics' on {check} pairs")
                 continue
             clock = time.thread_time if args.clock == "cpu" else time.perf_counter
-            times = interleaved({"torchmetrics": theirs, "kurenai": ours}, args.repeats, clock)
+            # gc.collect before each run, untimed: torchmetrics leaves millions
+            # of small tensors, not to be collected on kurenai's time.
+            contenders = {"torchmetrics": theirs, "kurenai": ours}
+            times = interleaved(contenders, args.repeats, clock, before=gc.collect)
             ratio = times["torchmetrics"] / times["kurenai"]
             print(
                 f"{label}: torchmetrics {times['torchmetrics']:.2f} s, "
