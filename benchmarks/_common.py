@@ -171,10 +171,11 @@ def interleaved(
     contenders: dict[str, Callable[[], object]],
     repeats: int,
     clock: Callable[[], float] = time.perf_counter,
+    before: Callable[[], object] | None = None,
 ) -> dict[str, float]:
     """Median seconds of each contender, run round-robin so load drifts hit all
-    (``clock``: see :func:`interleaved_times`)."""
-    times = interleaved_times(contenders, repeats, clock)
+    (``clock``, ``before``: see :func:`interleaved_times`)."""
+    times = interleaved_times(contenders, repeats, clock, before)
     return {name: statistics.median(values) for name, values in times.items()}
 
 
@@ -182,16 +183,21 @@ def interleaved_times(
     contenders: dict[str, Callable[[], object]],
     repeats: int,
     clock: Callable[[], float] = time.perf_counter,
+    before: Callable[[], object] | None = None,
 ) -> dict[str, list[float]]:
     """Seconds of each run of each contender, round-robin: entry k of every
     list comes from round k, so rounds can be compared pair by pair.
 
     ``clock`` is wall-clock by default; ``time.thread_time`` counts only this
     thread's CPU time, steadier on a machine shared with other work.
+    ``before`` runs before each run, untimed (``gc.collect``: one contender's
+    garbage is not collected on another's time).
     """
     times: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(repeats):
         for name, run in contenders.items():
+            if before is not None:
+                before()
             start = clock()
             run()
             times[name].append(clock() - start)

@@ -18,6 +18,7 @@ TypeError: rouge_types must be a list of ROUGE types, e.g. ['rouge1'], not a sin
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterable
 from typing import Any
@@ -27,6 +28,7 @@ import numpy as np
 __all__ = [
     "DEFAULT_TYPES",
     "distinct",
+    "env_switch",
     "flag",
     "language",
     "limit",
@@ -50,6 +52,22 @@ def flag(value: Any, name: str) -> bool:
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
     raise TypeError(f"{name} must be a bool, got {type(value).__name__}")
+
+
+_ON = ("1", "true", "yes", "on")
+_OFF = ("", "0", "false", "no", "off")
+
+
+def env_switch(name: str) -> bool:
+    """Whether the environment variable ``name`` turns a switch on
+    (1/true/yes/on, any case); unset, empty or 0/false/no/off: off.  Any
+    other value is a ValueError, so a typo is not silently ignored."""
+    value = os.environ.get(name, "").strip().lower()
+    if value in _OFF:
+        return False
+    if value not in _ON:
+        raise ValueError(f"{name}={value!r}: use one of {', '.join(_ON + _OFF[1:])}")
+    return True
 
 
 def language(value: Any, name: str = "lang") -> str | None:

@@ -17,9 +17,10 @@ and call :func:`patch_from_env` from a ``sitecustomize.py``.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+from kurenai._core.checks import env_switch
 
 __all__ = [
     "ENV_VAR",
@@ -31,8 +32,6 @@ __all__ = [
 ]
 
 ENV_VAR = "KURENAI_PATCH_ROUGE_SCORE"
-_ON = ("1", "true", "yes", "on")
-_OFF = ("", "0", "false", "no", "off")
 
 
 def patch_rouge_score() -> None:
@@ -96,10 +95,7 @@ def patch_from_env() -> bool:
 
     Raises ValueError for any other value, so a typo is not silently ignored.
     """
-    value = os.environ.get(ENV_VAR, "").strip().lower()
-    if value in _OFF:
+    if not env_switch(ENV_VAR):
         return False
-    if value not in _ON:
-        raise ValueError(f"{ENV_VAR}={value!r}: use one of {', '.join(_ON + _OFF[1:])}")
     patch_rouge_score()
     return True

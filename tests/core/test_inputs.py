@@ -136,8 +136,8 @@ def test_score_arrow_without_pyarrow_names_the_extra(monkeypatch: pytest.MonkeyP
 
 def test_import_kurenai_loads_neither_pandas_nor_pyarrow() -> None:
     code = (
-        "import sys, kurenai, kurenai.metrics, kurenai.rouge_scorer;"
-        "print(sorted({'pandas', 'pyarrow'} & set(sys.modules)))"
+        "import sys, kurenai, kurenai.metrics, kurenai.rouge_scorer, kurenai.torchmetrics;"
+        "print(sorted({'pandas', 'pyarrow', 'torch', 'torchmetrics', 'scipy'} & set(sys.modules)))"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
