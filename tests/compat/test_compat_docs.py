@@ -19,6 +19,8 @@ PAGES = {
     "migrate/rouge-score.md": (),
     "migrate/rouge-score-consumers.md": (),
     "migrate/xl-sum.md": ("jieba", "pyonmttok", "pythainlp", "TurkishStemmer", "punkt"),
+    "migrate/torchmetrics.md": ("torch", "torchmetrics"),
+    "migrate/ignite.md": ("torch", "ignite"),
     "guides/sql-and-frames.md": ("duckdb", "polars", "pyarrow"),
 }
 
