@@ -171,7 +171,10 @@ class Rouge(Metric):
 
     Args:
         variants: ``"L"`` and n-gram orders (default ``[1, 2, 4, "L"]``).
-        multiref, alpha, output_transform, device: as :class:`RougeN`'s.
+        multiref: as :class:`RougeN`'s.
+        alpha: as :class:`RougeN`'s.
+        output_transform: as :class:`RougeN`'s.
+        device: as :class:`RougeN`'s.
 
     >>> m = Rouge(variants=["L", 2], multiref="best")
     >>> candidate = "the cat is not there".split()
