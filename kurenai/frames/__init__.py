@@ -9,7 +9,8 @@ Both score whole Arrow batches with ``RougeScorer.score_batch(columnar=True)``
 on every core (``n_jobs``) and give ``struct(precision, recall, fmeasure)``,
 NULL where a text is NULL or longer than ``max_tokens``, with the semantics
 of :mod:`kurenai.spark` (the same type names, tokenizers and stemmer).
-Needs ``pip install -e '.[duckdb]'`` or ``'.[polars]'`` in a kurenai checkout.
+In a kurenai checkout, each needs its extra: ``pip install -e '.[duckdb]'``
+(or ``'.[polars]'``).
 """
 
 __all__: list[str] = []

@@ -1,5 +1,5 @@
 """ROUGE as a DuckDB SQL function over Arrow batches
-(``pip install -e '.[duckdb]' in a kurenai checkout``)::
+(in a kurenai checkout, ``pip install -e '.[duckdb]'``)::
 
     import duckdb
     from kurenai.frames.duckdb import register

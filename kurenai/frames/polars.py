@@ -1,5 +1,5 @@
 """ROUGE as a polars expression namespace: importing this module adds
-``Expr.rouge`` (``pip install -e '.[polars]' in a kurenai checkout``)::
+``Expr.rouge`` (in a kurenai checkout, ``pip install -e '.[polars]'``)::
 
     import polars as pl
     import kurenai.frames.polars  # registers the namespace
