@@ -100,7 +100,11 @@ def main(argv: list[str]) -> int:
 
     parallel = ["-n", "auto"] if importlib.util.find_spec("xdist") else []
     paths = [str(project / path) for path in tests]
-    args = ["--rootdir", str(project), "-q", "-m", "not slow", *parallel, *options, *paths]
+    # --confcutdir: the checkout's root conftest.py (doctest collection) is
+    # not loaded: importing it would put the source tree on sys.path, ahead of
+    # the installed kurenai.
+    cut = ["--confcutdir", str(project / "tests")]
+    args = ["--rootdir", str(project), *cut, "-q", "-m", "not slow", *parallel, *options, *paths]
     return int(pytest.main(args))
 
 
