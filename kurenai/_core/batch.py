@@ -270,6 +270,12 @@ def _map(run: Callable[[int], Any], starts: range, n_jobs: int) -> list[Any]:
         # already started must stop too, not run the rest of the batch.
         failed.set()
         errors.append(error)
+        if len(futures) < helpers:
+            # The interrupt came inside ``submit``, maybe while it waited for
+            # a new thread to start: the pool records a thread only once
+            # ``Thread.start`` returns, so that thread would be unknown to it
+            # and the interpreter's exit would wait for it forever.
+            _discard(pool)
     try:
         for future in futures:
             found = future.exception()
@@ -293,6 +299,16 @@ def _map(run: Callable[[int], Any], starts: range, n_jobs: int) -> list[Any]:
 POOL_SIZE = max(1, available_cores() - 1)
 _POOLS: dict[int, ThreadPoolExecutor] = {}
 _POOLS_LOCK = threading.Lock()
+
+
+def _discard(pool: ThreadPoolExecutor) -> None:
+    """Stop ``pool``'s threads once idle (every one of them, recorded or
+    not: each passes the stop on to the next) and start a new pool next time."""
+    with _POOLS_LOCK:
+        for pid, known in list(_POOLS.items()):
+            if known is pool:
+                del _POOLS[pid]
+    pool.shutdown(wait=False)
 
 
 def _pool() -> ThreadPoolExecutor:

@@ -329,10 +329,15 @@ def test_an_interrupt_while_the_workers_start_stops_them(monkeypatch: pytest.Mon
 
     real = batch._pool()
 
+    stopped: list[bool] = []
+
     class InterruptedPool:
         def submit(self, fn: object) -> object:
             real.submit(fn)  # type: ignore[arg-type]
             raise KeyboardInterrupt
+
+        def shutdown(self, wait: bool = True) -> None:
+            stopped.append(wait)  # the shared pool itself stays usable
 
     calls: list[int] = []
 
@@ -348,3 +353,40 @@ def test_an_interrupt_while_the_workers_start_stops_them(monkeypatch: pytest.Mon
     settled = len(calls)
     time.sleep(0.1)
     assert len(calls) == settled < 200, (settled, len(calls))
+    assert stopped == [False]  # told to stop, without waiting for the workers
+
+
+# A thread of the pool started while Ctrl-C lands: ``Thread.start`` waits for
+# the new thread, and the pool records it only after that wait.
+INTERRUPTED_START = """
+import threading
+from kurenai._core import batch
+
+real_start = threading.Thread.start
+
+def start(self):
+    real_start(self)
+    if self.name.startswith("kurenai"):
+        raise KeyboardInterrupt  # as in start()'s wait for the thread
+
+threading.Thread.start = start
+try:
+    batch._map(lambda start: start, range(10), 2)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+threading.Thread.start = real_start
+print(batch._map(lambda start: start, range(4), 2), flush=True)  # a new pool
+"""
+
+
+@pytest.mark.slow
+def test_an_interrupt_while_a_pool_thread_starts_lets_the_process_exit() -> None:
+    # The thread the pool did not know about kept the interpreter's exit
+    # waiting forever ("kurenai: interrupted", then no exit).
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-c", INTERRUPTED_START], capture_output=True, text=True, timeout=60
+    )
+    assert (run.returncode, run.stdout, run.stderr) == (0, "interrupted\n[0, 1, 2, 3]\n", "")
