@@ -251,9 +251,15 @@ class Engine:
     def _joined_text(self, text: str) -> str:
         """``text``'s sentences, one per line (line breaks inside a sentence
         are spaces: rouge-score's tokens are the same)."""
-        if self._punkt and not _SENTENCE_ENDS.search(text):
+        if not self._punkt:
+            found = _sentences(self._splitter, text)
+        elif not _SENTENCE_ENDS.search(text):
             return text.replace("\n", " ")  # punkt ends a sentence only at . ? or !
-        return "\n".join(s.replace("\n", " ") for s in _sentences(self._splitter, text))
+        else:
+            found = self._splitter(text)  # punkt's: a list of str
+            if "\n" not in text:
+                return "\n".join(found)
+        return "\n".join([s.replace("\n", " ") for s in found])
 
 
 def _repeated(texts: list[str], counts: np.ndarray, size: int) -> list[str]:
