@@ -63,6 +63,9 @@ cdef inline bint _sent_end(Py_UCS4 c) noexcept nogil:
     return c == 46 or c == 63 or c == 33
 
 
+cdef class _Scan
+
+
 cdef class PunktSplitter:
     """NLTK's ``PunktSentenceTokenizer(params)`` for ``tokenize`` (the twin's
     :class:`~kurenai._punkt_py.PunktSplitter`: same arguments, same results)."""
@@ -74,10 +77,6 @@ cdef class PunktSplitter:
     cdef dict _wide_spaces  # code point >= 128 -> whether the engine's \s matches it
     cdef object _space_match
     cdef bint _ascii_space[128]
-    # The text being split, while a call runs.
-    cdef const void *_data
-    cdef int _kind
-    cdef object _text
 
     def __init__(self, params, rules):
         self._tables = _twin.tables_of(params)
@@ -96,14 +95,8 @@ cdef class PunktSplitter:
 
     def spans(self, str text):
         """``span_tokenize(text)``: each sentence's (start, stop) in ``text``."""
-        self._text = text
-        self._data = PyUnicode_DATA(text)
-        self._kind = PyUnicode_KIND(text)
-        try:
-            return self._realigned(self._slices(PyUnicode_GET_LENGTH(text)))
-        finally:
-            self._text = None
-            self._data = NULL
+        cdef _Scan scan = _Scan(self, text)
+        return scan.realigned(scan.slices(PyUnicode_GET_LENGTH(text)))
 
     def facts(self, str token):
         """The twin's :func:`token_facts` of ``token``, remembered."""
@@ -120,19 +113,7 @@ cdef class PunktSplitter:
     def contains_break(self, str context):
         """``text_contains_sentbreak(context)``: a break after any token of
         ``context`` but its last."""
-        self._text = context
-        self._data = PyUnicode_DATA(context)
-        self._kind = PyUnicode_KIND(context)
-        try:
-            return self._contains_break(0, PyUnicode_GET_LENGTH(context))
-        finally:
-            self._text = None
-            self._data = NULL
-
-    # ------------------------------------------------------------ characters
-
-    cdef inline Py_UCS4 _at(self, Py_ssize_t index) noexcept:
-        return PyUnicode_READ(self._kind, self._data, index)
+        return _Scan(self, context).contains_break(0, PyUnicode_GET_LENGTH(context))
 
     cdef bint _space(self, Py_UCS4 c) except -1:
         """The engine's ``\\s``."""
@@ -143,11 +124,33 @@ cdef class PunktSplitter:
             found = self._wide_spaces[c] = self._space_match(chr(c)) is not None
         return found
 
+
+cdef class _Scan:
+    """One text being split: its code points, read in place (one per call, so
+    that calls from several threads never share it)."""
+
+    cdef PunktSplitter splitter
+    cdef str text
+    cdef const void *data
+    cdef int kind
+
+    def __cinit__(self, PunktSplitter splitter, str text):
+        self.splitter = splitter
+        self.text = text
+        self.data = PyUnicode_DATA(text)
+        self.kind = PyUnicode_KIND(text)
+
+    cdef inline Py_UCS4 _at(self, Py_ssize_t index) noexcept:
+        return PyUnicode_READ(self.kind, self.data, index)
+
+    cdef inline bint _space(self, Py_UCS4 c) except -1:
+        return self.splitter._space(c)
+
     # ------------------------------------------------------------ candidates
 
-    cdef list _slices(self, Py_ssize_t n):
+    cdef list slices(self, Py_ssize_t n):
         """``_slices_from_text`` over ``_match_potential_end_contexts``."""
-        cdef list slices = []
+        cdef list found = []
         cdef Py_ssize_t last_break = 0, at, after_end, next_start, start, scan
         cdef Py_ssize_t previous_at = -1, previous_start = 0, previous_stop = 0
         cdef Py_ssize_t previous_end = 0, previous_next = -1, stop = n
@@ -181,30 +184,30 @@ cdef class PunktSplitter:
                 scan -= 1
             start = scan + 1 if scan > previous_stop else previous_start
             if previous_at >= 0 and previous_stop <= start:
-                last_break = self._decide(slices, last_break, previous_start, previous_at,
+                last_break = self._decide(found, last_break, previous_start, previous_at,
                                           previous_end, previous_next)
             previous_at, previous_start, previous_stop = at, start, at
             previous_end, previous_next = after_end, next_start
         if previous_at >= 0:
-            last_break = self._decide(slices, last_break, previous_start, previous_at,
+            last_break = self._decide(found, last_break, previous_start, previous_at,
                                       previous_end, previous_next)
         while stop > 0 and Py_UNICODE_ISSPACE(self._at(stop - 1)):
             stop -= 1
-        slices.append((last_break, stop))
-        return slices
+        found.append((last_break, stop))
+        return found
 
     cdef Py_ssize_t _decide(self, list slices, Py_ssize_t last_break, Py_ssize_t start,
                             Py_ssize_t at, Py_ssize_t after_end,
                             Py_ssize_t next_start) except -1:
         """One candidate of ``_slices_from_text``: the next sentence's start."""
-        if self._contains_break(start, after_end):
+        if self.contains_break(start, after_end):
             slices.append((last_break, at + 1))
             return next_start if next_start >= 0 else at + 1
         return last_break
 
     # ------------------------------------------------------------ decisions
 
-    cdef bint _contains_break(self, Py_ssize_t start, Py_ssize_t end) except -1:
+    cdef bint contains_break(self, Py_ssize_t start, Py_ssize_t end) except -1:
         """``text_contains_sentbreak`` on the text's ``[start, end)``: its
         lines (``split("\\n")``, blank ones skipped), each one's words."""
         cdef Py_ssize_t line_start = start, line_end, i
@@ -243,8 +246,8 @@ cdef class PunktSplitter:
                     while j < end and not self._word_ends(j, end):
                         j += 1
                     length = j - i
-            if self._pair_breaks(previous, self._facts_of(
-                    PyUnicode_Substring(self._text, i, i + length))):
+            if self._pair_breaks(previous, self.splitter._facts_of(
+                    PyUnicode_Substring(self.text, i, i + length))):
                 return True
             i += length
         return False
@@ -256,7 +259,7 @@ cdef class PunktSplitter:
         previous[0] = current
         if first is None:
             return False
-        return _breaks(<tuple> first, <tuple> current, self._collocations)
+        return _breaks(<tuple> first, current, self.splitter._collocations)
 
     cdef Py_ssize_t _multi_char(self, Py_ssize_t i, Py_ssize_t end) except -1:
         """The length of NLTK's multi-character punctuation at ``i`` (``--+``,
@@ -299,7 +302,7 @@ cdef class PunktSplitter:
 
     # ------------------------------------------------------------ realignment
 
-    cdef list _realigned(self, list slices):
+    cdef list realigned(self, list slices):
         """``_realign_boundaries``."""
         cdef list spans = []
         cdef Py_ssize_t realign = 0, index, last = len(slices) - 1

@@ -286,3 +286,19 @@ def test_the_compiled_decision_is_the_twins(params: Any, rules: Any) -> None:
         for second in facts:
             expected = _punkt_py.breaks_between(first, second, tables.collocations)
             assert _punkt.breaks_between(first, second, tables.collocations) == expected
+
+
+def test_threads_share_a_splitter(params: Any, rules: Any, ours: Any, nltk_english: Any) -> None:
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = _generated_english(150, seed=3) + CORNERS * 3
+    splitter = type(ours)(params, rules)  # its facts filled by the threads, concurrently
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            found = list(pool.map(splitter.tokenize, texts))
+    finally:
+        sys.setswitchinterval(interval)
+    assert found == [nltk_english.tokenize(text) for text in texts]
