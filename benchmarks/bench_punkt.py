@@ -95,8 +95,7 @@ def main() -> None:
     for name, seconds in times.items():
         ratio = times["nltk"] / seconds if seconds else float("inf")
         print(
-            f"{name}: {seconds:.3f} s ({1e6 * seconds / len(texts):.1f} us/text): "
-            f"{ratio:.1f}x NLTK"
+            f"{name}: {seconds:.3f} s ({1e6 * seconds / len(texts):.1f} us/text): {ratio:.1f}x NLTK"
         )
 
 

@@ -5,8 +5,9 @@
 
 One epoch: ``update`` on batches of ``--batch`` pairs, then ``compute``, four
 types (rouge1, rouge2, rougeL, rougeLsum), without and with the stemmer; the
-same metric on three types (no rougeLsum) shows what NLTK's punkt costs, as
-both sides split rougeLsum's sentences with it.  Pairs: SciTLDR's
+same metric on three types (no rougeLsum) shows what rougeLsum costs: both
+sides split its sentences with NLTK's Punkt (torchmetrics with NLTK's code,
+kurenai with its compiled copy, ``benchmarks/bench_punkt.py``).  Pairs: SciTLDR's
 (``en_scitldr_test.jsonl``: lead-3 predictions against TLDRs) from
 ``--data-dir``/``$KURENAI_BENCH_DATA``, each prediction paired with another
 paper's TLDRs in each round to reach ``--pairs`` distinct pairs; without the

@@ -89,16 +89,16 @@ cdef class PunktSplitter:
         for code in range(128):
             self._ascii_space[code] = self._space_match(chr(code)) is not None
 
-    def tokenize(self, str text):
+    def tokenize(self, str text not None):
         """``PunktSentenceTokenizer.tokenize(text)``: the sentences of ``text``."""
         return [PyUnicode_Substring(text, start, stop) for start, stop in self.spans(text)]
 
-    def spans(self, str text):
+    def spans(self, str text not None):
         """``span_tokenize(text)``: each sentence's (start, stop) in ``text``."""
         cdef _Scan scan = _Scan(self, text)
         return scan.realigned(scan.slices(PyUnicode_GET_LENGTH(text)))
 
-    def facts(self, str token):
+    def facts(self, str token not None):
         """The twin's :func:`token_facts` of ``token``, remembered."""
         return self._facts_of(token)
 
@@ -110,7 +110,7 @@ cdef class PunktSplitter:
             found = self._facts[token] = _twin.token_facts(token, self._tables, self._rules)
         return <tuple> found
 
-    def contains_break(self, str context):
+    def contains_break(self, str context not None):
         """``text_contains_sentbreak(context)``: a break after any token of
         ``context`` but its last."""
         return _Scan(self, context).contains_break(0, PyUnicode_GET_LENGTH(context))
@@ -134,7 +134,7 @@ cdef class _Scan:
     cdef const void *data
     cdef int kind
 
-    def __cinit__(self, PunktSplitter splitter, str text):
+    def __cinit__(self, PunktSplitter splitter not None, str text not None):
         self.splitter = splitter
         self.text = text
         self.data = PyUnicode_DATA(text)
@@ -329,7 +329,6 @@ cdef class _Scan:
         """The length of ``re_boundary_realignment``'s match on ``[start, stop)``
         (closers, lazily, then whitespace, ``--`` or the end of a line), -1 if none."""
         cdef Py_ssize_t k = start
-        cdef Py_UCS4 c
         while k < stop and _closing(self._at(k)):
             k += 1
             if k < stop and self._space(self._at(k)):

@@ -25,7 +25,7 @@ are not ``re``'s), so the character classes are NLTK's by construction.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from typing import Any, NamedTuple
 
 __all__ = ["PunktSplitter", "TokenFacts", "breaks_between", "tables_of", "token_facts"]
@@ -113,9 +113,12 @@ def breaks_between(first: TokenFacts, second: TokenFacts, collocations: Collecti
         return first.sentbreak
     if (first.type_no_period, second.next_type) in collocations:
         return False
-    if first.abbr_or_ellipsis and not first.is_initial:
-        if second.ortho == _TRUE or second.starter:
-            return True
+    if (
+        first.abbr_or_ellipsis
+        and not first.is_initial
+        and (second.ortho == _TRUE or second.starter)
+    ):
+        return True
     if first.is_initial or first.is_number:
         if second.ortho == _FALSE:
             return False

@@ -104,9 +104,9 @@ except ImportError:  # the punkt extra is missing: the fixtures say so
     PIECES = [""]
 hard_texts = st.lists(st.sampled_from(PIECES), max_size=24).map("".join)
 spaced_texts = st.lists(st.sampled_from(PIECES), max_size=16).map(" ".join)
-any_texts = st.text(
-    st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=30
-) | st.text(st.sampled_from(list(".?!\"')(]-, \n\t\xa0\x1cAaJ3é…")), max_size=30)
+any_texts = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=30) | st.text(
+    st.sampled_from(list(".?!\"')(]-, \n\t\xa0\x1cAaJ3é…")), max_size=30
+)
 
 
 def _generated_english(count: int, seed: int = 0) -> list[str]:
@@ -302,3 +302,13 @@ def test_threads_share_a_splitter(params: Any, rules: Any, ours: Any, nltk_engli
     finally:
         sys.setswitchinterval(interval)
     assert found == [nltk_english.tokenize(text) for text in texts]
+
+
+@pytest.mark.parametrize("value", [None, b"One. Two.", 3, ["One. Two."]])
+def test_what_is_not_text_is_refused_as_nltk_refuses_it(
+    ours: Any, nltk_english: Any, value: Any
+) -> None:
+    with pytest.raises(TypeError):
+        nltk_english.tokenize(value)
+    with pytest.raises(TypeError):
+        ours.tokenize(value)
