@@ -22,8 +22,16 @@ import argparse
 import time
 from typing import Any, Callable
 
-from _common import add_common_options, find_data_dir, header, interleaved, read_jsonl
-from bench_torchmetrics import generated_pairs
+from _common import (
+    add_clock_option,
+    add_common_options,
+    chosen_clock,
+    find_data_dir,
+    header,
+    interleaved,
+    read_jsonl,
+)
+from english_text import english_texts  # tests/support, on _common's path
 
 
 def corpus_texts(data_dir: Any) -> list[str]:
@@ -46,12 +54,7 @@ def main() -> None:
     add_common_options(parser)
     parser.add_argument("--data-dir")
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument(
-        "--clock",
-        choices=("wall", "cpu"),
-        default="cpu",
-        help="this thread's CPU seconds (default: steadier on a shared machine), or wall-clock",
-    )
+    add_clock_option(parser, "cpu")
     args = parser.parse_args()
     header(args)
     from nltk.tokenize.punkt import PunktSentenceTokenizer
@@ -66,16 +69,14 @@ def main() -> None:
         print("the installed NLTK's Punkt is not the one kurenai reproduces: NLTK's own is used")
 
     if args.tiny:
-        preds, targets = generated_pairs(10)
-        texts = preds + targets
+        texts = english_texts(20)
         print(f"{len(texts)} generated texts")
     else:
         try:
             texts = corpus_texts(find_data_dir(args.data_dir))
             print(f"{len(texts)} SciTLDR texts (lead-3, TLDRs, abstracts), {args.clock} time")
         except SystemExit:
-            preds, targets = generated_pairs(1000)
-            texts = preds + targets
+            texts = english_texts(2000)
             print(f"{len(texts)} generated texts (no corpus), {args.clock} time")
     theirs = PunktSentenceTokenizer(params)
     ours = sentences.punkt_tokenizer(params)
@@ -90,7 +91,7 @@ def main() -> None:
         "kurenai warm": splitting(ours.tokenize, texts),
         "kurenai cold": lambda: splitting(sentences.punkt_tokenizer(params).tokenize, texts)(),
     }
-    clock = time.thread_time if args.clock == "cpu" else time.perf_counter
+    clock = chosen_clock(args)
     times = interleaved(contenders, 1 if args.tiny else args.repeats, clock)
     for name, seconds in times.items():
         ratio = times["nltk"] / seconds if seconds else float("inf")

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.english_text import english_texts
 from support.optional import missing
 
 from kurenai import _punkt_py, sentences
@@ -109,26 +110,6 @@ any_texts = st.text(st.characters(codec="utf-8", exclude_categories=["Cs"]), max
 )
 
 
-def _generated_english(count: int, seed: int = 0) -> list[str]:
-    """English-like texts as benchmarks/bench_torchmetrics.py generates them
-    (2-4 capitalised sentences of Zipf words, with e.g. and Dr.)."""
-    rng = random.Random(seed)
-    vocab = [
-        f"{rng.choice('bcdfglmnprst')}{rng.choice('aeiou')}{rng.choice('nrst')}ing"
-        for _ in range(3000)
-    ]
-    vocab += ["the", "a", "of", "to", "and", "in", "is", "we", "model", "results", "e.g.", "Dr."]
-    weights = [1 / (rank**1.1) for rank in range(1, len(vocab) + 1)]
-    texts = []
-    for _ in range(count):
-        sentences_ = []
-        for _ in range(rng.randint(2, 4)):
-            words = rng.choices(vocab, weights=weights, k=rng.randint(8, 20))
-            sentences_.append(" ".join(words).capitalize() + rng.choice([".", ".", "!", "?"]))
-        texts.append(" ".join(sentences_))
-    return texts
-
-
 def _real_english() -> list[str]:
     """The English texts of tests/data: RealSumm's references and system
     summaries (CNN/DailyMail, lower-cased), a blog post."""
@@ -188,7 +169,7 @@ def test_corner_cases_split_as_nltk(ours: Any, nltk_english: Any) -> None:
 
 
 def test_real_and_generated_english_split_as_nltk(ours: Any, nltk_english: Any) -> None:
-    texts = _real_english() + _generated_english(300)
+    texts = _real_english() + english_texts(300)
     found = [ours.tokenize(text) for text in texts]
     assert found == [nltk_english.tokenize(text) for text in texts]
     assert sum(map(len, found)) > 2 * len(texts)  # the texts do have sentences to find
@@ -239,7 +220,7 @@ def test_negative_control_other_tables_split_otherwise(
     changed = _perturbed(params)
     theirs = PunktSentenceTokenizer(changed)
     mine = type(ours)(changed, rules)
-    texts = CORNERS + _generated_english(200) + _real_english()
+    texts = CORNERS + english_texts(200) + _real_english()
     differing = [text for text in texts if mine.tokenize(text) != nltk_english.tokenize(text)]
     assert differing  # the comparison does see a change of tables...
     for text in texts:
@@ -292,7 +273,7 @@ def test_threads_share_a_splitter(params: Any, rules: Any, ours: Any, nltk_engli
     import sys
     from concurrent.futures import ThreadPoolExecutor
 
-    texts = _generated_english(150, seed=3) + CORNERS * 3
+    texts = english_texts(150, seed=3) + CORNERS * 3
     splitter = type(ours)(params, rules)  # its facts filled by the threads, concurrently
     interval = sys.getswitchinterval()
     sys.setswitchinterval(1e-6)
