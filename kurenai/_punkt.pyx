@@ -28,7 +28,8 @@ cdef extern from "Python.h":
     object PyUnicode_Substring(object text, Py_ssize_t start, Py_ssize_t end)
 
 cdef enum:
-    FACTS_LIMIT = 131072  # distinct tokens remembered (then forgotten at once), as the twin
+    FACTS_LIMIT = 65536  # distinct tokens remembered (then forgotten at once), as the twin
+    WIDE_SPACES_LIMIT = 4096  # non-ASCII code points whose whitespace class is remembered
     # _ortho_heuristic's answers: False, True, "unknown" (the twin's _FALSE, _TRUE, _UNKNOWN)
     ORTHO_FALSE = 0
     ORTHO_TRUE = 1
@@ -121,6 +122,8 @@ cdef class PunktSplitter:
             return self._ascii_space[c]
         found = self._wide_spaces.get(c)
         if found is None:
+            if len(self._wide_spaces) >= WIDE_SPACES_LIMIT:
+                self._wide_spaces.clear()
             found = self._wide_spaces[c] = self._space_match(chr(c)) is not None
         return found
 

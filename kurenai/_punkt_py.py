@@ -42,7 +42,7 @@ _SENT_END_CHARS = frozenset(".?!")  # PunktLanguageVars.sent_end_chars
 _ASCII_WHITESPACE = " \t\n\r\x0b\x0c"  # string.whitespace
 # The characters re_boundary_realignment's match must start with.
 _REALIGNED = frozenset("\"')]}\u2018\u2019\u201c\u201d\xab\xbb")
-_FACTS_LIMIT = 1 << 17  # distinct tokens remembered (then forgotten at once)
+_FACTS_LIMIT = 1 << 16  # distinct tokens remembered (then forgotten at once)
 
 
 class TokenFacts(NamedTuple):

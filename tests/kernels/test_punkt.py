@@ -293,3 +293,13 @@ def test_what_is_not_text_is_refused_as_nltk_refuses_it(
         nltk_english.tokenize(value)
     with pytest.raises(TypeError):
         ours.tokenize(value)
+
+
+def test_many_distinct_characters_and_tokens(ours: Any, nltk_english: Any) -> None:
+    # More distinct non-ASCII code points than the compiled splitter remembers
+    # the whitespace class of, and distinct tokens at sentence ends.
+    wide = "".join(chr(code) for code in range(0x4E00, 0x4E00 + 6000))
+    text = f"Start. {wide}. Next \u2003{wide[:50]}.\u2003 " + " ".join(
+        f"W{index}. w{index}." for index in range(3000)
+    )
+    _check(ours, nltk_english, text)
