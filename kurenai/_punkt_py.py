@@ -19,7 +19,7 @@ first-pass mark, orthographic evidence...): :func:`token_facts` computes it
 once per distinct token, and a break between two tokens is a few comparisons
 of their facts (:func:`breaks_between`).  Regular expressions come from the
 ``rules`` the caller passes (NLTK's own patterns, compiled by the engine NLTK
-uses: the ``regex`` module since NLTK 3.10, whose ``\\s``, ``\\d`` and ``\\w``
+uses: in NLTK 3.10 the ``regex`` module, whose ``\\s``, ``\\d`` and ``\\w``
 are not ``re``'s), so the character classes are NLTK's by construction.
 """
 
