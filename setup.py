@@ -1,5 +1,5 @@
 """Builds kurenai's compiled modules: ``kurenai._lcs``, ``_fused``, ``_resample``,
-``_variants``, ``_perl`` and ``_records``.
+``_variants``, ``_perl``, ``_records`` and ``_punkt``.
 
 All metadata lives in pyproject.toml.  If the C compiler fails, kurenai
 installs as pure Python (and warns at import), unless KURENAI_REQUIRE_EXTENSION,
@@ -36,7 +36,7 @@ def _extensions():
             extra_compile_args=COMPILE_ARGS + THREAD_ARGS,
             extra_link_args=THREAD_ARGS,
         )
-        for name in ("_lcs", "_fused", "_resample", "_variants", "_perl", "_records")
+        for name in ("_lcs", "_fused", "_resample", "_variants", "_perl", "_records", "_punkt")
     ]
     return cythonize(extensions, compiler_directives={"language_level": "3"})
 
@@ -57,7 +57,7 @@ class OptionalBuildExt(build_ext):
     """Turns a failed compile into a loud warning and a pure-Python install."""
 
     def finalize_options(self):
-        # The six modules compile on every core unless -j says otherwise.
+        # The seven modules compile on every core unless -j says otherwise.
         super().finalize_options()
         if self.parallel is None:
             self.parallel = True

@@ -54,6 +54,23 @@ def add_common_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_clock_option(parser: argparse.ArgumentParser, default: str = "wall") -> None:
+    """``--clock wall|cpu``: wall-clock seconds, or this thread's CPU seconds
+    (steadier on a shared machine); :func:`chosen_clock` reads it."""
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default=default,
+        help="wall-clock seconds, or this thread's CPU seconds (steadier on a shared machine)"
+        f" (default: {default})",
+    )
+
+
+def chosen_clock(args: argparse.Namespace) -> Callable[[], float]:
+    """The clock ``--clock`` asks for (:func:`add_clock_option`)."""
+    return time.thread_time if args.clock == "cpu" else time.perf_counter
+
+
 def kurenai_identity() -> dict[str, str]:
     """The imported kurenai: version, file, implementation and bit counting."""
     import kurenai

@@ -5,8 +5,9 @@
 
 One epoch: ``update`` on batches of ``--batch`` pairs, then ``compute``, four
 types (rouge1, rouge2, rougeL, rougeLsum), without and with the stemmer; the
-same metric on three types (no rougeLsum) shows what NLTK's punkt costs, as
-both sides split rougeLsum's sentences with it.  Pairs: SciTLDR's
+same metric on three types (no rougeLsum) shows what rougeLsum costs: both
+sides split its sentences with NLTK's Punkt (torchmetrics with NLTK's code,
+kurenai with its compiled copy, ``benchmarks/bench_punkt.py``).  Pairs: SciTLDR's
 (``en_scitldr_test.jsonl``: lead-3 predictions against TLDRs) from
 ``--data-dir``/``$KURENAI_BENCH_DATA``, each prediction paired with another
 paper's TLDRs in each round to reach ``--pairs`` distinct pairs; without the
@@ -21,14 +22,22 @@ from __future__ import annotations
 import argparse
 import gc
 import os
-import random
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
 
-from _common import add_common_options, find_data_dir, header, interleaved, read_jsonl
+from _common import (
+    add_clock_option,
+    add_common_options,
+    chosen_clock,
+    find_data_dir,
+    header,
+    interleaved,
+    read_jsonl,
+)
+from english_text import english_texts  # tests/support, on _common's path
 
 KEYS4 = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 KEYS3 = ("rouge1", "rouge2", "rougeL")
@@ -45,24 +54,9 @@ def corpus_pairs(data_dir: Path, n_pairs: int) -> tuple[list[str], list[str]]:
 
 
 def generated_pairs(n_pairs: int, seed: int = 0) -> tuple[list[str], list[str]]:
-    """English-like texts: 2-4 sentences of Zipf words, capitalised, full stops."""
-    rng = random.Random(seed)
-    vocab = [
-        f"{rng.choice('bcdfglmnprst')}{rng.choice('aeiou')}{rng.choice('nrst')}ing"
-        for _ in range(3000)
-    ]
-    vocab += ["the", "a", "of", "to", "and", "in", "is", "we", "model", "results", "e.g.", "Dr."]
-    weights = [1 / (rank**1.1) for rank in range(1, len(vocab) + 1)]
-
-    def text() -> str:
-        sentences = []
-        for _ in range(rng.randint(2, 4)):
-            words = rng.choices(vocab, weights=weights, k=rng.randint(8, 20))
-            sentences.append(" ".join(words).capitalize() + rng.choice([".", ".", ".", "!", "?"]))
-        return " ".join(sentences)
-
-    pairs = [(text(), text()) for _ in range(n_pairs)]
-    return [p for p, _ in pairs], [t for _, t in pairs]
+    """English-like texts (tests/support/english_text.py), paired in turn."""
+    texts = english_texts(2 * n_pairs, seed)
+    return texts[0::2], texts[1::2]
 
 
 def epoch(
@@ -94,12 +88,7 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=10_000)
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument(
-        "--clock",
-        choices=("wall", "cpu"),
-        default="wall",
-        help="wall-clock seconds, or this thread's CPU seconds (steadier on a shared machine)",
-    )
+    add_clock_option(parser)
     args = parser.parse_args()
     header(args)
     try:
@@ -150,7 +139,7 @@ def main() -> None:
                 ours()
                 print(f"{label}: kurenai ran, numbers equal torchmetrics' on {check} pairs")
                 continue
-            clock = time.thread_time if args.clock == "cpu" else time.perf_counter
+            clock = chosen_clock(args)
             # gc.collect before each run, untimed: torchmetrics leaves millions
             # of small tensors, not to be collected on kurenai's time.
             contenders = {"torchmetrics": theirs, "kurenai": ours}

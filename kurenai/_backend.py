@@ -11,7 +11,8 @@ plan (``FusedPlan``), or None.
 ``variants`` holds the ROUGE-W/S/SU kernels (``_variants`` or its twin) and
 ``resample`` the bootstrap's summing kernel (or None), ``perl`` ROUGE-1.5.5.pl's
 evaluations and bootstrap (``kurenai._perl``, or None), ``records`` the
-command line's JSONL reading and record writing (``kurenai._records`` or its twin).
+command line's JSONL reading and record writing (``kurenai._records`` or its twin),
+``punkt`` NLTK's Punkt sentence splitter (``kurenai._punkt`` or its twin).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ __all__ = [
     "fused",
     "kernels",
     "perl",
+    "punkt",
     "records",
     "resample",
     "variants",
@@ -133,3 +135,7 @@ perl = _compiled("_perl", "ROUGE-1.5.5 kernel", "kurenai.rouge155 counts in pure
 records: ModuleType = _compiled(
     "_records", "record reader and writer", "the command line reads and writes records more slowly."
 ) or importlib.import_module("kurenai._records_py")
+# NLTK's Punkt sentence splitter: kurenai._punkt, or its twin.
+punkt: ModuleType = _compiled(
+    "_punkt", "Punkt sentence splitter", "punkt sentences are found more slowly."
+) or importlib.import_module("kurenai._punkt_py")

@@ -251,9 +251,16 @@ class Engine:
     def _joined_text(self, text: str) -> str:
         """``text``'s sentences, one per line (line breaks inside a sentence
         are spaces: rouge-score's tokens are the same)."""
-        if self._punkt and not _SENTENCE_ENDS.search(text):
+        split: Any = self._splitter  # set whenever rougeLsum is asked for
+        if not self._punkt:
+            found = _sentences(split, text)
+        elif not _SENTENCE_ENDS.search(text):
             return text.replace("\n", " ")  # punkt ends a sentence only at . ? or !
-        return "\n".join(s.replace("\n", " ") for s in _sentences(self._splitter, text))
+        else:
+            found = split(text)  # punkt's: a list of str
+            if "\n" not in text:
+                return "\n".join(found)
+        return "\n".join([s.replace("\n", " ") for s in found])
 
 
 def _repeated(texts: list[str], counts: np.ndarray, size: int) -> list[str]:

@@ -71,9 +71,18 @@ FAMILIES = {
         twin_only={"wlcs_indices": "the spec's backtrack, internal to the compiled ROUGE-W"},
     ),
     "records": Twins("_records", "_records_py"),
+    "punkt": Twins(
+        "_punkt",
+        "_punkt_py",
+        twin_only={
+            "TokenFacts": "a token's facts, which _punkt takes from the twin (once per token)",
+            "token_facts": "computes them; _punkt calls the twin's",
+            "tables_of": "the copy of a parameters object's tables; _punkt calls the twin's",
+        },
+    ),
 }
 # Compiled modules without a twin still describe their surface in a .pyi.
-COMPILED = ["_lcs", "_variants", "_fused", "_resample", "_perl", "_records"]
+COMPILED = ["_lcs", "_variants", "_fused", "_resample", "_perl", "_records", "_punkt"]
 
 
 def _pyi(name: str) -> dict[str, Parameters | None]:
