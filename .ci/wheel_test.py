@@ -13,9 +13,9 @@ can be found, as on a user's machine that installs the wheel.
 
 The tests are ``CORE_TESTS`` below, without the slow ones: those that need
 only kurenai's dependencies and the ``test-core`` extra (pytest, pytest-xdist,
-hypothesis); ``--kernels-only``: ``KERNEL_TESTS``, the compiled kernels and
-the exactness against rouge-score, for the Pythons between the oldest and the
-newest (``.ci/pythons.sh``), whose builds differ least.  They run with
+hypothesis, NLTK's English Punkt tables); ``--kernels-only``: ``KERNEL_TESTS``,
+the compiled kernels and the exactness against rouge-score, for the Pythons
+between the oldest and the newest (``.ci/pythons.sh``), whose builds differ least.  They run with
 ``CI=true``, so a test that finds a package missing fails rather than skips:
 the list must hold no test of an extra.
 """
