@@ -11,20 +11,26 @@ references ``{"document": ..., "reference": text}`` (or ``"references"``:
 a list).  Prints the summary- and system-level correlations of each ROUGE
 type (and tokenizer/``lang`` variant) with each criterion, their bootstrap
 intervals and the tests between metrics (:func:`kurenai.report.correlate`);
-``--report`` writes them as an HTML page.  Exit status 0, 1 for an
-unreadable file, bad data or a missing extra, 2 for bad arguments.
+``--report`` writes them as an HTML page.  As the scoring command line,
+``--output`` and ``--report`` are checked before any input is read and are
+written whole or not at all.  Exit status 0, 1 for an unreadable file, bad
+data, a missing extra or an output that is an input, 2 for bad arguments,
+130 (or 128 + the signal) when interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
+import os
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from kurenai._core.correlation import COEFFICIENTS, LEVELS, RESAMPLING
 from kurenai._core.parsers import Parser
+from kurenai.cli import _files, _reporting
+from kurenai.cli._files import stderr_line
+from kurenai.cli._sources import CliError
 
 __all__ = ["main", "parse_variant"]
 
@@ -187,26 +193,46 @@ def main(argv: Sequence[str] | None = None) -> int:
             ("" if len(args.variants) == 1 and spec == "default" else spec): parse_variant(spec)
             for spec in args.variants
         }
+        # As the scoring command line: before any input is read, the outputs
+        # are checked (never an input, never each other) and the extra found.
+        inputs = [args.judgments, args.predictions or "-", args.references or "-"]
+        _files.check_outputs(args, [path for path in inputs if path != "-"])
+        _reporting.check_installed(args)
     except ValueError as error:
-        print(f"{_PROG}: error: {error}", file=sys.stderr)
+        stderr_line(f"{_PROG}: error: {error}")
         return 2
+    except CliError as error:
+        stderr_line(f"{_PROG}: error: {error}")
+        return error.exit_code
     try:
-        found = _run(args, variants)
-        text = (
-            json.dumps(found.as_dict(), indent=2) if args.output_format == "json" else found.text()
-        )
-        if args.output == "-":
-            print(text)
-        else:
-            with open(args.output, "w", encoding="utf-8") as stream:
-                stream.write(text + "\n")
-        if args.report:
-            from kurenai.report import write_correlation_report
-
-            write_correlation_report(args.report, found)
+        with _files.signals_raise():
+            return _write(args, _run(args, variants))
+    except KeyboardInterrupt:
+        stderr_line("kurenai: interrupted")
+        return 130
+    except _files.Terminated as killed:
+        stderr_line(f"kurenai: terminated by signal {killed.signum}")
+        return 128 + killed.signum
+    except CliError as error:
+        stderr_line(f"{_PROG}: error: {error}")
+        return error.exit_code
     except (OSError, ValueError, ImportError, RuntimeError) as error:
-        print(f"{_PROG}: error: {error}", file=sys.stderr)
+        stderr_line(f"{_PROG}: error: {error}")
         return 1
+
+
+def _write(args: argparse.Namespace, found: Any) -> int:
+    """The results to ``--output`` and the page to ``--report``, each file
+    whole or not at all (written under a temporary name, then renamed)."""
+    text = json.dumps(found.as_dict(), indent=2) if args.output_format == "json" else found.text()
+    with _files.atomic_output(args.output) as stream:
+        stream.write(text + "\n")
+    if args.report:
+        from kurenai.report import write_correlation_report
+
+        with _files.atomic_output(args.report) as stream:
+            name = os.path.basename(args.report)
+            write_correlation_report(stream, found, title=f"kurenai correlations — {name}")
     return 0
 
 

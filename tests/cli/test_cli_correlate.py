@@ -156,6 +156,51 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert "invalid choice: 'rows'" in capsys.readouterr().err
 
 
+def test_an_input_is_never_an_output(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    judgments = tmp_path / "judgments.jsonl"
+    judgments.write_bytes(Path(JUDGMENTS).read_bytes())
+    for option in ("--output", "--report"):
+        code, out, err = _run(
+            capsys, "--judgments", str(judgments), "--references", REFERENCES,
+            option, str(judgments),
+        )  # fmt: skip
+        assert (code, out) == (1, "") and "refusing to replace it" in err, err
+        assert judgments.read_bytes() == Path(JUDGMENTS).read_bytes()
+
+
+def test_a_missing_report_extra_is_said_before_reading(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kurenai.report import _render
+
+    monkeypatch.setattr(_render, "_spec", lambda name: None)
+    absent = str(tmp_path / "absent.jsonl")  # read first, it would be its error
+    code, out, err = _run(capsys, "--judgments", absent, "--report", str(tmp_path / "r.html"))
+    assert (code, out) == (1, "") and "--report: the HTML report needs jinja2" in err, err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_interrupt_while_writing_leaves_no_part(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kurenai.report
+
+    def interrupted(stream: Any, *args: Any, **kwargs: Any) -> None:
+        stream.write("<html>")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(kurenai.report, "write_correlation_report", interrupted)
+    report = tmp_path / "r.html"
+    report.write_text("precious\n")
+    output = tmp_path / "out.txt"
+    outputs = ["--output", str(output), "--report", str(report)]
+    code, out, err = _run(capsys, *SAMPLE, "--bootstrap-samples", "5", *outputs)
+    assert (code, out, err) == (130, "", "kurenai: interrupted\n")
+    assert report.read_text() == "precious\n"  # untouched: no half page
+    assert output.read_text().startswith("correlations")  # finished before the page began
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt", "r.html"]
+
+
 def test_variants() -> None:
     assert parse_variant("default") == {}
     assert parse_variant("tokenizer=whitespace+stem=german") == {
