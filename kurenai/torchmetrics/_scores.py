@@ -52,7 +52,6 @@ _FIELDS = {"precision": 0, "recall": 1, "fmeasure": 2}
 
 _NON_ALPHANUMERIC = re.compile(r"[^a-z0-9]+")
 _SPACES = re.compile(r"\s+")
-_SENTENCE_ENDS = re.compile(r"[.?!]")  # punkt's sent_end_chars: no break without one
 
 
 def checked_keys(rouge_keys: Any) -> tuple[str, ...]:
@@ -252,14 +251,12 @@ class Engine:
         """``text``'s sentences, one per line (line breaks inside a sentence
         are spaces: rouge-score's tokens are the same)."""
         split: Any = self._splitter  # set whenever rougeLsum is asked for
-        if not self._punkt:
-            found = _sentences(split, text)
-        elif not _SENTENCE_ENDS.search(text):
-            return text.replace("\n", " ")  # punkt ends a sentence only at . ? or !
-        else:
-            found = split(text)  # punkt's: a list of str
+        if self._punkt:
+            found = split(text)  # punkt's: a list of slices of text
             if "\n" not in text:
                 return "\n".join(found)
+        else:
+            found = _sentences(split, text)
         return "\n".join([s.replace("\n", " ") for s in found])
 
 
