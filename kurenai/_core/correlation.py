@@ -25,6 +25,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from kurenai._core.spelling import did_you_mean
+
 __all__ = [
     "COEFFICIENTS",
     "LEVELS",
@@ -58,9 +60,11 @@ def scipy_stats() -> Any:
 
 
 def check_choice(value: str, choices: tuple[str, ...], what: str) -> str:
-    """``value`` if it is one of ``choices``, else a ValueError listing them."""
+    """``value`` if it is one of ``choices``, else a ValueError listing them
+    (and the likely one, as every other refusal of a name does)."""
     if value not in choices:
-        raise ValueError(f"unknown {what} {value!r}: choose from {', '.join(choices)}")
+        hint = did_you_mean(value, choices)
+        raise ValueError(f"unknown {what} {value!r}{hint}: choose from {', '.join(choices)}")
     return value
 
 

@@ -81,6 +81,8 @@ def test_undefined_correlations_are_nan_without_a_warning(coefficient: str) -> N
 def test_an_unknown_coefficient_is_named() -> None:
     with pytest.raises(ValueError, match=r"unknown coefficient 'tau'.*pearson, spearman, kendall"):
         correlation("tau", [1, 2, 3], [1, 2, 3])
+    with pytest.raises(ValueError, match=r"'Kendal' \(did you mean 'kendall'\?\): choose from"):
+        correlation("Kendal", [1, 2, 3], [1, 2, 3])
 
 
 @pytest.mark.parametrize("coefficient", COEFFICIENTS)
