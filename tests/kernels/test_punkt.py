@@ -266,6 +266,24 @@ def test_another_nltk_gets_nltks_own_tokenizer(
         sentences._nltk_rules.cache_clear()
 
 
+def test_other_patterns_get_nltks_own_tokenizer(
+    monkeypatch: pytest.MonkeyPatch, params: Any, rules: Any
+) -> None:
+    # NLTK 3.10 with one pattern changed (a later patch release, say): the
+    # fingerprint differs, so NLTK's own code splits.
+    from nltk import redos
+    from nltk.tokenize import punkt
+    from nltk.tokenize.punkt import PunktSentenceTokenizer
+
+    sentences._nltk_rules.cache_clear()
+    changed = redos.compile(r"\.\.\.+$")  # was: two periods or more
+    monkeypatch.setattr(punkt.PunktToken, "_RE_ELLIPSIS", changed)
+    try:
+        assert type(sentences.punkt_tokenizer(params)) is PunktSentenceTokenizer
+    finally:
+        sentences._nltk_rules.cache_clear()
+
+
 @pytest.mark.compiled_only
 def test_the_compiled_decision_is_the_twins(params: Any, rules: Any) -> None:
     tables = _punkt_py.tables_of(params)
