@@ -28,7 +28,7 @@ import re
 from typing import NamedTuple
 
 from kurenai._core.kinds import KINDS, Kind, Params
-from kurenai._core.spelling import closest
+from kurenai._core.spelling import closest, meant
 
 __all__ = [
     "ROUGE_TYPES",
@@ -106,9 +106,8 @@ def valid_types() -> str:
 def invalid_type(name: object) -> ValueError:
     """The error for a name that is not a ROUGE type (with the type it likely
     means, if one: :func:`suggestion`)."""
-    likely = suggestion(name)
-    meant = "" if likely is None else f" (did you mean {likely!r}?)"
-    return ValueError(f"invalid ROUGE type {name!r}{meant}; valid types: {valid_types()}")
+    hint = meant(suggestion(name))
+    return ValueError(f"invalid ROUGE type {name!r}{hint}; valid types: {valid_types()}")
 
 
 def suggestion(name: object) -> str | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-__all__ = ["closest", "did_you_mean"]
+__all__ = ["closest", "did_you_mean", "meant"]
 
 # How alike (difflib's ratio, 0 to 1) a name and a suggestion must be:
 # 'whitspace' -> 'whitespace' (0.95), 'germna' -> 'german' (0.83); not
@@ -54,5 +54,10 @@ def did_you_mean(name: object, choices: Iterable[str]) -> str:
     >>> "unknown tokenizer 'whitspace'" + did_you_mean("whitspace", ["whitespace"])
     "unknown tokenizer 'whitspace' (did you mean 'whitespace'?)"
     """
-    found = closest(name, choices)
+    return meant(closest(name, choices))
+
+
+def meant(found: str | None) -> str:
+    """The clause of :func:`did_you_mean` for a suggestion found otherwise
+    (``""`` for None), e.g. the ROUGE type grammar's own."""
     return "" if found is None else f" (did you mean {found!r}?)"
