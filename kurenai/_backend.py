@@ -27,7 +27,7 @@ from typing import Callable
 # Only the kind codes (data, below every layer): the plans and ``Score``
 # (rouge-score, NumPy) are not this module's, so that ``import kurenai`` stays
 # light for the command lines that never build one (``kurenai.rouge155``).
-from kurenai._core.codes import check_compiled_kinds
+from kurenai._data.codes import check_compiled_kinds
 
 __all__ = [
     "CHOICES",
@@ -116,7 +116,7 @@ def _compiled(
 _CHOICE = os.environ.get(ENV_VAR, "auto").strip().lower() or "auto"
 kernels, IMPLEMENTATION = _load(_CHOICE)
 # The compiled plan switches on kind codes in C (as it checks its scan modes
-# against kurenai._core.rules): the kinds it declares must be the registry's.
+# against kurenai._data.rules): the kinds it declares must be the registry's.
 fused = _compiled(
     "_fused",
     "text path",

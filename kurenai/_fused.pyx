@@ -47,9 +47,9 @@ from kurenai._lcs cimport Doc
 
 import os
 
-from kurenai._core import codes as _codes
+from kurenai._data import codes as _codes
 
-from kurenai._core import rules as _rules
+from kurenai._data import rules as _rules
 
 
 cdef extern from "Python.h":
@@ -62,17 +62,17 @@ cdef extern from "Python.h":
 SCAN_MODES = {"whitespace": WHITESPACE, "rouge-score": ROUGE_SCORE, "char": CHAR,
               "unicode": UNICODE_WORDS}
 if SCAN_MODES != _rules.SCAN_MODES:
-    raise ImportError("kurenai._fused's scan modes differ from kurenai._core.rules.SCAN_MODES")
+    raise ImportError("kurenai._fused's scan modes differ from kurenai._data.rules.SCAN_MODES")
 if (ALONE, WORD, MARK, DIRECT_PLANES_END, PLANE_14, PLANE_14_SIZE, NEWLINE) != (
     _rules.ALONE, _rules.WORD, _rules.MARK, _rules.DIRECT_PLANES_END, _rules.PLANE_14,
     _rules.PLANE_14_SIZE, ord(_rules.SENTENCE_SEPARATOR)
 ):
-    raise ImportError("kurenai._fused's code point classes differ from kurenai._core.rules")
+    raise ImportError("kurenai._fused's code point classes differ from kurenai._data.rules")
 _codes.check_c_kinds(
     "kurenai._fused", {"NGRAM": NGRAM, "LCS": LCS, "LSUM": LSUM, "WLCS": WLCS, "SKIP": SKIP}
 )
 
-# The ROUGE type kinds this plan computes (their codes: kurenai._core.codes).
+# The ROUGE type kinds this plan computes (their codes: kurenai._data.codes).
 KINDS = frozenset({NGRAM, LCS, LSUM, WLCS, SKIP})
 
 # The scan's tables: the one copy, which every plan's Layout points to.
@@ -89,7 +89,7 @@ def set_char_classes(bytes classes):
     """Install the code point flags the CHAR and UNICODE_WORDS scans read."""
     global _classes_owner
     if len(classes) != _rules.CLASS_TABLE_SIZE:
-        raise ValueError("char classes must have kurenai._core.rules.CLASS_TABLE_SIZE bytes")
+        raise ValueError("char classes must have kurenai._data.rules.CLASS_TABLE_SIZE bytes")
     _classes_owner = classes
     RULES.classes = <const uint8_t *> classes
 

@@ -25,7 +25,7 @@ __all__ = ["MOVED", "install"]
 # functions; tests/test_layout.py reads the names out of tests/data/pickles).
 MOVED = {
     "kurenai._morphological": "kurenai.tokenizers._morphological",
-    "kurenai._rules": "kurenai._core.rules",
+    "kurenai._rules": "kurenai._data.rules",
     "kurenai._stemming": "kurenai.tokenizers._stemming",
     "kurenai._unicode_tokenizers": "kurenai.tokenizers._unicode",
 }

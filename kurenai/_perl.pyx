@@ -8,7 +8,7 @@ for :func:`peer_values` and ``_corpus`` (NumPy, Perl's ``drand48`` in
 for bit: every float operation is the spec's, in its order (the build turns
 off fused multiply-add), and the script's ``sprintf("%07.5f")`` rounding is
 C's ``snprintf`` read back by ``strtod``, both correctly rounded as Python's
-formatting and ``float`` are (the spec: ``kurenai._core.rounding``).
+formatting and ``float`` are (the spec: ``kurenai._data.rounding``).
 
 :func:`peer_values` interns one peer and all its models once and counts
 every metric of every model with kurenai's integer kernels (n-gram overlaps
@@ -38,7 +38,7 @@ from kurenai._variants cimport skip_bigram_doc_counts, weighted_lcs_doc
 
 import os
 
-from kurenai._core import codes as _codes
+from kurenai._data import codes as _codes
 
 # The C switch reads the registry's kind codes (kurenai/_kernels/_codes.pxd); the
 # script's ROUGE-L is the union LCS of the units, the registry's LSUM.
@@ -82,7 +82,7 @@ cdef double perl_rounded(double value) noexcept nogil:
 
 def rounded(double value):
     """The script's rounding of ``value``, in C (for tests: it is
-    ``kurenai._core.rounding.perl_rounded(value)``)."""
+    ``kurenai._data.rounding.perl_rounded(value)``)."""
     return perl_rounded(value)
 
 

@@ -83,7 +83,7 @@ def test_the_tree_is_walked() -> None:
     assert "kurenai._core.names" in GRAPH["kurenai.spark._worker"]
     # A function-level import, a compiled module's import, an import_module of a literal.
     assert "kurenai._core.python_plan" in GRAPH["kurenai._core.choice"]
-    assert {"kurenai._core.codes", "kurenai.tokenizers._unicode"} <= GRAPH["kurenai._fused"]
+    assert {"kurenai._data.codes", "kurenai.tokenizers._unicode"} <= GRAPH["kurenai._fused"]
     assert "kurenai._lcs_py" in GRAPH["kurenai._backend"]
 
 
@@ -112,7 +112,7 @@ LAYERS = _layer_table()
 def _place(module: str) -> tuple[int, str]:
     """The row of ``module`` in the table (0 the top), and its unit there: its
     folder, or the row's single files together.  The most specific entry wins
-    (``kurenai/_core/codes.py`` over ``kurenai/_core/``)."""
+    (``kurenai/_data/codes.py`` over ``kurenai/_core/``)."""
     path = module.replace(".", "/")
     best: tuple[int, int, str] | None = None
     for row, entries in enumerate(LAYERS):
@@ -149,12 +149,12 @@ def test_the_layer_check_sees_edges_up_and_sideways() -> None:
             "kurenai.report._cli": {"kurenai.cli._io"},  # sideways, between front-end rows
             "kurenai.frames.polars": {"kurenai.spark._names"},  # sideways, one row
             "kurenai.tokenizers._unicode": {"kurenai._core.plan"},  # up
-            "kurenai._core.codes": {"kurenai._core.kinds"},  # data reaching into _core
+            "kurenai._data.codes": {"kurenai._core.kinds"},  # data reaching into _core
             "kurenai._backend": {"kurenai._core.python_plan"},
         }
     ) == [
         "kurenai._backend -> kurenai._core.python_plan",
-        "kurenai._core.codes -> kurenai._core.kinds",
+        "kurenai._data.codes -> kurenai._core.kinds",
         "kurenai.frames.polars -> kurenai.spark._names",
         "kurenai.report._cli -> kurenai.cli._io",
         "kurenai.tokenizers._unicode -> kurenai._core.plan",

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kurenai._core.spelling import did_you_mean
+from kurenai._data.spelling import did_you_mean
 
 __all__ = [
     "COEFFICIENTS",

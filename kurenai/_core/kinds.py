@@ -16,7 +16,7 @@ each kind, and every surface reads them:
   (``recall_key``: the ``best-recall`` mode).
 
 The compiled plan (``kurenai._fused``) keeps a C switch over the kind
-codes for speed; it reads the codes as ``kurenai._core.codes.NGRAM`` ...
+codes for speed; it reads the codes as ``kurenai._data.codes.NGRAM`` ...
 and declares the kinds it computes in ``KINDS``, which
 :func:`check_compiled_kinds` holds to this registry when it loads.
 
@@ -32,8 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple
 
-from kurenai._core.codes import CODES, LCS, LSUM, NGRAM, SKIP, WLCS, check_compiled_kinds
-from kurenai._core.rounding import perl_rounded
+from kurenai._data.codes import CODES, LCS, LSUM, NGRAM, SKIP, WLCS, check_compiled_kinds
+from kurenai._data.rounding import perl_rounded
 from kurenai.scoring import Score, fmeasure
 
 __all__ = [
@@ -57,7 +57,7 @@ __all__ = [
 ]
 
 # The kind codes of ``TypeSpec.kinds`` (NGRAM ... SKIP) live in
-# ``kurenai._core.codes``, which the compiled plan reads for its C switch.
+# ``kurenai._data.codes``, which the compiled plan reads for its C switch.
 
 
 class Tally(NamedTuple):
@@ -357,7 +357,7 @@ KINDS = (
     ),
 )
 if frozenset(kind.code for kind in KINDS) != CODES:
-    raise ImportError("kurenai._core.kinds.KINDS and kurenai._core.codes.CODES differ")
+    raise ImportError("kurenai._core.kinds.KINDS and kurenai._data.codes.CODES differ")
 _BY_CODE = {kind.code: kind for kind in KINDS}
 
 

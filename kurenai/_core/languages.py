@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from kurenai._core.spelling import did_you_mean
+from kurenai._data.spelling import did_you_mean
 
 __all__ = ["LANGUAGES", "Language", "choices", "known_languages", "language"]
 

@@ -45,7 +45,7 @@ import numpy as np
 from kurenai._core import plan as _plan
 from kurenai._core.kinds import kind_of
 from kurenai._core.plan import SCORE_FIELDS, Plan, ScoreDict, Tallies, TypeSpec
-from kurenai._core.spelling import did_you_mean
+from kurenai._data.spelling import did_you_mean
 from kurenai.scoring import Score
 
 __all__ = [

@@ -28,7 +28,7 @@ import re
 from typing import NamedTuple
 
 from kurenai._core.kinds import KINDS, Kind, Params
-from kurenai._core.spelling import closest, meant
+from kurenai._data.spelling import closest, meant
 
 __all__ = [
     "ROUGE_TYPES",

@@ -5,7 +5,7 @@
 a prefix of its name (``--rouge-type`` is not ``--rouge-types``: a prefix
 would stop working when another option shares it), and a misspelt choice
 or option name is answered with the likely one
-(:func:`kurenai._core.spelling.did_you_mean`).
+(:func:`kurenai._data.spelling.did_you_mean`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from kurenai._core.spelling import did_you_mean
+from kurenai._data.spelling import did_you_mean
 
 __all__ = ["Parser"]
 

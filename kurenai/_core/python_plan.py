@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from kurenai._core.kinds import KernelCounts, Kind, Pair, Tally, Tokenized, Tokens, kind_of
 from kurenai._core.plan import ScoreDict, Tallies, TypeSpec, deliver
-from kurenai._core.rules import SENTENCE_SEPARATOR
+from kurenai._data.rules import SENTENCE_SEPARATOR
 from kurenai.tokenizers._protocol import scan_mode
 
 __all__ = ["PythonPlan"]

@@ -1,6 +1,6 @@
-# The ROUGE kind codes in C: the numbers of kurenai/_core/codes.py, declared
+# The ROUGE kind codes in C: the numbers of kurenai/_data/codes.py, declared
 # once for every module that switches on them (kurenai/_fused.pyx and
-# kurenai/_perl.pyx, which hold them to kurenai._core.codes.check_c_kinds
+# kurenai/_perl.pyx, which hold them to kurenai._data.codes.check_c_kinds
 # when they load).  Compile-time, as the counting branches on them.
 #
 # Declarations only: nothing here is compiled on its own.

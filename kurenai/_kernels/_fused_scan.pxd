@@ -6,7 +6,7 @@
 # Unicode class).  Their stemming, applied to the IDs, is kurenai/_kernels/_fused_stems.pxd's.
 #
 # Inline code only, compiled into the module that cimports it.  The rules are
-# kurenai._core.rules's: as compile-time constants here (kurenai/_fused.pyx
+# kurenai._data.rules's: as compile-time constants here (kurenai/_fused.pyx
 # checks them against it when it loads) and as tables in a ScanRules, which
 # the caller fills once and passes in.
 
@@ -27,7 +27,7 @@ cdef extern from "Python.h":
 
 # The tokenizations, by the ``scan_mode`` tokenizers declare: compile-time
 # codes (the scan branches on them per code point), the numbers of
-# kurenai._core.rules.SCAN_MODES.
+# kurenai._data.rules.SCAN_MODES.
 cdef enum Mode:
     WHITESPACE = 0     # maximal runs of non-space
     ROUGE_SCORE = 1    # maximal runs of ASCII [a-z0-9]

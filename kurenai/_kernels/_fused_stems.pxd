@@ -82,7 +82,7 @@ cdef struct StemCache:
     Py_ssize_t bytes      # what the cache holds: records and their slots
     Py_ssize_t max_bytes  # past it the cache is emptied before the next token
     Py_ssize_t epoch      # changes when hashes computed before stop being valid
-    Py_ssize_t min_length  # the stemmer's rule (kurenai._core.rules.StemRule):
+    Py_ssize_t min_length  # the stemmer's rule (kurenai._data.rules.StemRule):
     bint words_only        # tokens this long, and only rouge-score's words if set
 
 
@@ -351,7 +351,7 @@ cdef inline object ask(object stem, dict memo, const Entry *token):
 
 cdef inline bint stemmable(const ScanRules *rules, const StemCache *c,
                            const Entry *e) noexcept nogil:
-    """kurenai._core.rules.StemRule.stemmable, without making a str: long
+    """kurenai._data.rules.StemRule.stemmable, without making a str: long
     enough, and only ROUGE word characters if the rule says so."""
     cdef Py_ssize_t i
     cdef uint32_t ch

@@ -12,7 +12,7 @@ from __future__ import annotations
 import textwrap
 from typing import NamedTuple
 
-from kurenai._core.spelling import did_you_mean
+from kurenai._data.spelling import did_you_mean
 
 __all__ = ["COMMANDS", "Command", "command", "listing", "unknown"]
 

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from kurenai import _startup
 from kurenai._core.parsers import Parser
-from kurenai._core.spelling import did_you_mean
+from kurenai._data.spelling import did_you_mean
 from kurenai.compat._dialects import DIALECTS
 from kurenai.compat._files import FilesRouge, FilesRougeChinese
 from kurenai.compat._rouge import COMPAT_MODES, Rouge, RougeChinese

@@ -27,7 +27,7 @@ from kurenai._core import batch as _batch
 from kurenai._core import multiref as _multiref
 from kurenai._core.kinds import Tally, kind_of
 from kurenai._core.plan import LCS, LSUM, NGRAM, SKIP, WLCS
-from kurenai._core.rules import SENTENCE_SEPARATOR
+from kurenai._data.rules import SENTENCE_SEPARATOR
 from kurenai.explain import _matches
 from kurenai.explain._matches import ExplainLimitError
 from kurenai.explain._spans import Token, token_spans

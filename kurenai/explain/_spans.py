@@ -25,7 +25,7 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from typing import Any, Callable, NamedTuple
 
-from kurenai._core.rules import ROUGE_WORD
+from kurenai._data.rules import ROUGE_WORD
 from kurenai.explain._morphology import analysed_spans
 from kurenai.explain._text import Prepared, prepare
 from kurenai.tokenizers import AllCharacterSupportTokenizer, RougeScoreTokenizer

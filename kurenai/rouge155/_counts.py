@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from kurenai import _backend
-from kurenai._core.rounding import perl_rounded
+from kurenai._data.rounding import perl_rounded
 from kurenai._variants_py import c_pow
 from kurenai.rouge155._summary import Summary
 

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from kurenai._core.spelling import did_you_mean
+from kurenai._data.spelling import did_you_mean
 
 __all__ = ["Options", "OptionsError", "UsageRequest", "parse_command_line"]
 

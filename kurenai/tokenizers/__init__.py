@@ -24,8 +24,8 @@ import importlib
 import sys
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, NamedTuple, Union
 
-from kurenai._core.rules import ROUGE_WORD
-from kurenai._core.spelling import did_you_mean
+from kurenai._data.rules import ROUGE_WORD
+from kurenai._data.spelling import did_you_mean
 from kurenai.tokenizers._protocol import Tokenizer, own_name
 from kurenai.tokenizers._stemming import (
     Stemmer,

@@ -24,7 +24,7 @@ class Tokenizer(Protocol):
       ``tokenize(a + "\\n" + b) == tokenize(a) + tokenize(b)``; the scorer
       then tokenizes each line once for ROUGE-Lsum and the whole text.
     - ``scan_mode`` (declared by the tokenizer's *own* class, never
-      inherited): a name of ``kurenai._core.rules.SCANS``, a promise that it
+      inherited): a name of ``kurenai._data.rules.SCANS``, a promise that it
       tokenizes exactly as the compiled scan of that mode, with
     - ``stemmer``: None or ``token -> stem or None`` (None drops the token),
       applied by that scan to each token.

@@ -9,7 +9,7 @@ The stemmer registry names the others: each language of Snowball through
 PyStemmer (libstemmer's C; the ``stem`` extra), ``"german"``, ``"russian"``...,
 and NLTK's pure-Python Snowball as ``"nltk-german"``...  (its stems can differ
 from libstemmer's).  Which tokens each stemmer sees is
-``kurenai._core.rules.STEM_RULES``.  A tokenizer's ``use_stemmer`` is True
+``kurenai._data.rules.STEM_RULES``.  A tokenizer's ``use_stemmer`` is True
 (Porter), False, or one of these names.
 """
 
@@ -18,8 +18,8 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable, Optional, Union
 
-from kurenai._core.rules import STEM_RULES, StemRule, is_stemmable, keeps_stem, stem_rule
-from kurenai._core.spelling import did_you_mean
+from kurenai._data.rules import STEM_RULES, StemRule, is_stemmable, keeps_stem, stem_rule
+from kurenai._data.spelling import did_you_mean
 from kurenai.tokenizers._protocol import distribution_version
 
 __all__ = [
@@ -69,7 +69,7 @@ class CachedStemmer:
     """``stem(token)``: the stem of a token its ``rule`` stems, other tokens unchanged.
 
     ``stem_or_drop(token)`` also applies ``keep``, the tokenizer's post-stem
-    filter (``kurenai._core.rules.keeps_stem``) to what the stemmer made: a
+    filter (``kurenai._data.rules.keeps_stem``) to what the stemmer made: a
     stem that fails it gives None; a token the rule does not stem is returned
     unchanged, whatever it holds.
     Each has its own memo; a tokenizer uses one of them.  Subclasses give
@@ -221,7 +221,7 @@ def make_stemmer(name: str, keep: Callable[[str], bool] | None = None) -> Cached
 def porter_stemmer(use_stemmer: StemmerChoice, scan_mode: str) -> Stemmer | None:
     """The stemming ``use_stemmer`` asks for (True: rouge-score's Porter; a
     str: that stemmer of the registry) followed by the post-stem filter of
-    ``scan_mode`` (``kurenai._core.rules.SCANS``), or None without stemming."""
+    ``scan_mode`` (``kurenai._data.rules.SCANS``), or None without stemming."""
     if isinstance(use_stemmer, str):
         return make_stemmer(use_stemmer, keep=keeps_stem(scan_mode)).stem_or_drop
     if not use_stemmer:

@@ -19,7 +19,7 @@ import re
 import unicodedata
 from typing import Callable, ClassVar, Literal, cast
 
-from kurenai._core.rules import (
+from kurenai._data.rules import (
     ALONE,
     CLASS_TABLE_SIZE,
     DIRECT_PLANES_END,
@@ -120,7 +120,7 @@ def _char_pattern() -> re.Pattern[str]:
 def char_classes() -> bytes:
     """The flags of every code point, as the compiled scanner reads them.
 
-    Flags and layout are ``kurenai._core.rules``'s (``ALONE``, ``WORD``, ``MARK``;
+    Flags and layout are ``kurenai._data.rules``'s (``ALONE``, ``WORD``, ``MARK``;
     planes 0-3 directly, then the start of plane 14).  It encodes exactly the
     classes of :func:`_char_pattern` and :func:`_word_pattern` (a test holds
     the two to each other).

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import kurenai
 from kurenai._core.parsers import Parser
-from kurenai._core.spelling import closest, did_you_mean
+from kurenai._data.spelling import closest, did_you_mean
 from kurenai.cli import _args, _commands
 from kurenai.compat import cli as compat_cli
 from kurenai.compat import patched, xlsum_cli

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kurenai._core.python_plan import PythonPlan
-from kurenai._core.rules import SCANS
+from kurenai._data.rules import SCANS
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import get_tokenizer
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from rouge_score import tokenizers as rs_tokenizers
 
 from kurenai._core.plan import parse_types
-from kurenai._core.rules import SCANS
+from kurenai._data.rules import SCANS
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.scoring import Score
 from kurenai.tokenizers import UnicodeTokenizer

@@ -3,7 +3,7 @@
 The script's ``sprintf("%07.5f")`` rounding is one Python function, which
 the registry and ``kurenai.rouge155`` both call (the C one is held to it in
 ``test_perl_kernels.py``).  The C switches of ``_fused`` and ``_perl`` read
-one enum of kind codes, which each module holds to ``kurenai._core.codes``
+one enum of kind codes, which each module holds to ``kurenai._data.codes``
 when it loads.
 """
 
@@ -21,7 +21,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import kurenai
-from kurenai._core import codes, kinds, rounding
+from kurenai._core import kinds
+from kurenai._data import codes, rounding
 from kurenai.rouge155 import _counts
 
 PACKAGE = Path(kurenai.__file__).resolve().parent
@@ -81,9 +82,9 @@ def test_a_module_built_with_other_codes_is_refused() -> None:
 # kurenai loads its compiled modules.
 _SWAPPED = """
 import importlib.util, sys
-spec = importlib.util.spec_from_file_location("kurenai._core.codes", sys.argv[1])
+spec = importlib.util.spec_from_file_location("kurenai._data.codes", sys.argv[1])
 codes = importlib.util.module_from_spec(spec)
-sys.modules["kurenai._core.codes"] = codes
+sys.modules["kurenai._data.codes"] = codes
 spec.loader.exec_module(codes)
 codes.BY_NAME = {**codes.BY_NAME, "LSUM": 3, "WLCS": 2}
 import kurenai._perl
@@ -97,7 +98,7 @@ def test_importing_a_compiled_module_checks_its_codes() -> None:
     ImportError naming it, not a kind counted as another."""
     env = {**os.environ, "KURENAI_IMPLEMENTATION": "compiled"}
     done = subprocess.run(
-        [sys.executable, "-c", _SWAPPED, str(PACKAGE / "_core" / "codes.py")],
+        [sys.executable, "-c", _SWAPPED, str(PACKAGE / "_data" / "codes.py")],
         capture_output=True,
         text=True,
         env=env,

@@ -13,7 +13,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kurenai import _backend
-from kurenai._core.rounding import perl_rounded
+from kurenai._data.rounding import perl_rounded
 from kurenai.rouge155 import _corpus
 from kurenai.rouge155._counts import Metric, Perl155ZeroDivision, evaluation_values
 from kurenai.rouge155._summary import Limits, Summary, summary_of

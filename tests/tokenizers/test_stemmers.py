@@ -1,6 +1,6 @@
 """The stemmer registry: every Snowball language by name, through PyStemmer
 (libstemmer's C) or NLTK, stemmed alike by the compiled stem cache and the
-pure tokenizers, under each stemmer's rule in kurenai._core.rules.STEM_RULES."""
+pure tokenizers, under each stemmer's rule in kurenai._data.rules.STEM_RULES."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from optional import missing
 
-from kurenai._core.rules import STEM_RULES, stem_rule
+from kurenai._data.rules import STEM_RULES, stem_rule
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import get_tokenizer
 from kurenai.tokenizers._stemming import (

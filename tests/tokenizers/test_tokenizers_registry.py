@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import kurenai.tokenizers
-from kurenai._core import rules
+from kurenai._data import rules
 from kurenai.tokenizers import (
     AllCharacterSupportTokenizer,
     CharTokenizer,

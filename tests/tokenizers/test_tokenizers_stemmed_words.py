@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from nltk.stem.porter import PorterStemmer
 from optional import missing
 
-from kurenai._core import rules
+from kurenai._data import rules
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import get_tokenizer
 from kurenai.tokenizers._stemming import CachedPorterStemmer

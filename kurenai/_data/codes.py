@@ -35,7 +35,7 @@ def check_c_kinds(module: str, declared: dict[str, int]) -> None:
     if declared != BY_NAME:
         raise ImportError(
             f"{module} was built with the kind codes {declared}, "
-            f"not kurenai._core.codes' {BY_NAME}: rebuild it from this source tree "
+            f"not kurenai._data.codes' {BY_NAME}: rebuild it from this source tree "
             "(python setup.py build_ext --inplace)"
         )
 
