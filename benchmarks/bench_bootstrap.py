@@ -44,8 +44,8 @@ from _common import add_common_options, header, interleaved_wall_and_cpu
 from rouge_score.scoring import BootstrapAggregator, Score
 
 from kurenai import cli
-from kurenai._core import bootstrap as _bootstrap
 from kurenai.rouge_scorer import RougeScorer
+from kurenai.stats import _bootstrap as _bootstrap
 
 TYPES = ["rouge1", "rougeL"]
 

@@ -5,7 +5,7 @@ rougeL, as in the issue that asked for it), measures:
 
 - the bootstrap (1000 samples, 95%): rouge-score's ``BootstrapAggregator``
   (``add_scores`` per record, then ``aggregate``) against kurenai's vectorised
-  ``kurenai._core.bootstrap.bootstrap`` on the same scores, seeded alike; the
+  ``kurenai.stats._bootstrap.bootstrap`` on the same scores, seeded alike; the
   results are checked equal before timing;
 - the command line end to end (``kurenai.cli.main`` in process, JSONL in,
   CSV out to a file) in records/s, against ``score_batch(columnar=True)`` on
@@ -38,8 +38,8 @@ from _common import (
 from rouge_score.scoring import BootstrapAggregator, Score
 
 from kurenai import cli
-from kurenai._core.bootstrap import bootstrap
 from kurenai.rouge_scorer import RougeScorer
+from kurenai.stats._bootstrap import bootstrap
 
 TYPES = ["rouge1", "rouge2", "rougeL"]
 

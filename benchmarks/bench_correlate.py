@@ -26,8 +26,8 @@ import statistics
 import numpy as np
 from _common import add_common_options, header, interleaved_times
 
-from kurenai._core.correlation import COEFFICIENTS, LEVELS, level_correlation, scipy_stats
-from kurenai._core.correlation_resampling import bootstrap_intervals
+from kurenai.stats._correlation import COEFFICIENTS, LEVELS, level_correlation, scipy_stats
+from kurenai.stats._correlation_resampling import bootstrap_intervals
 
 
 def main() -> None:

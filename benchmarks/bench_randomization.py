@@ -40,9 +40,9 @@ from _common import add_common_options, header, interleaved_wall_and_cpu
 from bench_bootstrap import _load, on_twin, short_records
 
 from kurenai import cli
-from kurenai._core import bootstrap as _bootstrap
-from kurenai._core.randomization import paired_randomization
 from kurenai.rouge_scorer import RougeScorer
+from kurenai.stats import _bootstrap as _bootstrap
+from kurenai.stats._randomization import paired_randomization
 
 TYPES = ["rouge1", "rougeL"]
 

@@ -43,9 +43,9 @@ from _common import (
     synthetic_pairs,
 )
 
-from kurenai._core.bootstrap import bootstrap
 from kurenai.report import DEFAULT_EXPLAINED, write_report
 from kurenai.rouge_scorer import RougeScorer
+from kurenai.stats._bootstrap import bootstrap
 
 TYPES = ["rouge1", "rouge2", "rougeL"]
 

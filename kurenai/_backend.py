@@ -126,7 +126,7 @@ fused = _compiled(
 variants: ModuleType = _compiled(
     "_variants", "ROUGE-W/S/SU kernels", "those types use the pure-Python twin (slower)."
 ) or importlib.import_module("kurenai._variants_py")
-# The bootstrap's summing kernel; None: kurenai._core.bootstrap sums with NumPy.
+# The bootstrap's summing kernel; None: kurenai.stats._bootstrap sums with NumPy.
 resample = _compiled("_resample", "bootstrap kernel", "the bootstrap sums with NumPy.")
 # ROUGE-1.5.5.pl's evaluations and bootstrap; None: kurenai.rouge155 counts
 # with its pure Python (the spec).

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """Compiled kernel of the bootstrap: NumPy's legacy draws fused with the sums.
 
-``kurenai._core.bootstrap`` draws the resamples with NumPy's
+``kurenai.stats._bootstrap`` draws the resamples with NumPy's
 ``RandomState.randint`` and sums them with NumPy (the readable spec, and the
 path without a compiler, or for a generator other than MT19937).  Here a
 :class:`LegacyStream` holds a copy of the generator's MT19937 state and draws

@@ -1,4 +1,5 @@
-"""Paired significance tests of two systems scored on the same records.
+"""Paired significance tests of two systems scored on the same records
+(re-exported from :mod:`kurenai.stats`, their home).
 
 Two tests, one surface (:func:`paired_test`, or each by name):
 
@@ -23,9 +24,15 @@ columnar=True)[t].fmeasure``) and returns per type a :class:`PairedResult`.
 
 from __future__ import annotations
 
-from kurenai._core.bootstrap import PairedResult, paired_bootstrap
-from kurenai._core.paired import TESTS, PairedTest, paired_test
-from kurenai._core.randomization import DEFAULT_TRIALS, paired_randomization
+from kurenai.stats import (
+    DEFAULT_TRIALS,
+    TESTS,
+    PairedResult,
+    PairedTest,
+    paired_bootstrap,
+    paired_randomization,
+    paired_test,
+)
 
 __all__ = [
     "DEFAULT_TRIALS",

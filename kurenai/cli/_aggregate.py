@@ -18,12 +18,12 @@ from typing import IO, Any, Callable
 import numpy as np
 import numpy.typing as npt
 
-from kurenai._core.bootstrap import bootstrap
-from kurenai._core.paired import paired_test
 from kurenai.cli._mean import StreamingMean
 from kurenai.cli._output import CORPUS_MEASURES, MEASURES, Block, Corpus, Report, write_corpus
 from kurenai.cli._sources import CliError
 from kurenai.scoring import AggregateScore
+from kurenai.stats._bootstrap import bootstrap
+from kurenai.stats._paired import paired_test
 
 __all__ = ["Resampling", "aggregate_report", "with_mean"]
 

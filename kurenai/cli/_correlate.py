@@ -26,11 +26,11 @@ import os
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from kurenai._core.correlation import COEFFICIENTS, LEVELS, RESAMPLING
 from kurenai._core.parsers import Parser
 from kurenai.cli import _files, _reporting
 from kurenai.cli._files import stderr_line
 from kurenai.cli._sources import CliError
+from kurenai.stats._correlation import COEFFICIENTS, LEVELS, RESAMPLING
 
 __all__ = ["main", "parse_variant"]
 

@@ -301,8 +301,8 @@ def calculate_rouge(
     analysers (jieba, MeCab, pythainlp) of a large corpus run in that many
     worker processes (:meth:`RougeScorer.score_batch`).
     """
-    from kurenai._core.bootstrap import bootstrap
     from kurenai.sentences import punkt_sentences
+    from kurenai.stats._bootstrap import bootstrap
 
     if len(pred_lns) != len(tgt_lns):
         raise ValueError(f"{len(pred_lns)} predictions but {len(tgt_lns)} targets")

@@ -19,14 +19,14 @@ from typing import Any, Union
 
 import numpy as np
 
-from kurenai._core import aggregate as _aggregate
-from kurenai._core import bootstrap as _bootstrap
 from kurenai._core import checks as _checks
 from kurenai._core import multiref as _multiref
+from kurenai.metrics import _aggregate as _aggregate
 from kurenai.metrics._table import CallableTokenizer, score_table
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.scoring import AggregateScore, Score
 from kurenai.signature import Signature
+from kurenai.stats import _bootstrap as _bootstrap
 
 __all__ = ["DEFAULT_ROUGE_TYPES", "Rouge", "compute"]
 

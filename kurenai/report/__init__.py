@@ -34,12 +34,20 @@ from typing import IO, Any, Union
 import numpy as np
 import numpy.typing as npt
 
-from kurenai._core.correlation_resampling import Comparison, Interval
 from kurenai.report import _data, _highlights, _render
-from kurenai.report._correlate import correlate, correlate_scores
 from kurenai.report._correlation_page import write_correlation_report
-from kurenai.report._correlations import Correlation, Correlations, MetricTest
 from kurenai.report._systems import Leaderboard, Standing, leaderboard, score_systems, token_counts
+
+# The correlations live in kurenai.stats; re-exported here, where they were first.
+from kurenai.stats import (
+    Comparison,
+    Correlation,
+    Correlations,
+    Interval,
+    MetricTest,
+    correlate,
+    correlate_scores,
+)
 
 __all__ = [
     "DEFAULT_EXPLAINED",

@@ -16,8 +16,8 @@ from typing import IO, Any
 
 import numpy as np
 
-from kurenai.report._correlations import Correlations
 from kurenai.report._render import render_page
+from kurenai.stats._correlations import Correlations
 
 __all__ = ["SCATTER_LIMIT", "write_correlation_report"]
 

@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kurenai._core.paired import check_test, paired_test
 from kurenai.report._highlights import Highlight, Target, shown_target
 from kurenai.report._systems import Leaderboard
+from kurenai.stats._paired import check_test, paired_test
 
 __all__ = ["LENGTH_EDGES", "RATIO_EDGES", "document"]
 
@@ -32,7 +32,7 @@ TOP = 20  # most improved / regressed records listed
 class Resampling:
     """The report's resampling: the bootstrap's samples, confidence and seed,
     and the paired tests' method (``test``: a name
-    :func:`kurenai._core.paired.check_test` knows) and trials (``ar``)."""
+    :func:`kurenai.stats._paired.check_test` knows) and trials (``ar``)."""
 
     samples: int
     confidence: float

@@ -12,9 +12,9 @@ import pytest
 from cli_support import Run, call_main
 
 from kurenai import __version__
-from kurenai._core.randomization import paired_randomization
 from kurenai.report import leaderboard
 from kurenai.signature import Randomization, Signature
+from kurenai.stats._randomization import paired_randomization
 
 WORDS = ["the", "cat", "dogs", "run", "x", "sat", "mat", "on"]
 

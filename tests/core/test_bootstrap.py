@@ -1,4 +1,4 @@
-"""kurenai._core.bootstrap: rouge-score's BootstrapAggregator numbers, and the paired test."""
+"""kurenai.stats._bootstrap: rouge-score's BootstrapAggregator numbers, and the paired test."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from resample_twins import summing  # noqa: F401 - every test on both twins
 from rouge_score.scoring import AggregateScore, BootstrapAggregator, Score
 
-from kurenai._core import bootstrap as _bootstrap
-from kurenai._core.bootstrap import bootstrap, paired_bootstrap, random_state
+from kurenai.stats import _bootstrap as _bootstrap
+from kurenai.stats._bootstrap import bootstrap, paired_bootstrap, random_state
 
 
 def rouge_score_aggregate(
@@ -236,7 +236,7 @@ def test_paired_needs_equal_columns() -> None:
 
 
 def test_the_numpy_twin_draws_with_any_bit_generator() -> None:
-    from kurenai._core.bootstrap import NumpyStream
+    from kurenai.stats._bootstrap import NumpyStream
 
     rng = np.random.RandomState(np.random.PCG64(3))
     twin, again = NumpyStream(rng), np.random.RandomState(np.random.PCG64(3))

@@ -1,4 +1,4 @@
-"""Correlations with human judgments (kurenai._core.correlation and
+"""Correlations with human judgments (kurenai.stats._correlation and
 correlation_resampling) against SciPy and against plain implementations of
 Deutsch, Dror & Roth's (2021) resampling, written here loop by loop."""
 
@@ -18,13 +18,13 @@ try:
 except ImportError:  # pragma: no cover - the correlate extra is in the test extra
     stats = None
 
-from kurenai._core.correlation import (
+from kurenai.stats._correlation import (
     COEFFICIENTS,
     batch_correlation,
     correlation,
     level_correlation,
 )
-from kurenai._core.correlation_resampling import (
+from kurenai.stats._correlation_resampling import (
     bootstrap_intervals,
     permutation_test,
     williams_test,

@@ -1,4 +1,4 @@
-"""kurenai._core.randomization: approximate randomization against a plain loop."""
+"""kurenai.stats._randomization: approximate randomization against a plain loop."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from resample_twins import summing  # noqa: F401 - every test on both twins
 
-from kurenai._core import bootstrap as _bootstrap
-from kurenai._core.randomization import paired_randomization
+from kurenai.stats import _bootstrap as _bootstrap
+from kurenai.stats._randomization import paired_randomization
 
 
 def plain_randomization(

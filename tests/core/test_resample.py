@@ -3,7 +3,7 @@
 The integers and the generator's final state are held to the installed
 NumPy's ``RandomState.randint`` on every path of its bounded-integer rule
 (one value, 32-bit masks, the full 32-bit range, 64-bit words); the sums to
-the NumPy twin of kurenai._core.bootstrap, on every path of the grouped sums
+the NumPy twin of kurenai.stats._bootstrap, on every path of the grouped sums
 (groups of samples cut short, repeated rows or not, every width), with the
 generator's words refilled on AVX2 lanes and without.
 """
@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kurenai._core.bootstrap import Matrix, _numpy_sums
+from kurenai.stats._bootstrap import Matrix, _numpy_sums
 
 pytestmark = pytest.mark.compiled_only
 
@@ -258,7 +258,7 @@ def test_bad_states_are_refused() -> None:
 
 @pytest.mark.parametrize("high", HIGHS)
 def test_the_numpy_twin_draws_and_ends_as_the_kernel(high: int) -> None:
-    from kurenai._core.bootstrap import NumpyStream
+    from kurenai.stats._bootstrap import NumpyStream
 
     rng = np.random.RandomState(high % 2**32)
     rng.random_sample(3)
@@ -273,7 +273,7 @@ def test_the_numpy_twin_draws_and_ends_as_the_kernel(high: int) -> None:
 
 @pytest.mark.parametrize("records", [1, 2, 7, 300])
 def test_the_numpy_twin_sums_as_the_kernel(records: int) -> None:
-    from kurenai._core.bootstrap import NumpyStream
+    from kurenai.stats._bootstrap import NumpyStream
 
     values = np.random.default_rng(records).random((records, 3))
     rng = np.random.RandomState(records)

@@ -198,7 +198,7 @@ CLASSES = {
     ),
     "resample": Twins(
         "kurenai._resample:LegacyStream",
-        "kurenai._core.bootstrap:NumpyStream",
+        "kurenai.stats._bootstrap:NumpyStream",
         twin_only={"rng": "the generator it draws with; the kernel copies its MT19937 state"},
     ),
 }

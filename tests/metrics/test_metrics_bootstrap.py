@@ -1,4 +1,4 @@
-"""kurenai._core.aggregate.bootstrap equals rouge-score's BootstrapAggregator.
+"""kurenai.metrics._aggregate.bootstrap equals rouge-score's BootstrapAggregator.
 
 Same numbers bit for bit for the same NumPy global state, and the same state
 afterwards, across sizes (one pair, blocks of one sample, many blocks),
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from kurenai._core import aggregate as _aggregate
+from kurenai.metrics import _aggregate as _aggregate
 from kurenai.scoring import BootstrapAggregator, Score
 
 

@@ -20,7 +20,7 @@ import pytest
 from optional import missing
 
 from kurenai.report import correlate, correlate_scores
-from kurenai.report._correlate import judgment_matrices
+from kurenai.stats._correlate import judgment_matrices
 
 try:
     import scipy.stats as stats

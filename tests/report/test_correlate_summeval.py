@@ -21,7 +21,7 @@ import pytest
 from optional import missing
 
 from kurenai.report import correlate_scores
-from kurenai.report._correlate import judgment_matrices
+from kurenai.stats._correlate import judgment_matrices
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "summeval" / "scores.jsonl.gz"
 pytestmark = pytest.mark.slow  # 3,600 SciPy calls: about 5 s

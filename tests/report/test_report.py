@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from report_support import CJK, ENGLISH, page_data, utf16_spans
 
-from kurenai._core.bootstrap import bootstrap, paired_bootstrap
 from kurenai.explain import explain
 from kurenai.report import leaderboard, score_systems, write_report
 from kurenai.report._highlights import chosen_records
 from kurenai.report._render import embedded_json
 from kurenai.report._systems import token_counts
 from kurenai.rouge_scorer import RougeScorer
+from kurenai.stats._bootstrap import bootstrap, paired_bootstrap
 
 pytest.importorskip("jinja2")
 pytest.importorskip("plotly")

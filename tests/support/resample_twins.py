@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kurenai._core import bootstrap as _bootstrap
+from kurenai.stats import _bootstrap as _bootstrap
 
 
 @pytest.fixture(

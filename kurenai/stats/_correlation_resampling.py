@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from kurenai._core.correlation import (
+from kurenai.stats._correlation import (
     RESAMPLING,
     batch_level,
     check_choice,

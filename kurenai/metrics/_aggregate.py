@@ -4,14 +4,14 @@ Scores live in a float64 *table* of shape (types, 3, pairs): precision,
 recall and F-measure of every pair, per ROUGE type.  :func:`bootstrap`
 returns exactly what rouge-score's ``BootstrapAggregator`` returns for the
 same scores and the same state of NumPy's global generator (the resampling
-is :mod:`kurenai._core.bootstrap`'s, shared with the command line).
+is :mod:`kurenai.stats._bootstrap`'s, shared with the command line).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from kurenai._core import bootstrap as _bootstrap
+from kurenai.stats import _bootstrap as _bootstrap
 
 __all__ = ["bootstrap", "mean"]
 
@@ -27,7 +27,7 @@ def bootstrap(
     Returns an array of shape (types, 3, 3).  Without a seed it draws from
     NumPy's global generator, as rouge-score does; ``seed`` draws what that
     generator would after ``np.random.seed(seed)``, without touching it (the
-    resampling is the command line's, :func:`kurenai._core.bootstrap.bootstrap`).
+    resampling is the command line's, :func:`kurenai.stats._bootstrap.bootstrap`).
     """
     per_type = {str(index): scores.T for index, scores in enumerate(table)}
     found = _bootstrap.bootstrap(per_type, n_samples, confidence_interval, seed)

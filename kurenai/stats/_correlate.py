@@ -4,9 +4,9 @@
 each tokenizer/``lang`` variant asked for), lays the scores and the human
 judgments out as (systems x documents) matrices and hands them to
 :func:`correlate_scores`, which works on any metric's matrices: the
-summary- and system-level correlations (:mod:`kurenai._core.correlation`),
+summary- and system-level correlations (:mod:`kurenai.stats._correlation`),
 their bootstrap intervals and the tests between metrics
-(:mod:`kurenai._core.correlation_resampling`).
+(:mod:`kurenai.stats._correlation_resampling`).
 """
 
 from __future__ import annotations
@@ -20,15 +20,15 @@ from typing import Any, Union
 import numpy as np
 import numpy.typing as npt
 
-from kurenai._core.correlation import COEFFICIENTS, LEVELS, RESAMPLING, check_choice
-from kurenai._core.correlation import level_correlation as _level_correlation
-from kurenai._core.correlation_resampling import (
+from kurenai._core.shared import score_systems
+from kurenai.stats._correlation import COEFFICIENTS, LEVELS, RESAMPLING, check_choice
+from kurenai.stats._correlation import level_correlation as _level_correlation
+from kurenai.stats._correlation_resampling import (
     bootstrap_intervals,
     permutation_test,
     williams_test,
 )
-from kurenai.report._correlations import Correlation, Correlations, MetricTest
-from kurenai.report._systems import score_systems
+from kurenai.stats._correlations import Correlation, Correlations, MetricTest
 
 __all__ = ["TESTS", "correlate", "correlate_scores", "judgment_matrices"]
 

@@ -4,10 +4,10 @@ A paired test compares two systems scored on the same records, per ROUGE
 type (their per-record F-measures), and gives a :class:`PairedResult`: both
 means, the difference and a two-sided p-value.
 
-- ``bootstrap``: the paired bootstrap (:func:`kurenai._core.bootstrap.paired_bootstrap`),
+- ``bootstrap``: the paired bootstrap (:func:`kurenai.stats._bootstrap.paired_bootstrap`),
   which also bounds the difference with a confidence interval.
 - ``ar``: approximate randomization, the paired permutation test
-  (:func:`kurenai._core.randomization.paired_randomization`): a p-value, no
+  (:func:`kurenai.stats._randomization.paired_randomization`): a p-value, no
   interval.
 
 The command line (``--paired-ar``, ``--ar-trials``), the leaderboard and
@@ -22,8 +22,8 @@ from typing import Callable
 
 import numpy.typing as npt
 
-from kurenai._core.bootstrap import PairedResult, Seed, paired_bootstrap
-from kurenai._core.randomization import DEFAULT_TRIALS, paired_randomization
+from kurenai.stats._bootstrap import PairedResult, Seed, paired_bootstrap
+from kurenai.stats._randomization import DEFAULT_TRIALS, paired_randomization
 
 __all__ = ["TESTS", "PairedTest", "check_test", "paired_test"]
 

@@ -18,7 +18,7 @@ from +0.0, so every figure equals a plain loop's, bit for bit.  The sums
 run on the bootstrap's twins: ``kurenai._resample.LegacyStream.flip_sums``
 (C, sixteen trials side by side) or, without the compiled kernel or for a
 generator over another bit generator, the NumPy twin
-(:meth:`kurenai._core.bootstrap.NumpyStream.flip_sums`).  Every type uses
+(:meth:`kurenai.stats._bootstrap.NumpyStream.flip_sums`).  Every type uses
 the same trials (as the paired bootstrap shares its resamples).
 """
 
@@ -31,7 +31,7 @@ from typing import Any, Callable
 import numpy as np
 import numpy.typing as npt
 
-from kurenai._core.bootstrap import (
+from kurenai.stats._bootstrap import (
     NumpyStream,
     PairedResult,
     Seed,
@@ -69,7 +69,7 @@ def paired_randomization(
     scores, the records in the same order.  Per type: both means, their
     difference (system - baseline), and the two-sided p-value (see the
     module); ``low``/``high`` are NaN (the test gives no interval).
-    ``seed`` is as :func:`kurenai._core.bootstrap.random_state` reads it
+    ``seed`` is as :func:`kurenai.stats._bootstrap.random_state` reads it
     (None: NumPy's global generator).  Identical systems give a difference
     of 0 and p = 1; one record can give p = 1 at best when its difference
     is 0 and about 1/2 otherwise (a trial keeps or flips it).

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kurenai._core.correlation_resampling import Comparison, Interval
+from kurenai.stats._correlation_resampling import Comparison, Interval
 
 __all__ = ["Correlation", "Correlations", "MetricTest"]
 

@@ -1,0 +1,62 @@
+"""Every statistic kurenai computes, in one public home.
+
+- Confidence intervals of corpus scores: :func:`bootstrap` (rouge-score's
+  ``BootstrapAggregator`` numbers).
+- Paired significance tests of two systems scored on the same records:
+  :func:`paired_test` (or :func:`paired_bootstrap`,
+  :func:`paired_randomization` by name), per ROUGE type.
+- Correlations with human judgments: :func:`correlate` (scores the judged
+  texts with ROUGE), :func:`correlate_scores` (any metric's systems x
+  documents scores), their bootstrap intervals and the tests between two
+  metrics; :func:`judgment_matrices` lays judgment records out as matrices.
+
+``kurenai.significance`` and ``kurenai.report`` re-export what they held
+before; the multi-reference jackknife is a mode of
+:meth:`~kurenai.rouge_scorer.RougeScorer.score_multi` (``mode="jackknife"``).
+The correlations need SciPy (the ``correlate`` extra).
+
+>>> from kurenai.stats import paired_test
+>>> same = {"rouge1": [0.5, 0.7, 0.9]}
+>>> paired_test(same, same, "ar", seed=1)["rouge1"].p_value
+1.0
+"""
+
+from __future__ import annotations
+
+from kurenai.stats._bootstrap import PairedResult, bootstrap, paired_bootstrap
+from kurenai.stats._correlate import correlate, correlate_scores, judgment_matrices
+from kurenai.stats._correlation import COEFFICIENTS, LEVELS, RESAMPLING, correlation
+from kurenai.stats._correlation_resampling import (
+    Comparison,
+    Interval,
+    bootstrap_intervals,
+    permutation_test,
+)
+from kurenai.stats._correlations import Correlation, Correlations, MetricTest
+from kurenai.stats._paired import TESTS, PairedTest, paired_test
+from kurenai.stats._randomization import DEFAULT_TRIALS, paired_randomization
+
+__all__ = [
+    "COEFFICIENTS",
+    "DEFAULT_TRIALS",
+    "LEVELS",
+    "RESAMPLING",
+    "TESTS",
+    "Comparison",
+    "Correlation",
+    "Correlations",
+    "Interval",
+    "MetricTest",
+    "PairedResult",
+    "PairedTest",
+    "bootstrap",
+    "bootstrap_intervals",
+    "correlate",
+    "correlate_scores",
+    "correlation",
+    "judgment_matrices",
+    "paired_bootstrap",
+    "paired_randomization",
+    "paired_test",
+    "permutation_test",
+]
