@@ -289,8 +289,9 @@ def calculate_rouge(
     newline_sep: bool = True,
     seed: int | None = 1234,
     n_jobs: int = 1,
-) -> dict[str, float]:
-    """XL-Sum's published numbers: mid F-measure x 100, rounded to 4 places.
+) -> dict[str, Any]:
+    """XL-Sum's published numbers: mid F-measure x 100, rounded to 4 places
+    (``numpy.float64``, as the procedure returns them).
 
     As ``seq2seq/utils.py``'s ``calculate_rouge`` under ``set_seed(1234)``:
     each summary's sentences (``nltk.sent_tokenize``'s, through
@@ -301,6 +302,8 @@ def calculate_rouge(
     analysers (jieba, MeCab, pythainlp) of a large corpus run in that many
     worker processes (:meth:`RougeScorer.score_batch`).
     """
+    import numpy as np
+
     from kurenai.sentences import punkt_sentences
     from kurenai.stats._bootstrap import bootstrap
 
@@ -318,4 +321,9 @@ def calculate_rouge(
     if not columns:
         return {}  # as the package's aggregator of nothing
     result = bootstrap(columns, seed=seed)
-    return {key: float(round(value.mid.fmeasure * 100, 4)) for key, value in result.items()}
+    # NumPy's round of a numpy.float64, as the procedure's ``round(v.mid.fmeasure
+    # * 100, 4)``: its type, and its value (which Python's round can differ from).
+    return {
+        key: np.float64(round(np.float64(value.mid.fmeasure) * 100, 4))
+        for key, value in result.items()
+    }

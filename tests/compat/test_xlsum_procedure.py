@@ -140,7 +140,11 @@ REFS = [
 
 def test_calculate_rouge_reports_what_xlsum_reports() -> None:
     expected = _reference_procedure(PREDS, REFS, "bengali")
-    assert xlsum.calculate_rouge(PREDS, REFS, rouge_lang="bangla") == expected
+    found = xlsum.calculate_rouge(PREDS, REFS, rouge_lang="bangla")
+    assert found == expected
+    # The procedure's types too: numpy.float64, as its round of a NumPy value gives.
+    assert [type(v) for v in found.values()] == [type(v) for v in expected.values()]
+    assert {type(v) for v in found.values()} == {np.float64}
     # Negative control: another seed draws other bounds (the mid moves too).
     other = xlsum.calculate_rouge(PREDS, REFS, rouge_lang="bengali", seed=7)
     assert other != expected
