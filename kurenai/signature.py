@@ -69,7 +69,10 @@ class Signature:
     say); ``split`` is ``newline``, ``sentences`` (kurenai's splitter) or a
     sentence splitter's qualified name.  ``rouge_w_weight`` is set only when
     a ROUGE-W type is scored, ``multi_ref_mode`` only when given, ``lang``
-    (the language's code) only when ``lang=`` named one.
+    (the language's code) only when ``lang=`` named one, ``paired_test`` only
+    for paired tests under sacrebleu's conventions (``sacrebleu-bs``,
+    ``sacrebleu-ar``: their generator is ``default_rng``, and ``seed:none``
+    there means sacrebleu's default seed, 12345).
     """
 
     rouge_types: tuple[str, ...]
@@ -83,6 +86,7 @@ class Signature:
     bootstrap: Bootstrap | None = None
     lang: str | None = None
     randomization: Randomization | None = None
+    paired_test: str | None = None
 
     def fields(self) -> dict[str, str]:
         """The compact form's ``key: value`` items, in order.
@@ -110,6 +114,8 @@ class Signature:
             items[kind] = value
         if self.randomization is not None:
             items["ar"] = str(self.randomization).partition(":")[2]
+        if self.paired_test is not None:
+            items["test"] = self.paired_test
         items["version"] = self.version
         return items
 
@@ -120,6 +126,11 @@ class Signature:
     def with_randomization(self, randomization: Randomization | None) -> Signature:
         """This signature with the settings of approximate randomization tests."""
         return dataclasses.replace(self, randomization=randomization)
+
+    def with_paired_test(self, test: str | None) -> Signature:
+        """This signature naming the paired tests' convention (set for
+        sacrebleu's: ``test:sacrebleu-bs``; kurenai's own are the default)."""
+        return dataclasses.replace(self, paired_test=test)
 
     def __str__(self) -> str:
         """``rouge:...|tok:...|stem:...|split:...|...|version:...``."""

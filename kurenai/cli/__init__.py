@@ -123,6 +123,8 @@ def signature(args: argparse.Namespace, scorer: RougeScorer | None = None) -> Si
         described = described.with_bootstrap(settings)
     if args.paired_ar:  # the comparison's or the leaderboard's tests
         described = described.with_randomization(Randomization(args.ar_trials, args.seed))
+    if args.paired_test.startswith("sacrebleu-"):  # kurenai's own tests are the default
+        described = described.with_paired_test(args.paired_test)
     return described
 
 
@@ -191,7 +193,7 @@ def _report(
         args.confidence_interval,
         args.seed,
         progress.step,
-        "ar" if args.paired_ar else "bootstrap",
+        args.paired_test,
         args.ar_trials,
     )
     kind = "paired" if args.baseline_file is not None else args.aggregate

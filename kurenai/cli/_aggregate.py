@@ -18,12 +18,13 @@ from typing import IO, Any, Callable
 import numpy as np
 import numpy.typing as npt
 
+from kurenai.cli._files import stderr_line
 from kurenai.cli._mean import StreamingMean
 from kurenai.cli._output import CORPUS_MEASURES, MEASURES, Block, Corpus, Report, write_corpus
 from kurenai.cli._sources import CliError
 from kurenai.scoring import AggregateScore
 from kurenai.stats._bootstrap import bootstrap
-from kurenai.stats._paired import paired_test
+from kurenai.stats._paired import check_test, paired_test
 
 __all__ = ["Resampling", "aggregate_report", "with_mean"]
 
@@ -33,7 +34,8 @@ _BOUNDS = ("low", "mid", "high")
 @dataclass(frozen=True)
 class Resampling:
     """Bootstrap settings, the progress callback for the samples drawn, and
-    the comparison's paired test (``bootstrap``, or ``ar`` with ``trials``)."""
+    the comparison's paired test (a name :data:`kurenai.stats.TESTS` knows;
+    the randomization tests draw ``trials``)."""
 
     samples: int = 1000
     confidence: float = 0.95
@@ -150,12 +152,16 @@ class _PairedReport(_BootstrapReport):
         r = self._resampling
         system = {t: m[:, 2] for t, m in self._matrices(self._values).items()}
         baseline = {t: m[:, 2] for t, m in self._matrices(self._baseline).items()}
-        draws = r.trials if r.test == "ar" else r.samples
+        test = check_test(r.test)
+        draws = test.draws(r.samples, r.trials)
         result = paired_test(system, baseline, r.test, draws, r.confidence, r.seed, r.progress)
         self.corpus_f = {t: result[t].system for t in self._types}
         fields: tuple[str, ...] = ("system", "baseline", "difference", "low", "high", "p_value")
-        if r.test == "ar":  # a p-value, no interval
+        if not test.interval:  # a p-value, no interval
             fields = ("system", "baseline", "difference", "p_value")
+        for t in self._types:
+            if result[t].note:
+                stderr_line(f"kurenai: note: {t}: {result[t].note}")
         rows = [
             (f"{t}-F", [float(getattr(result[t], field)) for field in fields])
             for t in sorted(result)

@@ -23,6 +23,8 @@ from kurenai._core.plan import ROUGE_TYPE_GRAMMAR
 from kurenai.cli import _commands, _reporting, _values
 from kurenai.cli._output import FORMATS as OUTPUT_FORMATS
 from kurenai.cli._sources import BELOW_GATE, INPUT_FORMATS, MAX_LINE_BYTES, CliError
+from kurenai.stats._bootstrap import MAX_DRAWS
+from kurenai.stats._paired import check_test
 from kurenai.tokenizers import available_tokenizers, tokenizer_info
 
 __all__ = ["DEFAULT_TYPES", "ExitRequest", "parse_args"]
@@ -30,8 +32,8 @@ __all__ = ["DEFAULT_TYPES", "ExitRequest", "parse_args"]
 DEFAULT_TYPES = ",".join(_checks.DEFAULT_TYPES)
 DEFAULT_TOKENIZER = "whitespace"
 DEFAULT_OUTPUT_FORMAT = next(iter(OUTPUT_FORMATS))
-# Bootstrap resamples at most: their means take 24 bytes per sample and type.
-MAX_SAMPLES = 1_000_000
+# Bootstrap resamples at most: the library's cap.
+MAX_SAMPLES = MAX_DRAWS
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -68,6 +70,22 @@ class _Parser(Parser):
         raise ExitRequest(status)
 
 
+def _paired_test(args: argparse.Namespace) -> None:
+    """``args.paired_test``: the paired tests' convention (``--paired-ar`` is
+    ``--paired-test ar``); ``args.paired_ar``: whether they draw trials."""
+    if args.paired_ar and args.paired_test not in (None, "ar"):
+        raise CliError(f"--paired-ar means --paired-test ar, not {args.paired_test}", 2)
+    alone = args.baseline_file is None and not _reporting.ranks_systems(args)
+    if args.paired_test is not None and not args.paired_ar and alone:
+        raise CliError("--paired-test tests a comparison: give --baseline-file or --systems", 2)
+    try:
+        test = check_test("ar" if args.paired_ar else args.paired_test or "bootstrap")
+    except ValueError as error:
+        raise CliError(f"--paired-test: {error}", 2) from None
+    args.paired_test = test.name
+    args.paired_ar = not test.resamples
+
+
 def _check(args: argparse.Namespace) -> None:
     """Checks across options, before any file is read."""
     args.default_tokenizer = args.tokenizer is None and args.lang is None
@@ -92,6 +110,7 @@ def _check(args: argparse.Namespace) -> None:
         )
         if value != default
     ]
+    _paired_test(args)
     if args.paired_ar and args.baseline_file is None and not _reporting.ranks_systems(args):
         raise CliError("--paired-ar tests a comparison: give --baseline-file or --systems", 2)
     if args.ar_trials != 10_000 and not args.paired_ar:
@@ -319,6 +338,14 @@ def _add_corpus(group: argparse._ArgumentGroup) -> None:
         help="test --baseline-file's comparison, or --systems' pairs, by approximate "
         "randomization (a paired permutation test: p-value, no interval) instead of the "
         "paired bootstrap",
+    )
+    add(
+        "--paired-test",
+        metavar="NAME",
+        help="the paired tests' convention: bootstrap (kurenai's two-sided paired bootstrap, "
+        "the default), ar (as --paired-ar), sacrebleu-bs or sacrebleu-ar (sacrebleu 2.6's "
+        "paired bootstrap and approximate randomization, their p-values exactly; "
+        "default_rng(--seed), 12345 without it)",
     )
     add(
         "--ar-trials",

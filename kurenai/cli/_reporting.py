@@ -190,7 +190,7 @@ def run_systems(args: argparse.Namespace, sides: Sides, scorer: Any, signature: 
         scores = score_systems(scorer, targets, systems, args.multi_ref_mode)
     types = scorer.rouge_types
     samples, confidence, seed = args.bootstrap_samples, args.confidence_interval, args.seed
-    test = "ar" if args.paired_ar else "bootstrap"
+    test = args.paired_test
     board = leaderboard(
         scores, types, samples, confidence, seed, args.all_pairs, test, args.ar_trials
     )
@@ -286,7 +286,7 @@ def _write(
                 seed=args.seed,
                 all_pairs=all_pairs,
                 explain_limit=args.report_explain,
-                paired_test="ar" if args.paired_ar else "bootstrap",
+                paired_test=args.paired_test,
                 n_trials=args.ar_trials,
                 title=f"kurenai report — {os.path.basename(args.report)}",
             )

@@ -32,7 +32,8 @@ TOP = 20  # most improved / regressed records listed
 class Resampling:
     """The report's resampling: the bootstrap's samples, confidence and seed,
     and the paired tests' method (``test``: a name
-    :func:`kurenai.stats._paired.check_test` knows) and trials (``ar``)."""
+    :func:`kurenai.stats._paired.check_test` knows) and trials (the
+    randomization tests')."""
 
     samples: int
     confidence: float
@@ -43,7 +44,7 @@ class Resampling:
     def __post_init__(self) -> None:
         test = check_test(self.test)
         object.__setattr__(self, "test", test.name)
-        if self.trials is None and not test.interval:
+        if self.trials is None and not test.resamples:
             object.__setattr__(self, "trials", test.default_draws)
 
 
@@ -165,7 +166,7 @@ def _comparison(
     f_system = {t: system[k, 2] for k, t in enumerate(rouge_types)}
     f_baseline = {t: baseline[k, 2] for k, t in enumerate(rouge_types)}
     r = resampling
-    draws = r.samples if r.test == "bootstrap" else r.trials
+    draws = check_test(r.test).draws(r.samples, r.trials)
     paired = paired_test(f_system, f_baseline, r.test, draws, r.confidence, r.seed)
     found: dict[str, Any] = {}
     for rouge_type in rouge_types:

@@ -17,6 +17,8 @@ import re
 from importlib import resources
 from typing import IO, Any
 
+from kurenai.stats._paired import check_test
+
 __all__ = ["check_installed", "embedded_json", "render", "render_page"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -80,6 +82,7 @@ def render(stream: IO[str], data: dict[str, Any], board: Any, title: str) -> Non
         confidence=data["resampling"]["confidence"],
         seed=data["resampling"]["seed"],
         paired_test=data["resampling"]["test"],
+        paired_summary=check_test(data["resampling"]["test"]).summary,
         trials=data["resampling"]["trials"],
         script_name="report.js",
     )

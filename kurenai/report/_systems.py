@@ -120,14 +120,16 @@ def leaderboard(
     Each bootstrap and paired test starts from ``seed`` afresh, so a system's
     interval does not depend on which other systems are on the board.
     ``test`` names the paired test (:mod:`kurenai.stats._paired`: ``bootstrap``
-    draws ``n_samples`` resamples; ``ar``, approximate randomization, draws
-    ``n_trials``, None: its default).
+    and ``sacrebleu-bs`` draw ``n_samples`` resamples; ``ar`` and
+    ``sacrebleu-ar``, approximate randomization, draw ``n_trials``, None: the
+    test's default); each result's ``test`` names it.
     """
-    chosen = check_test(test).name
-    draws = n_samples if chosen == "bootstrap" else n_trials
+    chosen = check_test(test)
+    draws = chosen.draws(n_samples, n_trials)
 
     def compare(a: str, b: str) -> dict[str, PairedResult]:
-        return paired_test(f[a], f[b], chosen, draws, confidence, _seed(seed))
+        # An int seed: each test starts afresh from it.
+        return paired_test(f[a], f[b], chosen.name, draws, confidence, seed)
 
     if not scores:
         raise ValueError("a leaderboard needs at least one system")

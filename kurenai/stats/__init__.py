@@ -4,7 +4,10 @@
   ``BootstrapAggregator`` numbers).
 - Paired significance tests of two systems scored on the same records:
   :func:`paired_test` (or :func:`paired_bootstrap`,
-  :func:`paired_randomization` by name), per ROUGE type.
+  :func:`paired_randomization` by name), per ROUGE type; sacrebleu's
+  conventions exactly (:func:`sacrebleu_paired_bootstrap`,
+  :func:`sacrebleu_paired_randomization`, ``paired_test(..., "sacrebleu-bs")``).
+  Each result names its convention (``.test``).
 - Correlations with human judgments: :func:`correlate` (scores the judged
   texts with ROUGE), :func:`correlate_scores` (any metric's systems x
   documents scores), their bootstrap intervals and the tests between two
@@ -23,7 +26,7 @@ The correlations need SciPy (the ``correlate`` extra).
 
 from __future__ import annotations
 
-from kurenai.stats._bootstrap import PairedResult, bootstrap, paired_bootstrap
+from kurenai.stats._bootstrap import MAX_DRAWS, PairedResult, bootstrap, paired_bootstrap
 from kurenai.stats._correlate import correlate, correlate_scores, judgment_matrices
 from kurenai.stats._correlation import COEFFICIENTS, LEVELS, RESAMPLING, correlation
 from kurenai.stats._correlation_resampling import (
@@ -35,12 +38,19 @@ from kurenai.stats._correlation_resampling import (
 from kurenai.stats._correlations import Correlation, Correlations, MetricTest
 from kurenai.stats._paired import TESTS, PairedTest, paired_test
 from kurenai.stats._randomization import DEFAULT_TRIALS, paired_randomization
+from kurenai.stats._sacrebleu import (
+    SACREBLEU_SEED,
+    sacrebleu_paired_bootstrap,
+    sacrebleu_paired_randomization,
+)
 
 __all__ = [
     "COEFFICIENTS",
     "DEFAULT_TRIALS",
     "LEVELS",
+    "MAX_DRAWS",
     "RESAMPLING",
+    "SACREBLEU_SEED",
     "TESTS",
     "Comparison",
     "Correlation",
@@ -59,4 +69,6 @@ __all__ = [
     "paired_randomization",
     "paired_test",
     "permutation_test",
+    "sacrebleu_paired_bootstrap",
+    "sacrebleu_paired_randomization",
 ]

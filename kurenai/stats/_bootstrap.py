@@ -37,9 +37,13 @@ from kurenai import _backend
 from kurenai.scoring import AggregateScore, Score
 
 __all__ = [
+    "FLAT",
+    "MAX_DRAWS",
     "PairedResult",
     "bootstrap",
+    "check_draws",
     "check_settings",
+    "no_evidence",
     "paired_bootstrap",
     "paired_differences",
     "random_state",
@@ -112,7 +116,11 @@ class PairedResult:
 
     ``low``/``high`` bound the difference (the paired bootstrap's interval);
     NaN for a test that gives none (approximate randomization):
-    :meth:`as_dict` then leaves them out.
+    :meth:`as_dict` then leaves them out.  ``test`` names the convention
+    that produced ``p_value`` (:data:`kurenai.stats.TESTS`: ``bootstrap``,
+    ``ar``, ``sacrebleu-bs``, ``sacrebleu-ar``); ``note`` says why the
+    p-value is 1 when the records carry no evidence (one record, or
+    differences that do not vary), else it is empty.
     """
 
     system: float
@@ -121,12 +129,17 @@ class PairedResult:
     low: float
     high: float
     p_value: float
+    test: str = "bootstrap"
+    note: str = ""
 
-    def as_dict(self) -> dict[str, float]:
-        """The fields as a dict, without an interval the test did not give."""
+    def as_dict(self) -> dict[str, Any]:
+        """The fields as a dict, without an interval the test did not give
+        or an empty note."""
         found = asdict(self)
         if np.isnan(self.low) and np.isnan(self.high):
             del found["low"], found["high"]
+        if not self.note:
+            del found["note"]
         return found
 
 
@@ -141,12 +154,14 @@ def paired_bootstrap(
     """Paired bootstrap test of two systems' per-record F-measures, per type.
 
     Both systems are resampled with the same record indices (shared by every
-    type, as sacrebleu's paired bootstrap does).  ``low``/``high`` bound the
+    type).  ``low``/``high`` bound the
     mean difference (system - baseline) at ``confidence``; the two-sided
     ``p_value`` is the share of resampled differences, centred on their mean
     (the null hypothesis), at least as far from 0 as the observed one, with
-    sacrebleu's +1 smoothing: identical systems give a difference of 0 and
-    p = 1.
+    +1 smoothing: (count + 1) / (n_samples + 1).  Records that carry no
+    evidence (:func:`no_evidence`) give p = 1 with a note; a NaN score is a
+    ValueError.  sacrebleu's convention is ``sacrebleu-bs``
+    (:func:`kurenai.stats.paired_test`).
 
     >>> result = paired_bootstrap({"rouge1": [0.2, 0.4]}, {"rouge1": [0.2, 0.4]}, seed=0)
     >>> result["rouge1"].difference, result["rouge1"].p_value
@@ -159,7 +174,7 @@ def paired_bootstrap(
     with _drawing(random_state(seed)) as draws:
         diffs = _resampled_sums(differences, n_samples, draws, progress) / size
     return {
-        t: _paired_result(system[t], baseline[t], diffs[:, i], confidence)
+        t: _paired_result(system[t], baseline[t], differences[:, i], diffs[:, i], confidence)
         for i, t in enumerate(system)
     }
 
@@ -176,11 +191,40 @@ def paired_differences(
     given = [np.asarray(side[t], np.float64) for side in (system, baseline) for t in system]
     if not given or len({c.shape for c in given}) != 1 or given[0].ndim != 1 or not len(given[0]):
         raise ValueError("expected one non-empty column of the same length per type and system")
+    for k, column in enumerate(given):
+        if not np.isfinite(column).all():
+            side = "system" if k < len(system) else "baseline"
+            record = int(np.flatnonzero(~np.isfinite(column))[0])
+            raise ValueError(
+                f"the {side}'s {list(system)[k % len(system)]} score of record {record} is "
+                f"{column[record]}: a paired test needs a finite score for every record "
+                "(leave unscored records out of both systems)"
+            )
     return np.column_stack([given[i] - given[len(system) + i] for i in range(len(system))])
 
 
+#: Differences within this of one another "do not vary" (scores are in [0, 1]).
+FLAT = 1e-12
+
+
+def no_evidence(differences: npt.NDArray[np.float64]) -> str:
+    """Why one type's differences (system - baseline per record) carry no
+    evidence of a difference, or "": a single record, or differences that do
+    not vary (every record differs by the same amount, identical systems
+    included).  Every paired test then reports p = 1 with this note."""
+    if len(differences) < 2:
+        return "no evidence: a paired test needs at least 2 records, p = 1"
+    if float(np.ptp(differences)) <= FLAT:
+        return "no evidence: every record differs by the same amount, p = 1"
+    return ""
+
+
 def _paired_result(
-    system: npt.ArrayLike, baseline: npt.ArrayLike, diffs: Matrix, confidence: float
+    system: npt.ArrayLike,
+    baseline: npt.ArrayLike,
+    differences: Matrix,
+    diffs: Matrix,
+    confidence: float,
 ) -> PairedResult:
     system_mean = float(np.mean(np.asarray(system, np.float64)))
     baseline_mean = float(np.mean(np.asarray(baseline, np.float64)))
@@ -190,15 +234,31 @@ def _paired_result(
     # A tolerance for rounding: a resample equal to the observed difference counts.
     extreme = int(np.count_nonzero(centred >= abs(observed) - 1e-12))
     p_value = (extreme + 1) / (len(diffs) + 1)
-    return PairedResult(system_mean, baseline_mean, observed, float(low), float(high), p_value)
+    note = no_evidence(differences)
+    return PairedResult(
+        system_mean, baseline_mean, observed, float(low), float(high),
+        1.0 if note else p_value, "bootstrap", note,
+    )  # fmt: skip
+
+
+#: The most resamples or trials any statistic draws (the command lines' cap too):
+#: a million draws of 200,000 records already take minutes.
+MAX_DRAWS = 1_000_000
 
 
 def check_settings(n_samples: int, confidence: float) -> None:
-    """rouge-score's own argument checks, with its messages."""
+    """rouge-score's own argument checks, with its messages, and the cap."""
     if not 0 <= confidence <= 1:
         raise ValueError("confidence_interval must be in range [0, 1]")
     if n_samples <= 0:
         raise ValueError("n_samples must be positive")
+    check_draws(n_samples, "n_samples")
+
+
+def check_draws(count: int, what: str) -> None:
+    """ValueError unless ``count`` is at most :data:`MAX_DRAWS`."""
+    if count > MAX_DRAWS:
+        raise ValueError(f"{what} must be at most {MAX_DRAWS:,}, got {count:,}")
 
 
 def _percentiles(confidence: float) -> npt.NDArray[np.float64]:

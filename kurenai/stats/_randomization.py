@@ -36,6 +36,8 @@ from kurenai.stats._bootstrap import (
     PairedResult,
     Seed,
     _drawing,
+    check_draws,
+    no_evidence,
     paired_differences,
     random_state,
 )
@@ -70,9 +72,9 @@ def paired_randomization(
     difference (system - baseline), and the two-sided p-value (see the
     module); ``low``/``high`` are NaN (the test gives no interval).
     ``seed`` is as :func:`kurenai.stats._bootstrap.random_state` reads it
-    (None: NumPy's global generator).  Identical systems give a difference
-    of 0 and p = 1; one record can give p = 1 at best when its difference
-    is 0 and about 1/2 otherwise (a trial keeps or flips it).
+    (None: NumPy's global generator).  Records that carry no evidence (one
+    record, identical systems, differences that do not vary:
+    :func:`kurenai.stats._bootstrap.no_evidence`) give p = 1 with a note.
 
     >>> result = paired_randomization({"rouge1": [0.2, 0.4]}, {"rouge1": [0.2, 0.4]}, seed=0)
     >>> result["rouge1"].difference, result["rouge1"].p_value
@@ -90,9 +92,11 @@ def paired_randomization(
         p_value = (int(np.count_nonzero(far)) + 1) / (n_trials + 1)
         system_mean = float(np.mean(np.asarray(system[rouge_type], np.float64)))
         baseline_mean = float(np.mean(np.asarray(baseline[rouge_type], np.float64)))
+        note = no_evidence(differences[:, i])
         results[rouge_type] = PairedResult(
-            system_mean, baseline_mean, system_mean - baseline_mean, math.nan, math.nan, p_value
-        )
+            system_mean, baseline_mean, system_mean - baseline_mean, math.nan, math.nan,
+            1.0 if note else p_value, "ar", note,
+        )  # fmt: skip
     return results
 
 
@@ -100,6 +104,7 @@ def check_trials(n_trials: int) -> None:
     """ValueError unless ``n_trials`` is a positive count."""
     if isinstance(n_trials, bool) or not isinstance(n_trials, (int, np.integer)) or n_trials <= 0:
         raise ValueError(f"n_trials must be a positive integer, got {n_trials!r}")
+    check_draws(int(n_trials), "n_trials")
 
 
 def _flipped_sums(

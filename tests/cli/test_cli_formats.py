@@ -198,7 +198,8 @@ def test_every_output_gives_the_measures_in_rouge_scores_order(
     assert result.code == 0, result.err
     measures = _measures(fmt, result.out)
     if report == "comparison":  # F only: the systems' F, difference, interval, p
-        assert measures in (["F"], ["system", "baseline", "difference", "low", "high", "p_value"])
+        fields = ["system", "baseline", "difference", "low", "high", "p_value", "test"]
+        assert measures in (["F"], fields)
     elif fmt != "csv":
         assert measures == ["precision", "recall", "fmeasure"]
     else:

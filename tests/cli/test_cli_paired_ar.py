@@ -91,7 +91,13 @@ def test_baseline_comparison_equals_the_library(run: Run, corpus: Path, tmp_path
     expected = paired_randomization(system, old, 999, seed=3)
     for t in ("rouge1", "rougeL"):
         assert document["comparison"][t] == expected[t].as_dict()
-        assert set(document["comparison"][t]) == {"system", "baseline", "difference", "p_value"}
+        assert set(document["comparison"][t]) == {
+            "system",
+            "baseline",
+            "difference",
+            "p_value",
+            "test",
+        }
     assert document["comparison"]["rouge1"]["p_value"] == 1 / 1000  # a clear difference
 
 
@@ -132,7 +138,13 @@ def test_leaderboard_gate_uses_the_randomization_test(run: Run, corpus: Path) ->
     document = json.loads(result.out)
     assert "|boot:1000,0.95,seed:2|ar:500,seed:2|" in document["signature"]
     (worse,) = [s for s in document["standings"] if s["system"] == "old"]
-    assert set(worse["comparison"]["rouge1"]) == {"system", "baseline", "difference", "p_value"}
+    assert set(worse["comparison"]["rouge1"]) == {
+        "system",
+        "baseline",
+        "difference",
+        "p_value",
+        "test",
+    }
     assert worse["comparison"]["rouge1"]["p_value"] == 1 / 501
 
 
@@ -199,6 +211,7 @@ def test_report_shows_the_randomization_test(run: Run, corpus: Path, tmp_path: P
     assert "low" not in paired and paired["p_value"] == 1 / 401
     html = page.read_text(encoding="utf-8")
     assert (
-        "approximate randomization, 400 trials" in html
+        "paired tests: approximate randomization (paired permutation), two-sided, 400 trials"
+        in html
         and "nan" not in html.lower().split("<script")[0]
     )

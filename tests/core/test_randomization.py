@@ -111,6 +111,8 @@ def test_identical_systems_give_p_one() -> None:
         "baseline": result.baseline,
         "difference": 0.0,
         "p_value": 1.0,
+        "test": "ar",
+        "note": "no evidence: every record differs by the same amount, p = 1",
     }
 
 
