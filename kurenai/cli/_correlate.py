@@ -30,7 +30,10 @@ from kurenai._core.parsers import Parser
 from kurenai.cli import _files, _reporting
 from kurenai.cli._files import stderr_line
 from kurenai.cli._sources import CliError
-from kurenai.stats._correlation import COEFFICIENTS, LEVELS, RESAMPLING
+from kurenai.cli._values import int_in
+from kurenai.stats._bootstrap import MAX_DRAWS
+from kurenai.stats._correlate import WILLIAMS
+from kurenai.stats._correlation import COEFFICIENTS, DEFAULT_LEVELS, LEVELS, RESAMPLING
 
 __all__ = ["main", "parse_variant"]
 
@@ -78,7 +81,13 @@ def _parser() -> argparse.ArgumentParser:
     )
     stats = parser.add_argument_group("statistics")
     stats.add_argument("--criteria", nargs="+", help="default: every numeric member")
-    stats.add_argument("--levels", nargs="+", choices=LEVELS, default=list(LEVELS))
+    stats.add_argument(
+        "--levels",
+        nargs="+",
+        choices=LEVELS,
+        default=list(DEFAULT_LEVELS),
+        help="summary, system, global (every summary at once) (default: summary system)",
+    )
     stats.add_argument(
         "--coefficients", nargs="+", choices=COEFFICIENTS, default=list(COEFFICIENTS)
     )
@@ -90,15 +99,22 @@ def _parser() -> argparse.ArgumentParser:
     )
     stats.add_argument(
         "--bootstrap-samples",
-        type=int,
+        type=int_in(0, MAX_DRAWS),
         default=1000,
-        help="resamples (0: no intervals; default: %(default)s)",
+        help=f"resamples (0: no intervals; default: %(default)s, at most {MAX_DRAWS})",
     )
     stats.add_argument(
         "--confidence-interval", type=float, default=0.95, help="default: %(default)s"
     )
     stats.add_argument("--seed", type=int, default=None, help="makes every resampling reproducible")
     stats.add_argument("--tests", nargs="*", choices=_TESTS, default=list(_TESTS))
+    stats.add_argument(
+        "--williams",
+        choices=WILLIAMS,
+        default="signed",
+        help="Williams' test on the correlations as they are (signed, the default) or on "
+        "their absolute values (absolute: SacreROUGE's and the WMT metrics task's convention)",
+    )
     stats.add_argument(
         "--compare",
         choices=("first", "all", "none"),
@@ -256,4 +272,5 @@ def _run(args: argparse.Namespace, variants: dict[str, dict[str, Any]]) -> Any:
         seed=args.seed,
         tests=args.tests,
         compare=args.compare,
+        williams=args.williams,
     )

@@ -10,8 +10,10 @@
   Each result names its convention (``.test``).
 - Correlations with human judgments: :func:`correlate` (scores the judged
   texts with ROUGE), :func:`correlate_scores` (any metric's systems x
-  documents scores), their bootstrap intervals and the tests between two
-  metrics; :func:`judgment_matrices` lays judgment records out as matrices.
+  documents scores) at the summary, system and global levels, their
+  bootstrap intervals and the tests between two metrics (Williams' test both
+  ways: :func:`williams_test`); :func:`judgment_matrices` lays judgment
+  records out as matrices.
 
 ``kurenai.significance`` and ``kurenai.report`` re-export what they held
 before; the multi-reference jackknife is a mode of
@@ -28,7 +30,14 @@ from __future__ import annotations
 
 from kurenai.stats._bootstrap import MAX_DRAWS, PairedResult, bootstrap, paired_bootstrap
 from kurenai.stats._correlate import correlate, correlate_scores, judgment_matrices
-from kurenai.stats._correlation import COEFFICIENTS, LEVELS, RESAMPLING, correlation
+from kurenai.stats._correlation import (
+    COEFFICIENTS,
+    DEFAULT_LEVELS,
+    LEVELS,
+    RESAMPLING,
+    correlation,
+    level_correlation,
+)
 from kurenai.stats._correlation_resampling import (
     Comparison,
     Interval,
@@ -43,9 +52,11 @@ from kurenai.stats._sacrebleu import (
     sacrebleu_paired_bootstrap,
     sacrebleu_paired_randomization,
 )
+from kurenai.stats._williams import WilliamsTest, williams_test
 
 __all__ = [
     "COEFFICIENTS",
+    "DEFAULT_LEVELS",
     "DEFAULT_TRIALS",
     "LEVELS",
     "MAX_DRAWS",
@@ -59,16 +70,19 @@ __all__ = [
     "MetricTest",
     "PairedResult",
     "PairedTest",
+    "WilliamsTest",
     "bootstrap",
     "bootstrap_intervals",
     "correlate",
     "correlate_scores",
     "correlation",
     "judgment_matrices",
+    "level_correlation",
     "paired_bootstrap",
     "paired_randomization",
     "paired_test",
     "permutation_test",
     "sacrebleu_paired_bootstrap",
     "sacrebleu_paired_randomization",
+    "williams_test",
 ]

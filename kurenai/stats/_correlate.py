@@ -21,20 +21,28 @@ import numpy as np
 import numpy.typing as npt
 
 from kurenai._core.shared import score_systems
-from kurenai.stats._correlation import COEFFICIENTS, LEVELS, RESAMPLING, check_choice
+from kurenai.stats._correlation import (
+    COEFFICIENTS,
+    DEFAULT_LEVELS,
+    LEVELS,
+    RESAMPLING,
+    check_choice,
+)
 from kurenai.stats._correlation import level_correlation as _level_correlation
 from kurenai.stats._correlation_resampling import (
     bootstrap_intervals,
     permutation_test,
-    williams_test,
+    williams_comparison,
 )
 from kurenai.stats._correlations import Correlation, Correlations, MetricTest
 
-__all__ = ["TESTS", "correlate", "correlate_scores", "judgment_matrices"]
+__all__ = ["TESTS", "WILLIAMS", "correlate", "correlate_scores", "judgment_matrices"]
 
 Matrix = npt.NDArray[np.float64]
 Target = Union[str, Sequence[str]]
 TESTS = ("williams", "permutation")
+# Williams' test: the correlations' signs kept, or their absolute values (SacreROUGE, WMT).
+WILLIAMS = ("signed", "absolute")
 MEASURES = ("precision", "recall", "fmeasure")
 _KEYS = ("system", "document")
 
@@ -189,7 +197,7 @@ def correlate_scores(
     systems: Sequence[str],
     documents: Sequence[str],
     *,
-    levels: Sequence[str] = LEVELS,
+    levels: Sequence[str] = DEFAULT_LEVELS,
     coefficients: Sequence[str] = COEFFICIENTS,
     resample: str = "both",
     n_samples: int = 1000,
@@ -197,6 +205,7 @@ def correlate_scores(
     seed: int | None = None,
     tests: Sequence[str] = TESTS,
     compare: str | Sequence[tuple[str, str]] = "first",
+    williams: str = "signed",
 ) -> Correlations:
     """The correlations of any metrics' (systems x documents) scores with
     the human ones (NaN: not judged).
@@ -207,7 +216,12 @@ def correlate_scores(
     documents or both (the intervals and the permutation test).
     ``compare``: which metrics the ``tests`` compare: ``"first"`` (each
     against the first metric), ``"all"`` (every pair), ``"none"``, or a list
-    of (a, b) pairs.  Every resampling starts afresh from ``seed``."""
+    of (a, b) pairs.  ``levels``: any of summary, system and global (every
+    scored summary at once; default summary and system).  ``williams``:
+    ``signed`` (the correlations as they are) or ``absolute`` (their
+    absolute values first: SacreROUGE's and the WMT metrics task's
+    convention; :func:`kurenai.stats.williams_test`), recorded in the
+    settings.  Every resampling starts afresh from ``seed``."""
     plan = _Plan(
         tuple(check_choice(v, LEVELS, "level") for v in levels),
         tuple(check_choice(v, COEFFICIENTS, "coefficient") for v in coefficients),
@@ -217,6 +231,7 @@ def correlate_scores(
         confidence,
         seed,
         tuple(_pairs(list(metric_scores), compare)),
+        check_choice(williams, WILLIAMS, "williams convention") == "absolute",
     )
     _check_sizes(metric_scores, human_scores, systems, documents, confidence, n_samples)
     correlations: list[Correlation] = []
@@ -227,7 +242,13 @@ def correlate_scores(
         for level in plan.levels:
             correlations += _correlations(plan, criterion, level, metrics, human)
             found_tests += _tests(plan, criterion, level, metrics, human)
-    settings = {"resample": resample, "samples": n_samples, "confidence": confidence, "seed": seed}
+    settings = {
+        "resample": resample,
+        "samples": n_samples,
+        "confidence": confidence,
+        "seed": seed,
+        "williams": williams,
+    }
     return Correlations(
         tuple(systems),
         tuple(documents),
@@ -253,6 +274,7 @@ class _Plan:
     confidence: float
     seed: int | None
     pairs: tuple[tuple[str, str], ...]
+    absolute: bool
 
 
 def _check_sizes(
@@ -304,7 +326,7 @@ def _tests(
             for test in plan.tests:
                 pair = ((a, metrics[a]), (b, metrics[b]))
                 if test == "williams":
-                    result = williams_test(*pair, human, level, coefficient)
+                    result = williams_comparison(*pair, human, level, coefficient, plan.absolute)
                 else:  # without intervals, the permutation test still needs trials
                     trials = plan.n_samples or 1000
                     result = permutation_test(

@@ -29,6 +29,7 @@ from kurenai._data.spelling import did_you_mean
 
 __all__ = [
     "COEFFICIENTS",
+    "DEFAULT_LEVELS",
     "LEVELS",
     "MIN_PAIRS",
     "RESAMPLING",
@@ -42,7 +43,11 @@ __all__ = [
 
 Matrix = npt.NDArray[np.float64]
 COEFFICIENTS = ("pearson", "spearman", "kendall")
-LEVELS = ("summary", "system")
+# summary: per document across systems, averaged; system: the systems' mean
+# scores; global: every scored summary at once (SacreROUGE's three levels).
+LEVELS = ("summary", "system", "global")
+# What correlate computes unless asked: the two levels kurenai always had.
+DEFAULT_LEVELS = ("summary", "system")
 # Deutsch et al.'s three ways to resample a (systems x documents) matrix.
 RESAMPLING = ("systems", "documents", "both")
 MIN_PAIRS = 3
@@ -89,10 +94,14 @@ def correlation(coefficient: str, x: npt.ArrayLike, y: npt.ArrayLike) -> float:
 def level_correlation(coefficient: str, level: str, x: Matrix, z: Matrix) -> tuple[float, int]:
     """(correlation, vectors it averages) of metric ``x`` with human ``z``
     at ``level``: summary (mean over documents of the defined per-document
-    correlations; the count of those documents) or system (one vector)."""
+    correlations; the count of those documents), system (one vector of the
+    systems' mean scores) or global (one vector of every summary)."""
     if check_choice(level, LEVELS, "level") == "system":
         with np.errstate(invalid="ignore"):
             value = correlation(coefficient, _row_means(x), _row_means(z))
+        return value, int(not np.isnan(value))
+    if level == "global":
+        value = correlation(coefficient, np.ravel(x), np.ravel(z))
         return value, int(not np.isnan(value))
     values = [correlation(coefficient, x[:, j], z[:, j]) for j in range(x.shape[1])]
     defined = [v for v in values if not np.isnan(v)]
@@ -177,6 +186,9 @@ def batch_level(coefficient: str, level: str, x: Matrix, z: Matrix) -> Matrix:
     stack ``(samples x systems x documents)``: one value per sample."""
     if level == "system":
         return batch_correlation(coefficient, _row_means(x), _row_means(z))
+    if level == "global":
+        flat = (x.shape[0], -1)
+        return batch_correlation(coefficient, x.reshape(flat), np.reshape(z, flat))
     per_document = batch_correlation(coefficient, np.swapaxes(x, 1, 2), np.swapaxes(z, 1, 2))
     defined = ~np.isnan(per_document)
     sums = np.where(defined, per_document, 0.0).sum(axis=1)

@@ -34,11 +34,16 @@ from kurenai.stats._correlation import (
     RESAMPLING,
     batch_level,
     check_choice,
-    level_correlation,
-    scipy_stats,
 )
+from kurenai.stats._williams import williams_test
 
-__all__ = ["Comparison", "Interval", "bootstrap_intervals", "permutation_test", "williams_test"]
+__all__ = [
+    "Comparison",
+    "Interval",
+    "bootstrap_intervals",
+    "permutation_test",
+    "williams_comparison",
+]
 
 Matrix = npt.NDArray[np.float64]
 # Matrix cells per block of resamples.
@@ -162,30 +167,18 @@ def _standardised(matrix: Matrix) -> Matrix:
     return (matrix - np.nanmean(matrix)) / (spread if spread > 0 else 1.0)  # type: ignore[no-any-return]
 
 
-def williams_test(
-    a: tuple[str, Matrix], b: tuple[str, Matrix], human: Matrix, level: str, coefficient: str
+def williams_comparison(
+    a: tuple[str, Matrix],
+    b: tuple[str, Matrix],
+    human: Matrix,
+    level: str,
+    coefficient: str,
+    absolute: bool = False,
 ) -> Comparison:
-    """Williams' test of two dependent correlations, r(a, human) against
-    r(b, human), given r(a, b): two-sided p from Student's t with n - 3
-    degrees of freedom.  n is the number of systems at the system level; at
-    the summary level (an average of per-document correlations, for which
-    the test is only a heuristic, as SacreROUGE applies it) the largest
-    number of systems scored on one document."""
+    """Two-tailed Williams' test of a's correlation against b's
+    (:func:`kurenai.stats.williams_test`), as a :class:`Comparison`
+    (method ``williams`` or, under ``absolute``, ``williams-absolute``)."""
     (name_a, x), (name_b, y) = a, b
-    r12 = level_correlation(coefficient, level, x, human)[0]
-    r13 = level_correlation(coefficient, level, y, human)[0]
-    r23 = level_correlation(coefficient, level, x, y)[0]
-    scored = ~(np.isnan(x) | np.isnan(y) | np.isnan(human))
-    n = int(scored.any(axis=1).sum() if level == "system" else scored.sum(axis=0).max(initial=0))
-    difference = r12 - r13
-    p_value = float("nan")
-    det = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
-    denominator = (
-        2 * (n - 1) / (n - 3) * det + ((r12 + r13) / 2) ** 2 * (1 - r23) ** 3 if n > 3 else 0
-    )
-    if denominator > 0 and not np.isnan(difference):
-        t = difference * np.sqrt((n - 1) * (1 + r23) / denominator)
-        p_value = float(2 * scipy_stats().t.sf(abs(t), n - 3))
-    elif n > 3 and difference == 0:
-        p_value = 1.0
-    return Comparison(name_a, name_b, "williams", float(difference), min(p_value, 1.0))
+    found = williams_test(x, y, human, level, coefficient, absolute=absolute)
+    method = "williams-absolute" if absolute else "williams"
+    return Comparison(name_a, name_b, method, float(found.difference), found.p_value)

@@ -133,7 +133,8 @@ class Correlations:
                         _number(t.test.p_value, ".4f"),
                     ]
                 )
-            lines += ["", "tests (two-sided):", _aligned(tests)]
+            williams = self.settings.get("williams", "signed")
+            lines += ["", f"tests (two-sided; Williams' test {williams}):", _aligned(tests)]
         return "\n".join(lines)
 
 

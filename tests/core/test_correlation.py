@@ -27,7 +27,7 @@ from kurenai.stats._correlation import (
 from kurenai.stats._correlation_resampling import (
     bootstrap_intervals,
     permutation_test,
-    williams_test,
+    williams_comparison,
 )
 
 
@@ -241,7 +241,7 @@ def test_a_metric_against_itself_is_no_difference() -> None:
         permutation_test(("a", a), ("b", a), human, "summary", "kendall", "both", 50, 0).p_value
         == 1
     )
-    assert williams_test(("a", a), ("b", a), human, "system", "pearson").p_value == 1
+    assert williams_comparison(("a", a), ("b", a), human, "system", "pearson").p_value == 1
 
 
 def _plain_williams(r12: float, r13: float, r23: float, n: int) -> float:
@@ -259,13 +259,13 @@ def test_williams_is_the_formula_on_the_levels_correlations() -> None:
     human = rng.random((12, 20))
     a = human + rng.normal(0, 0.2, human.shape)
     b = human + rng.normal(0, 0.5, human.shape)
-    found = williams_test(("a", a), ("b", b), human, "system", "pearson")
+    found = williams_comparison(("a", a), ("b", b), human, "system", "pearson")
     r12 = stats.pearsonr(a.mean(axis=1), human.mean(axis=1))[0]
     r13 = stats.pearsonr(b.mean(axis=1), human.mean(axis=1))[0]
     r23 = stats.pearsonr(a.mean(axis=1), b.mean(axis=1))[0]
     assert found.p_value == pytest.approx(_plain_williams(r12, r13, r23, 12), rel=1e-12)
     assert found.difference == pytest.approx(r12 - r13, abs=1e-15)
-    swapped = williams_test(("b", b), ("a", a), human, "system", "pearson")
+    swapped = williams_comparison(("b", b), ("a", a), human, "system", "pearson")
     assert swapped.p_value == pytest.approx(found.p_value, rel=1e-12)
     assert swapped.difference == pytest.approx(-found.difference, abs=1e-15)
     # Negative control: another n is another p.
@@ -276,5 +276,5 @@ def test_williams_needs_more_than_three_systems() -> None:
     rng = np.random.default_rng(5)
     human = rng.random((3, 4))
     assert np.isnan(
-        williams_test(("a", human), ("b", human[::-1]), human, "system", "pearson").p_value
+        williams_comparison(("a", human), ("b", human[::-1]), human, "system", "pearson").p_value
     )
