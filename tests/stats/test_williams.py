@@ -171,9 +171,9 @@ def test_the_command_line_takes_the_convention_and_the_global_level(
                          "reference": "a b c d e", "quality": float(z[i, j])})  # fmt: skip
     path = tmp_path / "judged.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    code = main(["correlate", "--judgments", str(path), "--levels", "global",
-                 "--williams", "absolute", "--bootstrap-samples", "50", "--seed", "1", "--output-format", "json",
-                 "--rouge-types", "rouge1", "rouge2"])  # fmt: skip
+    options = ["--levels", "global", "--williams", "absolute", "--bootstrap-samples", "50"]
+    options += ["--seed", "1", "--output-format", "json", "--rouge-types", "rouge1", "rouge2"]
+    code = main(["correlate", "--judgments", str(path), *options])
     out = capsys.readouterr()
     assert code == 0, out.err
     document = json.loads(out.out)
