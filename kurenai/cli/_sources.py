@@ -23,6 +23,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Callable, Union, cast
 
+from kurenai._core import runner as _runner
+
 __all__ = [
     "BELOW_GATE",
     "INPUT_FORMATS",
@@ -60,17 +62,10 @@ MAX_LINE_BYTES = 1 << 28
 _UTF8_MOST = 4
 
 
-# The exit status of a run whose scores miss a gate: a corpus F below
-# --fail-under, or (a leaderboard) the first system significantly worse.
-BELOW_GATE = 3
-
-
-class CliError(Exception):
-    """A failure the user can fix; ``exit_code`` 2 means a usage error."""
-
-    def __init__(self, message: str, exit_code: int = 1) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
+# The exit status of a run whose scores miss a gate (kurenai._core.runner's table).
+BELOW_GATE = _runner.BELOW_GATE
+# A failure the user can fix; ``exit_code`` 2 means a usage error.
+CliError = _runner.CommandError
 
 
 @dataclass(frozen=True)

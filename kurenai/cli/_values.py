@@ -23,6 +23,7 @@ __all__ = [
     "limit",
     "mode",
     "rouge_type",
+    "rouge_type_list",
     "rouge_types",
     "splitter",
     "thresholds",
@@ -46,10 +47,16 @@ def rouge_type(text: str) -> str:
 
 
 def rouge_types(text: str) -> list[str]:
-    """The types of ``--rouge-types``: each names its output columns, so each comes once."""
-    types = [rouge_type(name.strip()) for name in text.split(",") if name.strip()]
-    argued(_checks.distinct, types, types)
-    argued(_checks.some_types, types)
+    """The types of a comma list (``rougeL,rouge1``)."""
+    return argued(rouge_type_list, text.split(","))
+
+
+def rouge_type_list(names: list[str]) -> list[str]:
+    """The types of ``--rouge-types`` (its words: :func:`kurenai._core.parsers.words`),
+    by kurenai's names: each names its output columns, so each comes once."""
+    types = [_names.resolve(name.strip()).name for name in names if name.strip()]
+    _checks.distinct(types, types)
+    _checks.some_types(types)
     return types
 
 
