@@ -30,7 +30,19 @@ from typing import IO
 
 from kurenai._core.runner import CommandError, usable
 
-__all__ = ["OutputClash", "atomic_output", "check_outputs"]
+__all__ = [
+    "MAX_LINE_BYTES",
+    "OutputClash",
+    "atomic_output",
+    "check_outputs",
+    "line_too_long",
+    "read_lines",
+]
+
+# The longest line a command line reads (--max-line-bytes): a longer one is
+# refused as it is read, before it is held whole (/dev/zero is one line).
+MAX_LINE_BYTES = 1 << 28
+_CHUNK = 1 << 16
 
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
@@ -160,3 +172,35 @@ def _mode_for(path: str) -> int:
         mask = os.umask(0)  # the only way to read the umask
         os.umask(mask)
         return 0o666 & ~mask
+
+
+def line_too_long(name: str, number: int, limit: int) -> CommandError:
+    """Every command line's refusal of line ``number`` of ``name`` over ``--max-line-bytes``."""
+    return CommandError(f"{name}: line {number}: longer than {limit:,} bytes (--max-line-bytes)")
+
+
+def read_lines(path: str, max_line_bytes: int = MAX_LINE_BYTES) -> Iterator[tuple[int, str]]:
+    """The numbered lines of the UTF-8 file ``path`` (without their line
+    break), none held beyond ``max_line_bytes``: a longer line is refused
+    (:func:`line_too_long`) as it is read, as is text that is no UTF-8.
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as file:
+    ...     _ = file.write("one\\n" + "x" * 10 + "\\n")
+    >>> list(read_lines(file.name, 5))
+    Traceback (most recent call last):
+    kurenai._core.runner.CommandError: ...: line 2: longer than 5 bytes (--max-line-bytes)
+    """
+    with open(path, "rb") as stream:
+        number = 0
+        while raw := stream.readline(max_line_bytes + 1):
+            number += 1
+            body = raw[:-1] if raw.endswith(b"\n") else raw
+            if len(body) > max_line_bytes:
+                raise line_too_long(path, number, max_line_bytes)
+            try:
+                yield number, body.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise CommandError(
+                    f"{path}: line {number}: not UTF-8 (byte {error.start + 1})"
+                ) from None

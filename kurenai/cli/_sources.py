@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Callable, Union, cast
 
+from kurenai._core import paths as _paths
 from kurenai._core import runner as _runner
 
 __all__ = [
@@ -57,7 +58,7 @@ _READ_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError)
 _BLOCK_BYTES = 1 << 18
 # The longest line read (--max-line-bytes): a longer one is refused as it is
 # read, before it is held whole (a gzip of gigabytes of NUL bytes is one line).
-MAX_LINE_BYTES = 1 << 28
+MAX_LINE_BYTES = _paths.MAX_LINE_BYTES
 # The most bytes UTF-8 (and a \n escape: 2 bytes for one) spends on a character.
 _UTF8_MOST = 4
 
@@ -214,10 +215,7 @@ class _LineBound:
     def check(self, size: int) -> None:
         """Refuse the next line if ``size`` (its bytes) is over the bound."""
         if size > self.max_line:
-            raise CliError(
-                f"{self.source.name}: line {self.lines + 1}: longer than {self.max_line:,} "
-                "bytes (--max-line-bytes)"
-            )
+            raise _paths.line_too_long(self.source.name, self.lines + 1, self.max_line)
 
     def check_lines(self, block: bytes) -> None:
         """Refuse the first line of ``block`` (whole lines) over the bound."""
