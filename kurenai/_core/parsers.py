@@ -15,6 +15,7 @@ separate words, or both.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -22,7 +23,10 @@ from typing import Any, NoReturn
 from kurenai._core.runner import USAGE, CommandError, ExitRequest
 from kurenai._data.spelling import did_you_mean
 
-__all__ = ["Parser", "add_rouge_types", "words"]
+__all__ = ["Parser", "add_rouge_types", "int_in", "words"]
+
+# A word after --rouge-types that is a type (or a comma list of them), not a file.
+_TYPE = re.compile(r"(?i)rouge[\w-]*(,[\w-]*)*\Z")
 
 
 class Parser(argparse.ArgumentParser):
@@ -54,7 +58,7 @@ class Parser(argparse.ArgumentParser):
     ) -> argparse.Namespace:
         # An unknown long option first: argparse would name a missing required
         # argument instead, and a misspelt option is the likelier mistake.
-        given = list(sys.argv[1:] if args is None else args)
+        given = self._joined(list(sys.argv[1:] if args is None else args))
         words = given[: given.index("--")] if "--" in given else given
         unknown = [w for w in words if w.startswith("--") and self._option(w) is None]
         if unknown:
@@ -63,6 +67,33 @@ class Parser(argparse.ArgumentParser):
         if extras:
             self.error(self.unrecognized(extras))
         return parsed
+
+    def _joined(self, given: list[str]) -> list[str]:
+        """``given`` with the separate words of a list option (``--rouge-types
+        rouge1 rougeL``) joined as one comma list; where the command also takes
+        positional arguments (files), only the words shaped like a ROUGE type."""
+        lists = {o for o, a in self._option_string_actions.items() if getattr(a, "joins", False)}
+        if not lists:
+            return given
+        positional = any(not action.option_strings for action in self._actions)
+        out: list[str] = []
+        rest = iter(given)
+        for word in rest:
+            out.append(word)
+            if word == "--":
+                out.extend(rest)
+                break
+            if word not in lists:
+                continue
+            taken: list[str] = []
+            for value in rest:
+                if value.startswith("-") or (taken and positional and not _TYPE.match(value)):
+                    out += [",".join(taken), value] if taken else [value]
+                    break
+                taken.append(value)
+            else:
+                out += [",".join(taken)] if taken else []
+        return out
 
     def _option(self, word: str) -> str | None:
         name = word.split("=", 1)[0]
@@ -110,6 +141,8 @@ def add_rouge_types(
     option's usage error); the value is a list of names."""
 
     class RougeTypes(argparse.Action):
+        joins = True  # Parser._joined: separate words become one comma list
+
         def __call__(
             self,
             parser: argparse.ArgumentParser,
@@ -117,7 +150,7 @@ def add_rouge_types(
             values: Any,
             option_string: str | None = None,
         ) -> None:
-            names = words(values)
+            names = words([values])
             try:
                 names = check(names) if check is not None else names
             except (ValueError, argparse.ArgumentTypeError) as error:
@@ -129,9 +162,25 @@ def add_rouge_types(
     listed = ",".join(default)
     group.add_argument(
         "--rouge-types",
-        nargs="+",
         action=RougeTypes,
         default=list(default),
         metavar="TYPE",
         help=f"{help + '; ' if help else ''}a comma list or separate words (default: {listed})",
     )
+
+
+def int_in(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer from ``minimum`` to ``maximum`` (every
+    command's counts: ``--jobs``, ``--seed``, ``--max-line-bytes``...)."""
+    wanted = f">= {minimum}" if maximum is None else f"from {minimum} to {maximum}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text) if len(text) < 100 else minimum - 1
+        except ValueError:
+            value = minimum - 1
+        if value < minimum or (maximum is not None and value > maximum):
+            raise argparse.ArgumentTypeError(f"expected an integer {wanted}, got {text[:40]!r}")
+        return value
+
+    return parse

@@ -14,6 +14,7 @@ from typing import Callable, TypeVar
 from kurenai._core import checks as _checks
 from kurenai._core import multiref as _multiref
 from kurenai._core import names as _names
+from kurenai._core.parsers import int_in
 from kurenai.tokenizers import tokenizer_info
 
 __all__ = [
@@ -97,22 +98,6 @@ def limit(name: str) -> Callable[[str], int]:
         if value is None:
             raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text[:40]!r}")
         argued(_checks.limit, value, name)
-        return value
-
-    return parse
-
-
-def int_in(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
-    """An argparse type: an integer from ``minimum`` to ``maximum``."""
-    wanted = f">= {minimum}" if maximum is None else f"from {minimum} to {maximum}"
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text) if len(text) < 100 else minimum - 1
-        except ValueError:
-            value = minimum - 1
-        if value < minimum or (maximum is not None and value > maximum):
-            raise argparse.ArgumentTypeError(f"expected an integer {wanted}, got {text[:40]!r}")
         return value
 
     return parse
