@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from kurenai._data.spelling import did_you_mean
+from kurenai._data.spelling import closest
+from kurenai._data.spelling import meant as meant_clause
 
-__all__ = ["LANGUAGES", "Language", "choices", "known_languages", "language"]
+__all__ = ["LANGUAGES", "Language", "choices", "known_languages", "language", "likely"]
 
 
 class Language(NamedTuple):
@@ -122,15 +123,47 @@ def known_languages() -> list[str]:
     return [entry.code for entry in LANGUAGES]
 
 
+# Countries' codes given for their language's (ISO 3166 for ISO 639-1): each
+# is "did you mean" its language, which no spelling distance would find.
+_COUNTRY_CODES = {
+    "jp": "ja", "cn": "zh", "tw": "zh", "kr": "ko", "gr": "el", "dk": "da", "se": "sv",
+    "cz": "cs", "ua": "uk", "vn": "vi", "ir": "fa", "br": "pt", "ee": "et", "bd": "bn",
+    "pk": "ur", "np": "ne", "mm": "my", "kh": "km", "la": "lo", "at": "de", "mx": "es",
+}  # fmt: skip
+
+
 def language(lang: str) -> Language:
     """The row of ``lang`` (a code or an alias, in any case); a ValueError
-    naming every known language for another."""
-    entry = _BY_NAME.get(lang.strip().lower().replace("-", "_"))
+    naming the likely language and every known code for another.
+
+    >>> try:
+    ...     language("jp")
+    ... except ValueError as error:
+    ...     print(str(error)[:57])
+    unknown language 'jp' (did you mean 'ja'?); known: am, ar
+    """
+    folded = lang.strip().lower().replace("-", "_")
+    entry = _BY_NAME.get(folded)
     if entry is None:
-        known = ", ".join(f"{e.code} ({e.name})" for e in LANGUAGES)
-        meant = did_you_mean(lang.strip().lower().replace("-", "_"), _BY_NAME)
-        raise ValueError(f"unknown language {lang!r}{meant}; known: {known}")
+        meant = meant_clause(_COUNTRY_CODES.get(folded) or closest(folded, _BY_NAME))
+        known = ", ".join(e.code for e in LANGUAGES)
+        raise ValueError(
+            f"unknown language {lang[:40]!r}{meant}; known: {known} (ISO 639-1 codes, "
+            "or English names)"
+        )
     return entry
+
+
+def likely(lang: str) -> Language | None:
+    """The language ``lang`` names, or the one it likely means (a country's
+    code, a misspelling), or None.
+
+    >>> likely("jp").name, likely("germn").code, likely("klingon")
+    ('japanese', 'de', None)
+    """
+    folded = lang.strip().lower().replace("-", "_")
+    name = folded if folded in _BY_NAME else _COUNTRY_CODES.get(folded) or closest(folded, _BY_NAME)
+    return None if name is None else _BY_NAME[name]
 
 
 def choices(lang: str | None, tokenizer: Any, use_stemmer: bool) -> tuple[Any, bool | str]:

@@ -5,7 +5,11 @@ it will write (``kurenai``'s ``--output`` and ``--report``, files2rouge's
 ``--saveto``): each must be writable (not a directory, in a directory that
 exists), none may be an input (also through a symbolic or hard link), and no
 two may be the same file (or both stdout).  A refusal is an
-:class:`OutputClash` naming the option at fault.
+:class:`OutputClash` naming the option at fault.  :func:`atomic_output` is how
+every command line writes a file: under a temporary name, renamed at the end,
+so that a failed or interrupted run leaves an existing file intact (a FIFO or
+a device is written directly); the temporary file is named before it is made,
+so that a signal at any moment finds it.
 
 >>> try:
 ...     check_outputs([("--report", "out.csv"), ("--output", "out.csv")], [])
@@ -16,11 +20,31 @@ two may be the same file (or both stdout).  A refusal is an
 
 from __future__ import annotations
 
+import contextlib
 import os
+import secrets
 import stat
-from collections.abc import Iterable, Sequence
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from typing import IO
 
-__all__ = ["OutputClash", "check_outputs"]
+from kurenai._core.runner import CommandError, usable
+
+__all__ = [
+    "MAX_LINE_BYTES",
+    "OutputClash",
+    "atomic_output",
+    "check_outputs",
+    "line_too_long",
+    "read_lines",
+]
+
+# The longest line a command line reads (--max-line-bytes): a longer one is
+# refused as it is read, before it is held whole (/dev/zero is one line).
+MAX_LINE_BYTES = 1 << 28
+_CHUNK = 1 << 16
+
+_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 STDOUT = "-"
 
@@ -74,3 +98,109 @@ def _writable(option: str, path: str, inputs: Sequence[str]) -> object:
         if (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino):
             raise OutputClash(f"{option} {path} is the input file {name}; refusing to replace it")
     return (info.st_dev, info.st_ino)
+
+
+@contextlib.contextmanager
+def atomic_output(path: str) -> Iterator[IO[str]]:
+    """A text stream that becomes ``path`` only if the block succeeds.
+
+    A regular file is written under a temporary name in the same directory
+    and renamed over ``path`` at the end; ``-`` means stdout, and a FIFO or
+    device is opened and written directly.
+    """
+    if path == "-":
+        stdout = sys.stdout
+        if not usable(stdout):
+            raise CommandError("cannot write the output: stdout is closed")
+        yield stdout
+        stdout.flush()
+        return
+    if _is_special(path):
+        try:
+            special = open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115
+        except OSError as error:
+            raise CommandError(f"cannot write {path}: {error.strerror}") from None
+        with special:
+            yield special
+        return
+    with _temporary(path) as stream:
+        yield stream
+
+
+@contextlib.contextmanager
+def _temporary(path: str) -> Iterator[IO[str]]:
+    """The temporary file of ``path``: named before it exists, so that an
+    interrupt at any moment (a signal can raise in the main thread even while
+    it is held there: a BLAS or worker thread takes it) finds it recorded and
+    removes it."""
+    directory = os.path.dirname(os.path.abspath(path))
+    temporary = os.path.join(directory, f".{os.path.basename(path)}.{secrets.token_hex(8)}.tmp")
+    created = False
+    try:
+        # O_EXCL: the name is ours only if the file is new (never an existing
+        # file or a link planted under the name).
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW, 0o600)
+        created = True
+        with open(fd, "w", encoding="utf-8", newline="") as stream:
+            yield stream
+        os.chmod(temporary, _mode_for(path))
+        os.replace(temporary, path)
+    except BaseException as error:
+        if isinstance(error, OSError) and not created:
+            raise CommandError(f"cannot write {path}: {error.strerror}") from None
+        # Also when interrupted before ``created`` was set: the name is
+        # random, so a file under it is the one just made.
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _is_special(path: str) -> bool:
+    """A FIFO, character or block device: something to write into, not replace."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+
+
+def _mode_for(path: str) -> int:
+    """The existing file's permissions, or what ``open(path, "w")`` would give."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mask = os.umask(0)  # the only way to read the umask
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def line_too_long(name: str, number: int, limit: int) -> CommandError:
+    """Every command line's refusal of line ``number`` of ``name`` over ``--max-line-bytes``."""
+    return CommandError(f"{name}: line {number}: longer than {limit:,} bytes (--max-line-bytes)")
+
+
+def read_lines(path: str, max_line_bytes: int = MAX_LINE_BYTES) -> Iterator[tuple[int, str]]:
+    """The numbered lines of the UTF-8 file ``path`` (without their line
+    break), none held beyond ``max_line_bytes``: a longer line is refused
+    (:func:`line_too_long`) as it is read, as is text that is no UTF-8.
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as file:
+    ...     _ = file.write("one\\n" + "x" * 10 + "\\n")
+    >>> list(read_lines(file.name, 5))
+    Traceback (most recent call last):
+    kurenai._core.runner.CommandError: ...: line 2: longer than 5 bytes (--max-line-bytes)
+    """
+    with open(path, "rb") as stream:
+        number = 0
+        while raw := stream.readline(max_line_bytes + 1):
+            number += 1
+            body = raw[:-1] if raw.endswith(b"\n") else raw
+            if len(body) > max_line_bytes:
+                raise line_too_long(path, number, max_line_bytes)
+            try:
+                yield number, body.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise CommandError(
+                    f"{path}: line {number}: not UTF-8 (byte {error.start + 1})"
+                ) from None

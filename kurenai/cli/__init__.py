@@ -6,10 +6,11 @@ chunk is scored with ``score_batch(columnar=True)`` (``score_multi_batch``
 for records with several references), and the scores stream out per record
 (:mod:`kurenai.cli._output`) or are aggregated at the end: mean, bootstrap
 intervals, or a paired comparison with a baseline
-(:mod:`kurenai.cli._aggregate`).  ``main`` returns the exit code: 0 on
-success, 1 when an input or output file is at fault, 2 for a usage error, 3
-when a score is below ``--fail-under``, 128+N when killed by signal N (130 on
-Ctrl-C); every failure is one line on stderr.
+(:mod:`kurenai.cli._aggregate`).  ``main`` returns the exit code of the
+runner's one table (:mod:`kurenai._core.runner`): 0 on success, 1 when an
+input or output file is at fault, 2 for a usage error, 3 when a score is
+below ``--fail-under``, 128+N when ended by signal N (130 on Ctrl-C, 141 when
+the output's reader went away); every failure is one line on stderr.
 
 >>> main(["--rouge-types", "rouge9x", "--target-file", "t", "--prediction-file", "p"])
 2
@@ -20,25 +21,17 @@ from __future__ import annotations
 import argparse
 import importlib
 import itertools
-import os
 import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import IO
 
-from kurenai import _startup
+from kurenai._core import runner
 from kurenai.cli import _commands, _reporting
 from kurenai.cli._aggregate import Resampling, aggregate_report, with_mean
-from kurenai.cli._args import ExitRequest, parse_args
+from kurenai.cli._args import parse_args
 from kurenai.cli._chunks import chunked, read_chunks
-from kurenai.cli._files import (
-    Terminated,
-    atomic_output,
-    check_outputs,
-    signals_raise,
-    stderr_line,
-    usable,
-)
+from kurenai.cli._files import atomic_output, check_outputs, stderr_line
 from kurenai.cli._floats import below
 from kurenai.cli._io import Sides, count_records, read_records
 from kurenai.cli._notes import note_lsum
@@ -54,45 +47,32 @@ __all__ = ["main", "signature"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line on ``argv`` (default ``sys.argv[1:]``); return the exit code."""
+    """Run the command line on ``argv`` (default ``sys.argv[1:]``); return the exit code.
+
+    A subcommand is imported and run inside the runner too: a Ctrl-C while
+    its module loads is one line and status 130, as anywhere else."""
     args = list(sys.argv[1:] if argv is None else argv)
-    _startup.started()  # SIGINT is KeyboardInterrupt now
     found = _commands.command(args[0]) if args else None
     if found is not None:  # a subcommand: kurenai.cli._commands
-        run: Callable[[list[str]], int] = importlib.import_module(found.module).main
-        return run(args if found.named else args[1:])
+        given = args if found.named else args[1:]
+
+        def subcommand() -> int:
+            run: Callable[[list[str]], int] = importlib.import_module(found.module).main
+            return run(given)
+
+        return runner.run(f"kurenai {args[0]}", subcommand)
+    return runner.run("kurenai", lambda: _score(args))
+
+
+def _score(args: list[str]) -> int:
     if args and not args[0].startswith("-"):
-        stderr_line(f"kurenai: error: {_commands.unknown(args[0])} (see --help)")
-        return 2
+        raise CliError(_commands.unknown(args[0]), 2)
     try:
-        with signals_raise():
-            return _run(parse_args(args))
-    except ExitRequest as done:
-        return done.code
-    except CliError as error:
-        hint = " (see --help)" if error.exit_code == 2 else ""
-        stderr_line(f"kurenai: error: {error}{hint}")
-        return error.exit_code
-    except KeyboardInterrupt:
-        stderr_line("kurenai: interrupted")
-        return 130
-    except Terminated as killed:
-        stderr_line(f"kurenai: terminated by signal {killed.signum}")
-        return 128 + killed.signum
-    except BrokenPipeError:
-        # The reader went away (``kurenai ... | head``): stop quietly, and keep
-        # Python from complaining again when it flushes stdout at exit.
-        if usable(sys.stdout):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 1
-    except OSError as error:
-        stderr_line(f"kurenai: error: {error}")
-        return 1
+        return _run(parse_args(args))
     except UnicodeEncodeError as error:
         # A text or id that is no UTF-8 (a lone surrogate from a JSON escape
         # such as "\ud800") reached the output: an input fault.
-        stderr_line(f"kurenai: error: cannot write the output: {_unencodable(error)}")
-        return 1
+        raise CliError(f"cannot write the output: {_unencodable(error)}") from None
 
 
 def _unencodable(error: UnicodeEncodeError) -> str:

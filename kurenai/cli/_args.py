@@ -2,24 +2,24 @@
 (each option's value: ``kurenai.cli._values``).
 
 ``parse_args`` never calls ``sys.exit``: a usage error raises ``CliError``
-(exit code 2) and ``--help``/``--version`` raise ``ExitRequest``, so
-``kurenai.cli.main`` can return every exit code itself.
+(exit code 2) and ``--help``/``--version`` raise ``ExitRequest``
+(:class:`kurenai._core.parsers.Parser`), so the runner
+(:mod:`kurenai._core.runner`) returns every exit code itself.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import textwrap
 from collections.abc import Sequence
-from typing import NoReturn
 
 from kurenai import __version__
 from kurenai._core import checks as _checks
 from kurenai._core import multiref as _multiref
 from kurenai._core import names as _names
-from kurenai._core.parsers import Parser
+from kurenai._core.parsers import Parser, add_rouge_types
 from kurenai._core.plan import ROUGE_TYPE_GRAMMAR
+from kurenai._core.runner import EXIT_STATUS, ExitRequest
 from kurenai.cli import _commands, _reporting, _values
 from kurenai.cli._output import FORMATS as OUTPUT_FORMATS
 from kurenai.cli._sources import BELOW_GATE, INPUT_FORMATS, MAX_LINE_BYTES, CliError
@@ -47,27 +47,6 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     _check(args)
     _reporting.check_installed(args)  # after the usage errors: an extra is status 1
     return args
-
-
-class ExitRequest(Exception):
-    """``--help`` or ``--version`` is done: return ``code`` from main."""
-
-    def __init__(self, code: int) -> None:
-        super().__init__(code)
-        self.code = code
-
-
-class _Parser(Parser):
-    """The command lines' parser (no abbreviations, suggestions), raising
-    instead of calling ``sys.exit``."""
-
-    def error(self, message: str) -> NoReturn:
-        raise CliError(message, 2)
-
-    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
-        if message:
-            sys.stderr.write(message)
-        raise ExitRequest(status)
 
 
 def _paired_test(args: argparse.Namespace) -> None:
@@ -147,14 +126,14 @@ examples:
       --target-file refs.txt --prediction-file predictions.txt
   kurenai --target-file dev.jsonl --prediction-file dev.jsonl \\
       --target-field references --id-field id --output-format jsonl"""
-_EXIT_STATUS = (
-    "exit status: 0 success, 1 bad input or output file, 2 usage error, "
-    f"{BELOW_GATE} a score\nbelow --fail-under, 128+N killed by signal N (130: Ctrl-C)."
+_EXIT_STATUS = "\n".join(textwrap.wrap(EXIT_STATUS, 79)) + (
+    f"\n({BELOW_GATE} here: a score below --fail-under, or a leaderboard's first system "
+    "significantly worse)"
 )
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(
+    parser = Parser(
         prog="kurenai",
         usage=_USAGE,
         description="Score predictions against references with ROUGE, as rouge-score does, "
@@ -211,12 +190,8 @@ def _add_required(group: argparse._ArgumentGroup) -> None:
 
 def _add_scoring(group: argparse._ArgumentGroup) -> None:
     add = group.add_argument
-    add(
-        "--rouge-types",
-        type=_values.rouge_types,
-        default=_values.rouge_types(DEFAULT_TYPES),
-        metavar="TYPES",
-        help=f"comma-separated ROUGE types (default: {DEFAULT_TYPES}): {ROUGE_TYPE_GRAMMAR}",
+    add_rouge_types(
+        group, _checks.DEFAULT_TYPES, _values.rouge_type_list, f"ROUGE types: {ROUGE_TYPE_GRAMMAR}"
     )
     add("--use-stemmer", action="store_true", help="Porter-stem ASCII words")
     add(

@@ -13,7 +13,9 @@ type (and tokenizer/``lang`` variant) with each criterion, their bootstrap
 intervals and the tests between metrics (:func:`kurenai.report.correlate`);
 ``--report`` writes them as an HTML page.  As the scoring command line,
 ``--output`` and ``--report`` are checked before any input is read and are
-written whole or not at all.  Exit status 0, 1 for an unreadable file, bad
+written whole or not at all.  Every option (the types and each variant's
+scorer among them) is checked before any input is read.  Exit status
+(:mod:`kurenai._core.runner`'s table): 0, 1 for an unreadable file, bad
 data, a missing extra or an output that is an input, 2 for bad arguments,
 130 (or 128 + the signal) when interrupted.
 """
@@ -26,16 +28,17 @@ import os
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from kurenai._core.parsers import Parser
+from kurenai._core import runner
+from kurenai._core.parsers import Parser, add_rouge_types
+from kurenai._core.paths import MAX_LINE_BYTES, read_lines
 from kurenai.cli import _files, _reporting
-from kurenai.cli._files import stderr_line
 from kurenai.cli._sources import CliError
 from kurenai.cli._values import int_in
 from kurenai.stats._bootstrap import MAX_DRAWS
 from kurenai.stats._correlate import WILLIAMS
 from kurenai.stats._correlation import COEFFICIENTS, DEFAULT_LEVELS, LEVELS, RESAMPLING
 
-__all__ = ["main", "parse_variant"]
+__all__ = ["main", "parse_variant", "scorer_options"]
 
 _PROG = "kurenai correlate"
 _TESTS = ("williams", "permutation")
@@ -57,13 +60,16 @@ def _parser() -> argparse.ArgumentParser:
     files.add_argument(
         "--references", help="document, reference or references (default: --judgments)"
     )
-    scoring = parser.add_argument_group("metrics")
-    scoring.add_argument(
-        "--rouge-types",
-        nargs="+",
-        default=["rouge1", "rouge2", "rougeL"],
-        help="default: %(default)s",
+    files.add_argument(
+        "--max-line-bytes",
+        type=int_in(1),
+        default=MAX_LINE_BYTES,
+        metavar="N",
+        help="refuse a line of more than N bytes as it is read, before it is held "
+        f"(default: {MAX_LINE_BYTES:,}, 256 MiB)",
     )
+    scoring = parser.add_argument_group("metrics")
+    add_rouge_types(scoring, ["rouge1", "rouge2", "rougeL"])
     scoring.add_argument(
         "--measure",
         choices=("precision", "recall", "fmeasure"),
@@ -151,18 +157,17 @@ def parse_variant(spec: str) -> dict[str, Any]:
     return options
 
 
-def _records(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
-    with open(path, encoding="utf-8") as file:
-        for number, line in enumerate(file, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise ValueError(f"{path}:{number}: not JSON ({error.msg})") from None
-            if not isinstance(record, dict):
-                raise ValueError(f"{path}:{number}: not a JSON object")
-            yield number, record
+def _records(path: str, max_line: int) -> Iterator[tuple[int, dict[str, Any]]]:
+    for number, line in read_lines(path, max_line):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{path}:{number}: not JSON ({error.msg})") from None
+        if not isinstance(record, dict):
+            raise ValueError(f"{path}:{number}: not a JSON object")
+        yield number, record
 
 
 def _member(path: str, number: int, record: dict[str, Any], name: str) -> Any:
@@ -171,9 +176,9 @@ def _member(path: str, number: int, record: dict[str, Any], name: str) -> Any:
     return record[name]
 
 
-def _predictions(path: str) -> dict[str, dict[str, str]]:
+def _predictions(path: str, max_line: int) -> dict[str, dict[str, str]]:
     found: dict[str, dict[str, str]] = {}
-    for number, record in _records(path):
+    for number, record in _records(path, max_line):
         system = str(_member(path, number, record, "system"))
         document = str(_member(path, number, record, "document"))
         text = _member(path, number, record, "prediction")
@@ -183,9 +188,9 @@ def _predictions(path: str) -> dict[str, dict[str, str]]:
     return found
 
 
-def _references(path: str) -> dict[str, Any]:
+def _references(path: str, max_line: int) -> dict[str, Any]:
     found: dict[str, Any] = {}
-    for number, record in _records(path):
+    for number, record in _records(path, max_line):
         document = str(_member(path, number, record, "document"))
         text = record.get("references", record.get("reference"))
         ok = isinstance(text, str) or (
@@ -200,41 +205,60 @@ def _references(path: str) -> dict[str, Any]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``kurenai correlate`` on ``argv``; return the exit status."""
-    try:
-        args = _parser().parse_args(argv)
-    except SystemExit as done:  # --help (0) or a usage error (2)
-        return int(done.code or 0)
-    try:
-        variants = {
-            ("" if len(args.variants) == 1 and spec == "default" else spec): parse_variant(spec)
-            for spec in args.variants
-        }
-        # As the scoring command line: before any input is read, the outputs
-        # are checked (never an input, never each other) and the extra found.
-        inputs = [args.judgments, args.predictions or "-", args.references or "-"]
-        _files.check_outputs(args, [path for path in inputs if path != "-"])
-        _reporting.check_installed(args)
-    except ValueError as error:
-        stderr_line(f"{_PROG}: error: {error}")
-        return 2
-    except CliError as error:
-        stderr_line(f"{_PROG}: error: {error}")
-        return error.exit_code
-    try:
-        with _files.signals_raise():
-            return _write(args, _run(args, variants))
-    except KeyboardInterrupt:
-        stderr_line("kurenai: interrupted")
-        return 130
-    except _files.Terminated as killed:
-        stderr_line(f"kurenai: terminated by signal {killed.signum}")
-        return 128 + killed.signum
-    except CliError as error:
-        stderr_line(f"{_PROG}: error: {error}")
-        return error.exit_code
-    except (OSError, ValueError, ImportError, RuntimeError) as error:
-        stderr_line(f"{_PROG}: error: {error}")
-        return 1
+    return runner.run(
+        _PROG, lambda: _main(argv), failures=(OSError, ValueError, ImportError, RuntimeError)
+    )
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    args = _parser().parse_args(argv)
+    # As the scoring command line: every option, before any input is read:
+    # the variants' scorers built (types, languages, tokenizers, stemmers and
+    # their extras), the outputs checked (never an input, never each other).
+    variants = _variants(args)
+    inputs = [args.judgments, args.predictions or "-", args.references or "-"]
+    _files.check_outputs(args, [path for path in inputs if path != "-"])
+    _reporting.check_installed(args)
+    return _write(args, _run(args, variants))
+
+
+def _variants(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    """Each ``--variants`` spec's RougeScorer options, its scorer built once
+    here: a usage error (status 2) or a missing extra (1) before any input."""
+    from kurenai.rouge_scorer import RougeScorer
+
+    variants = {}
+    for spec in args.variants:
+        label = "" if len(args.variants) == 1 and spec == "default" else spec
+        try:
+            options = scorer_options(parse_variant(spec))
+            RougeScorer(list(args.rouge_types), **options)
+        except ImportError as error:
+            raise CliError(f"cannot make variant {spec!r}: {error}") from None
+        except (TypeError, ValueError) as error:
+            raise CliError(f"variant {spec!r}: {error}", 2) from None
+        variants[label] = options
+    return variants
+
+
+def scorer_options(options: dict[str, Any]) -> dict[str, Any]:
+    """:func:`parse_variant`'s options as ``RougeScorer`` takes them: a named
+    stemmer (``stem=german``) stems the variant's tokenizer (its ``tokenizer=``,
+    its language's, or rouge-score's), given to the scorer as that tokenizer.
+
+    >>> scorer_options(parse_variant("stem=german"))["tokenizer"]
+    AllCharacterSupportTokenizer(use_stemmer=german)
+    """
+    stem = options.get("use_stemmer")
+    if not isinstance(stem, str):
+        return options
+    from kurenai._core.languages import language
+    from kurenai.tokenizers import resolve_tokenizer
+
+    lang, name = options.get("lang"), options.get("tokenizer")
+    if name is None and lang is not None:
+        name = language(lang).tokenizer
+    return {"tokenizer": resolve_tokenizer(name, use_stemmer=stem)}
 
 
 def _write(args: argparse.Namespace, found: Any) -> int:
@@ -255,10 +279,11 @@ def _write(args: argparse.Namespace, found: Any) -> int:
 def _run(args: argparse.Namespace, variants: dict[str, dict[str, Any]]) -> Any:
     from kurenai.report import correlate
 
-    judgments = [record for _, record in _records(args.judgments)]
+    most = args.max_line_bytes
+    judgments = [record for _, record in _records(args.judgments, most)]
     return correlate(
-        _references(args.references or args.judgments),
-        _predictions(args.predictions or args.judgments),
+        _references(args.references or args.judgments, most),
+        _predictions(args.predictions or args.judgments, most),
         judgments,
         args.rouge_types,
         variants=variants,

@@ -23,6 +23,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import IO, Callable, Union, cast
 
+from kurenai._core import paths as _paths
+from kurenai._core import runner as _runner
+
 __all__ = [
     "BELOW_GATE",
     "INPUT_FORMATS",
@@ -55,22 +58,15 @@ _READ_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError)
 _BLOCK_BYTES = 1 << 18
 # The longest line read (--max-line-bytes): a longer one is refused as it is
 # read, before it is held whole (a gzip of gigabytes of NUL bytes is one line).
-MAX_LINE_BYTES = 1 << 28
+MAX_LINE_BYTES = _paths.MAX_LINE_BYTES
 # The most bytes UTF-8 (and a \n escape: 2 bytes for one) spends on a character.
 _UTF8_MOST = 4
 
 
-# The exit status of a run whose scores miss a gate: a corpus F below
-# --fail-under, or (a leaderboard) the first system significantly worse.
-BELOW_GATE = 3
-
-
-class CliError(Exception):
-    """A failure the user can fix; ``exit_code`` 2 means a usage error."""
-
-    def __init__(self, message: str, exit_code: int = 1) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
+# The exit status of a run whose scores miss a gate (kurenai._core.runner's table).
+BELOW_GATE = _runner.BELOW_GATE
+# A failure the user can fix; ``exit_code`` 2 means a usage error.
+CliError = _runner.CommandError
 
 
 @dataclass(frozen=True)
@@ -219,10 +215,7 @@ class _LineBound:
     def check(self, size: int) -> None:
         """Refuse the next line if ``size`` (its bytes) is over the bound."""
         if size > self.max_line:
-            raise CliError(
-                f"{self.source.name}: line {self.lines + 1}: longer than {self.max_line:,} "
-                "bytes (--max-line-bytes)"
-            )
+            raise _paths.line_too_long(self.source.name, self.lines + 1, self.max_line)
 
     def check_lines(self, block: bytes) -> None:
         """Refuse the first line of ``block`` (whole lines) over the bound."""

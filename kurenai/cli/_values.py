@@ -14,6 +14,7 @@ from typing import Callable, TypeVar
 from kurenai._core import checks as _checks
 from kurenai._core import multiref as _multiref
 from kurenai._core import names as _names
+from kurenai._core.parsers import int_in
 from kurenai.tokenizers import tokenizer_info
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "limit",
     "mode",
     "rouge_type",
+    "rouge_type_list",
     "rouge_types",
     "splitter",
     "thresholds",
@@ -46,10 +48,16 @@ def rouge_type(text: str) -> str:
 
 
 def rouge_types(text: str) -> list[str]:
-    """The types of ``--rouge-types``: each names its output columns, so each comes once."""
-    types = [rouge_type(name.strip()) for name in text.split(",") if name.strip()]
-    argued(_checks.distinct, types, types)
-    argued(_checks.some_types, types)
+    """The types of a comma list (``rougeL,rouge1``)."""
+    return argued(rouge_type_list, text.split(","))
+
+
+def rouge_type_list(names: list[str]) -> list[str]:
+    """The types of ``--rouge-types`` (its words: :func:`kurenai._core.parsers.words`),
+    by kurenai's names: each names its output columns, so each comes once."""
+    types = [_names.resolve(name.strip()).name for name in names if name.strip()]
+    _checks.distinct(types, types)
+    _checks.some_types(types)
     return types
 
 
@@ -90,22 +98,6 @@ def limit(name: str) -> Callable[[str], int]:
         if value is None:
             raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text[:40]!r}")
         argued(_checks.limit, value, name)
-        return value
-
-    return parse
-
-
-def int_in(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
-    """An argparse type: an integer from ``minimum`` to ``maximum``."""
-    wanted = f">= {minimum}" if maximum is None else f"from {minimum} to {maximum}"
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text) if len(text) < 100 else minimum - 1
-        except ValueError:
-            value = minimum - 1
-        if value < minimum or (maximum is not None and value > maximum):
-            raise argparse.ArgumentTypeError(f"expected an integer {wanted}, got {text[:40]!r}")
         return value
 
     return parse

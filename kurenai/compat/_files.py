@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from kurenai._core.runner import counts_differ
 from kurenai.compat._rouge import Rouge, RougeChinese
 
 __all__ = ["FilesRouge", "FilesRougeChinese"]
@@ -28,7 +29,8 @@ class FilesRouge:
                 raise AssertionError(f"not a file: {path}")
         hyp_lines, ref_lines = _line_count(hyp_path), _line_count(ref_path)
         if hyp_lines != ref_lines:
-            raise AssertionError(f"{hyp_path} has {hyp_lines} lines but {ref_path} has {ref_lines}")
+            counts = counts_differ(hyp_path, hyp_lines, ref_path, ref_lines)
+            raise AssertionError(str(counts))  # the package's exception, kurenai's words
 
     def get_scores(
         self, hyp_path: str, ref_path: str, avg: bool = False, ignore_empty: bool = False

@@ -9,8 +9,9 @@ The same arguments and the same JSON on stdout as the packages' own
 
 plus the choice of numbers (``--rouge-version``, ``--mode``, ``--tokenizer``,
 ``--use-stemmer``).  As in the packages, ``--ignore_empty`` acts on files
-only.  ``main`` returns the exit code: 0, 1 with one line on stderr when
-scoring fails, 2 for a usage error.
+only.  ``main`` returns the exit code of :mod:`kurenai._core.runner`'s table:
+0, 1 with one line on stderr when scoring fails, 2 for a usage error, 130 on
+Ctrl-C.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from kurenai import _startup
+from kurenai._core import runner
 from kurenai._core.parsers import Parser
 from kurenai._data.spelling import did_you_mean
 from kurenai.compat._dialects import DIALECTS
@@ -82,43 +83,32 @@ def _parser(command: str, package: str) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``argv`` (its first item the command name, e.g. ``rouge``)."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    _startup.started()  # SIGINT is KeyboardInterrupt now
     if argv[:1] in (["-h"], ["--help"]):  # python -m kurenai.compat --help
         print(f"usage: python -m kurenai.compat {{{','.join(COMMANDS)}}} [-h] ...")
         return 0
     if not argv or argv[0] not in COMMANDS:
         meant = did_you_mean(argv[0], COMMANDS) if argv else ""
-        print(
-            f"kurenai: error: the first argument must be one of {', '.join(COMMANDS)}{meant}",
-            file=sys.stderr,
-        )
-        return 2
-    command, args_list = argv[0], argv[1:]
+        first = f"the first argument must be one of {', '.join(COMMANDS)}{meant}"
+        return runner.run("kurenai", lambda: runner.fail(runner.CommandError(first, 2)))
+    failures = (ValueError, TypeError, AssertionError, KeyError, ZeroDivisionError, OSError)
+    return runner.run(f"kurenai {argv[0]}", lambda: _main(argv[0], argv[1:]), failures)
+
+
+def _main(command: str, args_list: list[str]) -> int:
     package, rouge_class, files_class = COMMANDS[command]
-    parser = _parser(command, package)
-    try:
-        args = parser.parse_args(args_list)
-    except SystemExit as done:  # --help (0) or a usage error (2)
-        return int(done.code or 0)
+    args = _parser(command, package).parse_args(args_list)
     metrics = None if args.metrics is None else [f"rouge-{m.lower()}" for m in args.metrics]
     options = {"version": args.rouge_version, "mode": args.mode}
     if args.tokenizer is not None or args.use_stemmer:
         options.update(tokenizer=args.tokenizer, use_stemmer=args.use_stemmer)
-    try:
-        if args.file:
-            files = files_class(metrics, args.stats, **options)
-            scores = files.get_scores(
-                args.hypothesis, args.reference, avg=args.avg, ignore_empty=args.ignore_empty
-            )
-        else:
-            scores = rouge_class(metrics, args.stats, **options).get_scores(
-                args.hypothesis, args.reference, avg=args.avg
-            )
-    except (ValueError, TypeError, AssertionError, KeyError, ZeroDivisionError, OSError) as error:
-        print(f"kurenai {command}: error: {error}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(f"kurenai {command}: interrupted", file=sys.stderr)
-        return 130
+    if args.file:
+        files = files_class(metrics, args.stats, **options)
+        scores = files.get_scores(
+            args.hypothesis, args.reference, avg=args.avg, ignore_empty=args.ignore_empty
+        )
+    else:
+        scores = rouge_class(metrics, args.stats, **options).get_scores(
+            args.hypothesis, args.reference, avg=args.avg
+        )
     print(json.dumps(scores, indent=2))
     return 0

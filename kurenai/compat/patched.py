@@ -15,6 +15,7 @@ import runpy
 import sys
 from collections.abc import Sequence
 
+from kurenai._core import runner
 from kurenai.compat._patch import ENV_VAR, patch_from_env, patch_rouge_score
 
 __all__ = ["main"]
@@ -23,11 +24,21 @@ _USAGE = "usage: python -m kurenai.compat.patched [-m module | script.py] [args 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Patch, then run the module or script ``argv`` names; its exit code."""
+    """Patch, then run the module or script ``argv`` names; its exit code.
+
+    Through the one runner (:mod:`kurenai._core.runner`): a usage error is
+    status 2, Ctrl-C 130 and a signal 128+N; the program's own exceptions
+    are its own (a traceback, as ``python script.py`` shows them)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] in ("-h", "--help") or (args[:1] == ["-m"] and len(args) < 2):
-        print(_USAGE, file=sys.stderr if not args or args[0] == "-m" else sys.stdout)
-        return 2 if not args or args[0] == "-m" else 0
+    return runner.run("kurenai.compat.patched", lambda: _main(args), failures=())
+
+
+def _main(args: list[str]) -> int:
+    if args[:1] in (["-h"], ["--help"]):
+        print(_USAGE)
+        return 0
+    if not args or (args[:1] == ["-m"] and len(args) < 2):
+        raise runner.CommandError(f"name a script or -m MODULE ({_USAGE})", runner.USAGE)
     if ENV_VAR in os.environ:
         patch_from_env()  # honours an explicit 0 (and rejects a typo)
     else:

@@ -18,13 +18,13 @@ files2rouge REFERENCES SUMMARIES`` prints what files2rouge prints.
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 import time
 from collections.abc import Sequence
 
+from kurenai._core import runner
 from kurenai._core.parsers import Parser
-from kurenai._core.paths import check_outputs
+from kurenai._core.paths import OutputClash, atomic_output, check_outputs
 from kurenai.rouge155.pyrouge import Rouge155
 
 __all__ = ["files2rouge", "main"]
@@ -109,9 +109,8 @@ def split_files(
     ):
         model_lines, system_lines = models.readlines(), systems.readlines()
     if len(model_lines) != len(system_lines):
-        raise ValueError(
-            f"Model and System line counts must match, {len(model_lines)} != {len(system_lines)}"
-        )
+        counts = (model_path, len(model_lines), system_path, len(system_lines))
+        raise ValueError(str(runner.counts_differ(*counts)))
     ignored = []
     for i, (model_line, system_line) in enumerate(zip(model_lines, system_lines)):
         model_line, system_line = model_line.strip(), system_line.strip()
@@ -152,14 +151,18 @@ def _parser() -> Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """files2rouge's command line: ``REFERENCES SUMMARIES [options]``."""
-    try:
-        args = _parser().parse_args(argv)
-    except SystemExit as done:  # --help (0) or a usage error (2)
-        return int(done.code or 0)
+    return runner.run("files2rouge", lambda: _main(argv), failures=(OSError, LookupError))
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    args = _parser().parse_args(argv)
     start = time.time()
-    try:
-        if args.saveto:  # refused before the inputs are read, not after
+    if args.saveto:  # refused before the inputs are read, not after
+        try:
             check_outputs([("--saveto", args.saveto)], [args.reference, args.summary])
+        except OutputClash as error:
+            raise runner.CommandError(str(error)) from None
+    try:
         output = files2rouge(
             args.summary,
             args.reference,
@@ -172,12 +175,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             stemming=not args.no_stemming,
             progress=True,
         )
-    except (OSError, ValueError, LookupError) as error:  # OutputClash is a ValueError
-        print(f"files2rouge: {error}", file=sys.stderr)
-        return 1
+    except ValueError as error:
+        raise runner.CommandError(str(error)) from None
     print(output)
-    if args.saveto:
-        with open(args.saveto, "w", encoding="utf-8") as stream:
+    if args.saveto:  # whole or not at all
+        with atomic_output(args.saveto) as stream:
             print(output, file=stream)
     print(f"Elapsed time: {time.time() - start:.3f} seconds")
     return 0

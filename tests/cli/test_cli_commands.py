@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import kurenai
 from kurenai._core.parsers import Parser
+from kurenai._core.runner import CommandError
 from kurenai._data.spelling import closest, did_you_mean
 from kurenai.cli import _args, _commands
 from kurenai.compat import cli as compat_cli
@@ -142,8 +143,9 @@ def test_argparse_alone_would_take_the_prefix() -> None:
     for parser in (plain, strict):
         parser.add_argument("--rouge-types")
     assert plain.parse_args(["--rouge-type", "rouge1"]).rouge_types == "rouge1"
-    with pytest.raises(SystemExit):
+    with pytest.raises(CommandError, match="did you mean '--rouge-types'") as refused:
         strict.parse_args(["--rouge-type", "rouge1"])
+    assert refused.value.exit_code == 2
 
 
 @pytest.mark.parametrize(

@@ -120,8 +120,8 @@ def test_text_output_and_the_report(capsys: pytest.CaptureFixture[str], tmp_path
         (["--judgments", REFERENCES, "--references", REFERENCES], 1, "no 'system' member"),
         (
             [*SAMPLE, "--variants", "lang=xx"],
-            1,
-            "cannot make variant 'lang=xx'",
+            2,
+            "variant 'lang=xx': unknown language 'xx'",
         ),
         (
             [*SAMPLE, "--variants", "speed=9"],
@@ -195,7 +195,7 @@ def test_an_interrupt_while_writing_leaves_no_part(
     output = tmp_path / "out.txt"
     outputs = ["--output", str(output), "--report", str(report)]
     code, out, err = _run(capsys, *SAMPLE, "--bootstrap-samples", "5", *outputs)
-    assert (code, out, err) == (130, "", "kurenai: interrupted\n")
+    assert (code, out, err) == (130, "", "kurenai correlate: interrupted\n")
     assert report.read_text() == "precious\n"  # untouched: no half page
     assert output.read_text().startswith("correlations")  # finished before the page began
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.txt", "r.html"]

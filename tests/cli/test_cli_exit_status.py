@@ -20,7 +20,7 @@ import pytest
 from cli_support import Result, call_main
 
 from kurenai import cli as kurenai_cli
-from kurenai.cli import _files
+from kurenai._core import runner as _runner
 from kurenai.sentences import _punkt_english
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guides" / "cli.md"
@@ -185,7 +185,7 @@ def test_row_128_plus_n_a_signal_leaves_the_output_as_it_was(
 
     def count_then_signal(*args: object, **kwargs: object) -> int:
         # The run's handler (SIGINT: Python's, raising KeyboardInterrupt), or no signal.
-        expected = signal.default_int_handler if signum == "SIGINT" else _files._raise
+        expected = signal.default_int_handler if signum == "SIGINT" else _runner._raise
         assert signal.getsignal(number) is expected
         signal.raise_signal(number)
         return count_records(*args, **kwargs)

@@ -122,7 +122,7 @@ def test_files2rouge_saveto_an_input_is_refused_before_reading(
     captured = capsys.readouterr()
     assert (code, captured.out) == (1, "")
     assert captured.err == (
-        "files2rouge: --saveto p.txt is the input file p.txt; refusing to replace it\n"
+        "files2rouge: error: --saveto p.txt is the input file p.txt; refusing to replace it\n"
     )
     _unchanged(here)
 
