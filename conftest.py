@@ -25,8 +25,9 @@ def _installed_elsewhere() -> Path | None:
     """The folder of a kurenai installed outside this tree, where the tree's
     own ``kurenai/`` is not built (an unpacked sdist, as packagers test it:
     ``pip install`` the sdist, then ``pytest`` in the unpacked tree)."""
-    built = [*(ROOT / "kurenai").glob("_lcs*.so"), *(ROOT / "kurenai").glob("_lcs*.pyd")]
-    if built:  # built in place: the tree is under test
+    suffixes = importlib.machinery.EXTENSION_SUFFIXES
+    if any((ROOT / "kurenai" / f"_lcs{suffix}").is_file() for suffix in suffixes):
+        return None  # built in place (an editable install, build_ext --inplace): under test
         return None
     others = [p for p in sys.path if p and Path(p).resolve() != ROOT]
     spec = importlib.machinery.PathFinder.find_spec("kurenai", others)
