@@ -57,6 +57,6 @@ export PYTHONPATH="$work:$work/pure"
 "${python_arm[@]}" -c "import platform, kurenai, kurenai._lcs as l; \
 print(platform.machine(), kurenai.IMPLEMENTATION, l.POPCOUNT)"
 KURENAI_IMPLEMENTATION=compiled "${python_arm[@]}" -m pytest -q -p no:cacheprovider \
-    -m "not slow" -x "$@" tests/kernels/test_kernels.py tests/kernels/test_variants_kernels.py \
-    tests/kernels/test_lcs_threads.py tests/kernels/test_fused.py tests/core/test_resample.py
+    -m "not slow" -x "$@" tests/kernel_modules/test_kernels.py tests/kernel_modules/test_variants_kernels.py \
+    tests/kernel_modules/test_lcs_threads.py tests/kernel_modules/test_fused.py tests/core/test_resample.py
 echo "aarch64: the kernels pass under qemu ($checkout)"

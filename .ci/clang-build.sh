@@ -22,5 +22,5 @@ if grep -E 'warning:' build.log; then
 fi
 echo "clang: $(ls kurenai/*.so | wc -l) modules, no warning"
 env -u KURENAI_IMPLEMENTATION PYTHONPATH="$work" "$python" -m pytest -q -p no:cacheprovider \
-    -m "not slow" "$@" tests/kernels/test_kernels.py tests/kernels/test_variants_kernels.py \
-    tests/kernels/test_lcs_threads.py tests/core/test_resample.py
+    -m "not slow" "$@" tests/kernel_modules/test_kernels.py tests/kernel_modules/test_variants_kernels.py \
+    tests/kernel_modules/test_lcs_threads.py tests/core/test_resample.py

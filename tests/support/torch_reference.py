@@ -1,7 +1,8 @@
 """The real torchmetrics, for the tests of ``kurenai.torchmetrics``.
 
-:func:`torchmetrics_modules` imports torch and torchmetrics, or skips (fails
-under ``CI=true``: the ``torch`` extra is installed there).
+:func:`torchmetrics_modules` imports torch and torchmetrics, or skips the
+module that calls it (fails under ``CI=true``: the ``torch`` extra is
+installed there).
 :func:`install_punkt_tab` gives NLTK an English ``punkt_tab`` without a
 download: torchmetrics' ``rougeLsum`` calls ``nltk.sent_tokenize``, which
 reads it, and on a machine without it tries to download it.  The tables
@@ -16,16 +17,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from optional import missing
+from optional import missing, require
 
 
 def torchmetrics_modules() -> tuple[ModuleType, ModuleType]:
-    """(torch, torchmetrics), or skip / fail under CI=true."""
-    try:
-        import torch
-        import torchmetrics
-    except ImportError as error:
-        missing(f"torch and torchmetrics are not installed (the torch extra): {error}")
+    """(torch, torchmetrics), or skip the module / fail under CI=true."""
+    torch, torchmetrics = require(
+        "torch", "torchmetrics", reason="torch and torchmetrics are not installed (the torch extra)"
+    )
     return torch, torchmetrics
 
 

@@ -48,7 +48,7 @@ CONFTEST = """
 import os, socket, sys, types
 import pytest
 
-# The stand-in nltk (see tests/torch/test_ignite_upstream.py in kurenai).
+# The stand-in nltk (see tests/torch_frontends/test_ignite_upstream.py in kurenai).
 nltk = types.ModuleType("nltk")
 nltk.download = lambda *args, **kwargs: True
 nltk.word_tokenize = lambda text, language="english": text.split()

@@ -221,7 +221,7 @@ def test_unpacked_sdist_runs_with_plain_pytest(built: Built, wheel_python: Path)
     fixture (an ``xdist_group`` mark); and ``-n 2`` still chooses loadgroup."""
     (built.root / "dist_spy.py").write_text(DIST_SPY)
     tests = built.unpacked / "tests"
-    selection = [tests / "test_scoring.py", tests / "kernels" / "test_robustness_hash.py"]
+    selection = [tests / "test_scoring.py", tests / "kernel_modules" / "test_robustness_hash.py"]
     pytest = (wheel_python, "-m", "pytest", "-q", "-m", "not slow", "-p", "dist_spy")
     plain = _run(*pytest, "-p", "no:xdist", *selection, cwd=built.root, PYTHONPATH=str(built.root))
     assert "dist: (no xdist)" in plain.stdout and " passed" in plain.stdout, plain.stdout

@@ -293,7 +293,7 @@ PERL_ONLY = {
     "spl_values": "reads SPL bytes itself; the pure path reads them (summary_of), "
     "then calls evaluation_values",
     "ZERO_BASE": "the division by zero's message; the pure path raises Perl155ZeroDivision "
-    "with the same words (tests/kernels/test_perl_kernels.py)",
+    "with the same words (tests/kernel_modules/test_perl_kernels.py)",
 }
 # pure name -> its parameters the kernel does not take, and why
 PERL_PURE_PARAMETERS = {

@@ -29,7 +29,7 @@ except ImportError:  # Python < 3.11
     tomllib = None  # type: ignore[assignment]
 
 ROOT = Path(__file__).resolve().parents[2]
-PYTHONS = ("39", "310", "311", "312", "313", "314")
+PYTHONS = ("39", "310", "311", "312", "313", "314", "315")
 INTENDED = {
     "linux": {
         f"cp{v}-{libc}_{arch}"
