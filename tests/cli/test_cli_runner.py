@@ -90,8 +90,11 @@ def test_ctrl_c_at_any_moment_is_one_line_and_130(
     _, err = child.communicate(timeout=120)
     text = err.decode()
     assert "Traceback" not in text, text
-    assert child.returncode in (0, 130), (child.returncode, text)
-    if child.returncode == 130:
+    # -SIGINT: the one line was written and the run ended, then CPython's exit
+    # re-raised the signal (its rule after an interrupt inside an extension
+    # module's initialisation, here scipy's); a shell reports 130 for either.
+    assert child.returncode in (0, 130, -signal.SIGINT), (child.returncode, text)
+    if child.returncode:
         # (While kurenai itself loads, its start-up handler says "kurenai: ...".)
         prog = "kurenai( xlsum)?" if command == "xlsum" else "(kurenai( rouge155)?|files2rouge)"
         assert re.fullmatch(f"{prog}: interrupted", text.splitlines()[-1]), text

@@ -201,7 +201,7 @@ ROWS = [
     *_row(
         "unknown-language",
         ValueError,
-        "unknown language 'xx'; known: am (amharic), ",
+        "unknown language 'xx'; known: am, ar, az, ",
         **_keywords(_scorer, lang="xx"),
         compute=lambda: compute(["a"], ["a"], lang="xx"),
         cli=_cli("--lang", "xx"),
