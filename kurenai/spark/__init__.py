@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Union
 from kurenai._core import checks as _checks
 from kurenai._core import languages as _languages
 from kurenai._core import names as _names
+from kurenai._data.extras import pip_install
 from kurenai.spark._worker import Spec
 
 if TYPE_CHECKING:
@@ -224,7 +225,7 @@ def _load_udfs() -> Any:
     except ImportError as error:
         raise ImportError(
             f"kurenai.spark needs pyspark, pyarrow and pandas ({error}); "
-            "install them with: pip install -e '.[spark]' in a kurenai checkout"
+            f"install them with: {pip_install('spark')}"
         ) from error
     from kurenai.spark import _udfs as _spark_udfs
 

