@@ -207,12 +207,11 @@ def tokenizer_key(tokenizer: Any) -> str:
 def _check_tokenizer(tokenizer: Any, use_stemmer: bool | str) -> None:
     """Fail on the driver for an unknown name or a non-tokenizer, without
     building an analyser here (that would load its dictionary)."""
-    from kurenai.tokenizers import available_tokenizers, resolve_tokenizer
+    from kurenai._core import checks
+    from kurenai.tokenizers import resolve_tokenizer
 
     if isinstance(tokenizer, str):
-        if tokenizer not in available_tokenizers():
-            names = ", ".join(available_tokenizers())
-            raise ValueError(f"unknown tokenizer {tokenizer!r}; available: {names}")
+        checks.tokenizer(tokenizer)  # the registry's refusal, with its "did you mean"
     elif tokenizer is not None:
         resolve_tokenizer(tokenizer, use_stemmer)
 

@@ -355,9 +355,7 @@ def _texts(values: Any, name: str) -> list[str]:
     found: list[str] = _sequence(values, name, "a str or a sequence of str")
     for index, value in enumerate(found):
         if type(value) is not str:
-            if not isinstance(value, str):
-                raise _checks.text_item(name, index, value)
-            found[index] = str.__str__(value)
+            found[index] = _checks.text_at(name, index, value)
     return found
 
 

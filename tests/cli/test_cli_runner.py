@@ -66,6 +66,7 @@ def _wait_for(child: subprocess.Popen[bytes], library: bytes) -> None:
         time.sleep(0.001)
 
 
+@pytest.mark.slow
 @posix
 @pytest.mark.parametrize("delay", [0.0, 0.05, 0.15, 0.3, 0.6, 1.0])
 @pytest.mark.parametrize("command", ["xlsum", "files2rouge"])
@@ -139,6 +140,7 @@ def test_an_interrupt_anywhere_in_a_command_is_one_line_and_130(
 # ------------------------------------------------------------ correlate
 
 
+@pytest.mark.slow
 @posix
 @pytest.mark.parametrize(
     ("options", "message"),
@@ -312,6 +314,7 @@ def test_xlsum_has_the_scoring_commands_line_limit(
     )
 
 
+@pytest.mark.slow
 @posix
 def test_xlsum_refuses_an_endless_line_in_one_line() -> None:
     child = subprocess.run(
