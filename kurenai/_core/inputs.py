@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from kurenai._data.extras import pip_install
+
 __all__ = ["check_reference_group", "column", "references", "require", "texts"]
 
 # Optional libraries -> the extra that installs them.
@@ -30,9 +32,7 @@ def require(module: str, purpose: str) -> ModuleType:
         return importlib.import_module(module)
     except ImportError as error:
         extra = _EXTRAS.get(module, module)
-        raise ImportError(
-            f"{purpose} needs {module}: pip install -e '.[{extra}]' in a kurenai checkout"
-        ) from error
+        raise ImportError(f"{purpose} needs {module}: {pip_install(extra)}") from error
 
 
 def texts(values: Any, name: str = "texts") -> Any:

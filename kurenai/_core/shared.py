@@ -23,7 +23,7 @@ from typing import Any, Union
 import numpy as np
 import numpy.typing as npt
 
-from kurenai._core import batch as _batch
+from kurenai._core import checks as _checks
 
 __all__ = ["score_systems"]
 
@@ -64,7 +64,7 @@ def _score_shared(
     targets: list[str] = []
     predictions = []
     for system in systems.values():  # plain str, or score_batch's TypeError
-        _, _, targets, checked = _batch.checked_pairs(texts, [system[i] for i in rows], False)
+        _, _, targets, checked = _checks.checked_pairs(texts, [system[i] for i in rows], False)
         predictions.append(checked)
     tables = [np.empty((len(scorer.rouge_types), 3, len(rows))) for _ in systems]
     scorer.plan.score_shared(targets, predictions, tables)

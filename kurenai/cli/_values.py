@@ -15,7 +15,6 @@ from kurenai._core import checks as _checks
 from kurenai._core import multiref as _multiref
 from kurenai._core import names as _names
 from kurenai._core.parsers import int_in
-from kurenai.tokenizers import tokenizer_info
 
 __all__ = [
     "fraction",
@@ -63,7 +62,7 @@ def rouge_type_list(names: list[str]) -> list[str]:
 
 def tokenizer(text: str) -> str:
     """``text`` if it names a registered tokenizer (the registry's message if not)."""
-    argued(tokenizer_info, text)
+    argued(_checks.tokenizer, text)
     return text
 
 

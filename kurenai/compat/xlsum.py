@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from kurenai import _backend
+from kurenai._core import checks as _checks
 from kurenai.compat._xlsum_fused import WakatiScores
 from kurenai.compat._xlsum_stemmers import STATEFUL, CachedStemmer, stemmer_for
 from kurenai.compat._xlsum_tokens import ALIASES, Tokens, canonical, segmenter, wakati, words_of
@@ -156,11 +157,13 @@ class RougeScorer:
         """``score`` of each pair; with ``n_jobs`` > 1 and a segmenter that holds
         the GIL (jieba, MeCab, pythainlp), in up to ``n_jobs`` worker processes
         (kurenai's pool, as ``kurenai.RougeScorer.score_batch`` uses), each
-        loading the analyser once.  The scores are the same either way."""
+        loading the analyser once; ``n_jobs`` -1 or 0: every available core,
+        as everywhere in kurenai.  The scores are the same either way."""
+        jobs = _checks.resolve_jobs(n_jobs)
         targets, predictions = list(targets), list(predictions)
         if len(targets) != len(predictions):
             raise ValueError(f"{len(targets)} targets but {len(predictions)} predictions")
-        if n_jobs > 1 and self._in_workers(len(targets)):
+        if jobs > 1 and self._in_workers(len(targets)):
             from kurenai._core.processes import score_in_workers
 
             assert self._recipe is not None
@@ -168,7 +171,7 @@ class RougeScorer:
                 (targets[i : i + _CHUNK], predictions[i : i + _CHUNK])
                 for i in range(0, len(targets), _CHUNK)
             ]
-            done = score_in_workers(pickle.dumps(self._recipe), chunks, n_jobs)
+            done = score_in_workers(pickle.dumps(self._recipe), chunks, jobs)
             if done is not None:
                 return [scores for chunk in done for scores in chunk]
         return self.score_many(targets, predictions)
@@ -298,9 +301,9 @@ def calculate_rouge(
     :func:`kurenai.sentences.punkt_sentences`: no download) on lines of their
     own when ``newline_sep``, every pair scored, and rouge-score's bootstrap
     (1000 samples, 95%) drawn from ``np.random.seed(seed)``'s stream (``seed``
-    None: NumPy's global generator as it stands).  ``n_jobs`` > 1: the
-    analysers (jieba, MeCab, pythainlp) of a large corpus run in that many
-    worker processes (:meth:`RougeScorer.score_batch`).
+    None: NumPy's global generator as it stands).  ``n_jobs`` > 1 (-1 or 0:
+    every available core): the analysers (jieba, MeCab, pythainlp) of a large
+    corpus run in that many worker processes (:meth:`RougeScorer.score_batch`).
     """
     import numpy as np
 

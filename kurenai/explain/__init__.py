@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Callable, Literal, NamedTuple
 
-from kurenai._core import batch as _batch
+from kurenai._core import checks as _checks
 from kurenai._core import multiref as _multiref
 from kurenai._core.kinds import Tally, kind_of
 from kurenai._core.plan import LCS, LSUM, NGRAM, SKIP, WLCS
@@ -130,8 +130,8 @@ def explain(scorer: Any, target: str, prediction: str) -> Explanation:
     :mod:`kurenai.explain._matches`: ROUGE-S/SU without a gap on long texts,
     ROUGE-Lsum or ROUGE-W on many sentences sharing tokens).
     """
-    target = _batch.text("target", target)
-    prediction = _batch.text("prediction", prediction)
+    target = _checks.text("target", target)
+    prediction = _checks.text("prediction", prediction)
     views = _Views(scorer)
     t, p = views.of(target), views.of(prediction)
     spec = scorer.plan.spec
@@ -155,7 +155,7 @@ def explain_multi(
 ) -> MultiExplanation:
     """:func:`explain` against each of several references (``score_multi``'s input)."""
     mode = _multiref.check_mode(mode)
-    references = _batch.references(targets, "targets")
+    references = _checks.target_list(targets, "targets")
     found = tuple(explain(scorer, reference, prediction) for reference in references)
     scores, picks = _multiref.chosen(scorer.plan, references, prediction, mode)
     names = scorer.rouge_types

@@ -45,7 +45,7 @@ class Options:
     )
 
     def __post_init__(self) -> None:
-        from kurenai._core.batch import resolve_jobs
+        from kurenai._core.checks import resolve_jobs
         from kurenai.tokenizers import resolve_tokenizer
 
         object.__setattr__(self, "use_stemmer", _checks.flag(self.use_stemmer, "use_stemmer"))

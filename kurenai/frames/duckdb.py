@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kurenai._data.extras import pip_install
 from kurenai.frames._scoring import SCORE_FIELDS, Options, by_row_type
 
 __all__ = ["RETURN_TYPE", "register"]
@@ -54,8 +55,7 @@ def register(
         import pyarrow as pa  # noqa: F401
     except ImportError as error:
         raise ImportError(
-            f"kurenai.frames.duckdb needs duckdb and pyarrow ({error}): "
-            "pip install -e '.[duckdb]' in a kurenai checkout"
+            f"kurenai.frames.duckdb needs duckdb and pyarrow ({error}): {pip_install('duckdb')}"
         ) from error
     if not isinstance(name, str) or not name:
         raise TypeError(f"name must be a non-empty str, got {name!r}")

@@ -17,12 +17,12 @@ import re
 from importlib import resources
 from typing import IO, Any
 
+from kurenai._data.extras import pip_install
 from kurenai.stats._paired import check_test
 
 __all__ = ["check_installed", "embedded_json", "render", "render_page"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_EXTRA = "pip install -e '.[report]' in a kurenai checkout"
 
 
 def check_installed() -> None:
@@ -31,7 +31,7 @@ def check_installed() -> None:
     reads any input)."""
     missing = [name for name in ("jinja2", "plotly") if _spec(name) is None]
     if missing:
-        raise ImportError(f"the HTML report needs {' and '.join(missing)}: {_EXTRA}")
+        raise ImportError(f"the HTML report needs {' and '.join(missing)}: {pip_install('report')}")
 
 
 def _spec(name: str) -> object:
@@ -98,7 +98,8 @@ def render_page(
         import jinja2
         from plotly.offline import get_plotlyjs
     except ImportError as error:
-        raise ImportError(f"the HTML report needs jinja2 and plotly: {_EXTRA}") from error
+        needs = f"the HTML report needs jinja2 and plotly: {pip_install('report')}"
+        raise ImportError(needs) from error
     templates = resources.files("kurenai.report") / "templates"
     env = jinja2.Environment(
         autoescape=True,

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Union
 from kurenai._core import checks as _checks
 from kurenai._core import languages as _languages
 from kurenai._core import names as _names
+from kurenai._data.extras import pip_install
 from kurenai.spark._worker import Spec
 
 if TYPE_CHECKING:
@@ -206,12 +207,11 @@ def tokenizer_key(tokenizer: Any) -> str:
 def _check_tokenizer(tokenizer: Any, use_stemmer: bool | str) -> None:
     """Fail on the driver for an unknown name or a non-tokenizer, without
     building an analyser here (that would load its dictionary)."""
-    from kurenai.tokenizers import available_tokenizers, resolve_tokenizer
+    from kurenai._core import checks
+    from kurenai.tokenizers import resolve_tokenizer
 
     if isinstance(tokenizer, str):
-        if tokenizer not in available_tokenizers():
-            names = ", ".join(available_tokenizers())
-            raise ValueError(f"unknown tokenizer {tokenizer!r}; available: {names}")
+        checks.tokenizer(tokenizer)  # the registry's refusal, with its "did you mean"
     elif tokenizer is not None:
         resolve_tokenizer(tokenizer, use_stemmer)
 
@@ -224,7 +224,7 @@ def _load_udfs() -> Any:
     except ImportError as error:
         raise ImportError(
             f"kurenai.spark needs pyspark, pyarrow and pandas ({error}); "
-            "install them with: pip install -e '.[spark]' in a kurenai checkout"
+            f"install them with: {pip_install('spark')}"
         ) from error
     from kurenai.spark import _udfs as _spark_udfs
 

@@ -46,6 +46,7 @@ from contextlib import contextmanager
 from types import ModuleType
 from typing import Any, Callable, ClassVar
 
+from kurenai._data.extras import pip_install
 from kurenai.tokenizers._analysed_words import _jieba_words, _kept_within, _kept_words
 from kurenai.tokenizers._analyser_calls import (
     MECAB_PIECE,
@@ -158,7 +159,7 @@ class MorphologicalTokenizer:
         if missing:
             raise ImportError(
                 f"the {self.name!r} tokenizer needs {' and '.join(missing)}: "
-                f"pip install -e '.[{self.extra}]' in a kurenai checkout"
+                f"{pip_install(self.extra)}"
             )
 
     def tokenize(self, text: str) -> list[str]:

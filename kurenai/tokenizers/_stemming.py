@@ -18,6 +18,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Callable, Optional, Union
 
+from kurenai._data.extras import pip_install
 from kurenai._data.rules import STEM_RULES, StemRule, is_stemmable, keeps_stem, stem_rule
 from kurenai._data.spelling import did_you_mean
 from kurenai.tokenizers._protocol import distribution_version
@@ -282,8 +283,8 @@ def _load_named(name: str) -> Callable[[str], str]:
         import Stemmer as pystemmer
     except ImportError as error:
         raise ImportError(
-            f"the {name} stemmer needs PyStemmer (the {STEMMER_EXTRA} extra): pip install -e "
-            f"'.[{STEMMER_EXTRA}]' in a kurenai checkout (or use_stemmer='nltk-{name}', "
+            f"the {name} stemmer needs PyStemmer (the {STEMMER_EXTRA} extra): "
+            f"{pip_install(STEMMER_EXTRA)} (or use_stemmer='nltk-{name}', "
             "NLTK's slower Snowball, where NLTK has it)"
         ) from error
     stemmer = pystemmer.Stemmer(name)

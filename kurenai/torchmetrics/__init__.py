@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from kurenai._data.extras import pip_install
 from kurenai.torchmetrics._patch import (
     ENV_VAR,
     is_patched,
@@ -51,7 +52,7 @@ def __getattr__(name: str) -> Any:
         if module.Metric is object:  # torch or torchmetrics did not import
             raise ImportError(
                 f"kurenai.torchmetrics.{name} needs torchmetrics (and torch): "
-                "pip install 'kurenai[torch]'"
+                f"{pip_install('torch')}"
             )
         return getattr(module, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

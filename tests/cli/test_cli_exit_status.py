@@ -21,6 +21,7 @@ from cli_support import Result, call_main
 
 from kurenai import cli as kurenai_cli
 from kurenai._core import runner as _runner
+from kurenai._data.extras import pip_install
 from kurenai.sentences import _punkt_english
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guides" / "cli.md"
@@ -72,12 +73,12 @@ def _none(monkeypatch: pytest.MonkeyPatch) -> None:
 UNREAD_CASES: dict[str, list[tuple[list[str], Setup, str]]] = {
     "1": [
         (["--report", "r.html"], _missing("jinja2"), "--report: the HTML report needs jinja2: "
-         "pip install -e '.[report]'"),
-        (["--report", "r.html"], _missing("plotly"), "needs plotly: pip install -e '.[report]'"),
-        (["--tokenizer", "jieba"], _missing("jieba"), "pip install -e '.[zh]'"),
-        (["--lang", "th"], _missing("pythainlp"), "pip install -e '.[th]'"),
+         + pip_install("report")),
+        (["--report", "r.html"], _missing("plotly"), "needs plotly: " + pip_install("report")),
+        (["--tokenizer", "jieba"], _missing("jieba"), pip_install("zh")),
+        (["--lang", "th"], _missing("pythainlp"), pip_install("th")),
         (["--split-summaries", "punkt", "--rouge-types", "rougeLsum"], _missing("nltk"),
-         "pip install -e '.[punkt]'"),
+         pip_install("punkt")),
         (["--output", PREDICTIONS], _none, "--output"),  # the output is an input
     ],
     "2": [

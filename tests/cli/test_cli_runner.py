@@ -91,8 +91,11 @@ def test_ctrl_c_at_any_moment_is_one_line_and_130(
     _, err = child.communicate(timeout=120)
     text = err.decode()
     assert "Traceback" not in text, text
-    assert child.returncode in (0, 130), (child.returncode, text)
-    if child.returncode == 130:
+    # -SIGINT: the one line was written and the run ended, then CPython's exit
+    # re-raised the signal (its rule after an interrupt inside an extension
+    # module's initialisation, here scipy's); a shell reports 130 for either.
+    assert child.returncode in (0, 130, -signal.SIGINT), (child.returncode, text)
+    if child.returncode:
         # (While kurenai itself loads, its start-up handler says "kurenai: ...".)
         prog = "kurenai( xlsum)?" if command == "xlsum" else "(kurenai( rouge155)?|files2rouge)"
         assert re.fullmatch(f"{prog}: interrupted", text.splitlines()[-1]), text
@@ -193,7 +196,10 @@ def test_correlate_bounds_a_json_line(capsys: pytest.CaptureFixture[str], tmp_pa
 @pytest.mark.parametrize(
     ("command", "files"),
     [
-        ([], ["--aggregate", "mean", "--quiet", "--target-file", "{r}", "--prediction-file", "{p}"]),
+        (
+            [],
+            ["--aggregate", "mean", "--quiet", "--target-file", "{r}", "--prediction-file", "{p}"],
+        ),
         (["xlsum"], ["{p}", "{r}"]),
     ],
     ids=["kurenai", "xlsum"],
@@ -236,7 +242,7 @@ def test_mismatched_line_counts_are_one_status_and_one_message(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], prog: str
 ) -> None:
     predictions, references = _mismatch(tmp_path)
-    code, out, err = _run(capsys, *[word.format(p=predictions, r=references) for word in argv])
+    code, _, err = _run(capsys, *[word.format(p=predictions, r=references) for word in argv])
     assert code == 1 and err.count("\n") == 1, err
     names = f"({re.escape(predictions)}|{re.escape(references)})"
     assert re.fullmatch(
@@ -267,7 +273,9 @@ def test_xlsum_refuses_a_language_it_does_not_know(
     predictions, references = _files(tmp_path, "a b\n", "a c\n")
     code, out, err = _run(capsys, "xlsum", "--lang", lang, predictions, references)
     assert (code, out) == (2, "") and err.count("\n") == 1
-    assert err.startswith(f"kurenai xlsum: error: XL-Sum does not know the language {lang!r}{meant};")
+    assert err.startswith(
+        f"kurenai xlsum: error: XL-Sum does not know the language {lang!r}{meant};"
+    )
 
 
 def test_xlsum_says_the_packages_warnings_as_notes(
@@ -275,7 +283,7 @@ def test_xlsum_says_the_packages_warnings_as_notes(
 ) -> None:
     pytest.importorskip("jieba")
     predictions, references = _files(tmp_path, "中国人民银行。今天宣布降息。\n", "中国人民银行。\n")
-    code, out, err = _run(capsys, "xlsum", "--lang", "chinese", predictions, references)
+    code, _, err = _run(capsys, "xlsum", "--lang", "chinese", predictions, references)
     assert code == 0 and "Warning" not in err
     assert err.splitlines() == [
         "kurenai xlsum: note: XL-Sum's package warns: unknown stemmer language-> chinese",

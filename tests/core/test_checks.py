@@ -18,7 +18,7 @@ from typing import Any, Callable
 import pytest
 
 from kurenai import cli
-from kurenai._core import batch as _batch
+from kurenai._core import checks as _checks
 from kurenai._core import inputs as _inputs
 from kurenai.metrics import Rouge, compute
 from kurenai.rouge_scorer import RougeScorer
@@ -61,6 +61,12 @@ def _spark(**options: Any) -> Any:
 
     function = rouge_scores if "rouge_types" in options else rouge_score
     return function(prediction="p", target="t", **options)
+
+
+def _xlsum_batch(n_jobs: Any) -> Any:
+    from kurenai.compat import xlsum
+
+    return xlsum.RougeScorer(["rouge1"]).score_batch(["a"], ["a"], n_jobs=n_jobs)
 
 
 def _cli(*argv: str) -> Callable[[], Any]:
@@ -201,10 +207,48 @@ ROWS = [
     *_row(
         "unknown-language",
         ValueError,
-        "unknown language 'xx'; known: am (amharic), ",
+        "unknown language 'xx'; known: am, ar, az, ",
         **_keywords(_scorer, lang="xx"),
         compute=lambda: compute(["a"], ["a"], lang="xx"),
         cli=_cli("--lang", "xx"),
+    ),
+    *_row(
+        # A country's code for its language's: the registry's "did you mean".
+        "country-code-language",
+        ValueError,
+        "unknown language 'jp' (did you mean 'ja'?); known: am, ar, az, ",
+        **_keywords(_scorer, lang="jp"),
+        cli=_cli("--lang", "jp"),
+    ),
+    *_row(
+        "unknown-tokenizer",
+        ValueError,
+        "unknown tokenizer 'whitspace' (did you mean 'whitespace'?); available: ",
+        **_keywords(_scorer, tokenizer="whitspace"),
+        cli=_cli("--tokenizer", "whitspace"),
+    ),
+    *_row(
+        "negative-n-jobs",
+        ValueError,
+        "n_jobs must be a positive count, 0 or -1, got -2",
+        scorer=lambda: _batch_call(n_jobs=-2),
+        multi=lambda: RougeScorer(["rouge1"]).score_multi_batch([["a"]], ["a"], n_jobs=-2),
+        xlsum=lambda: _xlsum_batch(-2),
+        metrics=lambda: compute(["a"], ["a"], n_jobs=-2),
+    ),
+    *_row(
+        "bool-n-jobs",
+        TypeError,
+        "n_jobs must be an int, got bool",
+        scorer=lambda: _batch_call(n_jobs=True),
+        xlsum=lambda: _xlsum_batch(True),
+    ),
+    *_row(
+        "zero-threads",
+        ValueError,
+        "threads must be a positive count or -1 (every core), got 0",
+        scorer=lambda: _scorer(threads=0),
+        resolve=lambda: _checks.resolve_threads(0),
     ),
     *_row(
         "non-str-language",
@@ -253,6 +297,26 @@ def test_every_mistake_is_made_on_several_surfaces() -> None:
     assert all(len(surfaces) >= 2 for surfaces in mistakes.values()), mistakes
 
 
+def test_n_jobs_minus_one_is_every_core_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RougeScorer and XL-Sum's dialect read ``n_jobs=-1`` alike: every
+    available core (the dialect's workers are asked for that many)."""
+    from kurenai._core import processes
+    from kurenai.compat import xlsum
+
+    monkeypatch.setattr(_checks, "available_cores", lambda: 6)
+    asked: list[int] = []
+
+    def workers(recipe: Any, chunks: Any, n_jobs: int) -> None:
+        asked.append(n_jobs)
+        return None  # as when no worker could start: scored here
+
+    monkeypatch.setattr(processes, "score_in_workers", workers)
+    monkeypatch.setattr(xlsum.RougeScorer, "_in_workers", lambda self, pairs: True)
+    scorer = xlsum.RougeScorer(["rouge1"])
+    assert scorer.score_batch(["a"], ["a"], n_jobs=-1) == [scorer.score("a", "a")]
+    assert asked == [6] == [_checks.resolve_jobs(-1)]
+
+
 def test_score_batch_reads_a_plain_str_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """score_batch takes its sides in one pass: a str item is taken by its
     type alone; only the other items (here the nulls) are looked into."""
@@ -263,7 +327,7 @@ def test_score_batch_reads_a_plain_str_once(monkeypatch: pytest.MonkeyPatch) -> 
         looked.append(value)
         return is_null(value)
 
-    for module in (_inputs, _batch):
+    for module in (_inputs, _checks):
         monkeypatch.setattr(module, "is_null", counted, raising=False)
     targets = ["a b"] * 200
     predictions = ["a"] * 199 + [float("nan")]

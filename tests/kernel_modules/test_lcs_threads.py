@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer as rs
 
 from kurenai import RougeScorer, _lcs_py
-from kurenai._core import batch as _batch
+from kurenai._core import checks as _checks
 
 AROUND_WORDS = [0, 1, 63, 64, 65, 127, 128, 129, 300, 1000]
 THREADS = [1, 2, 3, 4, 8, 64]
@@ -154,7 +154,7 @@ def eight_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     """The scorer sees 8 available cores: ``threads`` up to 8 is kept as
     asked (past the cores it is capped), so these tests run 3 or 6 threads
     on any machine."""
-    monkeypatch.setattr(_batch, "available_cores", lambda: 8)
+    monkeypatch.setattr(_checks, "available_cores", lambda: 8)
 
 
 @pytest.mark.usefixtures("always_threaded", "eight_cores")

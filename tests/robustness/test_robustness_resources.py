@@ -23,6 +23,7 @@ from rss import MIB, peak_rss_bytes
 
 from kurenai import metrics
 from kurenai._core import batch as _batch
+from kurenai._core import checks as _checks
 from kurenai.explain import ExplainLimitError, explain
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.spark import _worker, tokenizer_key
@@ -47,7 +48,7 @@ def test_batches_of_every_n_jobs_share_one_bounded_pool(backend: str) -> None:
     expected = scorer.score_batch(texts, texts[::-1])
     for n_jobs in range(2, 66):
         assert scorer.score_batch(texts, texts[::-1], n_jobs=n_jobs) == expected
-    assert _kurenai_threads() <= _batch.POOL_SIZE == max(1, _batch.available_cores() - 1)
+    assert _kurenai_threads() <= _batch.POOL_SIZE == max(1, _checks.available_cores() - 1)
 
 
 def test_an_error_in_a_worker_is_raised_and_the_pool_still_serves(backend: str) -> None:
@@ -66,8 +67,8 @@ def test_an_error_in_a_worker_is_raised_and_the_pool_still_serves(backend: str) 
 
 @pytest.mark.parametrize("threads", [2, 64, 10_000, -1])
 def test_threads_are_capped_at_the_available_cores(backend: str, threads: int) -> None:
-    cores = _batch.available_cores()
-    assert _batch.resolve_threads(threads) == (cores if threads == -1 else min(threads, cores))
+    cores = _checks.available_cores()
+    assert _checks.resolve_threads(threads) == (cores if threads == -1 else min(threads, cores))
     scorer = RougeScorer(["rougeL"], threads=threads)
     assert scorer.plan.threads <= cores
     assert (

@@ -12,6 +12,7 @@ import importlib.machinery
 import importlib.util
 import os
 import pickle
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from kurenai._data.extras import pip_install
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import (
     JiebaTokenizer,
@@ -236,7 +238,7 @@ def test_missing_package_names_the_pip_command(
     monkeypatch.setattr(_morphological, "_installed", lambda module: False)
     with pytest.raises(
         ImportError,
-        match=rf"needs .*{package}.*pip install -e '\.\[{extra}\]' in a kurenai checkout",
+        match=rf"needs .*{package}.*{re.escape(pip_install(extra))}",
     ):
         get_tokenizer(name)
     with pytest.raises(ImportError, match="pip install"):
