@@ -256,7 +256,7 @@ def _run(args: argparse.Namespace, variants: dict[str, dict[str, Any]]) -> Any:
     from kurenai.report import correlate
 
     judgments = [record for _, record in _records(args.judgments)]
-    return correlate(
+    found = correlate(
         _references(args.references or args.judgments),
         _predictions(args.predictions or args.judgments),
         judgments,
@@ -274,3 +274,6 @@ def _run(args: argparse.Namespace, variants: dict[str, dict[str, Any]]) -> Any:
         compare=args.compare,
         williams=args.williams,
     )
+    for note in found.settings.get("notes", ()):
+        stderr_line(f"{_PROG}: note: {note}")
+    return found
