@@ -23,12 +23,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from kurenai._core.parsers import Parser
 from kurenai.cli import _files, _reporting
 from kurenai.cli._files import stderr_line
+from kurenai.cli._progress import Progress
 from kurenai.cli._sources import CliError
 from kurenai.cli._values import int_in
 from kurenai.stats._bootstrap import MAX_DRAWS
@@ -256,6 +258,9 @@ def _run(args: argparse.Namespace, variants: dict[str, dict[str, Any]]) -> Any:
     from kurenai.report import correlate
 
     judgments = [record for _, record in _records(args.judgments)]
+    # On a terminal, the resamples and trials drawn so far (a long run shows it is moving).
+    progress = Progress(None, sys.stderr is not None and sys.stderr.isatty())
+    progress.phase("resampling", 0, "resamples and trials")
     found = correlate(
         _references(args.references or args.judgments),
         _predictions(args.predictions or args.judgments),
@@ -273,7 +278,9 @@ def _run(args: argparse.Namespace, variants: dict[str, dict[str, Any]]) -> Any:
         tests=args.tests,
         compare=args.compare,
         williams=args.williams,
+        progress=progress.step,
     )
+    progress.close(summary=False)
     for note in found.settings.get("notes", ()):
         stderr_line(f"{_PROG}: note: {note}")
     return found

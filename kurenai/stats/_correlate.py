@@ -15,7 +15,7 @@ import math
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Callable, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -245,6 +245,7 @@ def correlate_scores(
     tests: Sequence[str] = TESTS,
     compare: str | Sequence[tuple[str, str]] = "first",
     williams: str = "signed",
+    progress: Callable[[int], None] | None = None,
 ) -> Correlations:
     """The correlations of any metrics' (systems x documents) scores with
     the human ones (NaN: not judged).
@@ -260,7 +261,9 @@ def correlate_scores(
     ``signed`` (the correlations as they are) or ``absolute`` (their
     absolute values first: SacreROUGE's and the WMT metrics task's
     convention; :func:`kurenai.stats.williams_test`), recorded in the
-    settings.  Every resampling starts afresh from ``seed``."""
+    settings.  ``progress`` is called with the number of resamples and
+    trials done after each block.  Every resampling starts
+    afresh from ``seed``."""
     plan = _Plan(
         tuple(check_choice(v, LEVELS, "level") for v in levels),
         tuple(check_choice(v, COEFFICIENTS, "coefficient") for v in coefficients),
@@ -271,6 +274,7 @@ def correlate_scores(
         seed,
         tuple(_pairs(list(metric_scores), compare)),
         check_choice(williams, WILLIAMS, "williams convention") == "absolute",
+        progress,
     )
     _check_sizes(metric_scores, human_scores, systems, documents, confidence, n_samples)
     correlations: list[Correlation] = []
@@ -314,6 +318,7 @@ class _Plan:
     seed: int | None
     pairs: tuple[tuple[str, str], ...]
     absolute: bool
+    progress: Callable[[int], None] | None = None
 
 
 def _check_sizes(
@@ -345,7 +350,7 @@ def _correlations(
     if plan.n_samples:
         intervals = bootstrap_intervals(
             metrics, human, level, plan.coefficients, plan.resample, plan.n_samples,
-            plan.confidence, plan.seed,
+            plan.confidence, plan.seed, plan.progress,
         )  # fmt: skip
     found = []
     for name, matrix in metrics.items():
@@ -369,8 +374,9 @@ def _tests(
                 else:  # without intervals, the permutation test still needs trials
                     trials = plan.n_samples or 1000
                     result = permutation_test(
-                        *pair, human, level, coefficient, plan.resample, trials, plan.seed
-                    )
+                        *pair, human, level, coefficient, plan.resample, trials, plan.seed,
+                        plan.progress,
+                    )  # fmt: skip
                 found.append(MetricTest(criterion, level, coefficient, result))
     return found
 
