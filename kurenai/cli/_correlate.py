@@ -21,6 +21,7 @@ data, a missing extra or an output that is an input, 2 for bad arguments,
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -122,6 +123,15 @@ def _parser() -> argparse.ArgumentParser:
         choices=("first", "all", "none"),
         default="first",
         help="test each metric against the first (default), every pair, or none",
+    )
+    stats.add_argument(
+        "--reference-resamples",
+        type=int_in(0, MAX_DRAWS),
+        default=0,
+        metavar="N",
+        help="also rank the systems by the first ROUGE type over N resampled reference sets "
+        "of each document and report each system's rank distribution and how often each "
+        "pair swaps (0: not; needs documents with several references)",
     )
     out = parser.add_argument_group("output")
     out.add_argument("--output-format", choices=("text", "json"), default="text")
@@ -283,4 +293,30 @@ def _run(args: argparse.Namespace, variants: dict[str, dict[str, Any]]) -> Any:
     progress.close(summary=False)
     for note in found.settings.get("notes", ()):
         stderr_line(f"{_PROG}: note: {note}")
+    if args.reference_resamples:
+        found = dataclasses.replace(found, stability=_stability(args, found, variants))
     return found
+
+
+def _stability(args: argparse.Namespace, found: Any, variants: dict[str, dict[str, Any]]) -> Any:
+    """The judged systems' rank stability over resampled references, on the
+    documents every judged system has a prediction for."""
+    from kurenai.rouge_scorer import RougeScorer
+    from kurenai.stats import rank_stability
+
+    references = _references(args.references or args.judgments)
+    predictions = _predictions(args.predictions or args.judgments)
+    documents = [
+        d for d in found.documents if d in references
+        and all(d in predictions.get(s, {}) for s in found.systems)
+    ]  # fmt: skip
+    if not documents:
+        raise CliError("--reference-resamples: no document has a prediction of every system")
+    scorer = RougeScorer(list(args.rouge_types), **next(iter(variants.values())))
+    return rank_stability(
+        scorer,
+        [references[d] for d in documents],
+        {s: [predictions[s][d] for d in documents] for s in found.systems},
+        args.reference_resamples,
+        seed=args.seed,
+    )

@@ -91,3 +91,31 @@ def test_bad_arguments_are_refused(kwargs: dict, message: str) -> None:
     refs, systems = _corpus(3, 2)
     with pytest.raises(ValueError, match=message):
         rank_stability(RougeScorer(["rouge1"]), refs, systems, **kwargs)
+
+
+def test_correlate_reports_rank_stability(tmp_path, capsys) -> None:
+    import json
+
+    from kurenai.cli import main
+
+    pytest.importorskip("scipy")
+    refs, systems = _corpus(6, 3, seed=5)
+    rows = []
+    for name, texts in systems.items():
+        for d, text in enumerate(texts):
+            rows.append({"system": name, "document": f"d{d}", "prediction": text,
+                         "references": refs[d], "quality": random.Random(d).random()
+                         + "abcd".index(name)})  # fmt: skip
+    path = tmp_path / "judged.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    options = ["--bootstrap-samples", "0", "--tests", "--rouge-types", "rouge1", "--seed", "7"]
+    code = main(["correlate", "--judgments", str(path), *options, "--reference-resamples", "60",
+                 "--output-format", "json"])  # fmt: skip
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    found = json.loads(out.out)["rank_stability"]
+    expected = rank_stability(RougeScorer(["rouge1"]), refs, systems, 60, seed=7)
+    assert found == json.loads(json.dumps(expected.as_dict()))
+    assert main(["correlate", "--judgments", str(path), *options, "--reference-resamples",
+                 "60"]) == 0  # fmt: skip
+    assert "rank stability of rouge1 F (best reference) over 60" in capsys.readouterr().out
