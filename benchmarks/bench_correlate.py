@@ -26,7 +26,8 @@ import statistics
 import numpy as np
 from _common import add_common_options, header, interleaved_times
 
-from kurenai.stats._correlation import COEFFICIENTS, LEVELS, level_correlation, scipy_stats
+from kurenai.stats._correlation import COEFFICIENTS, level_correlation, scipy_stats
+from kurenai.stats._correlation import DEFAULT_LEVELS as LEVELS
 from kurenai.stats._correlation_resampling import bootstrap_intervals
 
 

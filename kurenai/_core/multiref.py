@@ -149,18 +149,30 @@ class Mode:
     aliases: tuple[str, ...] = ()
 
 
-def _best(groups: Groups) -> Combined:
-    types = range(len(groups.spec.rouge_types))
-    return Combined(picks=[groups.first_highest(groups.column(i, FMEASURE)) for i in types])
+def _f_keys(groups: Groups, i: int) -> list[float]:
+    """What ``best`` compares: each pair's F of type ``i``."""
+    return groups.column(i, FMEASURE)
 
 
-def _best_recall(groups: Groups) -> Combined:
-    spec, tallies = groups.spec, groups.tallies
-    picks = []
-    for i, code in enumerate(spec.kinds):
-        key = kind_of(code).recall_key
-        picks.append(groups.first_highest([key(found[i], spec.w_weight) for found in tallies]))
-    return Combined(picks=picks)
+def _recall_keys(groups: Groups, i: int) -> list[float]:
+    """What ``best-recall`` compares: each pair's ``-f B`` recall of type ``i``."""
+    spec = groups.spec
+    key = kind_of(spec.kinds[i]).recall_key
+    return [key(found[i], spec.w_weight) for found in groups.tallies]
+
+
+def _picking(keys: Callable[[Groups, int], list[float]]) -> Callable[[Groups], Combined]:
+    """The mode that picks, per type and group, the first pair of highest ``keys``."""
+
+    def combine(groups: Groups) -> Combined:
+        types = range(len(groups.spec.rouge_types))
+        return Combined(picks=[groups.first_highest(keys(groups, i)) for i in types])
+
+    return combine
+
+
+_best = _picking(_f_keys)
+_best_recall = _picking(_recall_keys)
 
 
 def _average(groups: Groups) -> Combined:
@@ -190,6 +202,42 @@ def _mean(groups: Groups) -> Combined:
     return Combined(scores=scores)
 
 
+#: The most references per prediction ``jackknife-average`` pools: it pools
+#: every leave-one-out subset, M * (M - 1) tallies for M references.
+MAX_POOLED_REFERENCES = 1_000
+
+
+def _jackknife_picking(keys: Callable[[Groups, int], list[float]]) -> Callable[[Groups], Combined]:
+    """The jackknife of a picking mode in linear time: leaving out any pair
+    but the group's first highest keeps that one; leaving it out picks the
+    first highest of the rest.  Per group, the mean P, R and F of the
+    picks, leaving out each pair in order (a group of one: its own)."""
+
+    def combine(groups: Groups) -> Combined:
+        scores = []
+        for i in range(len(groups.spec.rouge_types)):
+            key = keys(groups, i)
+            columns = [groups.column(i, field) for field in range(len(SCORE_FIELDS))]
+            per_group = []
+            for start, stop in groups.bounds:
+                first = _first_highest(key, start, stop, None)
+                second = _first_highest(key, start, stop, first) if stop - start > 1 else first
+                picks = [second if k == first else first for k in range(start, stop)]
+                per_group.append(_mean_score([Score(*(c[k] for c in columns)) for k in picks]))
+            scores.append(per_group)
+        return Combined(scores=scores)
+
+    return combine
+
+
+def _first_highest(keys: Sequence[float], start: int, stop: int, skip: int | None) -> int:
+    winner = -1
+    for index in range(start, stop):
+        if index != skip and (winner < 0 or keys[index] > keys[winner]):
+            winner = index
+    return winner
+
+
 def _jackknife(
     inner: Callable[[Groups], Combined], scored: bool = True
 ) -> Callable[[Groups], Combined]:
@@ -205,6 +253,13 @@ def _jackknife(
                 groups.dicts()
         elif groups._tallies is None:
             groups._tallies = groups.tallies
+        most = max((stop - start for start, stop in groups.bounds), default=0)
+        if most > MAX_POOLED_REFERENCES:
+            raise ValueError(
+                f"jackknife-average pools every leave-one-out subset of the references: at "
+                f"most {MAX_POOLED_REFERENCES:,} references per prediction, got {most:,} "
+                "(the jackknife and jackknife-best-recall modes take any number)"
+            )
         subsets, owners = _leave_one_out(groups)
         found = inner(subsets)
         scores = []
@@ -284,12 +339,12 @@ MODES = (
         "jackknife",
         "the mean over each leave-one-out set of references of the best scores (by F) "
         "against the rest, as ROUGE's paper and GEM",
-        _jackknife(_best),
+        _jackknife_picking(_f_keys),
     ),
     Mode(
         "jackknife-best-recall",
         "the jackknife of best-recall: ROUGE-1.5.5's jackknifing with -f B",
-        _jackknife(_best_recall),
+        _jackknife_picking(_recall_keys),
     ),
     Mode(
         "jackknife-average",

@@ -23,8 +23,10 @@ data, a missing extra or an output that is an input, 2 for bad arguments,
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
+import sys
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -32,6 +34,7 @@ from kurenai._core import runner
 from kurenai._core.parsers import Parser, add_rouge_types
 from kurenai._core.paths import MAX_LINE_BYTES, read_lines
 from kurenai.cli import _files, _reporting
+from kurenai.cli._progress import Progress
 from kurenai.cli._sources import CliError
 from kurenai.cli._values import int_in
 from kurenai.stats._bootstrap import MAX_DRAWS
@@ -126,6 +129,15 @@ def _parser() -> argparse.ArgumentParser:
         choices=("first", "all", "none"),
         default="first",
         help="test each metric against the first (default), every pair, or none",
+    )
+    stats.add_argument(
+        "--reference-resamples",
+        type=int_in(0, MAX_DRAWS),
+        default=0,
+        metavar="N",
+        help="also rank the systems by the first ROUGE type over N resampled reference sets "
+        "of each document and report each system's rank distribution and how often each "
+        "pair swaps (0: not; needs documents with several references)",
     )
     out = parser.add_argument_group("output")
     out.add_argument("--output-format", choices=("text", "json"), default="text")
@@ -281,7 +293,10 @@ def _run(args: argparse.Namespace, variants: dict[str, dict[str, Any]]) -> Any:
 
     most = args.max_line_bytes
     judgments = [record for _, record in _records(args.judgments, most)]
-    return correlate(
+    # On a terminal, the resamples and trials drawn so far (a long run shows it is moving).
+    progress = Progress(None, sys.stderr is not None and sys.stderr.isatty())
+    progress.phase("resampling", 0, "resamples and trials")
+    found = correlate(
         _references(args.references or args.judgments, most),
         _predictions(args.predictions or args.judgments, most),
         judgments,
@@ -298,4 +313,35 @@ def _run(args: argparse.Namespace, variants: dict[str, dict[str, Any]]) -> Any:
         tests=args.tests,
         compare=args.compare,
         williams=args.williams,
+        progress=progress.step,
+    )
+    progress.close(summary=False)
+    for note in found.settings.get("notes", ()):
+        runner.stderr_line(f"{_PROG}: note: {note}")
+    if args.reference_resamples:
+        found = dataclasses.replace(found, stability=_stability(args, found, variants))
+    return found
+
+
+def _stability(args: argparse.Namespace, found: Any, variants: dict[str, dict[str, Any]]) -> Any:
+    """The judged systems' rank stability over resampled references, on the
+    documents every judged system has a prediction for."""
+    from kurenai.rouge_scorer import RougeScorer
+    from kurenai.stats import rank_stability
+
+    references = _references(args.references or args.judgments)
+    predictions = _predictions(args.predictions or args.judgments)
+    documents = [
+        d for d in found.documents if d in references
+        and all(d in predictions.get(s, {}) for s in found.systems)
+    ]  # fmt: skip
+    if not documents:
+        raise CliError("--reference-resamples: no document has a prediction of every system")
+    scorer = RougeScorer(list(args.rouge_types), **next(iter(variants.values())))
+    return rank_stability(
+        scorer,
+        [references[d] for d in documents],
+        {s: [predictions[s][d] for d in documents] for s in found.systems},
+        args.reference_resamples,
+        seed=args.seed,
     )

@@ -14,6 +14,8 @@
   bootstrap intervals and the tests between two metrics (Williams' test both
   ways: :func:`williams_test`); :func:`judgment_matrices` lays judgment
   records out as matrices.
+- How stable a ranking is when each document's references are resampled:
+  :func:`rank_stability`.
 
 ``kurenai.significance`` and ``kurenai.report`` re-export what they held
 before; the multi-reference jackknife is a mode of
@@ -52,6 +54,7 @@ from kurenai.stats._sacrebleu import (
     sacrebleu_paired_bootstrap,
     sacrebleu_paired_randomization,
 )
+from kurenai.stats._stability import RankStability, rank_stability
 from kurenai.stats._williams import WilliamsTest, williams_test
 
 __all__ = [
@@ -70,6 +73,7 @@ __all__ = [
     "MetricTest",
     "PairedResult",
     "PairedTest",
+    "RankStability",
     "WilliamsTest",
     "bootstrap",
     "bootstrap_intervals",
@@ -82,6 +86,7 @@ __all__ = [
     "paired_randomization",
     "paired_test",
     "permutation_test",
+    "rank_stability",
     "sacrebleu_paired_bootstrap",
     "sacrebleu_paired_randomization",
     "williams_test",

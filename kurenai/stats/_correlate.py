@@ -15,7 +15,7 @@ import math
 import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any, Callable, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -45,6 +45,8 @@ TESTS = ("williams", "permutation")
 WILLIAMS = ("signed", "absolute")
 MEASURES = ("precision", "recall", "fmeasure")
 _KEYS = ("system", "document")
+# Members of a one-file layout that hold texts, not scores.
+_TEXT_KEYS = ("prediction", "reference", "references", "id")
 
 
 def correlate(
@@ -78,7 +80,8 @@ def correlate(
     from kurenai.rouge_scorer import RougeScorer
 
     check_choice(measure, MEASURES, "measure")
-    systems, documents, human = judgment_matrices(judgments, criteria)
+    notes: list[str] = []
+    systems, documents, human = judgment_matrices(judgments, criteria, notes=notes)
     for system in systems:
         if system not in _text_keys(predictions):
             raise ValueError(f"judgments name system {system!r}, which has no predictions")
@@ -104,6 +107,8 @@ def correlate(
             metrics[f"{rouge_type} ({label})" if label else rouge_type] = matrix
     found = correlate_scores(metrics, human, systems, documents, **options)
     found.settings["measure"] = measure
+    if notes:
+        found.settings["notes"] = notes
     return found
 
 
@@ -137,10 +142,20 @@ def _judged_texts(
 
 
 def judgment_matrices(
-    judgments: Iterable[Mapping[str, Any]], criteria: Sequence[str] | None = None
+    judgments: Iterable[Mapping[str, Any]],
+    criteria: Sequence[str] | None = None,
+    *,
+    notes: list[str] | None = None,
 ) -> tuple[list[str], list[str], dict[str, Matrix]]:
     """(systems, documents, criterion -> (systems x documents) scores, NaN
-    where not judged) of judgment records, in order of first appearance."""
+    where not judged) of judgment records, in order of first appearance.
+
+    A score written as a string (``"3.2"``) is a ValueError, as is a
+    criterion that is a number in some records and text in others; members
+    holding only text (``"good"``) are not criteria, and ``notes`` (when
+    given) gets one line naming them (the texts of ``prediction``,
+    ``reference`` and ``references`` excepted)."""
+    skipped: set[str] = set()
     systems: dict[str, int] = {}
     documents: dict[str, int] = {}
     cells: dict[tuple[int, int], dict[str, float]] = {}
@@ -154,8 +169,17 @@ def judgment_matrices(
                 f"system {str(record['system'])!r} is judged twice on document "
                 f"{str(record['document'])!r} (judgment {number}): average them first"
             )
-        cells[(i, j)] = _scores(record, criteria, number)
+        cells[(i, j)] = _scores(record, criteria, number, skipped)
     names = list(criteria or dict.fromkeys(c for scores in cells.values() for c in scores))
+    mixed = sorted(skipped & set(names))
+    if mixed:
+        raise ValueError(
+            f"criterion {mixed[0]!r} is a number in some judgments and text in others: "
+            "every score of a criterion must be a number"
+        )
+    if notes is not None and skipped:
+        listed = ", ".join(repr(name) for name in sorted(skipped))
+        notes.append(f"members holding text, not scores, are not criteria: {listed}")
     if not names:
         raise ValueError("the judgments hold no numeric score (a criterion) to correlate with")
     if len(systems) < 3:
@@ -173,7 +197,7 @@ def judgment_matrices(
 
 
 def _scores(
-    record: Mapping[str, Any], criteria: Sequence[str] | None, number: int
+    record: Mapping[str, Any], criteria: Sequence[str] | None, number: int, skipped: set[str]
 ) -> dict[str, float]:
     members = record.get("scores", record)
     if not isinstance(members, Mapping):
@@ -186,9 +210,24 @@ def _scores(
             if math.isinf(value):
                 raise ValueError(f"judgment {number}: {name!r} is {value}, not a finite score")
             found[str(name)] = float(value)  # NaN: not judged on this criterion
+        elif isinstance(value, str) and _numeric(value):
+            raise ValueError(
+                f"judgment {number}: {name!r} is the string {value!r}: write the score as a "
+                "number (a quoted number is not read as a score)"
+            )
         elif criteria is not None and value is not None:
             raise ValueError(f"judgment {number}: {name!r} must be a number, got {value!r}")
+        elif isinstance(value, str) and name not in _TEXT_KEYS:
+            skipped.add(str(name))
     return found
+
+
+def _numeric(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def correlate_scores(
@@ -206,6 +245,7 @@ def correlate_scores(
     tests: Sequence[str] = TESTS,
     compare: str | Sequence[tuple[str, str]] = "first",
     williams: str = "signed",
+    progress: Callable[[int], None] | None = None,
 ) -> Correlations:
     """The correlations of any metrics' (systems x documents) scores with
     the human ones (NaN: not judged).
@@ -221,7 +261,9 @@ def correlate_scores(
     ``signed`` (the correlations as they are) or ``absolute`` (their
     absolute values first: SacreROUGE's and the WMT metrics task's
     convention; :func:`kurenai.stats.williams_test`), recorded in the
-    settings.  Every resampling starts afresh from ``seed``."""
+    settings.  ``progress`` is called with the number of resamples and
+    trials done after each block.  Every resampling starts
+    afresh from ``seed``."""
     plan = _Plan(
         tuple(check_choice(v, LEVELS, "level") for v in levels),
         tuple(check_choice(v, COEFFICIENTS, "coefficient") for v in coefficients),
@@ -232,6 +274,7 @@ def correlate_scores(
         seed,
         tuple(_pairs(list(metric_scores), compare)),
         check_choice(williams, WILLIAMS, "williams convention") == "absolute",
+        progress,
     )
     _check_sizes(metric_scores, human_scores, systems, documents, confidence, n_samples)
     correlations: list[Correlation] = []
@@ -275,6 +318,7 @@ class _Plan:
     seed: int | None
     pairs: tuple[tuple[str, str], ...]
     absolute: bool
+    progress: Callable[[int], None] | None = None
 
 
 def _check_sizes(
@@ -306,7 +350,7 @@ def _correlations(
     if plan.n_samples:
         intervals = bootstrap_intervals(
             metrics, human, level, plan.coefficients, plan.resample, plan.n_samples,
-            plan.confidence, plan.seed,
+            plan.confidence, plan.seed, plan.progress,
         )  # fmt: skip
     found = []
     for name, matrix in metrics.items():
@@ -330,8 +374,9 @@ def _tests(
                 else:  # without intervals, the permutation test still needs trials
                     trials = plan.n_samples or 1000
                     result = permutation_test(
-                        *pair, human, level, coefficient, plan.resample, trials, plan.seed
-                    )
+                        *pair, human, level, coefficient, plan.resample, trials, plan.seed,
+                        plan.progress,
+                    )  # fmt: skip
                 found.append(MetricTest(criterion, level, coefficient, result))
     return found
 

@@ -26,10 +26,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 import numpy.typing as npt
 
+from kurenai.stats._bootstrap import check_draws
 from kurenai.stats._correlation import (
     RESAMPLING,
     batch_level,
@@ -82,22 +84,33 @@ def bootstrap_intervals(
     n_samples: int = 1000,
     confidence: float = 0.95,
     seed: int | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> dict[tuple[str, str], Interval]:
     """(metric, coefficient) -> the interval of its ``level`` correlation with
-    ``human``, over ``n_samples`` resamples of ``resample``."""
+    ``human``, over ``n_samples`` resamples of ``resample``.  ``progress`` is
+    called with the resamples done after each block."""
     check_choice(resample, RESAMPLING, "resampling")
+    check_draws(n_samples, "n_samples")
     rng = np.random.default_rng(seed)
     n_systems, n_documents = human.shape
     found: dict[tuple[str, str], list[Matrix]] = {(m, c): [] for m in metrics for c in coefficients}
-    all_rows = np.broadcast_to(np.arange(n_systems), (n_samples, n_systems))
-    all_cols = np.broadcast_to(np.arange(n_documents), (n_samples, n_documents))
-    if resample in ("systems", "both"):
-        all_rows = rng.integers(0, n_systems, size=(n_samples, n_systems))
-    if resample in ("documents", "both"):
-        all_cols = rng.integers(0, n_documents, size=(n_samples, n_documents))
     block = max(1, _BLOCK_CELLS // max(1, human.size))
+    # Every system index is drawn before any document's (the documented
+    # stream), kept in the smallest integer type; the documents' are drawn
+    # block by block, so memory grows by a few bytes per sample, not a row.
+    all_rows = None
+    if resample in ("systems", "both"):
+        all_rows = _indices(rng, n_systems, n_samples, block)
     for start in range(0, n_samples, block):
-        rows, cols = all_rows[start : start + block], all_cols[start : start + block]
+        size = min(block, n_samples - start)
+        if all_rows is None:
+            rows = np.broadcast_to(np.arange(n_systems), (size, n_systems))
+        else:
+            rows = all_rows[start : start + size].astype(np.intp)
+        if resample in ("documents", "both"):
+            cols = rng.integers(0, n_documents, size=(size, n_documents))
+        else:
+            cols = np.broadcast_to(np.arange(n_documents), (size, n_documents))
         index = (rows[:, :, None], cols[:, None, :])
         sampled_human = human[index]
         for name, matrix in metrics.items():
@@ -106,7 +119,21 @@ def bootstrap_intervals(
                 found[(name, coefficient)].append(
                     batch_level(coefficient, level, sampled, sampled_human)
                 )
+        if progress is not None:
+            progress(size)
     return {key: _interval(np.concatenate(values), confidence) for key, values in found.items()}
+
+
+def _indices(
+    rng: np.random.Generator, bound: int, n_samples: int, block: int
+) -> npt.NDArray[np.unsignedinteger]:
+    """``rng.integers(0, bound, size=(n_samples, bound))``, drawn block by
+    block (the same stream) into the smallest unsigned type that holds them."""
+    kept = np.empty((n_samples, bound), dtype=np.min_scalar_type(max(bound - 1, 0)))
+    for start in range(0, n_samples, block):
+        stop = min(start + block, n_samples)
+        kept[start:stop] = rng.integers(0, bound, size=(stop - start, bound))
+    return kept
 
 
 def _interval(samples: Matrix, confidence: float) -> Interval:
@@ -127,11 +154,14 @@ def permutation_test(
     resample: str = "both",
     n_samples: int = 1000,
     seed: int | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> Comparison:
     """Deutsch et al.'s permutation test of metric ``a`` against ``b``: the
     two-sided p-value ``(1 + #{|swapped difference| >= |observed|}) /
-    (1 + n_samples)``."""
+    (1 + n_samples)``; ``progress`` is called with the trials done after
+    each block."""
     check_choice(resample, RESAMPLING, "resampling")
+    check_draws(n_samples, "n_samples")
     (name_a, x), (name_b, y) = a, b
     observed = _difference(coefficient, level, x[None], y[None], human[None])[0]
     if np.isnan(observed):
@@ -151,6 +181,8 @@ def permutation_test(
         # A difference undefined after a swap counts as not extreme.
         with np.errstate(invalid="ignore"):
             at_least += int(np.count_nonzero(np.abs(swapped) >= standard * (1 - 1e-12)))
+        if progress is not None:
+            progress(size)
     p_value = (at_least + 1) / (n_samples + 1)
     return Comparison(name_a, name_b, "permutation", float(observed), p_value)
 

@@ -54,7 +54,8 @@ class Correlations:
 
     ``metric_scores`` / ``human_scores``: the (systems x documents) matrices
     they were computed from (NaN: a summary with no judgment), per metric
-    and per criterion, in the order of ``systems`` and ``documents``."""
+    and per criterion, in the order of ``systems`` and ``documents``;
+    ``stability``: a :class:`~kurenai.stats.RankStability`, or None."""
 
     systems: tuple[str, ...]
     documents: tuple[str, ...]
@@ -65,6 +66,9 @@ class Correlations:
     settings: dict[str, Any]
     metric_scores: Mapping[str, Matrix] = field(repr=False)
     human_scores: Mapping[str, Matrix] = field(repr=False)
+    # The judged systems' rank stability under resampled references, when
+    # asked for (:func:`kurenai.stats.rank_stability`).
+    stability: Any = None
 
     def get(self, criterion: str, level: str, metric: str, coefficient: str) -> Correlation:
         """The one correlation of these four, or a KeyError naming them."""
@@ -98,6 +102,7 @@ class Correlations:
                 )
                 for t in self.tests
             ],
+            **({} if self.stability is None else {"rank_stability": self.stability.as_dict()}),
         }
 
     def text(self) -> str:
@@ -135,6 +140,8 @@ class Correlations:
                 )
             williams = self.settings.get("williams", "signed")
             lines += ["", f"tests (two-sided; Williams' test {williams}):", _aligned(tests)]
+        if self.stability is not None:
+            lines += ["", self.stability.text()]
         return "\n".join(lines)
 
 

@@ -92,3 +92,15 @@ def test_every_surface_takes_it(tmp_path: Any) -> None:
     assert "|refs:jackknife|" in signature
     with pytest.raises(ValueError, match="jackknife-average"):
         scorer.score_multi(refs, prediction, mode="jackknife-x")
+
+
+def test_jackknife_average_refuses_past_its_stated_reference_count() -> None:
+    from kurenai._core.multiref import MAX_POOLED_REFERENCES
+
+    scorer = RougeScorer(["rouge1"])
+    refs = ["a b c"] * (MAX_POOLED_REFERENCES + 1)
+    with pytest.raises(ValueError, match="at most 1,000 references per prediction, got 1,001"):
+        scorer.score_multi(refs, "a b", mode="jackknife-average")
+    # The picking modes take any number (in linear time): every reference equal.
+    found = scorer.score_multi(refs * 5, "a b", mode="jackknife")["rouge1"]
+    assert found == pytest.approx(scorer.score("a b c", "a b")["rouge1"], rel=1e-12)

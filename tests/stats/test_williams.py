@@ -5,6 +5,7 @@ and the global level SacreROUGE correlates at."""
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from support.optional import missing
 
 from kurenai.cli import main
 from kurenai.stats import correlate_scores, level_correlation, williams_test
@@ -180,3 +182,31 @@ def test_the_command_line_takes_the_convention_and_the_global_level(
     assert document["settings"]["williams"] == "absolute"
     assert {c["level"] for c in document["correlations"]} == {"global"}
     assert {t["method"] for t in document["tests"]} >= {"williams-absolute"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    hnp.arrays(np.float64, (3, 7, 5), elements=st.floats(0, 1, width=32)),
+    st.sampled_from(["summary", "system", "global"]),
+    st.sampled_from(["pearson", "spearman", "kendall"]),
+    st.sampled_from(["two-sided", "greater", "less"]),
+)
+def test_absolute_equals_nlpstats_williams_test(
+    triple: np.ndarray, level: str, coefficient: str, alternative: str
+) -> None:
+    """nlpstats (Deutsch's package, SacreROUGE's statistics) installed from the index."""
+    try:
+        from nlpstats.correlations import williams_test as reference
+    except ImportError:
+        missing("nlpstats is not installed (the test extra)")
+    x, y, z = triple
+    names = {"summary": "input", "system": "system", "global": "global"}
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # SciPy's on a constant vector: NaN, compared below
+        expected = float(reference(x, y, z, names[level], coefficient, alternative).pvalue)
+    a, b = (y, x) if alternative == "less" else (x, y)  # less: b better than a
+    found = williams_test(a, b, z, level, coefficient, absolute=True,
+                          tails=2 if alternative == "two-sided" else 1)  # fmt: skip
+    if np.isnan(expected) or np.isnan(found.p_value):
+        return  # undefined (a constant vector): nothing to compare
+    assert found.p_value == pytest.approx(min(expected, 1.0), rel=1e-9, abs=1e-12)
