@@ -1,11 +1,16 @@
-"""Collection of the package's own modules, which pyproject.toml's
-``--doctest-modules`` imports for their doctests, and of the docs' examples:
-a module built on an extra that is not installed (``kurenai/ignite`` needs
-pytorch-ignite and torch), and a page whose examples import it, are left out,
-except under ``CI=true``, where CI installs every extra and a failed
-import must fail the run.  Also the record of passed tests that lets CI run
-the README's test command first and then only the rest (below).  (The tests'
-own fixtures: ``tests/conftest.py``.)
+"""Which kurenai a run tests, and what it collects.
+
+- In an unpacked sdist whose ``kurenai/`` is not built, with kurenai
+  installed (as packagers test it), the installed package, doctests included.
+- The package's own modules, which pyproject.toml's ``--doctest-modules``
+  imports for their doctests, and the docs' examples: a module built on an
+  extra that is not installed (``kurenai/ignite`` needs pytorch-ignite and
+  torch), and a page whose examples import it, are left out, except under
+  ``CI=true``, where CI installs every extra and a failed import must fail.
+- The record of passed tests that lets CI run the README's test command
+  first and then only the rest.
+
+(The tests' own fixtures: ``tests/conftest.py``.)
 """
 
 from __future__ import annotations
@@ -28,7 +33,6 @@ def _installed_elsewhere() -> Path | None:
     suffixes = importlib.machinery.EXTENSION_SUFFIXES
     if any((ROOT / "kurenai" / f"_lcs{suffix}").is_file() for suffix in suffixes):
         return None  # built in place (an editable install, build_ext --inplace): under test
-        return None
     others = [p for p in sys.path if p and Path(p).resolve() != ROOT]
     spec = importlib.machinery.PathFinder.find_spec("kurenai", others)
     if spec is None or not spec.submodule_search_locations:

@@ -1,0 +1,18 @@
+"""Two tests for tests/test_passed_record.py, which runs this file by name
+(pytest collects no test from tests/data otherwise): one passes, the other
+skips when that test asks (``KURENAI_SAMPLE_SKIP=1``)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def test_passes() -> None:
+    assert True
+
+
+def test_skips_when_asked() -> None:
+    if os.environ.get("KURENAI_SAMPLE_SKIP") == "1":
+        pytest.skip("asked to skip")
