@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from kurenai.compat._xlsum_stemmers import CachedStemmer
 from kurenai.tokenizers._morphological import _import_quietly
+from kurenai.tokenizers._private_cache import private_cache_dir
 from kurenai.tokenizers._xlsum_text import bert_text, bert_words, burmese_syllables, han_split
 
 __all__ = ["ALIASES", "SEGMENTED", "Tokens", "canonical", "segmenter", "wakati", "words_of"]
@@ -50,9 +51,16 @@ def canonical(lang: str | None) -> str | None:
 
 
 def _jieba() -> Segment:
+    """jieba's global tokenizer, as XL-Sum segments with it, its dictionary
+    cache in kurenai's private folder: jieba's default, a fixed name in the
+    shared temporary directory, would load a cache another user planted."""
     jieba = _import_quietly("jieba")
     logging.getLogger("jieba").setLevel(logging.WARNING)
-    jieba.initialize()
+    if not jieba.dt.initialized and not jieba.dt.tmp_dir:
+        jieba.dt.tmp_dir = private_cache_dir()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        jieba.initialize()
     return jieba.lcut  # type: ignore[no-any-return]
 
 
