@@ -20,6 +20,7 @@ import warnings
 from typing import Any, Callable
 
 from kurenai.compat._xlsum_stemmers import CachedStemmer
+from kurenai.tokenizers._mecab_taggers import shared_taggers
 from kurenai.tokenizers._morphological import _import_quietly
 from kurenai.tokenizers._private_cache import private_cache_dir
 from kurenai.tokenizers._xlsum_text import bert_text, bert_words, burmese_syllables, han_split
@@ -64,8 +65,22 @@ def _jieba() -> Segment:
     return jieba.lcut  # type: ignore[no-any-return]
 
 
+# XL-Sum's MeCab options: words separated by spaces, a 50,000-byte input buffer.
+_WAKATI_ARGS = "-O wakati -b 50000"
+
+
 def _mecab_text() -> Callable[[str], str]:
-    return _import_quietly("fugashi").Tagger("-O wakati -b 50000").parse  # type: ignore[no-any-return]
+    """MeCab's ``-O wakati`` output of a text, from the process's taggers
+    (every scorer and every unpickled copy share them: each tagger maps the
+    dictionary, hundreds of megabytes, anew)."""
+    fugashi = _import_quietly("fugashi")
+    taggers = shared_taggers("fugashi", _WAKATI_ARGS, lambda: fugashi.Tagger(_WAKATI_ARGS))
+
+    def parse(text: str) -> str:
+        with taggers.lend() as tagger:
+            return tagger.parse(text)  # type: ignore[attr-defined,no-any-return]
+
+    return parse
 
 
 def _mecab() -> Segment:
