@@ -25,7 +25,20 @@ from kurenai.tokenizers._morphological import _import_quietly
 from kurenai.tokenizers._private_cache import private_cache_dir
 from kurenai.tokenizers._xlsum_text import bert_text, bert_words, burmese_syllables, han_split
 
-__all__ = ["ALIASES", "SEGMENTED", "Tokens", "canonical", "segmenter", "wakati", "words_of"]
+__all__ = [
+    "ALIASES",
+    "MAX_CHARS",
+    "MAX_RUN",
+    "SEGMENTED",
+    "Tokens",
+    "XLSumLimitError",
+    "analysed",
+    "canonical",
+    "check_limits",
+    "segmenter",
+    "wakati",
+    "words_of",
+]
 
 Segment = Callable[[str], Any]
 
@@ -39,6 +52,20 @@ ALIASES = {
 }
 # The languages with a segmenter, and the package each needs.
 SEGMENTED = {"chinese": "jieba", "japanese": "fugashi", "thai": "pythainlp", "burmese": None}
+# The most code points of one text (its sanitized words joined by spaces) that
+# XL-Sum's tokenizers are handed: pyonmttok holds ~70 bytes per code point
+# (a 50 MB line: std::bad_alloc), jieba and pythainlp take 20-40 us per code
+# point (2M: minutes).  ``RougeScorer(max_chars=...)`` changes it.
+MAX_CHARS = 1_000_000
+# The longest word (a run without whitespace after the sanitizer) handed to
+# an analyser (jieba, MeCab, pythainlp): MeCab crashes the process (SIGSEGV)
+# on one run of ~200,000 Latin letters or ~1,000,000 Japanese characters,
+# and its time (jieba's too) grows with the square of a run of one character
+# class.  No sentence of any language runs that long without a space or a
+# punctuation mark (the sanitizer makes each one a space).
+MAX_RUN = 10_000
+# The languages whose segmenter is an analyser with the limits above.
+_ANALYSERS = frozenset({"chinese", "japanese", "thai"})
 _FALLBACK_WARNING = (
     "-" * 5 + "No tokens found using inferred tokenizer, switching to default tokenizer" + "-" * 5
 )
@@ -49,6 +76,37 @@ def canonical(lang: str | None) -> str | None:
     if not lang:
         return None
     return ALIASES.get(lang, lang)
+
+
+class XLSumLimitError(ValueError):
+    """A text over one of the XL-Sum dialect's limits (``MAX_CHARS``,
+    ``MAX_RUN``), refused whole: XL-Sum's package crashes the process, runs
+    out of memory or takes minutes on it.  Below the limits the scores are
+    the package's, as everywhere."""
+
+
+def check_limits(joined: str, max_chars: int | None, analysed: bool) -> None:
+    """Refuse ``joined`` (sanitized words joined by spaces) if it is longer
+    than ``max_chars`` code points or, for an analyser (``analysed``), holds
+    a word longer than ``MAX_RUN``; linear, and free for a short text."""
+    if max_chars is not None and len(joined) > max_chars:
+        raise XLSumLimitError(
+            f"a text of {len(joined):,} characters (after XL-Sum's sanitizer) is over the "
+            f"XL-Sum dialect's limit of {max_chars:,} (max_chars)"
+        )
+    if analysed and len(joined) > MAX_RUN:
+        longest = max(map(len, joined.split(" ")))
+        if longest > MAX_RUN:
+            raise XLSumLimitError(
+                f"a word of {longest:,} characters without a space or punctuation is over the "
+                f"XL-Sum dialect's limit of {MAX_RUN:,} for its segmenter (MeCab crashes on one "
+                "of ~200,000; jieba's and MeCab's time grows with its square)"
+            )
+
+
+def analysed(lang: str | None) -> bool:
+    """Whether ``lang`` (canonical) is segmented by an analyser that ``MAX_RUN`` guards."""
+    return lang in _ANALYSERS
 
 
 def _jieba() -> Segment:
@@ -130,15 +188,26 @@ class Tokens:
     unstemmed tokens need no filtering.
     """
 
-    __slots__ = ("_pretokenize", "_segment", "_stems", "_trusted")
+    __slots__ = ("_analysed", "_max_chars", "_pretokenize", "_segment", "_stems", "_trusted")
 
     def __init__(
-        self, segment: Segment | None, stems: CachedStemmer | None, trusted: bool = True
+        self,
+        segment: Segment | None,
+        stems: CachedStemmer | None,
+        trusted: bool = True,
+        max_chars: int | None = MAX_CHARS,
+        analysed: bool = False,
     ) -> None:
         self._segment = segment
         self._stems = stems
         self._trusted = trusted
+        self._max_chars = max_chars
+        self._analysed = analysed
         self._pretokenize: Callable[[str], Any] | None = None
+
+    def check(self, joined: str) -> None:
+        """``check_limits`` of a text's joined words, with this scorer's limits."""
+        check_limits(joined, self._max_chars, self._analysed)
 
     def words(self, text: str) -> list[str]:
         """The tokens of a whole text (ROUGE-N and ROUGE-L)."""
@@ -167,6 +236,7 @@ class Tokens:
 
     def _joined(self, joined: str) -> list[str]:
         """The stemmed tokens of the sanitized words ``joined`` by spaces."""
+        self.check(joined)
         segment = self._segment
         if segment is None:
             tokens: list[str] = []
