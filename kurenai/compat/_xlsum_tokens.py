@@ -58,11 +58,13 @@ SEGMENTED = {"chinese": "jieba", "japanese": "fugashi", "thai": "pythainlp", "bu
 # point (2M: minutes).  ``RougeScorer(max_chars=...)`` changes it.
 MAX_CHARS = 1_000_000
 # The longest word (a run without whitespace after the sanitizer) handed to
-# an analyser (jieba, MeCab, pythainlp): MeCab crashes the process (SIGSEGV)
-# on one run of ~200,000 Latin letters or ~1,000,000 Japanese characters,
-# and its time (jieba's too) grows with the square of a run of one character
-# class.  No sentence of any language runs that long without a space or a
-# punctuation mark (the sanitizer makes each one a space).
+# an analyser (jieba, MeCab, pythainlp) or, with ``use_stemmer``, to the
+# tokenizer whose tokens are stemmed: MeCab crashes the process (SIGSEGV) on
+# one run of ~200,000 Latin letters or ~1,000,000 Japanese characters, and
+# its time (jieba's, and several Snowball stemmers': Tamil, Serbian, Arabic)
+# grows with the square of a run of one character class.  No sentence of any
+# language runs that long without a space or a punctuation mark (the
+# sanitizer makes each one a space).
 MAX_RUN = 10_000
 # The languages whose segmenter is an analyser with the limits above.
 _ANALYSERS = frozenset({"chinese", "japanese", "thai"})
@@ -99,13 +101,13 @@ def check_limits(joined: str, max_chars: int | None, analysed: bool) -> None:
         if longest > MAX_RUN:
             raise XLSumLimitError(
                 f"a word of {longest:,} characters without a space or punctuation is over the "
-                f"XL-Sum dialect's limit of {MAX_RUN:,} for its segmenter (MeCab crashes on one "
-                "of ~200,000; jieba's and MeCab's time grows with its square)"
+                f"XL-Sum dialect's limit of {MAX_RUN:,} for its segmenters and stemmers (MeCab "
+                "crashes on one of ~200,000; their time grows with its square)"
             )
 
 
 def analysed(lang: str | None) -> bool:
-    """Whether ``lang`` (canonical) is segmented by an analyser that ``MAX_RUN`` guards."""
+    """Whether ``lang`` (canonical) is segmented by an analyser (``MAX_RUN`` guards it)."""
     return lang in _ANALYSERS
 
 

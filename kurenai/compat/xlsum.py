@@ -92,10 +92,11 @@ class RougeScorer:
     Unlike the package, an unknown keyword argument is a TypeError rather
     than ignored; and a text the package cannot take is refused with
     :class:`XLSumLimitError` instead of crashing the process: over
-    ``max_chars``, or (Chinese, Japanese, Thai) holding a word of more than
-    ``MAX_RUN`` (10,000) code points without a space or punctuation, on
-    which MeCab crashes (from ~200,000) and the analysers' time grows with
-    the square.  Every text the limits accept scores as in the package.
+    ``max_chars``, or (Chinese, Japanese, Thai, and every language with
+    ``use_stemmer``) holding a word of more than ``MAX_RUN`` (10,000) code
+    points without a space or punctuation, on which MeCab crashes (from
+    ~200,000) and the analysers' and stemmers' time grows with the square.
+    Every text the limits accept scores as in the package.
     """
 
     def __init__(
@@ -116,7 +117,8 @@ class RougeScorer:
             self._recipe = _Recipe(
                 tuple(rouge_types), lang, use_stemmer, min_char_length, max_chars
             )
-        tokens_of = callable_tokenizer is None and analysed(self.lang)
+        # Long words are refused where an analyser or a stemmer would see them.
+        guard_runs = (callable_tokenizer is None and analysed(self.lang)) or bool(use_stemmer)
         # Japanese without a stemmer: MeCab's output counted as text, in C.
         self._wakati: WakatiScores | None = None
         write = None
@@ -137,7 +139,7 @@ class RougeScorer:
         self._in_order = stems is not None and not stems.memoize
         self._spec: _Spec | None = None
         self._tokens = Tokens(
-            segment, stems, callable_tokenizer is None, max_chars, analysed=tokens_of
+            segment, stems, callable_tokenizer is None, max_chars, analysed=guard_runs
         )
 
     def score(self, target: str, prediction: str) -> dict[str, Score]:

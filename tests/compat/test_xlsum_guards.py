@@ -113,8 +113,8 @@ def test_a_japanese_word_mecab_crashes_on_is_refused_in_one_line() -> None:
     assert done.returncode == 0, (done.returncode, done.stderr[-500:])  # MeCab's crash: -11
     assert done.stdout == (
         "a word of 300,000 characters without a space or punctuation is over the XL-Sum "
-        "dialect's limit of 10,000 for its segmenter (MeCab crashes on one of ~200,000; "
-        "jieba's and MeCab's time grows with its square)\n"
+        "dialect's limit of 10,000 for its segmenters and stemmers (MeCab crashes on one of "
+        "~200,000; their time grows with its square)\n"
     )
 
 
