@@ -16,6 +16,7 @@
 
 from cpython.dict cimport PyDict_GetItemWithError
 from cpython.ref cimport PyObject
+from cpython.pyport cimport PY_SSIZE_T_MAX
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_FromKindAndData
 from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_KIND
 from libc.stdint cimport int32_t, uint8_t, uint32_t, uint64_t
@@ -83,7 +84,8 @@ cdef struct StemCache:
     Py_ssize_t max_bytes  # past it the cache is emptied before the next token
     Py_ssize_t epoch      # changes when hashes computed before stop being valid
     Py_ssize_t min_length  # the stemmer's rule (kurenai._data.rules.StemRule):
-    bint words_only        # tokens this long, and only rouge-score's words if set
+    Py_ssize_t max_length  # tokens of min_length to max_length code points,
+    bint words_only        # and only rouge-score's words if set
 
 
 # ---------------------------------------------------------------- the cache
@@ -100,6 +102,7 @@ cdef inline void cache_init(StemCache *c, const HashKey *key, Py_ssize_t max_byt
     c.max_bytes = max_bytes
     c.epoch = 0
     c.min_length = 0
+    c.max_length = PY_SSIZE_T_MAX
     c.words_only = True
 
 
@@ -333,6 +336,7 @@ cdef inline int set_stem_rule(StemCache *c, object stem, object porter_rule) exc
     owner = cached_stemmer(stem)
     rule = porter_rule if owner is None else owner.rule
     c.min_length = rule.min_length
+    c.max_length = min(rule.max_length, PY_SSIZE_T_MAX)
     c.words_only = rule.words_only
     return 0
 
@@ -352,10 +356,10 @@ cdef inline object ask(object stem, dict memo, const Entry *token):
 cdef inline bint stemmable(const ScanRules *rules, const StemCache *c,
                            const Entry *e) noexcept nogil:
     """kurenai._data.rules.StemRule.stemmable, without making a str: long
-    enough, and only ROUGE word characters if the rule says so."""
+    enough but not too long, and only ROUGE word characters if the rule says so."""
     cdef Py_ssize_t i
     cdef uint32_t ch
-    if e.length < c.min_length:
+    if e.length < c.min_length or e.length > c.max_length:
         return False
     if not c.words_only:
         return True

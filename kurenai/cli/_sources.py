@@ -13,6 +13,7 @@ import bz2
 import collections
 import contextlib
 import csv
+import decimal
 import gzip
 import json
 import lzma
@@ -59,6 +60,8 @@ _BLOCK_BYTES = 1 << 18
 # The longest line read (--max-line-bytes): a longer one is refused as it is
 # read, before it is held whole (a gzip of gigabytes of NUL bytes is one line).
 MAX_LINE_BYTES = _paths.MAX_LINE_BYTES
+# The csv module's field limit is a C long (32 bits on Windows).
+_C_LONG_MAX = (1 << 31) - 1
 # The most bytes UTF-8 (and a \n escape: 2 bytes for one) spends on a character.
 _UTF8_MOST = 4
 
@@ -324,13 +327,24 @@ def _json_object(source: Source, number: int, raw: bytes) -> object:
             f"{where}: invalid UTF-8 (byte 0x{raw[error.start]:02x} at column {error.start + 1})"
         ) from None
     try:
-        return json.loads(line)
+        return json.loads(line, parse_int=_json_int)
     except json.JSONDecodeError as error:
         raise CliError(f"{where}: malformed JSON ({error.msg}, column {error.colno})") from None
     except RecursionError:
         raise CliError(f"{where}: JSON nested too deeply") from None
     except ValueError as error:  # e.g. an integer of more than 4300 digits
         raise CliError(f"{where}: malformed JSON ({_first_line(error)})") from None
+
+
+def _json_int(digits: str) -> int | decimal.Decimal:
+    """A JSON integer: an ``int``, or past Python's digit limit for ``int``
+    (4,300 digits by default) the exact ``Decimal``, so that a huge number in
+    a field the run never reads does not fail it (orjson refuses integers
+    past 64 bits: such a line comes here)."""
+    try:
+        return int(digits)
+    except ValueError:
+        return decimal.Decimal(digits)
 
 
 def _orjson_loads() -> Callable[[bytes], object] | None:
@@ -346,6 +360,7 @@ def _orjson_loads() -> Callable[[bytes], object] | None:
 
 
 def _csv_rows(source: Source) -> Iterator[tuple[int, Row]]:
+    _allow_csv_fields(source.max_line or MAX_LINE_BYTES)
     lines = _lines(source, keep_ends=True)
     reader = csv.reader((line for _, line in lines), delimiter="," if source.fmt == "csv" else "\t")
     try:
@@ -368,6 +383,17 @@ def _csv_rows(source: Source) -> Iterator[tuple[int, Row]]:
             start = reader.line_num + 1
     except csv.Error as error:
         raise CliError(f"{source.name}: line {reader.line_num}: malformed CSV ({error})") from None
+
+
+def _allow_csv_fields(max_line: int) -> None:
+    """Let the csv module read a field as long as a line may be (its default
+    limit is 131,072 characters): a text field of a few hundred kilobytes is
+    ordinary input.  The limit is process-wide and only ever raised here, so
+    two sources read side by side never lower it under each other; a field
+    longer than that (quoted over many lines) is still refused as malformed."""
+    wanted = min(max_line, _C_LONG_MAX)
+    if csv.field_size_limit() < wanted:
+        csv.field_size_limit(wanted)
 
 
 def _first_line(error: BaseException) -> str:

@@ -36,11 +36,17 @@ class WakatiScores:
     joined by whitespace); None where the package would fall back to its
     default tokenizer (the segmenter found no token in a non-empty text)."""
 
-    __slots__ = ("_lsum", "_types", "_wakati", "_whole")
+    __slots__ = ("_check", "_lsum", "_types", "_wakati", "_whole")
 
-    def __init__(self, rouge_types: Sequence[str], wakati: Callable[[str], str]) -> None:
+    def __init__(
+        self,
+        rouge_types: Sequence[str],
+        wakati: Callable[[str], str],
+        check: Callable[[str], None] = lambda joined: None,
+    ) -> None:
         self._types = list(rouge_types)
         self._wakati = wakati
+        self._check = check  # refuses a text over the dialect's limits
         whole = [name for name in self._types if name != "rougeLsum"]
         self._whole = _KurenaiScorer(whole, tokenizer="whitespace") if whole else None
         lsum = ["rougeLsum"] if "rougeLsum" in self._types else []
@@ -73,6 +79,7 @@ class WakatiScores:
 
     def _segmented(self, clean: str) -> str | None:
         joined = " ".join(clean.split())
+        self._check(joined)
         words = self._wakati(joined)
         if joined and (not words or words.isspace()):
             return None

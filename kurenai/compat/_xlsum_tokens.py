@@ -20,10 +20,25 @@ import warnings
 from typing import Any, Callable
 
 from kurenai.compat._xlsum_stemmers import CachedStemmer
+from kurenai.tokenizers._mecab_taggers import shared_taggers
 from kurenai.tokenizers._morphological import _import_quietly
+from kurenai.tokenizers._private_cache import private_cache_dir
 from kurenai.tokenizers._xlsum_text import bert_text, bert_words, burmese_syllables, han_split
 
-__all__ = ["ALIASES", "SEGMENTED", "Tokens", "canonical", "segmenter", "wakati", "words_of"]
+__all__ = [
+    "ALIASES",
+    "MAX_CHARS",
+    "MAX_RUN",
+    "SEGMENTED",
+    "Tokens",
+    "XLSumLimitError",
+    "analysed",
+    "canonical",
+    "check_limits",
+    "segmenter",
+    "wakati",
+    "words_of",
+]
 
 Segment = Callable[[str], Any]
 
@@ -37,6 +52,22 @@ ALIASES = {
 }
 # The languages with a segmenter, and the package each needs.
 SEGMENTED = {"chinese": "jieba", "japanese": "fugashi", "thai": "pythainlp", "burmese": None}
+# The most code points of one text (its sanitized words joined by spaces) that
+# XL-Sum's tokenizers are handed: pyonmttok holds ~70 bytes per code point
+# (a 50 MB line: std::bad_alloc), jieba and pythainlp take 20-40 us per code
+# point (2M: minutes).  ``RougeScorer(max_chars=...)`` changes it.
+MAX_CHARS = 1_000_000
+# The longest word (a run without whitespace after the sanitizer) handed to
+# an analyser (jieba, MeCab, pythainlp) or, with ``use_stemmer``, to the
+# tokenizer whose tokens are stemmed: MeCab crashes the process (SIGSEGV) on
+# one run of ~200,000 Latin letters or ~1,000,000 Japanese characters, and
+# its time (jieba's, and several Snowball stemmers': Tamil, Serbian, Arabic)
+# grows with the square of a run of one character class.  No sentence of any
+# language runs that long without a space or a punctuation mark (the
+# sanitizer makes each one a space).
+MAX_RUN = 10_000
+# The languages whose segmenter is an analyser with the limits above.
+_ANALYSERS = frozenset({"chinese", "japanese", "thai"})
 _FALLBACK_WARNING = (
     "-" * 5 + "No tokens found using inferred tokenizer, switching to default tokenizer" + "-" * 5
 )
@@ -49,15 +80,67 @@ def canonical(lang: str | None) -> str | None:
     return ALIASES.get(lang, lang)
 
 
+class XLSumLimitError(ValueError):
+    """A text over one of the XL-Sum dialect's limits (``MAX_CHARS``,
+    ``MAX_RUN``), refused whole: XL-Sum's package crashes the process, runs
+    out of memory or takes minutes on it.  Below the limits the scores are
+    the package's, as everywhere."""
+
+
+def check_limits(joined: str, max_chars: int | None, analysed: bool) -> None:
+    """Refuse ``joined`` (sanitized words joined by spaces) if it is longer
+    than ``max_chars`` code points or, for an analyser (``analysed``), holds
+    a word longer than ``MAX_RUN``; linear, and free for a short text."""
+    if max_chars is not None and len(joined) > max_chars:
+        raise XLSumLimitError(
+            f"a text of {len(joined):,} characters (after XL-Sum's sanitizer) is over the "
+            f"XL-Sum dialect's limit of {max_chars:,} (max_chars)"
+        )
+    if analysed and len(joined) > MAX_RUN:
+        longest = max(map(len, joined.split(" ")))
+        if longest > MAX_RUN:
+            raise XLSumLimitError(
+                f"a word of {longest:,} characters without a space or punctuation is over the "
+                f"XL-Sum dialect's limit of {MAX_RUN:,} for its segmenters and stemmers (MeCab "
+                "crashes on one of ~200,000; their time grows with its square)"
+            )
+
+
+def analysed(lang: str | None) -> bool:
+    """Whether ``lang`` (canonical) is segmented by an analyser (``MAX_RUN`` guards it)."""
+    return lang in _ANALYSERS
+
+
 def _jieba() -> Segment:
+    """jieba's global tokenizer, as XL-Sum segments with it, its dictionary
+    cache in kurenai's private folder: jieba's default, a fixed name in the
+    shared temporary directory, would load a cache another user planted."""
     jieba = _import_quietly("jieba")
     logging.getLogger("jieba").setLevel(logging.WARNING)
-    jieba.initialize()
+    if not jieba.dt.initialized and not jieba.dt.tmp_dir:
+        jieba.dt.tmp_dir = private_cache_dir()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        jieba.initialize()
     return jieba.lcut  # type: ignore[no-any-return]
 
 
+# XL-Sum's MeCab options: words separated by spaces, a 50,000-byte input buffer.
+_WAKATI_ARGS = "-O wakati -b 50000"
+
+
 def _mecab_text() -> Callable[[str], str]:
-    return _import_quietly("fugashi").Tagger("-O wakati -b 50000").parse  # type: ignore[no-any-return]
+    """MeCab's ``-O wakati`` output of a text, from the process's taggers
+    (every scorer and every unpickled copy share them: each tagger maps the
+    dictionary, hundreds of megabytes, anew)."""
+    fugashi = _import_quietly("fugashi")
+    taggers = shared_taggers("fugashi", _WAKATI_ARGS, lambda: fugashi.Tagger(_WAKATI_ARGS))
+
+    def parse(text: str) -> str:
+        with taggers.lend() as tagger:
+            return tagger.parse(text)  # type: ignore[attr-defined,no-any-return]
+
+    return parse
 
 
 def _mecab() -> Segment:
@@ -107,15 +190,26 @@ class Tokens:
     unstemmed tokens need no filtering.
     """
 
-    __slots__ = ("_pretokenize", "_segment", "_stems", "_trusted")
+    __slots__ = ("_analysed", "_max_chars", "_pretokenize", "_segment", "_stems", "_trusted")
 
     def __init__(
-        self, segment: Segment | None, stems: CachedStemmer | None, trusted: bool = True
+        self,
+        segment: Segment | None,
+        stems: CachedStemmer | None,
+        trusted: bool = True,
+        max_chars: int | None = MAX_CHARS,
+        analysed: bool = False,
     ) -> None:
         self._segment = segment
         self._stems = stems
         self._trusted = trusted
+        self._max_chars = max_chars
+        self._analysed = analysed
         self._pretokenize: Callable[[str], Any] | None = None
+
+    def check(self, joined: str) -> None:
+        """``check_limits`` of a text's joined words, with this scorer's limits."""
+        check_limits(joined, self._max_chars, self._analysed)
 
     def words(self, text: str) -> list[str]:
         """The tokens of a whole text (ROUGE-N and ROUGE-L)."""
@@ -144,6 +238,7 @@ class Tokens:
 
     def _joined(self, joined: str) -> list[str]:
         """The stemmed tokens of the sanitized words ``joined`` by spaces."""
+        self.check(joined)
         segment = self._segment
         if segment is None:
             tokens: list[str] = []

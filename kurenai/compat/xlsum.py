@@ -32,10 +32,31 @@ from kurenai import _backend
 from kurenai._core import checks as _checks
 from kurenai.compat._xlsum_fused import WakatiScores
 from kurenai.compat._xlsum_stemmers import STATEFUL, CachedStemmer, stemmer_for
-from kurenai.compat._xlsum_tokens import ALIASES, Tokens, canonical, segmenter, wakati, words_of
+from kurenai.compat._xlsum_tokens import (
+    ALIASES,
+    MAX_CHARS,
+    MAX_RUN,
+    Tokens,
+    XLSumLimitError,
+    analysed,
+    canonical,
+    check_limits,
+    segmenter,
+    wakati,
+    words_of,
+)
 from kurenai.scoring import Score
 
-__all__ = ["ALIASES", "ROUGE_KEYS", "RougeScorer", "calculate_rouge", "tokenize"]
+__all__ = [
+    "ALIASES",
+    "MAX_CHARS",
+    "MAX_RUN",
+    "ROUGE_KEYS",
+    "RougeScorer",
+    "XLSumLimitError",
+    "calculate_rouge",
+    "tokenize",
+]
 
 # score_batch sends pairs to worker processes in chunks of this many, once
 # there are enough of them to pay for the workers' start (about a second).
@@ -64,9 +85,19 @@ class RougeScorer:
             receives the sanitized words joined by spaces).
         callable_stemmer: ``token -> stem`` in place of the stemmer.
         min_char_length: only longer tokens are stemmed.
+        max_chars: the most code points of a text's sanitized words (joined
+            by spaces) handed to the segmenter or pyonmttok (default
+            ``MAX_CHARS``, 1,000,000; None: no limit); a longer text raises
+            :class:`XLSumLimitError` (a ValueError) naming the limit.
 
     Unlike the package, an unknown keyword argument is a TypeError rather
-    than ignored.
+    than ignored; and a text the package cannot take is refused with
+    :class:`XLSumLimitError` instead of crashing the process: over
+    ``max_chars``, or (Chinese, Japanese, Thai, and every language with
+    ``use_stemmer``) holding a word of more than ``MAX_RUN`` (10,000) code
+    points without a space or punctuation, on which MeCab crashes (from
+    ~200,000) and the analysers' and stemmers' time grows with the square.
+    Every text the limits accept scores as in the package.
     """
 
     def __init__(
@@ -78,19 +109,26 @@ class RougeScorer:
         callable_tokenizer: Callable[[str], Any] | None = None,
         callable_stemmer: Callable[[str], str] | None = None,
         min_char_length: int = 3,
+        max_chars: int | None = MAX_CHARS,
     ) -> None:
         self.rouge_types = rouge_types
         self.lang = canonical(lang)
         self._recipe: _Recipe | None = None
         if callable_tokenizer is None and callable_stemmer is None:
-            self._recipe = _Recipe(tuple(rouge_types), lang, use_stemmer, min_char_length)
+            self._recipe = _Recipe(
+                tuple(rouge_types), lang, use_stemmer, min_char_length, max_chars
+            )
+        # Long words are refused where an analyser or a stemmer would see them.
+        guard_runs = (callable_tokenizer is None and analysed(self.lang)) or bool(use_stemmer)
         # Japanese without a stemmer: MeCab's output counted as text, in C.
         self._wakati: WakatiScores | None = None
         write = None
         if callable_tokenizer is None and not use_stemmer and WakatiScores.applies(rouge_types):
             write = wakati(self.lang)
         if write is not None:
-            self._wakati = WakatiScores(rouge_types, write)
+            self._wakati = WakatiScores(
+                rouge_types, write, lambda joined: check_limits(joined, max_chars, True)
+            )
         segment = callable_tokenizer or (words_of(write) if write else segmenter(self.lang))
         stems = None
         if use_stemmer:
@@ -101,7 +139,9 @@ class RougeScorer:
             stems = CachedStemmer(stem, min_char_length, memoize)
         self._in_order = stems is not None and not stems.memoize
         self._spec: _Spec | None = None
-        self._tokens = Tokens(segment, stems, trusted=callable_tokenizer is None)
+        self._tokens = Tokens(
+            segment, stems, callable_tokenizer is None, max_chars, analysed=guard_runs
+        )
 
     def score(self, target: str, prediction: str) -> dict[str, Score]:
         """The scores of ``prediction`` against ``target``, by type."""
@@ -213,6 +253,7 @@ class _Recipe:
     lang: str | None
     use_stemmer: bool
     min_char_length: int
+    max_chars: int | None = MAX_CHARS
 
     def plan(self) -> RougeScorer:
         return RougeScorer(
@@ -220,6 +261,7 @@ class _Recipe:
             lang=self.lang,
             use_stemmer=self.use_stemmer,
             min_char_length=self.min_char_length,
+            max_chars=self.max_chars,
         )
 
 

@@ -13,8 +13,10 @@ Kiwi's) serves them all; one that is not (MeCab's tagger, Sudachi's tokenizer)
 is lent to one call at a time from a pool of at most ``POOL_MAX``, whatever the
 number of threads that ever call (``AnalyserPool``): each fugashi tagger maps MeCab's
 dictionary anew and never unmaps it, so one per thread would grow the address
-space with every short-lived thread.  It pickles at any time: the loaded resources are left out and
-load again on first use after unpickling (in a Spark or multiprocessing worker).
+space with every short-lived thread.  MeCab's pool is the process's, shared by
+every copy of the tokenizer with the same ``tagger_args`` (``shared_taggers``).
+It pickles at any time: the loaded resources are left out and load again on
+first use after unpickling (in a Spark or multiprocessing worker).
 
 Every adapter lowercases the analyser's words, drops those with no letter,
 number or mark (punctuation, symbols, emoji, spaces) and, with
@@ -57,6 +59,7 @@ from kurenai.tokenizers._analyser_calls import (
     _runs_cut,
 )
 from kurenai.tokenizers._analyser_pool import POOL_MAX, Analyse, AnalyserPool
+from kurenai.tokenizers._mecab_taggers import shared_taggers
 from kurenai.tokenizers._private_cache import private_cache_dir
 from kurenai.tokenizers._protocol import distribution_version, own_name, signature_text
 from kurenai.tokenizers._stemming import Stemmer, porter_stemmer, stem_signature, stemmed
@@ -304,7 +307,12 @@ class MeCabTokenizer(MorphologicalTokenizer):
 
     name = "mecab"
     extra = "ja"
-    thread_safe = False  # a tagger keeps its lattice between calls
+    # A tagger keeps its lattice between calls, so each call borrows one from
+    # the process's pool for these options (``shared_taggers``): the analyser
+    # made from the pool serves every thread, and every copy of the scorer
+    # (unpickled in workers) shares the pool, so MeCab's dictionary is mapped
+    # at most ``POOL_MAX`` times per process, not once per copy.
+    thread_safe = True
     lemmatizes = True
     requirements = (("fugashi", "fugashi"), ("unidic_lite", "unidic-lite"))
 
@@ -317,14 +325,22 @@ class MeCabTokenizer(MorphologicalTokenizer):
     def _options(self) -> dict[str, object]:
         return {"tagger_args": self.tagger_args} if self.tagger_args else {}
 
-    def _load(self) -> Any:
-        return _import_quietly("fugashi")
+    def _load_key(self) -> Hashable:
+        return self.tagger_args
 
-    def _analyser(self, fugashi: Any) -> Analyse:
-        tagger = mecab_tagger(fugashi, self.tagger_args)  # ~1 ms with the dictionary mapped
+    def _load(self) -> Any:
+        fugashi = _import_quietly("fugashi")
+        args = self.tagger_args
+        return shared_taggers("unidic-lite", args, lambda: mecab_tagger(fugashi, args))
+
+    def _analyser(self, taggers: AnalyserPool) -> Analyse:
         word_of: Callable[[Any], str] = _mecab_base_form if self.use_stemmer else _mecab_surface
 
-        return lambda piece: [word_of(word) for word in tagger(piece)]
+        def analyse(piece: str) -> list[str]:
+            with taggers.lend() as tagger:  # its nodes are read before it is lent again
+                return [word_of(word) for word in tagger(piece)]
+
+        return analyse
 
 
 def mecab_tagger(fugashi: Any, tagger_args: str) -> Any:

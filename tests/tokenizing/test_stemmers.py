@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from optional import missing
 
 from kurenai._data.extras import pip_install
-from kurenai._data.rules import STEM_RULES, stem_rule
+from kurenai._data.rules import SNOWBALL_MAX_LENGTH, STEM_RULES, stem_rule
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import get_tokenizer
 from kurenai.tokenizers._stemming import (
@@ -245,3 +245,39 @@ def test_pathological_tokens_are_stemmed_or_kept(backend: str, name: str) -> Non
     assert scorer.tokenizer.tokenize("abc\ud800def Häuser") == ["abc\ud800def", "haus"]
     long = "x" * 10 + "ä" * 50_000
     assert scorer.score(long + " häuser", "haus")["rouge1"].recall == 0.5
+
+
+# Several libstemmer stemmers take time quadratic in a token's length (Tamil:
+# 0.6 s on 20,000 code points of one vowel sign, ~55 s on 200,000): a token
+# longer than the rule's max_length is kept unstemmed, on every path.
+_TAMIL_AT_LIMIT = "க" * (SNOWBALL_MAX_LENGTH - 6) + "கடலில்"  # stemmed: ends in கடல்
+_TAMIL_OVER = "க" + _TAMIL_AT_LIMIT
+
+
+def test_a_token_past_the_snowball_limit_is_kept_unstemmed(libstemmer: object) -> None:
+    direct = libstemmer.Stemmer("tamil")  # type: ignore[attr-defined]
+    rule = stem_rule("tamil")
+    assert rule.max_length == SNOWBALL_MAX_LENGTH == len(_TAMIL_AT_LIMIT)
+    assert all(rule.max_length == SNOWBALL_MAX_LENGTH for name, rule in STEM_RULES.items()
+               if name != "porter")  # fmt: skip
+    tamil = make_stemmer("tamil")
+    assert tamil.stem(_TAMIL_AT_LIMIT) == direct.stemWord(_TAMIL_AT_LIMIT) != _TAMIL_AT_LIMIT
+    assert tamil.stem(_TAMIL_OVER) == _TAMIL_OVER != direct.stemWord(_TAMIL_OVER)
+    assert tamil.stem_or_drop(_TAMIL_OVER) == _TAMIL_OVER
+    # The pathological token itself returns at once (quadratic before: ~55 s).
+    vowels = "ா" * 200_000
+    assert tamil.stem(vowels) == vowels
+
+
+@pytest.mark.parametrize("tokenizer", ["unicode", "whitespace"])
+def test_the_snowball_limit_holds_on_the_compiled_and_pure_paths(
+    backend: str, libstemmer: object, tokenizer: str
+) -> None:
+    # Another form of the same word, which Tamil's stemmer stems alike.
+    other = "க" * (SNOWBALL_MAX_LENGTH - 6) + "கடலால்"
+    scorer = RougeScorer(["rouge1"], tokenizer=get_tokenizer(tokenizer, use_stemmer="tamil"))
+    assert on_compiled_plan(scorer) == (backend == "fused")
+    assert scorer.score(_TAMIL_AT_LIMIT, other)["rouge1"].fmeasure == 1.0
+    assert scorer.score("க" + _TAMIL_AT_LIMIT, "க" + other)["rouge1"].fmeasure == 0.0
+    assert scorer.score(_TAMIL_OVER, _TAMIL_OVER)["rouge1"].fmeasure == 1.0
+    assert scorer.tokenizer.tokenize(f"{_TAMIL_OVER} கடலில்") == [_TAMIL_OVER, "கடல்"]
