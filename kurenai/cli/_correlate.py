@@ -329,8 +329,8 @@ def _stability(args: argparse.Namespace, found: Any, variants: dict[str, dict[st
     from kurenai.rouge_scorer import RougeScorer
     from kurenai.stats import rank_stability
 
-    references = _references(args.references or args.judgments)
-    predictions = _predictions(args.predictions or args.judgments)
+    references = _references(args.references or args.judgments, args.max_line_bytes)
+    predictions = _predictions(args.predictions or args.judgments, args.max_line_bytes)
     documents = [
         d for d in found.documents if d in references
         and all(d in predictions.get(s, {}) for s in found.systems)

@@ -61,6 +61,7 @@ def _require(module: str) -> None:
         missing(f"{module} is not installed")
 
 
+@pytest.mark.slow
 def test_xlsum_jieba_neither_reads_nor_writes_the_shared_temp_dir(tmp_path: Path) -> None:
     _require("jieba")
     env = _isolated(tmp_path)
@@ -99,6 +100,7 @@ _UNIDIC = (
 )
 
 
+@pytest.mark.slow
 def test_a_japanese_word_mecab_crashes_on_is_refused_in_one_line() -> None:
     _require("fugashi")
     code = _UNIDIC + (
@@ -118,6 +120,7 @@ def test_a_japanese_word_mecab_crashes_on_is_refused_in_one_line() -> None:
     )
 
 
+@pytest.mark.slow
 def test_kurenai_xlsum_refuses_the_record_in_one_line(tmp_path: Path) -> None:
     _require("fugashi")
     (tmp_path / "ja_long.txt").write_text("x" * 300_000 + "\n")

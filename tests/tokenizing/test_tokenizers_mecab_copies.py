@@ -51,6 +51,7 @@ print(vm_size() - size, dictionary_maps() - maps, dictionary)
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("surface", ["mecab", "xlsum"])
 def test_thirty_copies_map_the_dictionary_at_most_once_more(surface: str) -> None:
     for module in ("fugashi", "unidic_lite"):
