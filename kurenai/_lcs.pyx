@@ -346,9 +346,9 @@ def lcs_length(a, b, int threads=1):
     return _checked(result)
 
 
-def lcs_indices(ref, can):
-    """Indices into ``ref`` of one LCS, chosen with rouge-score's tie-break."""
-    cdef Interned docs = Interned([ref], [can])
+def lcs_indices(t, p):
+    """Indices into ``t`` of one LCS, chosen with rouge-score's tie-break."""
+    cdef Interned docs = Interned([t], [p])
     cdef Py_ssize_t m = docs.a.n_tokens, n = docs.b.n_tokens, i
     cdef PathScratch scratch
     cdef int status
@@ -375,9 +375,9 @@ def lcs_indices(ref, can):
         free(scratch.on_path)
 
 
-def summary_lcs_hits(ref_sents, can_sents):
+def summary_lcs_hits(t_sents, p_sents):
     """ROUGE-Lsum's union-LCS hit count over sentence lists."""
-    cdef Interned docs = Interned(ref_sents, can_sents)
+    cdef Interned docs = Interned(t_sents, p_sents)
     cdef Py_ssize_t result
     with nogil:
         result = _summary_hits(&docs.a, &docs.b, docs.size)

@@ -198,7 +198,7 @@ class RougeScorer(BaseScorer):
         is a bare string or holds a non-str.
         """
         mode = _multiref.check_mode(mode)
-        references = _batch.references(targets, "targets")
+        references = _batch.reference_group(targets, "targets")
         prediction = _batch.text("prediction", prediction)
         return _multiref.combine(self._plan, references, prediction, mode)
 
@@ -355,7 +355,7 @@ class RougeScorer(BaseScorer):
         [{'rouge1': Score(precision=1.0, recall=1.0, fmeasure=1.0)}, None]
         """
         mode = _multiref.check_mode(mode)
-        targets = _inputs.references(targets, "targets")
+        targets = _inputs.reference_column(targets, "targets")
         jobs = _batch.resolve_jobs(n_jobs)
         limit = _checks.limit(max_tokens, "max_tokens")
         chars = _checks.limit(max_chars, "max_chars")

@@ -42,8 +42,10 @@ def text(name: str, value: Any) -> str:
     raise TypeError(f"{name} must be a str, got {type(value).__name__}")
 
 
-def references(targets: Any, name: str) -> list[str]:
-    """``targets`` as a non-empty list of str, or a TypeError/ValueError naming it."""
+def reference_group(targets: Any, name: str) -> list[str]:
+    """One prediction's ``targets`` as a non-empty list of str, or a
+    TypeError/ValueError naming it (a column of records' references, each a
+    str or a list: :func:`kurenai._core.inputs.reference_column`)."""
     if isinstance(targets, (str, bytes)):
         raise TypeError(f"{name} must be a list of str, not a single string")
     check_reference_group(targets, name, "a list of str")
@@ -167,7 +169,7 @@ def checked_groups(
             continue
         if group is None:
             raise TypeError(f"targets[{index}] must be a list of str, got NoneType{NULL_HINT}")
-        found = references(group, f"targets[{index}]")
+        found = reference_group(group, f"targets[{index}]")
         prediction = _item("predictions", index, prediction)
         if max_chars >= 0 and (
             too_long(prediction, max_chars) or any(too_long(t, max_chars) for t in found)

@@ -155,7 +155,7 @@ def explain_multi(
 ) -> MultiExplanation:
     """:func:`explain` against each of several references (``score_multi``'s input)."""
     mode = _multiref.check_mode(mode)
-    references = _batch.references(targets, "targets")
+    references = _batch.reference_group(targets, "targets")
     found = tuple(explain(scorer, reference, prediction) for reference in references)
     scores, picks = _multiref.chosen(scorer.plan, references, prediction, mode)
     names = scorer.rouge_types

@@ -27,6 +27,7 @@ from kurenai._core.correlation_resampling import (
     permutation_test,
     williams_test,
 )
+from kurenai._core.plan import SCORE_FIELDS
 from kurenai.report._correlations import Correlation, Correlations, MetricTest
 from kurenai.report._systems import score_systems
 
@@ -35,7 +36,6 @@ __all__ = ["TESTS", "correlate", "correlate_scores", "judgment_matrices"]
 Matrix = npt.NDArray[np.float64]
 Target = Union[str, Sequence[str]]
 TESTS = ("williams", "permutation")
-MEASURES = ("precision", "recall", "fmeasure")
 _KEYS = ("system", "document")
 
 
@@ -69,7 +69,7 @@ def correlate(
     """
     from kurenai.rouge_scorer import RougeScorer
 
-    check_choice(measure, MEASURES, "measure")
+    check_choice(measure, SCORE_FIELDS, "measure")
     systems, documents, human = judgment_matrices(judgments, criteria)
     for system in systems:
         if system not in _text_keys(predictions):
@@ -91,7 +91,7 @@ def correlate(
         scores = score_systems(scorer, targets, {"judged": texts})["judged"]
         for k, rouge_type in enumerate(scorer.rouge_types):
             matrix = np.full((len(systems), len(documents)), np.nan)
-            for (i, j), value in zip(cells, scores[k, MEASURES.index(measure)]):
+            for (i, j), value in zip(cells, scores[k, SCORE_FIELDS.index(measure)]):
                 matrix[i, j] = value
             metrics[f"{rouge_type} ({label})" if label else rouge_type] = matrix
     found = correlate_scores(metrics, human, systems, documents, **options)
