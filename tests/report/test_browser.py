@@ -404,3 +404,33 @@ def test_the_record_view_opens_over_a_backdrop(
 
     driver.find_element("tag name", "body").send_keys(Keys.ESCAPE)
     assert not backdrop.is_displayed()
+
+
+def test_the_leaderboard_says_best_only_in_each_types_best_cell(
+    driver: Any, tmp_path: Path, shots: Path
+) -> None:
+    # "a" ranks first by rouge1 (every word, no bigram); "b" and "c" (equal)
+    # have the higher rouge2.
+    systems = {"a": ["mat the on sat cat the today"], "b": ["the cat sat on"]}
+    systems["c"] = systems["b"]
+    path = tmp_path / "ranked.html"
+    write_report(path, RougeScorer(["rouge1", "rouge2"]), ["the cat sat on the mat today"],
+                 systems, seed=0, n_samples=50)  # fmt: skip
+    assert not _errors(open_report(driver, path))
+    rows = driver.find_elements("css selector", "#leaderboard table.board tbody tr")
+    marked = {}
+    for row in rows:
+        cells = row.find_elements("css selector", "td")
+        name = cells[1].text
+        marked[name] = [
+            k for k, cell in enumerate(cells[2:]) if cell.find_elements("css selector", ".best")
+        ]
+        for cell in cells[2:]:
+            for badge in cell.find_elements("css selector", ".best"):
+                assert badge.is_displayed() and badge.text == "best"
+    assert marked == {"a": [0], "b": [2], "c": [2]}  # rouge1 F, Δ, rouge2 F, Δ
+    legend = driver.find_element("css selector", "#board-legend").text
+    assert legend.startswith("Ranked by the mean rouge1 F (the first type)")
+    headers = [th.text for th in driver.find_elements("css selector", "#leaderboard thead th")]
+    assert sum(h.startswith("Δ rank 1") for h in headers) == 2
+    _shot(driver, shots, "#leaderboard", "leaderboard-best.png")

@@ -13,16 +13,13 @@
   const fmt = (x) => (x === null || x === undefined ? "" : x.toFixed(4));
 
   // ---------------------------------------------------------------- charts
-  // Titles are the figures' captions, outside the plot: Plotly's toolbar (its
-  // modebar, top right of the plot) never covers them.  Each system keeps one
-  // colour on every chart; one legend of the page names them.
+  // The layout rule is kurenaiCharts' (charts.js: titles are the figures'
+  // captions, outside the plot).  Each system keeps one colour on every
+  // chart; one legend of the page names them.
   const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
                    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
   const colour = (s) => PALETTE[D.systems.indexOf(s) % PALETTE.length];
-  const layout = (extra) => Object.assign(
-    { margin: { t: 34, r: 10, b: 48, l: 52 }, barmode: "group", font: { size: 12 } }, extra || {});
-  const config = { displaylogo: false, responsive: true,
-    modeBarButtonsToRemove: ["toImage", "select2d", "lasso2d", "autoScale2d", "zoomIn2d", "zoomOut2d"] };
+  const { layout, config, intervals } = window.kurenaiCharts;
   const BIN = 0.05, BINS = 20;
 
   function legend(id) {
@@ -112,9 +109,8 @@
         array: D.types.map((t) => s.intervals[t][2] - s.intervals[t][1]),
         arrayminus: D.types.map((t) => s.intervals[t][1] - s.intervals[t][0]) },
       hovertemplate: s.system + "<br>%{x}: %{y:.4f}<extra></extra>",
-    })), layout({ scattermode: "group", showlegend: D.systems.length > 1,
-      legend: { orientation: "h", x: 0, y: -0.15 },
-      yaxis: { title: { text: "mean F" } } }), config);
+    })), intervals({ showlegend: D.systems.length > 1, yaxis: { title: { text: "mean F" } } }),
+    config);
     legend("legend-distributions");
     legend("legend-buckets");
     distributions();
