@@ -411,7 +411,8 @@ def test_the_leaderboard_says_best_only_in_each_types_best_cell(
 ) -> None:
     # "a" ranks first by rouge1 (every word, no bigram); "b" and "c" (equal)
     # have the higher rouge2.
-    systems = {"a": ["mat the on sat cat the today"], "b": ["the cat sat on"]}
+    # "a <i>": a name that is no markup, in the table nor in Plotly's legend.
+    systems = {"a <i>": ["mat the on sat cat the today"], "b": ["the cat sat on"]}
     systems["c"] = systems["b"]
     path = tmp_path / "ranked.html"
     write_report(path, RougeScorer(["rouge1", "rouge2"]), ["the cat sat on the mat today"],
@@ -428,7 +429,9 @@ def test_the_leaderboard_says_best_only_in_each_types_best_cell(
         for cell in cells[2:]:
             for badge in cell.find_elements("css selector", ".best"):
                 assert badge.is_displayed() and badge.text == "best"
-    assert marked == {"a": [0], "b": [2], "c": [2]}  # rouge1 F, Δ, rouge2 F, Δ
+    assert marked == {"a <i>": [0], "b": [2], "c": [2]}  # rouge1 F, Δ, rouge2 F, Δ
+    legend_texts = driver.find_elements("css selector", "#chart-intervals .legend .legendtext")
+    assert [t.text for t in legend_texts] == ["a <i>", "b", "c"]
     legend = driver.find_element("css selector", "#board-legend").text
     assert legend.startswith("Ranked by the mean rouge1 F (the first type)")
     headers = [th.text for th in driver.find_elements("css selector", "#leaderboard thead th")]

@@ -19,7 +19,7 @@
   const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
                    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
   const colour = (s) => PALETTE[D.systems.indexOf(s) % PALETTE.length];
-  const { layout, config, intervals } = window.kurenaiCharts;
+  const { layout, config, intervals, text } = window.kurenaiCharts;
   const BIN = 0.05, BINS = 20;
 
   function legend(id) {
@@ -73,9 +73,9 @@
       figure.appendChild(chart);
       box.appendChild(figure);
       const traces = D.systems.map((s, n) => ({
-        type: "bar", name: s, x: centres, y: counts[k][n], customdata: labels,
+        type: "bar", name: text(s), x: centres, y: counts[k][n], customdata: labels,
         marker: { color: colour(s) }, width: BIN / Math.max(1, D.systems.length) * 0.9,
-        hovertemplate: s + "<br>F %{customdata}: %{y} records<extra></extra>",
+        hovertemplate: text(s) + "<br>F %{customdata}: %{y} records<extra></extra>",
       }));
       Plotly.newPlot(chart, traces, layout({
         showlegend: false, bargap: 0.08,
@@ -91,8 +91,8 @@
     for (const key of ["length", "ratio"]) {
       const b = D.buckets[key];
       const traces = D.systems.map((s) => ({
-        type: "bar", name: s, x: b.labels, y: b.means[s][t], marker: { color: colour(s) },
-        customdata: b.counts[s], hovertemplate: s + "<br>%{x}: " + t + " F %{y:.4f} (%{customdata} records)<extra></extra>",
+        type: "bar", name: text(s), x: b.labels, y: b.means[s][t], marker: { color: colour(s) },
+        customdata: b.counts[s], hovertemplate: text(s) + "<br>%{x}: " + t + " F %{y:.4f} (%{customdata} records)<extra></extra>",
       }));
       Plotly.react("chart-" + key, traces, layout({ showlegend: false,
         yaxis: { title: { text: t + " F" }, rangemode: "tozero" } }), config);
@@ -103,12 +103,12 @@
     const board = D.leaderboard;
     // Types along the axis, one trace per system in its colour.
     Plotly.newPlot("chart-intervals", board.standings.map((s) => ({
-      type: "scatter", mode: "markers", name: named(s.system), marker: { color: colour(s.system), size: 9 },
+      type: "scatter", mode: "markers", name: text(named(s.system)), marker: { color: colour(s.system), size: 9 },
       x: D.types, y: D.types.map((t) => s.intervals[t][1]),
       error_y: { type: "data", symmetric: false,
         array: D.types.map((t) => s.intervals[t][2] - s.intervals[t][1]),
         arrayminus: D.types.map((t) => s.intervals[t][1] - s.intervals[t][0]) },
-      hovertemplate: s.system + "<br>%{x}: %{y:.4f}<extra></extra>",
+      hovertemplate: text(s.system) + "<br>%{x}: %{y:.4f}<extra></extra>",
     })), intervals({ showlegend: D.systems.length > 1, yaxis: { title: { text: "mean F" } } }),
     config);
     legend("legend-distributions");
