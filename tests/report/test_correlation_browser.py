@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from browser_support import artifacts_dir, chromium, open_report
+from browser_support import artifacts_dir, check_clear_of_the_toolbar, chromium, open_report
 
 from kurenai.report import correlate_scores, write_correlation_report
 
@@ -42,21 +42,6 @@ def _page(folder: Path) -> Path:
     return path
 
 
-def _rect(driver: Any, element: Any) -> dict[str, float]:
-    return dict(
-        driver.execute_script("return arguments[0].getBoundingClientRect().toJSON()", element)
-    )
-
-
-def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
-    return (
-        a["left"] < b["right"]
-        and b["left"] < a["right"]
-        and a["top"] < b["bottom"]
-        and b["top"] < a["bottom"]
-    )
-
-
 def test_the_correlation_page_draws_every_chart(driver: Any, tmp_path: Path) -> None:
     path = _page(tmp_path)
     logs = open_report(driver, path)
@@ -68,23 +53,11 @@ def test_the_correlation_page_draws_every_chart(driver: Any, tmp_path: Path) -> 
 
 
 def test_the_titles_are_clear_of_the_toolbar(driver: Any, tmp_path: Path) -> None:
-    from selenium.webdriver.common.action_chains import ActionChains
-
     open_report(driver, _page(tmp_path))
     figures = driver.find_elements("css selector", "figure.figure")
     assert len(figures) == 2 + 2  # the intervals of two levels, a scatter per metric
     for figure in figures:
-        driver.execute_script("arguments[0].scrollIntoView()", figure)
-        ActionChains(driver).move_to_element(figure).perform()  # the toolbar shows on hover
-        chart = figure.find_element("css selector", ".js-plotly-plot")
-        (modebar,) = figure.find_elements("css selector", ".modebar")
-        bar = _rect(driver, modebar)
-        assert bar["width"] > 20 and bar["height"] > 10, bar  # a toolbar was measured
-        assert _overlap(bar, _rect(driver, chart))  # negative control: it is in the chart
-        caption = figure.find_element("css selector", "figcaption")
-        assert caption.text and not _overlap(_rect(driver, caption), bar), (caption.text, bar)
-        for text in chart.find_elements("css selector", ".gtitle, .legend"):
-            assert not _overlap(_rect(driver, text), bar), caption.text
+        check_clear_of_the_toolbar(driver, figure)
     captions = [f.find_element("css selector", "figcaption").text for f in figures]
     assert captions[:2] == [
         "system-level correlation with quality",
