@@ -219,12 +219,12 @@ def _set_frequent_lines(Py_ssize_t lines, Py_ssize_t shapes_after=8):
     return previous
 
 
-cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
+cdef Py_ssize_t _summary_hits(const Doc *t, const Doc *p,
                               Py_ssize_t vocab_size) noexcept nogil:
     """Summary-level union-LCS hits; -1 if out of memory."""
     cdef Py_ssize_t r, c, k, m, max_m = 0, max_n = 0, hits = 0
     cdef const int32_t *rs
-    cdef bint indexed = can.n_sents >= INDEX_MIN_SENTS
+    cdef bint indexed = p.n_sents >= INDEX_MIN_SENTS
     cdef PathScratch scratch
     cdef Knobs knobs
     cdef Postings index
@@ -234,15 +234,15 @@ cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
     cdef Py_ssize_t n_deferred = 0
     cdef char small_mask[SMALL]
     cdef char small_union[SMALL]
-    cdef char small_can[SMALL]
+    cdef char small_p[SMALL]
     cdef char small_rows[SMALL]
     cdef char small_carry[SMALL]
     cdef char small_path[SMALL]
     cdef int32_t *union_count = <int32_t *> scratch_buffer(
         small_union, vocab_size * sizeof(int32_t), True
     )
-    cdef int32_t *can_count = <int32_t *> scratch_buffer(
-        small_can, vocab_size * sizeof(int32_t), True
+    cdef int32_t *p_count = <int32_t *> scratch_buffer(
+        small_p, vocab_size * sizeof(int32_t), True
     )
     memset(&index, 0, sizeof(index))
     memset(&rel, 0, sizeof(rel))
@@ -253,10 +253,10 @@ cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
     scratch.mask = <uint64_t *> scratch_buffer(
         small_mask, (vocab_size + 1) * sizeof(uint64_t), True
     )
-    for r in range(ref.n_sents):
-        max_m = max(max_m, ref.bounds[r + 1] - ref.bounds[r])
-    for c in range(can.n_sents):
-        max_n = max(max_n, can.bounds[c + 1] - can.bounds[c])
+    for r in range(t.n_sents):
+        max_m = max(max_m, t.bounds[r + 1] - t.bounds[r])
+    for c in range(p.n_sents):
+        max_n = max(max_n, p.bounds[c + 1] - p.bounds[c])
     scratch.rows = <uint64_t *> scratch_buffer(
         small_rows,
         min((max_n + 1) * ((max_m + 63) >> 6), ROWS_LIMIT) * sizeof(uint64_t) + 8,
@@ -264,42 +264,42 @@ cdef Py_ssize_t _summary_hits(const Doc *ref, const Doc *can,
     )
     scratch.carry = <uint8_t *> scratch_buffer(small_carry, max_n + 1, False)
     scratch.on_path = <uint8_t *> scratch_buffer(small_path, max_m + 1, True)
-    if not (scratch.mask and union_count and can_count and scratch.rows and scratch.carry
+    if not (scratch.mask and union_count and p_count and scratch.rows and scratch.carry
             and scratch.on_path):
         hits = -1
-    elif indexed and build_postings(can, ref, vocab_size, FREQUENT_LINES, &index) < 0:
+    elif indexed and build_postings(p, t, vocab_size, FREQUENT_LINES, &index) < 0:
         hits = -1
     else:
-        for k in range(can.n_tokens):
-            can_count[can.ids[k]] += 1
-        for r in range(ref.n_sents):
-            rs = ref.ids + ref.bounds[r]
-            m = ref.bounds[r + 1] - ref.bounds[r]
+        for k in range(p.n_tokens):
+            p_count[p.ids[k]] += 1
+        for r in range(t.n_sents):
+            rs = t.ids + t.bounds[r]
+            m = t.bounds[r + 1] - t.bounds[r]
             if indexed:
-                hits = union_indexed(rs, m, r, -1, can, &index, &rel, &knobs, &scratch)
+                hits = union_indexed(rs, m, r, -1, p, &index, &rel, &knobs, &scratch)
             else:
-                hits = union_all(rs, m, can, &scratch)
+                hits = union_all(rs, m, p, &scratch)
             if hits == DEFERRED:  # its marks kept for the second pass
-                hits = defer(&deferred, &n_deferred, &saved, ref, r, scratch.on_path)
+                hits = defer(&deferred, &n_deferred, &saved, t, r, scratch.on_path)
             if hits < 0:
                 break
             count_union(rs, m, scratch.on_path, union_count)
         if n_deferred and hits >= 0:
-            hits = union_deferred(ref, can, vocab_size, deferred, n_deferred, saved, &index,
+            hits = union_deferred(t, p, vocab_size, deferred, n_deferred, saved, &index,
                                   &rel, &knobs, &scratch, union_count)
         # A token's hits are capped by its count on each side; the reference
         # side never binds, since each of its positions is unioned at most once.
         for k in range(vocab_size):
             if hits < 0:
                 break
-            hits += min(union_count[k], can_count[k])
+            hits += min(union_count[k], p_count[k])
     free_postings(&index)
     free_relative(&rel)
     free(deferred)
     free(saved)
     release_buffer(scratch.mask, small_mask)
     release_buffer(union_count, small_union)
-    release_buffer(can_count, small_can)
+    release_buffer(p_count, small_p)
     release_buffer(scratch.rows, small_rows)
     release_buffer(scratch.carry, small_carry)
     release_buffer(scratch.on_path, small_path)
@@ -346,9 +346,9 @@ def lcs_length(a, b, int threads=1):
     return _checked(result)
 
 
-def lcs_indices(ref, can):
-    """Indices into ``ref`` of one LCS, chosen with rouge-score's tie-break."""
-    cdef Interned docs = Interned([ref], [can])
+def lcs_indices(t, p):
+    """Indices into ``t`` of one LCS, chosen with rouge-score's tie-break."""
+    cdef Interned docs = Interned([t], [p])
     cdef Py_ssize_t m = docs.a.n_tokens, n = docs.b.n_tokens, i
     cdef PathScratch scratch
     cdef int status
@@ -375,9 +375,9 @@ def lcs_indices(ref, can):
         free(scratch.on_path)
 
 
-def summary_lcs_hits(ref_sents, can_sents):
+def summary_lcs_hits(t_sents, p_sents):
     """ROUGE-Lsum's union-LCS hit count over sentence lists."""
-    cdef Interned docs = Interned(ref_sents, can_sents)
+    cdef Interned docs = Interned(t_sents, p_sents)
     cdef Py_ssize_t result
     with nogil:
         result = _summary_hits(&docs.a, &docs.b, docs.size)

@@ -9,6 +9,8 @@ are the spec's own: :func:`union_hits` is ROUGE-Lsum's rule hit by hit
 (``kurenai.explain`` shows them), rather than writing them again.
 
 All kernels work on sequences of integer token IDs (see ``intern_sentences``).
+``t`` is the target's side (the reference), ``p`` the prediction's, as in
+rouge-score, the ``.pyi`` stubs and :mod:`kurenai._variants_py`.
 The tie-breaks follow rouge-score exactly, because they decide which LCS
 ROUGE-Lsum takes the union of.
 """
@@ -34,13 +36,13 @@ IDs = Sequence[int]
 Tokens = Sequence[Hashable]  # IDs, or IDs and BLOCKER
 
 
-def lcs_table(ref: Tokens, can: Tokens) -> list[list[int]]:
-    """The full (len(ref)+1) x (len(can)+1) LCS table, as rouge-score builds it."""
-    table = [[0] * (len(can) + 1) for _ in range(len(ref) + 1)]
-    for i in range(1, len(ref) + 1):
+def lcs_table(t: Tokens, p: Tokens) -> list[list[int]]:
+    """The full (len(t)+1) x (len(p)+1) LCS table, as rouge-score builds it."""
+    table = [[0] * (len(p) + 1) for _ in range(len(t) + 1)]
+    for i in range(1, len(t) + 1):
         row, above = table[i], table[i - 1]
-        for j in range(1, len(can) + 1):
-            if ref[i - 1] == can[j - 1]:
+        for j in range(1, len(p) + 1):
+            if t[i - 1] == p[j - 1]:
                 row[j] = above[j - 1] + 1
             else:
                 row[j] = max(above[j], row[j - 1])
@@ -66,18 +68,18 @@ def lcs_length(a: IDs, b: IDs, threads: int = 1) -> int:
     return previous[-1]
 
 
-def lcs_indices(ref: Tokens, can: Tokens) -> list[int]:
-    """Indices into ``ref`` of one LCS, chosen with rouge-score's tie-break.
+def lcs_indices(t: Tokens, p: Tokens) -> list[int]:
+    """Indices into ``t`` of one LCS, chosen with rouge-score's tie-break.
 
     Walking back from the end: equal tokens take the diagonal; otherwise step
-    back in ``can`` only when the cell to the left is strictly greater than the
-    cell above, else step back in ``ref``.
+    back in ``p`` only when the cell to the left is strictly greater than the
+    cell above, else step back in ``t``.
     """
-    table = lcs_table(ref, can)
-    i, j = len(ref), len(can)
+    table = lcs_table(t, p)
+    i, j = len(t), len(p)
     path: list[int] = []
     while i > 0 and j > 0:
-        if ref[i - 1] == can[j - 1]:
+        if t[i - 1] == p[j - 1]:
             path.append(i - 1)
             i -= 1
             j -= 1
@@ -89,23 +91,21 @@ def lcs_indices(ref: Tokens, can: Tokens) -> list[int]:
     return path
 
 
-def lcs_pairs(
-    ref: Tokens, can: Tokens, indices: Sequence[int] | None = None
-) -> list[tuple[int, int]]:
-    """The LCS of :func:`lcs_indices` as ``(ref, can)`` position pairs, in order.
+def lcs_pairs(t: Tokens, p: Tokens, indices: Sequence[int] | None = None) -> list[tuple[int, int]]:
+    """The LCS of :func:`lcs_indices` as ``(t, p)`` position pairs, in order.
 
-    Each reference position is paired with ``can``'s token in the rightmost
-    embedding of that subsequence in ``can`` (it exists: ``can`` holds the
-    subsequence).  ``indices``: ``lcs_indices(ref, can)`` when already known
+    Each reference position is paired with ``p``'s token in the rightmost
+    embedding of that subsequence in ``p`` (it exists: ``p`` holds the
+    subsequence).  ``indices``: ``lcs_indices(t, p)`` when already known
     (from the compiled twin, say); the pairs depend on them and the tokens only.
     """
     if indices is None:
-        indices = lcs_indices(ref, can)
+        indices = lcs_indices(t, p)
     path: list[tuple[int, int]] = []
-    j = len(can)
+    j = len(p)
     for i in reversed(indices):
         j -= 1
-        while can[j] != ref[i]:
+        while p[j] != t[i]:
             j -= 1
         path.append((i, j))
     path.reverse()
@@ -113,10 +113,10 @@ def lcs_pairs(
 
 
 def union_hits(
-    ref_sents: Sequence[Tokens],
-    can_sents: Sequence[Tokens],
-    ref_words: Iterable[Hashable] | None = None,
-    can_words: Iterable[Hashable] | None = None,
+    t_sents: Sequence[Tokens],
+    p_sents: Sequence[Tokens],
+    t_words: Iterable[Hashable] | None = None,
+    p_words: Iterable[Hashable] | None = None,
     indices: Callable[[Tokens, Tokens], Sequence[int]] | None = None,
 ) -> list[tuple[int, int, int]]:
     """ROUGE-Lsum's rule, hit by hit: per reference sentence, the union of its
@@ -126,7 +126,7 @@ def union_hits(
 
     Each hit is ``(s, i, c)``: position ``i`` of reference sentence ``s``, held
     by the LCS with candidate sentence ``c`` first.  The counts are those of
-    ``ref_words`` and ``can_words``, by default the sentences' tokens
+    ``t_words`` and ``p_words``, by default the sentences' tokens
     (ROUGE-1.5.5 under ``-b`` counts the words its other reader cut).
     ``indices``: a function giving ``lcs_indices`` (the compiled twin's, say);
     by default the paths are memoised by :func:`shared_form`: lines sharing
@@ -137,55 +137,55 @@ def union_hits(
     reference sentence equal to an earlier one reuses its union: so lines
     that share nothing cost nothing.
     """
-    remaining_ref = Counter(chain.from_iterable(ref_sents) if ref_words is None else ref_words)
-    remaining_can = Counter(chain.from_iterable(can_sents) if can_words is None else can_words)
+    remaining_t = Counter(chain.from_iterable(t_sents) if t_words is None else t_words)
+    remaining_p = Counter(chain.from_iterable(p_sents) if p_words is None else p_words)
     path = memoised_indices() if indices is None else indices
-    postings = line_postings(can_sents)
+    postings = line_postings(p_sents)
     unions: dict[tuple[Hashable, ...], dict[int, int]] = {}
     hits: list[tuple[int, int, int]] = []
-    for s, ref in enumerate(ref_sents):
-        first = unions.get(tuple(ref))
+    for s, t in enumerate(t_sents):
+        first = unions.get(tuple(t))
         if first is None:
             first = {}
-            for c in sharing_lines(ref, postings):
-                for i in path(ref, can_sents[c]):
+            for c in sharing_lines(t, postings):
+                for i in path(t, p_sents[c]):
                     first.setdefault(i, c)
-            unions[tuple(ref)] = first
+            unions[tuple(t)] = first
         for i in sorted(first):
-            token = ref[i]
-            if remaining_can[token] > 0 and remaining_ref[token] > 0:
+            token = t[i]
+            if remaining_p[token] > 0 and remaining_t[token] > 0:
                 hits.append((s, i, first[i]))
-                remaining_can[token] -= 1
-                remaining_ref[token] -= 1
+                remaining_p[token] -= 1
+                remaining_t[token] -= 1
     return hits
 
 
-def summary_lcs_hits(ref_sents: Sequence[IDs], can_sents: Sequence[IDs]) -> int:
+def summary_lcs_hits(t_sents: Sequence[IDs], p_sents: Sequence[IDs]) -> int:
     """ROUGE-Lsum's hit count: union-LCS of each reference sentence against all
     candidate sentences, with per-token counters so no token is counted twice
     (the hits of :func:`union_hits`)."""
-    return len(union_hits(ref_sents, can_sents))
+    return len(union_hits(t_sents, p_sents))
 
 
 def union_lcs(
-    ref_sents: Sequence[Tokens],
-    can_sents: Sequence[Tokens],
+    t_sents: Sequence[Tokens],
+    p_sents: Sequence[Tokens],
     indices: Callable[[Tokens, Tokens], Sequence[int]] | None = None,
 ) -> list[tuple[int, int]]:
-    """ROUGE-Lsum's hits (:func:`union_hits`) as ``(ref, can)`` positions into
+    """ROUGE-Lsum's hits (:func:`union_hits`) as ``(t, p)`` positions into
     each side's sentences concatenated, each paired as :func:`lcs_pairs` pairs
     it in the candidate sentence whose LCS holds it first (``indices`` as there)."""
     path = memoised_indices() if indices is None else indices
-    ref_starts = list(accumulate(map(len, ref_sents), initial=0))
-    can_starts = list(accumulate(map(len, can_sents), initial=0))
+    t_starts = list(accumulate(map(len, t_sents), initial=0))
+    p_starts = list(accumulate(map(len, p_sents), initial=0))
     partners: dict[tuple[tuple[Hashable, ...], int], dict[int, int]] = {}
     found = []
-    for s, i, c in union_hits(ref_sents, can_sents, indices=path):
-        ref, can = ref_sents[s], can_sents[c]
-        key = (tuple(ref), c)  # equal reference sentences pair alike
+    for s, i, c in union_hits(t_sents, p_sents, indices=path):
+        t, p = t_sents[s], p_sents[c]
+        key = (tuple(t), c)  # equal reference sentences pair alike
         if key not in partners:
-            partners[key] = dict(lcs_pairs(ref, can, path(ref, can)))
-        found.append((ref_starts[s] + i, can_starts[c] + partners[key][i]))
+            partners[key] = dict(lcs_pairs(t, p, path(t, p)))
+        found.append((t_starts[s] + i, p_starts[c] + partners[key][i]))
     return found
 
 
@@ -198,11 +198,11 @@ def line_postings(sents: Sequence[Tokens]) -> dict[Hashable, list[int]]:
     return postings
 
 
-def sharing_lines(ref: Tokens, postings: dict[Hashable, list[int]]) -> list[int]:
-    """The sentences (by :func:`line_postings`) sharing a token with ``ref``,
-    ascending: the only ones whose LCS path with ``ref`` is not empty."""
+def sharing_lines(t: Tokens, postings: dict[Hashable, list[int]]) -> list[int]:
+    """The sentences (by :func:`line_postings`) sharing a token with ``t``,
+    ascending: the only ones whose LCS path with ``t`` is not empty."""
     lines: set[int] = set()
-    for token in set(ref):
+    for token in set(t):
         lines.update(postings.get(token, ()))
     return sorted(lines)
 
@@ -215,11 +215,11 @@ def memoised_indices(
     paths: dict[tuple[tuple[Hashable, ...], tuple[Hashable, ...]], Sequence[int]] = {}
     path = lcs_indices if base is None else base
 
-    def indices(ref: Tokens, can: Tokens) -> list[int]:
-        kept, ref_kept, can_kept = shared_form(ref, can)
-        key = (tuple(ref_kept), tuple(can_kept))
+    def indices(t: Tokens, p: Tokens) -> list[int]:
+        kept, t_kept, p_kept = shared_form(t, p)
+        key = (tuple(t_kept), tuple(p_kept))
         if key not in paths:
-            paths[key] = path(ref_kept, can_kept)
+            paths[key] = path(t_kept, p_kept)
         return [kept[i] for i in paths[key]]
 
     return indices
@@ -229,38 +229,38 @@ def memoised_indices(
 BLOCKER = object()
 
 
-def shared_form(ref: Tokens, can: Tokens) -> tuple[list[int], list[Hashable], list[Hashable]]:
-    """A smaller pair with the same LCS path as (ref, can), and where it maps back.
+def shared_form(t: Tokens, p: Tokens) -> tuple[list[int], list[Hashable], list[Hashable]]:
+    """A smaller pair with the same LCS path as (t, p), and where it maps back.
 
-    Returns ``(kept, ref_kept, can_kept)``: ``lcs_indices(ref, can)`` is
-    ``[kept[i] for i in lcs_indices(ref_kept, can_kept)]``.  ``ref_kept`` is
-    ``ref`` without its tokens absent from ``can`` (at ``kept``): their rows of
+    Returns ``(kept, t_kept, p_kept)``: ``lcs_indices(t, p)`` is
+    ``[kept[i] for i in lcs_indices(t_kept, p_kept)]``.  ``t_kept`` is
+    ``t`` without its tokens absent from ``p`` (at ``kept``): their rows of
     the table equal the row above, so the walk back always leaves them
-    upwards.  ``can_kept`` is ``can`` with each run of tokens absent from
-    ``ref`` as one ``BLOCKER``, a leading run dropped: such a column equals the
+    upwards.  ``p_kept`` is ``p`` with each run of tokens absent from
+    ``t`` as one ``BLOCKER``, a leading run dropped: such a column equals the
     one on its left, the walk goes up it until its value drops, then left
     through the rest of the run at once; a leading run holds zeros and ends
     the walk as the table's edge does.  Dropping the run instead would change
     the path: ``([0, 0], [0, 9])`` takes index 0, ``([0, 0], [0])`` index 1.
     """
-    in_can = set(can)
-    kept = [i for i, token in enumerate(ref) if token in in_can]
-    return kept, [ref[i] for i in kept], project(can, set(ref))
+    in_p = set(p)
+    kept = [i for i, token in enumerate(t) if token in in_p]
+    return kept, [t[i] for i in kept], project(p, set(t))
 
 
-def project(can: Tokens, tokens: Container[Hashable]) -> list[Hashable]:
-    """``can`` seen through ``tokens``: its tokens in ``tokens`` kept, each run
+def project(p: Tokens, tokens: Container[Hashable]) -> list[Hashable]:
+    """``p`` seen through ``tokens``: its tokens in ``tokens`` kept, each run
     of other tokens as one ``BLOCKER``, a leading run dropped.
 
     For any ``tokens`` holding every token that a reference line shares with
-    ``can``, the reference line's path against ``can`` is its path against
-    ``project(can, tokens)`` (``shared_form`` projects on the whole line).  So
+    ``p``, the reference line's path against ``p`` is its path against
+    ``project(p, tokens)`` (``shared_form`` projects on the whole line).  So
     the compiled Lsum, for a reference line, groups the candidate lines by
     their projection onto the line's frequent tokens: a candidate line
     sharing none of its other tokens has the path of that projection.
     """
     projected: list[Hashable] = []
-    for token in can:
+    for token in p:
         if token in tokens:
             projected.append(token)
         elif projected and projected[-1] is not BLOCKER:

@@ -141,7 +141,7 @@ cdef struct Wlcs:
     size_t saved_cells
     Py_ssize_t size
     int64_t *partner       # wlcs_marks: the current reference sentence's partners
-    int64_t can_start      # and where the current candidate sentence starts
+    int64_t p_start        # and where the current prediction sentence starts
 
 
 cdef int weighted_lcs_doc(const Doc *t, const Doc *p, double weight, Py_ssize_t vocab_size,
@@ -192,7 +192,7 @@ cdef int _weighted_doc(const Doc *t, const Doc *p, double weight, Py_ssize_t voc
     return status
 
 
-cdef int _wlcs_run(Wlcs *w, const Doc *ref, const Doc *can, double *hit,
+cdef int _wlcs_run(Wlcs *w, const Doc *t, const Doc *p, double *hit,
                    double *base) noexcept nogil:
     """Fills ``hit`` and ``base``; -1 if memory ran out."""
     cdef int32_t *left_t = w.remaining
@@ -200,18 +200,18 @@ cdef int _wlcs_run(Wlcs *w, const Doc *ref, const Doc *can, double *hit,
     cdef Py_ssize_t i, s, q, m, n, run
     cdef int32_t token
     cdef const int32_t *sentence
-    for i in range(ref.n_tokens):
-        left_t[ref.ids[i]] += 1
-    for i in range(can.n_tokens):
-        left_p[can.ids[i]] += 1
-    for s in range(ref.n_sents):
-        sentence = ref.ids + ref.bounds[s]
-        m = ref.bounds[s + 1] - ref.bounds[s]
+    for i in range(t.n_tokens):
+        left_t[t.ids[i]] += 1
+    for i in range(p.n_tokens):
+        left_p[p.ids[i]] += 1
+    for s in range(t.n_sents):
+        sentence = t.ids + t.bounds[s]
+        m = t.bounds[s + 1] - t.bounds[s]
         base[0] += pow(<double> m, w.weight)
         memset(w.marked, 0, m + 1)
-        for q in range(can.n_sents):
-            n = can.bounds[q + 1] - can.bounds[q]
-            if m and n and _mark(w, sentence, m, can.ids + can.bounds[q], n) < 0:
+        for q in range(p.n_sents):
+            n = p.bounds[q + 1] - p.bounds[q]
+            if m and n and _mark(w, sentence, m, p.ids + p.bounds[q], n) < 0:
                 return -1
         run = 0
         for i in range(m):
@@ -226,30 +226,30 @@ cdef int _wlcs_run(Wlcs *w, const Doc *ref, const Doc *can, double *hit,
     return 0
 
 
-cdef int _wlcs_marks(Wlcs *w, const Doc *ref, const Doc *can, int64_t *partner) noexcept nogil:
-    """Records, per position of ``ref``, the first partner that a walk marks;
+cdef int _wlcs_marks(Wlcs *w, const Doc *t, const Doc *p, int64_t *partner) noexcept nogil:
+    """Records, per position of ``t``, the first partner that a walk marks;
     -1 if memory ran out."""
     cdef Py_ssize_t s, q, m, n
-    for s in range(ref.n_sents):
-        m = ref.bounds[s + 1] - ref.bounds[s]
-        w.partner = partner + ref.bounds[s]
-        for q in range(can.n_sents):
-            n = can.bounds[q + 1] - can.bounds[q]
-            w.can_start = can.bounds[q]
-            if m and n and _mark(w, ref.ids + ref.bounds[s], m, can.ids + can.bounds[q], n) < 0:
+    for s in range(t.n_sents):
+        m = t.bounds[s + 1] - t.bounds[s]
+        w.partner = partner + t.bounds[s]
+        for q in range(p.n_sents):
+            n = p.bounds[q + 1] - p.bounds[q]
+            w.p_start = p.bounds[q]
+            if m and n and _mark(w, t.ids + t.bounds[s], m, p.ids + p.bounds[q], n) < 0:
                 return -1
     return 0
 
 
-cdef int _mark(Wlcs *w, const int32_t *ref, Py_ssize_t m, const int32_t *can,
+cdef int _mark(Wlcs *w, const int32_t *t, Py_ssize_t m, const int32_t *p,
                Py_ssize_t n) noexcept nogil:
-    """Marks the walk back's matched positions of ``ref``; -1 if out of memory."""
+    """Marks the walk back's matched positions of ``t``; -1 if out of memory."""
     cdef size_t words = (n + 63) // 64, block = m, blocks, start, stop
     cdef Py_ssize_t b
     cdef Py_ssize_t j = n
     w.stamp += 1
     for j in range(n):
-        w.seen[can[j]] = w.stamp
+        w.seen[p[j]] = w.stamp
     j = n
     if <size_t> m * words > _bit_budget:
         block = min(_bit_budget // words, <size_t> sqrt(96.0 * m))
@@ -257,15 +257,15 @@ cdef int _mark(Wlcs *w, const int32_t *ref, Py_ssize_t m, const int32_t *can,
     blocks = (m + block - 1) // block
     if _reserve(w, block * words, blocks if blocks > 1 else 0, n) < 0:
         return -1
-    _rows_from(w, 0, m, ref, can, n, words, block if blocks > 1 else 0)
+    _rows_from(w, 0, m, t, p, n, words, block if blocks > 1 else 0)
     for b in range(<Py_ssize_t> blocks - 1, -1, -1):
         start = <size_t> b * block
         stop = min(start + block, <size_t> m)
         if blocks > 1:  # recompute this block's rows from its checkpoint, keeping bits
             memcpy(w.rows, w.saved + b * (n + 1), (n + 1) * sizeof(double))
             memcpy(w.runs, w.saved_runs + b * (n + 1), (n + 1) * sizeof(int32_t))
-            _rows_from(w, start, stop, ref, can, n, words, 0)
-        j = _walk_back(w, ref, stop, start, can, j, words)
+            _rows_from(w, start, stop, t, p, n, words, 0)
+        j = _walk_back(w, t, stop, start, p, j, words)
         if j == 0:
             break
     return 0
@@ -290,7 +290,7 @@ cdef int _reserve(Wlcs *w, size_t bit_words, size_t checkpoints, Py_ssize_t n) n
 
 
 cdef void _rows_from(
-    Wlcs *w, size_t start, size_t stop, const int32_t *ref, const int32_t *can,
+    Wlcs *w, size_t start, size_t stop, const int32_t *t, const int32_t *p,
     Py_ssize_t n, size_t words, size_t checkpoint
 ) noexcept nogil:
     # Rows start+1..stop of the table from row ``start`` (zeros when 0,
@@ -298,7 +298,7 @@ cdef void _rows_from(
     # block row i-start-1; with it, the row before every ``checkpoint``-th
     # row is saved instead and the bits are scratch.
     #
-    # A row whose token ``can`` lacks, below a nondecreasing row, equals that
+    # A row whose token ``p`` lacks, below a nondecreasing row, equals that
     # row (every cell takes the one above; ties go up): it is not computed,
     # only its walk-back bits set and its runs pointed at zeros.
     cdef bint monotone = start == 0  # row 0 is zeros; a checkpoint's row is unknown
@@ -321,11 +321,11 @@ cdef void _rows_from(
             memcpy(w.saved_runs + (i - 1) // checkpoint * (n + 1), previous_run,
                    (n + 1) * sizeof(int32_t))
         bits = w.up + (0 if checkpoint else (i - start - 1) * words)
-        if monotone and w.seen[ref[i - 1]] != w.stamp:
+        if monotone and w.seen[t[i - 1]] != w.stamp:
             memset(bits, 0xFF, words * sizeof(uint64_t))
             previous_run = w.zero_runs
             continue
-        monotone = _row(w.f, ref[i - 1], can, n, previous, previous_run, current, current_run,
+        monotone = _row(w.f, t[i - 1], p, n, previous, previous_run, current, current_run,
                         bits)
         spare = previous_run
         if spare == w.zero_runs:
@@ -340,7 +340,7 @@ cdef void _rows_from(
 
 
 cdef bint _row(
-    const double *f, int32_t token, const int32_t *can, Py_ssize_t n, const double *previous,
+    const double *f, int32_t token, const int32_t *p, Py_ssize_t n, const double *previous,
     const int32_t *previous_run, double *current, int32_t *current_run, uint64_t *bits
 ) noexcept nogil:
     # One row of the weighted table and of the run lengths; one bit per
@@ -359,7 +359,7 @@ cdef bint _row(
         up = previous[j] >= current[j - 1]
         best = current[j - 1] if current[j - 1] > previous[j] else previous[j]
         word |= up << ((j - 1) & 63)
-        if token == can[j - 1]:
+        if token == p[j - 1]:
             k = previous_run[j - 1]
             current[j] = previous[j - 1] + f[k + 1] - f[k]
             current_run[j] = k + 1
@@ -374,18 +374,18 @@ cdef bint _row(
 
 
 cdef Py_ssize_t _walk_back(
-    Wlcs *w, const int32_t *ref, size_t i, size_t start, const int32_t *can, Py_ssize_t j,
+    Wlcs *w, const int32_t *t, size_t i, size_t start, const int32_t *p, Py_ssize_t j,
     size_t words
 ) noexcept nogil:
     # Perl's markLCS from cell (i, j) down to row ``start``, on the bits of
     # rows start+1..i; any equal pair is taken diagonally.  Returns j.
     while i > start and j > 0:
-        if ref[i - 1] == can[j - 1]:
+        if t[i - 1] == p[j - 1]:
             i -= 1
             j -= 1
             w.marked[i] = 1
             if w.partner != NULL and w.partner[i] < 0:
-                w.partner[i] = w.can_start + j
+                w.partner[i] = w.p_start + j
         elif w.up[(i - start - 1) * words + ((j - 1) >> 6)] >> ((j - 1) & 63) & 1:
             i -= 1
         else:

@@ -92,8 +92,8 @@ def wlcs_credit(t_sents: Sequence[IDs], runs: Sequence[Run], weight: float) -> t
     credited ``runs`` (:func:`wlcs_runs`), in their order, and over the
     reference sentences."""
     hit = base = 0.0
-    for ref in t_sents:
-        base += c_pow(float(len(ref)), weight)
+    for t in t_sents:
+        base += c_pow(float(len(t)), weight)
     for refs, _ in runs:
         hit += c_pow(float(len(refs)), weight)
     return hit, base
@@ -129,18 +129,18 @@ def wlcs_runs(
         marks = wlcs_marks(t_sents, p_sents, weight)
     runs: list[Run] = []
     t_start = 0
-    for ref in t_sents:
-        partner = marks[t_start : t_start + len(ref)]
+    for t in t_sents:
+        partner = marks[t_start : t_start + len(t)]
         run: list[int] = []
-        for i, token in enumerate(ref):
+        for i, token in enumerate(t):
             if partner[i] >= 0 and remaining_t[token] > 0 and remaining_p[token] > 0:
                 run.append(i)
-                if i + 1 == len(ref) or partner[i + 1] < 0:
+                if i + 1 == len(t) or partner[i + 1] < 0:
                     runs.append((tuple(t_start + k for k in run), tuple(partner[k] for k in run)))
                     run = []
                 remaining_t[token] -= 1
                 remaining_p[token] -= 1
-        t_start += len(ref)
+        t_start += len(t)
     return runs
 
 
@@ -157,48 +157,48 @@ def wlcs_marks(t_sents: Sequence[IDs], p_sents: Sequence[IDs], weight: float) ->
     postings = line_postings(p_sents)
     known: dict[tuple[Hashable, ...], list[int]] = {}
     marks: list[int] = []
-    for ref in t_sents:
-        partner = known.get(tuple(ref))
+    for t in t_sents:
+        partner = known.get(tuple(t))
         if partner is None:
-            partner = [-1] * len(ref)
-            for c in sharing_lines(ref, postings):
-                for i, j in wlcs_pairs(ref, p_sents[c], weight):
+            partner = [-1] * len(t)
+            for c in sharing_lines(t, postings):
+                for i, j in wlcs_pairs(t, p_sents[c], weight):
                     if partner[i] < 0:
                         partner[i] = p_starts[c] + j
-            known[tuple(ref)] = partner
+            known[tuple(t)] = partner
         marks.extend(partner)
     return marks
 
 
-def wlcs_indices(ref: IDs, can: IDs, weight: float) -> list[int]:
-    """Indices into ``ref`` of the weighted LCS that ROUGE-1.5.5 backtracks
+def wlcs_indices(t: IDs, p: IDs, weight: float) -> list[int]:
+    """Indices into ``t`` of the weighted LCS that ROUGE-1.5.5 backtracks
     (the reference side of :func:`wlcs_pairs`)."""
-    return [i for i, _ in wlcs_pairs(ref, can, weight)]
+    return [i for i, _ in wlcs_pairs(t, p, weight)]
 
 
-def wlcs_pairs(ref: IDs, can: IDs, weight: float) -> list[tuple[int, int]]:
-    """The ``(ref, can)`` positions of the weighted LCS that ROUGE-1.5.5 backtracks, in order.
+def wlcs_pairs(t: IDs, p: IDs, weight: float) -> list[tuple[int, int]]:
+    """The ``(t, p)`` positions of the weighted LCS that ROUGE-1.5.5 backtracks, in order.
 
     The table cell of a match is ``(c[i-1][j-1] + f(k+1)) - f(k)`` where ``k``
     is the run of consecutive matches ending on the diagonal; equal tokens
-    always take the diagonal, otherwise the walk goes up (back in ``ref``)
+    always take the diagonal, otherwise the walk goes up (back in ``t``)
     when the cell above is at least the cell to the left.
     """
-    f = [c_pow(float(k), weight) for k in range(min(len(ref), len(can)) + 2)]
-    score = [[0.0] * (len(can) + 1) for _ in range(len(ref) + 1)]
-    run = [[0] * (len(can) + 1) for _ in range(len(ref) + 1)]
-    for i in range(1, len(ref) + 1):
-        for j in range(1, len(can) + 1):
-            if ref[i - 1] == can[j - 1]:
+    f = [c_pow(float(k), weight) for k in range(min(len(t), len(p)) + 2)]
+    score = [[0.0] * (len(p) + 1) for _ in range(len(t) + 1)]
+    run = [[0] * (len(p) + 1) for _ in range(len(t) + 1)]
+    for i in range(1, len(t) + 1):
+        for j in range(1, len(p) + 1):
+            if t[i - 1] == p[j - 1]:
                 k = run[i - 1][j - 1]
                 score[i][j] = score[i - 1][j - 1] + f[k + 1] - f[k]
                 run[i][j] = k + 1
             else:
                 score[i][j] = max(score[i - 1][j], score[i][j - 1])
-    i, j = len(ref), len(can)
+    i, j = len(t), len(p)
     path: list[tuple[int, int]] = []
     while i > 0 and j > 0:
-        if ref[i - 1] == can[j - 1]:
+        if t[i - 1] == p[j - 1]:
             i, j = i - 1, j - 1
             path.append((i, j))
         elif score[i - 1][j] >= score[i][j - 1]:

@@ -355,7 +355,7 @@ class RougeScorer(BaseScorer):
         [{'rouge1': Score(precision=1.0, recall=1.0, fmeasure=1.0)}, None]
         """
         mode = _multiref.check_mode(mode)
-        targets = _inputs.references(targets, "targets")
+        targets = _inputs.reference_column(targets, "targets")
         jobs = _checks.resolve_jobs(n_jobs)
         limit = _checks.limit(max_tokens, "max_tokens")
         chars = _checks.limit(max_chars, "max_chars")

@@ -20,7 +20,7 @@ import numpy as np
 
 from kurenai._data.extras import pip_install
 
-__all__ = ["check_reference_group", "column", "references", "require", "texts"]
+__all__ = ["check_reference_group", "column", "reference_column", "require", "texts"]
 
 # Optional libraries -> the extra that installs them.
 _EXTRAS = {"pyarrow": "arrow", "pandas": "arrow"}
@@ -62,11 +62,12 @@ def column(values: Any, name: str = "texts") -> Any:
     return values
 
 
-def references(values: Any, name: str = "references") -> list[Any]:
+def reference_column(values: Any, name: str = "references") -> list[Any]:
     """Per record, its reference: a str, or a list of str for several
-    (``name`` names the argument in errors).
+    (``name`` names the argument in errors; one prediction's list alone:
+    :func:`kurenai._core.batch.reference_group`).
 
-    >>> references(np.array([["a b", "c"], ["d", "e"]]))
+    >>> reference_column(np.array([["a b", "c"], ["d", "e"]]))
     [['a b', 'c'], ['d', 'e']]
     """
     rows = _as_list(values, name)

@@ -140,7 +140,9 @@ class Combined(NamedTuple):
 
 @dataclass(frozen=True)
 class Mode:
-    """One way of combining a prediction's scores against several references."""
+    """One way of combining a prediction's scores against several references
+    (a multi-reference mode; not the compiled scan's ``ScanMode``, the way a
+    tokenizer's ``scan_mode`` turns text into tokens)."""
 
     name: str
     summary: str  # what it does, for --help

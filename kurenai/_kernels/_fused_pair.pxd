@@ -20,7 +20,7 @@ from kurenai._variants cimport skip_bigram_doc_counts, weighted_lcs_doc
 
 
 cdef struct Layout:
-    int mode                    # a scan Mode
+    int mode                    # a ScanMode
     int threads                 # how many threads one long pair's LCS may use
     Py_ssize_t n_types
     int *kinds                  # per type: a kind code (kurenai/_kernels/_codes.pxd)

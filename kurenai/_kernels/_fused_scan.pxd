@@ -27,8 +27,9 @@ cdef extern from "Python.h":
 
 # The tokenizations, by the ``scan_mode`` tokenizers declare: compile-time
 # codes (the scan branches on them per code point), the numbers of
-# kurenai._data.rules.SCAN_MODES.
-cdef enum Mode:
+# kurenai._data.rules.SCAN_MODES.  A scan mode (how a text becomes tokens), not
+# a multi-reference mode (kurenai._core.multiref.Mode: how references combine).
+cdef enum ScanMode:
     WHITESPACE = 0     # maximal runs of non-space
     ROUGE_SCORE = 1    # maximal runs of ASCII [a-z0-9]
     CHAR = 2           # unspaced-script letters alone, words of others

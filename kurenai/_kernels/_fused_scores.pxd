@@ -26,7 +26,8 @@ cdef inline double ratio(double hits, double count) noexcept nogil:
 
 cdef inline void variant_values(const double *counts, int kind, double weight,
                                 double *values) noexcept nogil:
-    """kurenai._core.python_plan.variant_score, operation for operation."""
+    """kurenai._core.kinds._weighted_score (WLCS) and _perl_score (SKIP),
+    operation for operation."""
     if kind == WLCS:
         values[0] = pow(ratio(counts[0], pow(counts[2], weight)), 1 / weight)
         values[1] = pow(ratio(counts[0], pow(counts[1], weight)), 1 / weight)

@@ -4,7 +4,7 @@
 # O((n * m / 64) ** (2/3)) words.
 #
 # The rows are stored word-major: word ``w`` of row ``j`` (the state after
-# reading ``can[:j]``) is ``rows[w * stride + j]``, so computing a strip
+# reading ``p[:j]``) is ``rows[w * stride + j]``, so computing a strip
 # writes one contiguous run and the walk reads along it.
 #
 # Inline code only, compiled into the module that cimports it.
@@ -23,9 +23,9 @@ cdef extern from "_kernels/_lcs_threads.h":
     # these kernels and the threaded one alike.
     uint64_t advance "kurenai_advance"(uint64_t state, uint64_t match,
                                        uint8_t *carry) noexcept nogil
-    void set_strip "kurenai_set_strip"(uint64_t *mask, const int32_t *ref,
+    void set_strip "kurenai_set_strip"(uint64_t *mask, const int32_t *t,
                                        Py_ssize_t start, Py_ssize_t end) noexcept nogil
-    void clear_strip "kurenai_clear_strip"(uint64_t *mask, const int32_t *ref,
+    void clear_strip "kurenai_clear_strip"(uint64_t *mask, const int32_t *t,
                                            Py_ssize_t start, Py_ssize_t end) noexcept nogil
 
 
@@ -39,23 +39,23 @@ cdef struct PathScratch:
     Py_ssize_t tile_span
 
 
-cdef inline int _lcs_rows_1(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+cdef inline int _lcs_rows_1(const int32_t *t, Py_ssize_t m, const int32_t *p,
                             Py_ssize_t n, uint64_t *mask, uint64_t *rows) noexcept nogil:
     """_lcs_rows for a ref of at most 64 tokens: one word, no carries."""
     cdef Py_ssize_t j
     cdef uint64_t state = ~(<uint64_t> 0)
     cdef uint8_t no_carry
-    set_strip(mask, ref, 0, m)
+    set_strip(mask, t, 0, m)
     rows[0] = state
     for j in range(n):
         no_carry = 0  # a single strip: nothing carries in, the carry out is dropped
-        state = advance(state, mask[can[j]], &no_carry)
+        state = advance(state, mask[p[j]], &no_carry)
         rows[j + 1] = state
-    clear_strip(mask, ref, 0, m)
+    clear_strip(mask, t, 0, m)
     return popcount64(~state)
 
 
-cdef inline int _rows_from(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+cdef inline int _rows_from(const int32_t *t, Py_ssize_t m, const int32_t *p,
                            Py_ssize_t n, uint64_t *mask, uint8_t *carry, uint64_t *rows,
                            Py_ssize_t stride, Py_ssize_t words) noexcept nogil:
     """Fill rows[w * stride + j] (j = 1 .. n) for the low ``words`` strips,
@@ -65,7 +65,7 @@ cdef inline int _rows_from(const int32_t *ref, Py_ssize_t m, const int32_t *can,
     caller that reads only low bits computes only low words.  ``mask``
     (vocab-sized) must be all zero and is left so; ``carry`` holds ``n``
     bytes.  Returns the zeros of row n over those words (the LCS length when
-    row 0 is the all-ones start and ``words`` covers ``ref``).
+    row 0 is the all-ones start and ``words`` covers ``t``).
     """
     cdef Py_ssize_t w, j, start, end
     cdef uint64_t state
@@ -75,34 +75,34 @@ cdef inline int _rows_from(const int32_t *ref, Py_ssize_t m, const int32_t *can,
     for w in range(words):
         start = w << 6
         end = min(start + 64, m)
-        set_strip(mask, ref, start, end)
+        set_strip(mask, t, start, end)
         strip = rows + w * stride
         state = strip[0]
         for j in range(n):
-            state = advance(state, mask[can[j]], &carry[j])
+            state = advance(state, mask[p[j]], &carry[j])
             strip[j + 1] = state
         zeros += popcount64(~state)
-        clear_strip(mask, ref, start, end)
+        clear_strip(mask, t, start, end)
     return zeros
 
 
-cdef inline int lcs_rows(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+cdef inline int lcs_rows(const int32_t *t, Py_ssize_t m, const int32_t *p,
                          Py_ssize_t n, uint64_t *mask, uint8_t *carry,
                          uint64_t *rows) noexcept nogil:
     """All n + 1 rows from the start (stride n + 1); returns the LCS length."""
     cdef Py_ssize_t w, words = (m + 63) >> 6
     if m <= 64:
-        return _lcs_rows_1(ref, m, can, n, mask, rows)
+        return _lcs_rows_1(t, m, p, n, mask, rows)
     for w in range(words):
         rows[w * (n + 1)] = ~(<uint64_t> 0)
-    return _rows_from(ref, m, can, n, mask, carry, rows, n + 1, words)
+    return _rows_from(t, m, p, n, mask, carry, rows, n + 1, words)
 
 
-cdef inline void walk(const int32_t *ref, const int32_t *can, const uint64_t *rows,
+cdef inline void walk(const int32_t *t, const int32_t *p, const uint64_t *rows,
                       Py_ssize_t stride, Py_ssize_t first, Py_ssize_t *at_i,
                       Py_ssize_t *at_j, Py_ssize_t *at_cell, uint8_t *on_path) noexcept nogil:
     """Walk rouge-score's LCS path back from cell (i, j), marking the ref indices
-    it takes: diagonal on equal tokens, else step back in ``can`` only if the
+    it takes: diagonal on equal tokens, else step back in ``p`` only if the
     cell to the left is strictly greater than the cell above.
 
     On unequal tokens the cell is max(above, left), and the cell above is the
@@ -113,10 +113,10 @@ cdef inline void walk(const int32_t *ref, const int32_t *can, const uint64_t *ro
     ``rows[w * stride + k]`` is word w of row ``first + k``; the walk stops when
     row j - 1 is not among them, or when the cell is 0 (no match left on the path).
     """
-    walk_within(ref, can, rows, stride, first, 0, at_i, at_j, at_cell, on_path)
+    walk_within(t, p, rows, stride, first, 0, at_i, at_j, at_cell, on_path)
 
 
-cdef inline void walk_within(const int32_t *ref, const int32_t *can, const uint64_t *rows,
+cdef inline void walk_within(const int32_t *t, const int32_t *p, const uint64_t *rows,
                              Py_ssize_t stride, Py_ssize_t first, Py_ssize_t low,
                              Py_ssize_t *at_i, Py_ssize_t *at_j, Py_ssize_t *at_cell,
                              uint8_t *on_path) noexcept nogil:
@@ -127,7 +127,7 @@ cdef inline void walk_within(const int32_t *ref, const int32_t *can, const uint6
     cdef Py_ssize_t i = at_i[0], j = at_j[0], here = at_cell[0], base = low >> 6
     cdef const uint64_t *row = rows + (j - first)  # word `base` of row j, moved with j
     while here > 0 and j > first and i > low:
-        if ref[i - 1] == can[j - 1]:
+        if t[i - 1] == p[j - 1]:
             on_path[i - 1] = 1
             i -= 1
             j -= 1
@@ -141,13 +141,13 @@ cdef inline void walk_within(const int32_t *ref, const int32_t *can, const uint6
     at_i[0], at_j[0], at_cell[0] = i, j, here
 
 
-cdef inline int _checkpoints(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+cdef inline int _checkpoints(const int32_t *t, Py_ssize_t m, const int32_t *p,
                              Py_ssize_t n, Py_ssize_t span, uint64_t *mask, uint8_t *carry,
                              uint64_t *saved, Py_ssize_t group, uint64_t *carries) noexcept nogil:
     """saved[b * words + w]: word w of row b * span, for every b * span < n.
     With ``carries``, also the carries into every ``group``-th word, one bit
     per token: bit j of carries[(g - 1) * ((n + 63) / 64) + j / 64] is the
-    carry into word g * group from the word below on reading can[j].  The
+    carry into word g * group from the word below on reading p[j].  The
     steps are those of the LCS length alone.  Returns the LCS length."""
     cdef Py_ssize_t words = (m + 63) >> 6
     cdef Py_ssize_t w, j, start, end, b
@@ -157,14 +157,14 @@ cdef inline int _checkpoints(const int32_t *ref, Py_ssize_t m, const int32_t *ca
     for w in range(words):
         start = w << 6
         end = min(start + 64, m)
-        set_strip(mask, ref, start, end)
+        set_strip(mask, t, start, end)
         state = ~(<uint64_t> 0)
         for b in range((n + span - 1) // span):
             saved[b * words + w] = state
             for j in range(b * span, min(b * span + span, n)):
-                state = advance(state, mask[can[j]], &carry[j])
+                state = advance(state, mask[p[j]], &carry[j])
         zeros += popcount64(~state)
-        clear_strip(mask, ref, start, end)
+        clear_strip(mask, t, start, end)
         if carries != NULL and (w + 1) % group == 0 and w + 1 < words:
             _pack(carry, n, carries + ((w + 1) // group - 1) * ((n + 63) >> 6))
     return zeros
@@ -196,7 +196,7 @@ cdef inline Py_ssize_t _root(Py_ssize_t n, int degree) noexcept nogil:
 cdef inline void tile_shape(Py_ssize_t m, Py_ssize_t n, Py_ssize_t *group,
                             Py_ssize_t *span) noexcept nogil:
     """The tile of mark_path_tiled that keeps the fewest words: G words of
-    ref by K tokens of can.  For W = m / 64 words it keeps n / K checkpoint
+    t by K tokens of p.  For W = m / 64 words it keeps n / K checkpoint
     rows (n W / K words), W / G carry rows (n W / 64 G) and a tile (G K):
     equal at G = (n W / 4096) ** (1/3), K = 64 G, 3/4 (n W) ** (2/3) in all
     (4.7M words, 36 MiB, for m = n = 1M).
@@ -209,7 +209,7 @@ cdef inline void tile_shape(Py_ssize_t m, Py_ssize_t n, Py_ssize_t *group,
     span[0] = min(_root((n * words + group[0] - 1) // group[0], 2), max(n // 8, 1))
 
 
-cdef inline void _tile_rows(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+cdef inline void _tile_rows(const int32_t *t, Py_ssize_t m, const int32_t *p,
                             Py_ssize_t start, Py_ssize_t length, Py_ssize_t low_word,
                             Py_ssize_t high_word, const uint64_t *first,
                             const uint64_t *carries, uint64_t *tile, Py_ssize_t stride,
@@ -229,17 +229,17 @@ cdef inline void _tile_rows(const int32_t *ref, Py_ssize_t m, const int32_t *can
     for w in range(low_word, high_word):
         lo = w << 6
         hi = min(lo + 64, m)
-        set_strip(mask, ref, lo, hi)
+        set_strip(mask, t, lo, hi)
         strip = tile + (w - low_word) * stride
         state = first[w]
         strip[0] = state
         for k in range(length):
-            state = advance(state, mask[can[start + k]], &carry[k])
+            state = advance(state, mask[p[start + k]], &carry[k])
             strip[k + 1] = state
-        clear_strip(mask, ref, lo, hi)
+        clear_strip(mask, t, lo, hi)
 
 
-cdef inline int mark_path_tiled(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+cdef inline int mark_path_tiled(const int32_t *t, Py_ssize_t m, const int32_t *p,
                                 Py_ssize_t n, PathScratch *scratch, Py_ssize_t group,
                                 Py_ssize_t span) noexcept nogil:
     """mark_path in O((n * m / 64) ** (2/3)) words, for one forward pass and
@@ -271,16 +271,16 @@ cdef inline int mark_path_tiled(const int32_t *ref, Py_ssize_t m, const int32_t 
         free(carries)
         free(tile)
         return -1
-    here = _checkpoints(ref, m, can, n, span, scratch.mask, scratch.carry, saved, group,
+    here = _checkpoints(t, m, p, n, span, scratch.mask, scratch.carry, saved, group,
                         carries)
     while here > 0:  # so i > 0 and j > 0
         start = (j - 1) // span * span
         g = ((i - 1) >> 6) // group
-        _tile_rows(ref, m, can, start, j - start, g * group, ((i - 1) >> 6) + 1,
+        _tile_rows(t, m, p, start, j - start, g * group, ((i - 1) >> 6) + 1,
                    saved + start // span * words,
                    carries + (g - 1) * line if g > 0 else NULL,
                    tile, span + 1, scratch.mask, scratch.carry)
-        walk_within(ref, can, tile, span + 1, start, g * group * 64, &i, &j, &here,
+        walk_within(t, p, tile, span + 1, start, g * group * 64, &i, &j, &here,
                     scratch.on_path)
     free(saved)
     free(carries)
@@ -288,15 +288,15 @@ cdef inline int mark_path_tiled(const int32_t *ref, Py_ssize_t m, const int32_t 
     return 0
 
 
-cdef inline int mark_path(const int32_t *ref, Py_ssize_t m, const int32_t *can,
+cdef inline int mark_path(const int32_t *t, Py_ssize_t m, const int32_t *p,
                           Py_ssize_t n, PathScratch *scratch) noexcept nogil:
-    """Mark rouge-score's LCS path of (ref, can) in scratch.on_path; ``rows``
+    """Mark rouge-score's LCS path of (t, p) in scratch.on_path; ``rows``
     holds scratch.rows_limit words.  Returns -1 if out of memory."""
     cdef Py_ssize_t lcs, i = m, j = n
     if m == 0 or n == 0:
         return 0
     if (n + 1) * ((m + 63) >> 6) > scratch.rows_limit:
-        return mark_path_tiled(ref, m, can, n, scratch, scratch.tile_group, scratch.tile_span)
-    lcs = lcs_rows(ref, m, can, n, scratch.mask, scratch.carry, scratch.rows)
-    walk(ref, can, scratch.rows, n + 1, 0, &i, &j, &lcs, scratch.on_path)
+        return mark_path_tiled(t, m, p, n, scratch, scratch.tile_group, scratch.tile_span)
+    lcs = lcs_rows(t, m, p, n, scratch.mask, scratch.carry, scratch.rows)
+    walk(t, p, scratch.rows, n + 1, 0, &i, &j, &lcs, scratch.on_path)
     return 0

@@ -83,16 +83,16 @@ cdef inline int32_t _find_or_add(int32_t *table, Py_ssize_t size, const Doc *doc
     return <int32_t> s
 
 
-cdef inline int _mark_repeats(const Doc *can, Py_ssize_t *seen) noexcept nogil:
+cdef inline int _mark_repeats(const Doc *p, Py_ssize_t *seen) noexcept nogil:
     """seen[c] = REPEATED if sentence c repeats an earlier one (the same path,
     so nothing new for the union), else -1; -1 if out of memory."""
-    cdef Py_ssize_t size = _table_size(can.n_sents), c
+    cdef Py_ssize_t size = _table_size(p.n_sents), c
     cdef int32_t *table = <int32_t *> malloc(size * sizeof(int32_t))
     if table == NULL:
         return -1
     memset(table, 0xFF, size * sizeof(int32_t))
-    for c in range(can.n_sents):
-        seen[c] = REPEATED if _find_or_add(table, size, can, c) != c else -1
+    for c in range(p.n_sents):
+        seen[c] = REPEATED if _find_or_add(table, size, p, c) != c else -1
     free(table)
     return 0
 
@@ -130,22 +130,22 @@ cdef inline void _fill(const Doc *doc, const Py_ssize_t *skip, Py_ssize_t vocab_
         cursor[t] = heads[t]
 
 
-cdef inline int _build_shapes(const Doc *can, Py_ssize_t vocab_size,
+cdef inline int _build_shapes(const Doc *p, Py_ssize_t vocab_size,
                               Postings *index) noexcept nogil:
     """index.shapes, shape_of, lines and the shapes' postings, from
     index.frequent; -1 if out of memory."""
     cdef Doc doc  # the shapes, as a Doc while they are made
     cdef Doc *shapes = &doc
-    cdef Py_ssize_t c, k, t, s, size = _table_size(can.n_sents), length
+    cdef Py_ssize_t c, k, t, s, size = _table_size(p.n_sents), length
     cdef int32_t *table = <int32_t *> malloc(size * sizeof(int32_t))
-    shapes.ids = <int32_t *> malloc((can.n_tokens + 1) * sizeof(int32_t))
-    shapes.bounds = <Py_ssize_t *> malloc((can.n_sents + 1) * sizeof(Py_ssize_t))
+    shapes.ids = <int32_t *> malloc((p.n_tokens + 1) * sizeof(int32_t))
+    shapes.bounds = <Py_ssize_t *> malloc((p.n_sents + 1) * sizeof(Py_ssize_t))
     index.shape_ids, index.shape_bounds = shapes.ids, shapes.bounds
-    index.lines = <int32_t *> calloc(can.n_sents + 1, sizeof(int32_t))
+    index.lines = <int32_t *> calloc(p.n_sents + 1, sizeof(int32_t))
     index.shape_heads = <Py_ssize_t *> calloc(vocab_size + 1, sizeof(Py_ssize_t))
     index.shape_cursor = <Py_ssize_t *> malloc((vocab_size + 1) * sizeof(Py_ssize_t))
-    index.shape_seen = <Py_ssize_t *> malloc((can.n_sents + 1) * sizeof(Py_ssize_t))
-    index.sharing = <int32_t *> calloc(can.n_sents + 1, sizeof(int32_t))
+    index.shape_seen = <Py_ssize_t *> malloc((p.n_sents + 1) * sizeof(Py_ssize_t))
+    index.sharing = <int32_t *> calloc(p.n_sents + 1, sizeof(int32_t))
     if not (table and shapes.ids and shapes.bounds and index.lines and index.shape_heads
             and index.shape_cursor and index.shape_seen and index.sharing):
         free(table)
@@ -153,13 +153,13 @@ cdef inline int _build_shapes(const Doc *can, Py_ssize_t vocab_size,
     memset(table, 0xFF, size * sizeof(int32_t))
     shapes.n_sents = 0
     shapes.bounds[0] = 0
-    for c in range(can.n_sents):
+    for c in range(p.n_sents):
         if index.seen[c] == REPEATED:
             continue
         s = shapes.n_sents
         length = shapes.bounds[s]
-        for k in range(can.bounds[c], can.bounds[c + 1]):
-            t = can.ids[k]
+        for k in range(p.bounds[c], p.bounds[c + 1]):
+            t = p.ids[k]
             if index.frequent[t]:
                 shapes.ids[length] = <int32_t> t
                 length += 1
@@ -182,32 +182,32 @@ cdef inline int _build_shapes(const Doc *can, Py_ssize_t vocab_size,
     return 0
 
 
-cdef inline int build_postings(const Doc *can, const Doc *ref, Py_ssize_t vocab_size,
+cdef inline int build_postings(const Doc *p, const Doc *t, Py_ssize_t vocab_size,
                                Py_ssize_t frequent_lines, Postings *index) noexcept nogil:
     """Fill ``index`` (all zero on entry); -1 if out of memory.  A token is
-    frequent if ``ref`` holds it and more than ``frequent_lines`` indexed
-    sentences of ``can`` do."""
-    cdef Py_ssize_t c, k, t
+    frequent if ``t`` holds it and more than ``frequent_lines`` indexed
+    sentences of ``p`` do."""
+    cdef Py_ssize_t c, k, token
     index.heads = <Py_ssize_t *> calloc(vocab_size + 1, sizeof(Py_ssize_t))
-    index.items = <int32_t *> malloc((can.n_tokens + 1) * sizeof(int32_t))
+    index.items = <int32_t *> malloc((p.n_tokens + 1) * sizeof(int32_t))
     index.cursor = <Py_ssize_t *> malloc((vocab_size + 1) * sizeof(Py_ssize_t))
-    index.seen = <Py_ssize_t *> malloc((can.n_sents + 1) * sizeof(Py_ssize_t))
+    index.seen = <Py_ssize_t *> malloc((p.n_sents + 1) * sizeof(Py_ssize_t))
     index.frequent = <uint8_t *> calloc(vocab_size + 1, 1)
-    index.shape_of = <int32_t *> malloc((can.n_sents + 1) * sizeof(int32_t))
-    index.rare_seen = <Py_ssize_t *> malloc((can.n_sents + 1) * sizeof(Py_ssize_t))
-    index.rare = <int32_t *> malloc((can.n_sents + 1) * sizeof(int32_t))
+    index.shape_of = <int32_t *> malloc((p.n_sents + 1) * sizeof(int32_t))
+    index.rare_seen = <Py_ssize_t *> malloc((p.n_sents + 1) * sizeof(Py_ssize_t))
+    index.rare = <int32_t *> malloc((p.n_sents + 1) * sizeof(int32_t))
     if not (index.heads and index.items and index.cursor and index.seen and index.frequent
             and index.shape_of and index.rare_seen and index.rare):
         return -1
-    if _mark_repeats(can, index.seen) < 0:
+    if _mark_repeats(p, index.seen) < 0:
         return -1
-    _fill(can, index.seen, vocab_size, index.heads, index.items, index.cursor)
-    for k in range(ref.n_tokens):
-        t = ref.ids[k]
-        index.frequent[t] = index.heads[t + 1] - index.heads[t] > frequent_lines
-    for c in range(can.n_sents):
+    _fill(p, index.seen, vocab_size, index.heads, index.items, index.cursor)
+    for k in range(t.n_tokens):
+        token = t.ids[k]
+        index.frequent[token] = index.heads[token + 1] - index.heads[token] > frequent_lines
+    for c in range(p.n_sents):
         index.rare_seen[c] = -1
-    return _build_shapes(can, vocab_size, index)
+    return _build_shapes(p, vocab_size, index)
 
 
 cdef inline void free_postings(Postings *index) noexcept nogil:

@@ -73,14 +73,14 @@ cdef struct Relative:
     #                      order, whose keys start with i's first d + 1 tokens
 
 
-cdef inline Py_ssize_t _project(const Doc *can, Py_ssize_t c, const Relative *rel,
+cdef inline Py_ssize_t _project(const Doc *p, Py_ssize_t c, const Relative *rel,
                                 int32_t levels) noexcept nogil:
     """rel.buffer = candidate sentence c projected onto the tokens of the
     stack's first ``levels`` levels; returns its length."""
     cdef Py_ssize_t k, n = 0
     cdef int32_t t, rank
-    for k in range(can.bounds[c], can.bounds[c + 1]):
-        t = can.ids[k]
+    for k in range(p.bounds[c], p.bounds[c + 1]):
+        t = p.ids[k]
         rank = rel.rank[t]
         if rank > 0 and rank <= levels:
             rel.buffer[n] = t
@@ -161,7 +161,7 @@ cdef inline int _index_level(Level *level, Py_ssize_t depth, const int32_t *rank
     return 0
 
 
-cdef inline int _push(Relative *rel, const Doc *can, const Postings *index,
+cdef inline int _push(Relative *rel, const Doc *p, const Postings *index,
                       int32_t token) noexcept nogil:
     """A level for ``token`` on top of the stack; -1 if out of memory."""
     cdef Py_ssize_t d = rel.depth, k, c, s, length, shapes, ids = 0
@@ -170,7 +170,7 @@ cdef inline int _push(Relative *rel, const Doc *can, const Postings *index,
     shapes = index.heads[token + 1] - index.heads[token]
     for k in range(index.heads[token], index.heads[token + 1]):
         c = index.items[k]
-        ids += can.bounds[c + 1] - can.bounds[c]
+        ids += p.bounds[c + 1] - p.bounds[c]
     if d > 0:
         parent = &rel.levels[d - 1]
         shapes += parent.n_shapes
@@ -199,12 +199,12 @@ cdef inline int _push(Relative *rel, const Doc *can, const Postings *index,
     rel.rank[token] = <int32_t> (d + 1)
     for k in range(index.heads[token], index.heads[token + 1]):
         c = index.items[k]
-        length = _project(can, c, rel, <int32_t> d) if d > 0 else 0
+        length = _project(p, c, rel, <int32_t> d) if d > 0 else 0
         if length > 0:  # its projection without the token, live in the parent
             s = _level_find(level, rel.buffer, length, False)
             if s >= 0:
                 level.lines[s] -= 1
-        length = _project(can, c, rel, <int32_t> (d + 1))
+        length = _project(p, c, rel, <int32_t> (d + 1))
         s = _level_find(level, rel.buffer, length, True)
         level.lines[s] += 1
     for s in range(level.n_shapes):
@@ -238,7 +238,7 @@ cdef inline Py_ssize_t sync_cost(const Relative *rel, const Postings *index,
     return cost
 
 
-cdef inline int sync_levels(Relative *rel, const Doc *can, const Postings *index,
+cdef inline int sync_levels(Relative *rel, const Doc *p, const Postings *index,
                             const int32_t *key, Py_ssize_t key_len) noexcept nogil:
     """Make the stack hold the levels of ``key`` (its prefix already there
     kept), and its cursors start; -1 if out of memory."""
@@ -249,7 +249,7 @@ cdef inline int sync_levels(Relative *rel, const Doc *can, const Postings *index
     while rel.depth > same:
         _pop(rel)
     while rel.depth < key_len:
-        if _push(rel, can, index, key[rel.depth]) < 0:
+        if _push(rel, p, index, key[rel.depth]) < 0:
             return -1
     top = &rel.levels[rel.depth - 1]
     for d in range(rel.depth):
@@ -294,8 +294,8 @@ cdef inline bint _heavier(const Postings *index, int32_t t, int32_t u) noexcept 
     return lines_t > lines_u or (lines_t == lines_u and t < u)
 
 
-cdef inline int build_relative(const Doc *ref, const int32_t *lines, Py_ssize_t n_lines,
-                               const Doc *can, Py_ssize_t vocab_size, const Postings *index,
+cdef inline int build_relative(const Doc *t, const int32_t *lines, Py_ssize_t n_lines,
+                               const Doc *p, Py_ssize_t vocab_size, const Postings *index,
                                Py_ssize_t depth, Relative *rel) noexcept nogil:
     """The keys and order of the ref sentences ``lines`` (slot i: lines[i]),
     and an empty stack, into ``rel`` (all zero on entry); -1 if out of memory.
@@ -306,15 +306,15 @@ cdef inline int build_relative(const Doc *ref, const int32_t *lines, Py_ssize_t 
     number in ``extra``) are visited one by one, as those sharing a rare
     token are."""
     cdef Py_ssize_t i, r, k, d, n, max_n = 0, extra
-    cdef int32_t t, dropped
+    cdef int32_t token, dropped
     cdef int32_t *key
     cdef int32_t *stamp  # per token: the last slot counting it
     rel.blocker = <int32_t> vocab_size
-    for r in range(can.n_sents):
-        max_n = max(max_n, can.bounds[r + 1] - can.bounds[r])
+    for r in range(p.n_sents):
+        max_n = max(max_n, p.bounds[r + 1] - p.bounds[r])
     rel.rank = <int32_t *> calloc(vocab_size + 1, sizeof(int32_t))
     rel.buffer = <int32_t *> malloc((max_n + 1) * sizeof(int32_t))
-    rel.rare_shape = <int32_t *> malloc((can.n_sents + 1) * sizeof(int32_t))
+    rel.rare_shape = <int32_t *> malloc((p.n_sents + 1) * sizeof(int32_t))
     rel.keys = <int32_t *> malloc((n_lines * MAX_DEPTH + 1) * sizeof(int32_t))
     rel.key_len = <int32_t *> malloc((n_lines + 1) * sizeof(int32_t))
     rel.order = <int32_t *> malloc((n_lines + 1) * sizeof(int32_t))
@@ -330,25 +330,25 @@ cdef inline int build_relative(const Doc *ref, const int32_t *lines, Py_ssize_t 
         r = lines[i]
         key = rel.keys + i * MAX_DEPTH
         n = extra = 0
-        for k in range(ref.bounds[r], ref.bounds[r + 1]):
-            t = ref.ids[k]
-            if not index.frequent[t] or stamp[t] == i:
+        for k in range(t.bounds[r], t.bounds[r + 1]):
+            token = t.ids[k]
+            if not index.frequent[token] or stamp[token] == i:
                 continue
-            stamp[t] = <int32_t> i
-            # Insert t among the `depth` heaviest so far, the tokens in more
+            stamp[token] = <int32_t> i
+            # Insert token among the `depth` heaviest so far, the tokens in more
             # candidate sentences first; the one left out adds its sentences.
-            if n == depth and (depth == 0 or not _heavier(index, t, key[n - 1])):
-                extra += index.heads[t + 1] - index.heads[t]
+            if n == depth and (depth == 0 or not _heavier(index, token, key[n - 1])):
+                extra += index.heads[token + 1] - index.heads[token]
                 continue
             if n == depth:
                 dropped = key[n - 1]
                 extra += index.heads[dropped + 1] - index.heads[dropped]
                 n -= 1
             d = n
-            while d > 0 and _heavier(index, t, key[d - 1]):
+            while d > 0 and _heavier(index, token, key[d - 1]):
                 key[d] = key[d - 1]
                 d -= 1
-            key[d] = t
+            key[d] = token
             n += 1
         rel.key_len[i] = <int32_t> n
         rel.extra[i] = extra

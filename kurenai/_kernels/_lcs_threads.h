@@ -92,21 +92,21 @@ static inline uint64_t kurenai_advance(uint64_t state, uint64_t match, uint8_t *
     return s2 | (state & ~u);
 }
 
-/* The match masks of the strip ref[start:end) (at most 64 positions) into
+/* The match masks of the strip t[start:end) (at most 64 positions) into
  * the vocabulary-sized ``mask``, and their removal, which leaves it all zero. */
-static inline void kurenai_set_strip(uint64_t *mask, const int32_t *ref, ptrdiff_t start,
+static inline void kurenai_set_strip(uint64_t *mask, const int32_t *t, ptrdiff_t start,
                                      ptrdiff_t end) {
     ptrdiff_t i;
     for (i = start; i < end; i++) {
-        mask[ref[i]] |= (uint64_t) 1 << (i - start);
+        mask[t[i]] |= (uint64_t) 1 << (i - start);
     }
 }
 
-static inline void kurenai_clear_strip(uint64_t *mask, const int32_t *ref, ptrdiff_t start,
+static inline void kurenai_clear_strip(uint64_t *mask, const int32_t *t, ptrdiff_t start,
                                        ptrdiff_t end) {
     ptrdiff_t i;
     for (i = start; i < end; i++) {
-        mask[ref[i]] = 0;
+        mask[t[i]] = 0;
     }
 }
 

@@ -31,24 +31,24 @@ cdef struct Knobs:
     Py_ssize_t defer_after     # global shapes a line visits in the first pass
 
 
-cdef inline int union_all(const int32_t *rs, Py_ssize_t m, const Doc *can,
+cdef inline int union_all(const int32_t *rs, Py_ssize_t m, const Doc *p,
                           PathScratch *scratch) noexcept nogil:
     """Mark the union of the paths of ``rs`` against every candidate sentence."""
     cdef Py_ssize_t c
-    for c in range(can.n_sents):
-        if mark_path(rs, m, can.ids + can.bounds[c], can.bounds[c + 1] - can.bounds[c],
+    for c in range(p.n_sents):
+        if mark_path(rs, m, p.ids + p.bounds[c], p.bounds[c + 1] - p.bounds[c],
                      scratch) < 0:
             return -1
     return 0
 
 
-cdef inline int _visit(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, const Doc *can,
+cdef inline int _visit(const int32_t *rs, Py_ssize_t m, Py_ssize_t r, const Doc *p,
                        Py_ssize_t c, Postings *index, PathScratch *scratch) noexcept nogil:
     """Mark the path of ``rs`` against candidate sentence c, once per ref sentence r."""
     if index.seen[c] == r:
         return 0
     index.seen[c] = r
-    return mark_path(rs, m, can.ids + can.bounds[c], can.bounds[c + 1] - can.bounds[c],
+    return mark_path(rs, m, p.ids + p.bounds[c], p.bounds[c + 1] - p.bounds[c],
                      scratch)
 
 
@@ -70,7 +70,7 @@ cdef inline void _list_rare(const int32_t *rs, Py_ssize_t m, Py_ssize_t stamp,
                 index.n_rare += 1
 
 
-cdef inline void _count_sharing(const Doc *can, Postings *index, Relative *rel,
+cdef inline void _count_sharing(const Doc *p, Postings *index, Relative *rel,
                                 bint relative, int32_t step) noexcept nogil:
     """Add ``step`` to the sharing of each listed rare sentence's shape: its
     global shape's, or (``relative``) its projection's on the stack's top."""
@@ -83,7 +83,7 @@ cdef inline void _count_sharing(const Doc *can, Postings *index, Relative *rel,
     top = &rel.levels[rel.depth - 1]
     for c in range(index.n_rare):
         if step > 0:
-            length = _project(can, index.rare[c], rel, <int32_t> rel.depth)
+            length = _project(p, index.rare[c], rel, <int32_t> rel.depth)
             s = _level_find(top, rel.buffer, length, False) if length > 0 else -1
             rel.rare_shape[c] = <int32_t> s
         else:
@@ -139,7 +139,7 @@ cdef enum:
 
 
 cdef inline int union_indexed(const int32_t *rs, Py_ssize_t m, Py_ssize_t r,
-                              Py_ssize_t slot, const Doc *can, Postings *index,
+                              Py_ssize_t slot, const Doc *p, Postings *index,
                               Relative *rel, const Knobs *knobs,
                               PathScratch *scratch) noexcept nogil:
     """union_all, visiting only the sentences (or shapes) that can still mark
@@ -155,26 +155,27 @@ cdef inline int union_indexed(const int32_t *rs, Py_ssize_t m, Py_ssize_t r,
     after visiting that many global shapes.  So a line spends at most about
     twice what the better of the two would have cost it, a level's cost
     shared by its lines."""
-    cdef Py_ssize_t p, c, t, tries, next_rare = 0, status = 0, budget = 0
+    cdef Py_ssize_t i, c, token, tries, next_rare = 0, status = 0, budget = 0
     cdef Py_ssize_t key_len = rel.key_len[slot] if slot >= 0 else 0
     cdef const int32_t *key = rel.keys + slot * MAX_DEPTH if slot >= 0 else NULL
     cdef Py_ssize_t stamp = r if slot < 0 else -2 - r  # the rare lists' marks
     cdef int mode = UNLISTED
-    for p in range(m):
-        t = rs[p]
+    for i in range(m):
+        token = rs[i]
         # Its sentences one by one: all of them for a rare token, the first
         # knobs.shapes_after for a frequent one (usually one of them marks it).
         tries = 0
-        while (status == 0 and not scratch.on_path[p] and index.cursor[t] < index.heads[t + 1]
-               and (tries < knobs.shapes_after or not index.frequent[t])):
-            c = index.items[index.cursor[t]]
-            index.cursor[t] += 1
+        while (status == 0 and not scratch.on_path[i]
+               and index.cursor[token] < index.heads[token + 1]
+               and (tries < knobs.shapes_after or not index.frequent[token])):
+            c = index.items[index.cursor[token]]
+            index.cursor[token] += 1
             tries += 1
-            status = _visit(rs, m, r, can, c, index, scratch)
-        if status == 0 and not scratch.on_path[p] and index.cursor[t] < index.heads[t + 1]:
+            status = _visit(rs, m, r, p, c, index, scratch)
+        if status == 0 and not scratch.on_path[i] and index.cursor[token] < index.heads[token + 1]:
             if mode == UNLISTED:
                 _list_rare(rs, m, stamp, index, rel, False)
-                _count_sharing(can, index, rel, False, 1)
+                _count_sharing(p, index, rel, False, 1)
                 mode = GLOBAL
                 budget = PY_SSIZE_T_MAX
                 if slot < 0 and knobs.relative_depth > 0:
@@ -182,52 +183,52 @@ cdef inline int union_indexed(const int32_t *rs, Py_ssize_t m, Py_ssize_t r,
                 elif key_len > 0:
                     budget = sync_cost(rel, index, slot) + rel.extra[slot]
             if (mode == GLOBAL and slot >= 0
-                    and index.shape_heads[t + 1] - index.shape_cursor[t] > budget):
+                    and index.shape_heads[token + 1] - index.shape_cursor[token] > budget):
                 budget = 0  # the projections cost less than the shapes left
             if mode == GLOBAL:
-                status = _visit_shapes(rs, m, r, p, index, &budget, scratch)
-                if (status == 0 and not scratch.on_path[p] and budget <= 0
-                        and index.shape_cursor[t] < index.shape_heads[t + 1]):
+                status = _visit_shapes(rs, m, r, i, index, &budget, scratch)
+                if (status == 0 and not scratch.on_path[i] and budget <= 0
+                        and index.shape_cursor[token] < index.shape_heads[token + 1]):
                     if slot < 0:
                         status = DEFERRED
                         break
                     # Over budget: the projections, and the rare list for them.
-                    _count_sharing(can, index, rel, False, -1)
-                    if sync_levels(rel, can, index, key, key_len) < 0:
+                    _count_sharing(p, index, rel, False, -1)
+                    if sync_levels(rel, p, index, key, key_len) < 0:
                         status = -1
                         break
                     _list_rare(rs, m, stamp - (<Py_ssize_t> 1 << 32), index, rel, True)
-                    _count_sharing(can, index, rel, True, 1)
+                    _count_sharing(p, index, rel, True, 1)
                     mode = RELATIVE
                     next_rare = 0
-            if mode == RELATIVE and rel.rank[t] > 0:  # else all its sentences are listed
-                status = _visit_projections(rs, m, r, p, rel, scratch)
-            while status == 0 and not scratch.on_path[p] and next_rare < index.n_rare:
-                status = _visit(rs, m, r, can, index.rare[next_rare], index, scratch)
+            if mode == RELATIVE and rel.rank[token] > 0:  # else all its sentences are listed
+                status = _visit_projections(rs, m, r, i, rel, scratch)
+            while status == 0 and not scratch.on_path[i] and next_rare < index.n_rare:
+                status = _visit(rs, m, r, p, index.rare[next_rare], index, scratch)
                 next_rare += 1
         if status != 0:
             break
-    for p in range(m):
-        index.cursor[rs[p]] = index.heads[rs[p]]
-        index.shape_cursor[rs[p]] = index.shape_heads[rs[p]]
+    for i in range(m):
+        index.cursor[rs[i]] = index.heads[rs[i]]
+        index.shape_cursor[rs[i]] = index.shape_heads[rs[i]]
     if mode != UNLISTED:
-        _count_sharing(can, index, rel, mode == RELATIVE, -1)
+        _count_sharing(p, index, rel, mode == RELATIVE, -1)
     return status
 
 
 cdef inline int defer(int32_t **deferred, Py_ssize_t *n_deferred, uint8_t **saved,
-                      const Doc *ref, Py_ssize_t r, uint8_t *on_path) noexcept nogil:
+                      const Doc *t, Py_ssize_t r, uint8_t *on_path) noexcept nogil:
     """Add ref sentence r to the deferred ones, its marks saved (and cleared
     from ``on_path``); -1 if out of memory."""
-    cdef Py_ssize_t m = ref.bounds[r + 1] - ref.bounds[r]
+    cdef Py_ssize_t m = t.bounds[r + 1] - t.bounds[r]
     if deferred[0] == NULL:
-        deferred[0] = <int32_t *> malloc((ref.n_sents + 1) * sizeof(int32_t))
-        saved[0] = <uint8_t *> malloc(ref.n_tokens + 1)
+        deferred[0] = <int32_t *> malloc((t.n_sents + 1) * sizeof(int32_t))
+        saved[0] = <uint8_t *> malloc(t.n_tokens + 1)
         if deferred[0] == NULL or saved[0] == NULL:
             return -1
     deferred[0][n_deferred[0]] = <int32_t> r
     n_deferred[0] += 1
-    memcpy(saved[0] + ref.bounds[r], on_path, m)
+    memcpy(saved[0] + t.bounds[r], on_path, m)
     memset(on_path, 0, m)
     return 0
 
@@ -242,7 +243,7 @@ cdef inline void count_union(const int32_t *rs, Py_ssize_t m, uint8_t *on_path,
             on_path[k] = 0
 
 
-cdef inline int union_deferred(const Doc *ref, const Doc *can, Py_ssize_t vocab_size,
+cdef inline int union_deferred(const Doc *t, const Doc *p, Py_ssize_t vocab_size,
                                const int32_t *deferred, Py_ssize_t n_deferred,
                                const uint8_t *saved, Postings *index, Relative *rel,
                                const Knobs *knobs, PathScratch *scratch,
@@ -252,15 +253,15 @@ cdef inline int union_deferred(const Doc *ref, const Doc *can, Py_ssize_t vocab_
     key: those sharing a key's first tokens share its levels."""
     cdef Py_ssize_t q, r, m
     cdef const int32_t *rs
-    if build_relative(ref, deferred, n_deferred, can, vocab_size, index,
+    if build_relative(t, deferred, n_deferred, p, vocab_size, index,
                       knobs.relative_depth, rel) < 0:
         return -1
     for q in range(n_deferred):
         r = deferred[rel.order[q]]
-        rs = ref.ids + ref.bounds[r]
-        m = ref.bounds[r + 1] - ref.bounds[r]
-        memcpy(scratch.on_path, saved + ref.bounds[r], m)
-        if union_indexed(rs, m, r, rel.order[q], can, index, rel, knobs, scratch) < 0:
+        rs = t.ids + t.bounds[r]
+        m = t.bounds[r + 1] - t.bounds[r]
+        memcpy(scratch.on_path, saved + t.bounds[r], m)
+        if union_indexed(rs, m, r, rel.order[q], p, index, rel, knobs, scratch) < 0:
             return -1
         count_union(rs, m, scratch.on_path, union_count)
     return 0

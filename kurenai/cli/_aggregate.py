@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from kurenai.cli._files import stderr_line
 from kurenai.cli._mean import StreamingMean
-from kurenai.cli._output import CORPUS_MEASURES, MEASURES, Block, Corpus, Report, write_corpus
+from kurenai.cli._output import CORPUS_COLUMNS, MEASURE_COLUMNS, Block, Corpus, Report, write_corpus
 from kurenai.cli._sources import CliError
 from kurenai.scoring import AggregateScore
 from kurenai.stats._bootstrap import bootstrap
@@ -122,7 +122,7 @@ class _MeanReport(_Streamed):
     def close(self) -> None:
         means = self._means()
         self.corpus_f = {t: means[t][2] for t in self._types}
-        rows = [(f"{t}-{letter}", [means[t][m]]) for t in means for m, letter, _ in CORPUS_MEASURES]
+        rows = [(f"{t}-{letter}", [means[t][m]]) for t in means for m, letter, _ in CORPUS_COLUMNS]
         per_type = {t: _score_dict(means[t]) for t in means}
         self._write("mean", ("mean",), rows, per_type)
 
@@ -141,7 +141,7 @@ class _BootstrapReport(_Collected):
         rows = [
             (f"{t}-{letter}", [float(getattr(getattr(result[t], b), name)) for b in _BOUNDS])
             for t in sorted(result)
-            for _, letter, name in CORPUS_MEASURES
+            for _, letter, name in CORPUS_COLUMNS
         ]
         per_type = {t: _aggregate_dict(result[t]) for t in sorted(result)}
         self._write("aggregate", _BOUNDS, rows, per_type)
@@ -207,7 +207,7 @@ def aggregate_report(
 
 
 def _score_dict(values: Sequence[float]) -> dict[str, float]:
-    return {name: float(values[m]) for m, (_, name) in enumerate(MEASURES)}
+    return {name: float(values[m]) for m, (_, name) in enumerate(MEASURE_COLUMNS)}
 
 
 def _aggregate_dict(bounds: AggregateScore) -> dict[str, dict[str, float]]:

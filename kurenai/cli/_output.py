@@ -37,9 +37,9 @@ if TYPE_CHECKING:  # kurenai.report loads only for a leaderboard
     from kurenai.report import Leaderboard
 
 __all__ = [
-    "CORPUS_MEASURES",
+    "CORPUS_COLUMNS",
     "FORMATS",
-    "MEASURES",
+    "MEASURE_COLUMNS",
     "Block",
     "Corpus",
     "OutputFormat",
@@ -51,10 +51,10 @@ __all__ = [
 ]
 
 # (column letter, Score field), in the order of the block's second axis.
-MEASURES = tuple(zip(("P", "R", "F"), SCORE_FIELDS))
+MEASURE_COLUMNS = tuple(zip(("P", "R", "F"), SCORE_FIELDS))
 # A corpus table's rows per type, as rouge-score's aggregate CSV writes them:
-# (position in MEASURES, column letter, Score field).
-CORPUS_MEASURES = tuple((m, *MEASURES[m]) for m in (1, 0, 2))
+# (position in MEASURE_COLUMNS, column letter, Score field).
+CORPUS_COLUMNS = tuple((m, *MEASURE_COLUMNS[m]) for m in (1, 0, 2))
 RecordId = Union[str, int]
 
 
@@ -154,7 +154,7 @@ class _CsvRecords:
         self._stream = stream
         self._row = "%s," + ",".join(["%f"] * (3 * len(rouge_types))) + "\n"
         self._cells = ["", *[","] * (3 * len(rouge_types)), "\n"]  # around the id and values
-        header = [f"{t}-{letter}" for t in rouge_types for letter, _ in MEASURES]
+        header = [f"{t}-{letter}" for t in rouge_types for letter, _ in MEASURE_COLUMNS]
         stream.write(",".join(["id", *_csv_cells(header)]) + "\n")
 
     def add(self, block: Block) -> None:
@@ -269,7 +269,7 @@ class _JsonRecords:
         ``{"id": ``, ``, "rouge1": {"precision": ``, ..., ``}}`` and the separator."""
         keys = ['{"id": ']
         for t, rouge_type in enumerate(self._types):
-            for m, (_, name) in enumerate(MEASURES):
+            for m, (_, name) in enumerate(MEASURE_COLUMNS):
                 key = encode_basestring(name)
                 if not m:
                     key = f"{encode_basestring(rouge_type)}: {{{key}"
@@ -288,7 +288,7 @@ class _JsonRecords:
         values[np.isnan(block.values)] = "null"  # over --max-tokens/--max-chars
         column = 2
         for t, rouge_type in enumerate(self._types):
-            for m, (_, name) in enumerate(MEASURES):
+            for m, (_, name) in enumerate(MEASURE_COLUMNS):
                 key = encode_basestring(name)
                 if not m:
                     key = f"{encode_basestring(rouge_type)}: {{{key}"

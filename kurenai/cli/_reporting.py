@@ -79,7 +79,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="more systems' prediction files (format "
         "and field as --prediction-file): rank every system with bootstrap intervals and "
-        "paired tests against the best; exit 3 if the first is significantly worse",
+        "paired tests against the one ranked first; exit 3 if the first is significantly worse",
     )
     add(
         "--system-fields",

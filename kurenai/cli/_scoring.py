@@ -19,7 +19,7 @@ import numpy.typing as npt
 from kurenai.cli._chunks import Chunk
 from kurenai.cli._io import Target
 from kurenai.cli._notes import note_texts
-from kurenai.cli._output import MEASURES, Block, RecordId
+from kurenai.cli._output import MEASURE_COLUMNS, Block, RecordId
 from kurenai.rouge_scorer import RougeScorer
 
 __all__ = ["limited", "score_records", "scored_blocks"]
@@ -64,7 +64,7 @@ def score_records(
     A record over ``--max-tokens`` or ``--max-chars`` scores NaN."""
     jobs = args.jobs
     limits = limited(args)
-    values = np.empty((len(scorer.rouge_types), len(MEASURES), len(targets)))
+    values = np.empty((len(scorer.rouge_types), len(MEASURE_COLUMNS), len(targets)))
     if set(map(type, targets)) == {str}:  # the usual chunk: one reference each
         texts = cast("Sequence[str]", targets)
         columns = scorer.score_batch(texts, predictions, n_jobs=jobs, columnar=True, **limits)

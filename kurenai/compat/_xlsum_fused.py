@@ -8,7 +8,7 @@ So for Japanese without a stemmer, :class:`WakatiScores` hands MeCab's output
 to one kurenai scorer (ROUGE-N and ROUGE-L) and the sanitized text, line
 breaks kept, to another (ROUGE-Lsum: the package's lines are the sanitizer's
 words only).  Both texts are lowercase already, and lowercasing is idempotent
-(``tests/compat/test_xlsum_fused.py`` checks every code point), so the
+(``tests/compat/test_xlsum.py`` checks every code point), so the
 scorers' own lowercasing changes nothing.  The scores are the package's: the
 plans compute rouge-score's arithmetic, which the package kept.
 """

@@ -52,7 +52,7 @@ def score_table(
 
     _checks.not_a_string(predictions, "predictions")
     predictions = list(_inputs.texts(predictions, "predictions"))
-    references = _inputs.references(references)
+    references = _inputs.reference_column(references)
     for index, prediction in enumerate(predictions):
         if not isinstance(prediction, str):  # a null is None by now
             raise _checks.text_item("predictions", index, prediction)

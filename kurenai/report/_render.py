@@ -92,8 +92,9 @@ def render_page(
     stream: IO[str], template: str, data: Any, script_name: str, **context: Any
 ) -> None:
     """Write ``template`` (in ``templates/``) to ``stream`` with ``context``,
-    the shared style, the script ``script_name``, Plotly's bundle and
-    ``data`` as the page's embedded JSON (``data_json``)."""
+    the shared style, the shared chart rule (``charts.js``), the script
+    ``script_name``, Plotly's bundle and ``data`` as the page's embedded
+    JSON (``data_json``)."""
     try:
         import jinja2
         from plotly.offline import get_plotlyjs
@@ -113,6 +114,7 @@ def render_page(
     page = env.get_template(template).stream(
         **context,
         css=(templates / "report.css").read_text("utf-8"),
+        charts=(templates / "charts.js").read_text("utf-8"),
         script=(templates / script_name).read_text("utf-8"),
         plotly=plotly,
         data_json=embedded_json(data),

@@ -5,14 +5,16 @@ predictions against the same references.
 
 :func:`leaderboard` gives each system's bootstrap interval per type and the
 paired test (the paired bootstrap, or approximate randomization) of each
-system against the best one (by the mean F of the first type), or of every
-pair.
+system against the one ranked first (by the mean F of the first type), or of
+every pair.  "best" is said of a system per type, where its mean F is the
+highest of that type (every system tied for it): the system ranked first
+need not be the best of another type.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Union
 
 import numpy as np
@@ -46,13 +48,15 @@ def token_counts(tokenizer: Any, texts: Sequence[Target]) -> npt.NDArray[np.int6
 @dataclass(frozen=True)
 class Standing:
     """One system's row: per type the bootstrap (low, mid, high) of the mean F,
-    and its paired comparison with the system it is compared to."""
+    its paired comparison with the system it is compared to, and per type
+    its mean F (``means``, what the rank and "best" read)."""
 
     system: str
     rank: int
     intervals: dict[str, tuple[float, float, float]]
     compared_to: str | None
     comparison: dict[str, PairedResult]
+    means: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -65,16 +69,35 @@ class Leaderboard:
     pairs: dict[tuple[str, str], dict[str, PairedResult]]
     confidence: float
 
+    @property
+    def ranked_by(self) -> str:
+        """The type the rank is by: the first one."""
+        return self.rouge_types[0]
+
+    def best(self, rouge_type: str) -> tuple[str, ...]:
+        """The systems whose mean F of ``rouge_type`` is the highest (all of
+        them when tied; none when every mean is NaN)."""
+        means = {s.system: s.means.get(rouge_type, np.nan) for s in self.standings}
+        known = [m for m in means.values() if not np.isnan(m)]
+        if not known or len(self.standings) < 2:
+            return ()
+        top = max(known)
+        return tuple(name for name, m in means.items() if m == top)
+
     def as_dict(self) -> dict[str, Any]:
-        """JSON-ready: the standings and the pairs."""
+        """JSON-ready: the type ranked by, the standings and the pairs."""
+        best = {t: set(self.best(t)) for t in self.rouge_types}
         return {
             "rouge_types": list(self.rouge_types),
+            "ranked_by": self.ranked_by,
             "confidence": self.confidence,
             "standings": [
                 {
                     "system": s.system,
                     "rank": s.rank,
                     "intervals": {t: list(v) for t, v in s.intervals.items()},
+                    "means": dict(s.means),
+                    "best": [t for t in self.rouge_types if s.system in best[t]],
                     "compared_to": s.compared_to,
                     "comparison": {t: r.as_dict() for t, r in s.comparison.items()},
                 }
@@ -87,22 +110,37 @@ class Leaderboard:
         }
 
     def text(self) -> str:
-        """An aligned table: rank, system, per type mean F [low, high] and the
-        difference from the best with its p-value."""
+        """An aligned table: rank, system, per type mean F [low, high]
+        ("best" where it is the type's highest) and the difference from the
+        system ranked first with its p-value; then what the rank is by."""
         header = ["rank", "system"]
         for t in self.rouge_types:
-            header += [f"{t} F [{self.confidence:.0%} CI]", "Δ best (p)"]
+            header += [f"{t} F [{self.confidence:.0%} CI]", "Δ rank 1 (p)"]
+        best = {t: set(self.best(t)) for t in self.rouge_types}
         rows = [header]
         for s in self.standings:
             row = [str(s.rank), s.system]
             for t in self.rouge_types:
                 low, mid, high = s.intervals[t]
-                row.append(f"{mid:.4f} [{low:.4f}, {high:.4f}]")
+                marked = " best" if s.system in best[t] else ""
+                row.append(f"{mid:.4f} [{low:.4f}, {high:.4f}]{marked}")
                 c = s.comparison.get(t)
                 row.append("—" if c is None else f"{c.difference:+.4f} ({c.p_value:.3f})")
             rows.append(row)
         widths = [max(len(r[k]) for r in rows) for k in range(len(header))]
-        return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows)
+        lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+        if len(self.standings) > 1:
+            lines.append(self.legend())
+        return "\n".join(lines)
+
+    def legend(self) -> str:
+        """What the table's rank, Δ and "best" mean, in one sentence (the
+        text table's last line and the report's caption)."""
+        return (
+            f"Ranked by the mean {self.ranked_by} F (the first type); "
+            "Δ: the difference from rank 1, with the paired test's p; "
+            "best: the highest mean F of its type."
+        )
 
 
 def leaderboard(
@@ -133,8 +171,12 @@ def leaderboard(
 
     if not scores:
         raise ValueError("a leaderboard needs at least one system")
-    means = {name: float(np.mean(m[0, 2])) for name, m in scores.items()}
-    order = sorted(scores, key=lambda name: -means[name])  # stable: input order on ties
+    means = {
+        name: {t: float(np.mean(m[k, 2])) for k, t in enumerate(rouge_types)}
+        for name, m in scores.items()
+    }
+    first = rouge_types[0]
+    order = sorted(scores, key=lambda name: -means[name][first])  # stable: input order on ties
     best = order[0]
     f = {name: {t: m[k, 2] for k, t in enumerate(rouge_types)} for name, m in scores.items()}
     standings = []
@@ -151,7 +193,7 @@ def leaderboard(
         }
         comparison = {} if name == best else compare(name, best)
         compared = None if name == best else best
-        standings.append(Standing(name, rank, intervals, compared, comparison))
+        standings.append(Standing(name, rank, intervals, compared, comparison, means[name]))
     pairs = {}
     if all_pairs:
         for i, a in enumerate(order):

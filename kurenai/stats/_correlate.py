@@ -34,6 +34,7 @@ from kurenai.stats._correlation_resampling import (
     permutation_test,
     williams_comparison,
 )
+from kurenai._core.plan import SCORE_FIELDS
 from kurenai.stats._correlations import Correlation, Correlations, MetricTest
 
 __all__ = ["TESTS", "WILLIAMS", "correlate", "correlate_scores", "judgment_matrices"]
@@ -43,7 +44,6 @@ Target = Union[str, Sequence[str]]
 TESTS = ("williams", "permutation")
 # Williams' test: the correlations' signs kept, or their absolute values (SacreROUGE, WMT).
 WILLIAMS = ("signed", "absolute")
-MEASURES = ("precision", "recall", "fmeasure")
 _KEYS = ("system", "document")
 # Members of a one-file layout that hold texts, not scores.
 _TEXT_KEYS = ("prediction", "reference", "references", "id")
@@ -79,7 +79,7 @@ def correlate(
     """
     from kurenai.rouge_scorer import RougeScorer
 
-    check_choice(measure, MEASURES, "measure")
+    check_choice(measure, SCORE_FIELDS, "measure")
     notes: list[str] = []
     systems, documents, human = judgment_matrices(judgments, criteria, notes=notes)
     for system in systems:
@@ -102,7 +102,7 @@ def correlate(
         scores = score_systems(scorer, targets, {"judged": texts})["judged"]
         for k, rouge_type in enumerate(scorer.rouge_types):
             matrix = np.full((len(systems), len(documents)), np.nan)
-            for (i, j), value in zip(cells, scores[k, MEASURES.index(measure)]):
+            for (i, j), value in zip(cells, scores[k, SCORE_FIELDS.index(measure)]):
                 matrix[i, j] = value
             metrics[f"{rouge_type} ({label})" if label else rouge_type] = matrix
     found = correlate_scores(metrics, human, systems, documents, **options)

@@ -27,6 +27,7 @@ import numpy as np
 from kurenai._core import checks as _checks
 from kurenai._core import inputs as _inputs
 from kurenai._core import languages as _languages
+from kurenai._core.plan import SCORE_FIELDS
 from kurenai._data.extras import pip_install
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import Tokenizer, resolve_tokenizer
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ALLOWED_ROUGE_KEYS",
     "DEFAULT_KEYS",
-    "MEASURES",
+    "OUTPUT_MEASURES",
     "Engine",
     "TorchmetricsTokenizer",
     "punkt_splitter",
@@ -47,9 +48,9 @@ __all__ = [
 ALLOWED_ROUGE_KEYS = (*(f"rouge{n}" for n in range(1, 10)), "rougeL", "rougeLsum")
 DEFAULT_KEYS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 ACCUMULATE = ("avg", "best")
-# The measures of each key, in torchmetrics' output order.
-MEASURES = ("fmeasure", "precision", "recall")
-_FIELDS = {"precision": 0, "recall": 1, "fmeasure": 2}
+# torchmetrics' order of each key's outputs (``rouge1_fmeasure`` first): not
+# the order of a Score's fields (SCORE_FIELDS), which index the score tables.
+OUTPUT_MEASURES = ("fmeasure", "precision", "recall")
 
 _NON_ALPHANUMERIC = re.compile(r"[^a-z0-9]+")
 _SPACES = re.compile(r"\s+")
@@ -197,7 +198,9 @@ class Engine:
                 "sentence_splitter must be None or a callable str -> list[str], "
                 f"got {type(sentence_splitter).__name__}"
             )
-        self.output_keys = tuple(f"{key}_{measure}" for key in self.keys for measure in MEASURES)
+        self.output_keys = tuple(
+            f"{key}_{measure}" for key in self.keys for measure in OUTPUT_MEASURES
+        )
         lsum = "rougeLsum" in self.keys
         self._punkt = sentence_splitter is None
         self._splitter = sentence_splitter or (punkt_splitter() if lsum else None)
@@ -243,9 +246,9 @@ class Engine:
             flat.update(_float32(columns))
         combined = {key: _combine(flat[key], counts, self.accumulate) for key in self.keys}
         return {
-            f"{key}_{measure}": combined[key][_FIELDS[measure]]
+            f"{key}_{measure}": combined[key][SCORE_FIELDS.index(measure)]
             for key in self.keys
-            for measure in MEASURES
+            for measure in OUTPUT_MEASURES
         }
 
     def _joined_text(self, text: str) -> str:

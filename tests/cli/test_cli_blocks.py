@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from kurenai import _backend, cli
 from kurenai.cli import _chunks, _floats, _output, _sources
 from kurenai.cli._io import read_records
-from kurenai.cli._output import MEASURES, Block, OutputFormat
+from kurenai.cli._output import MEASURE_COLUMNS, Block, OutputFormat
 
 # ------------------------------------------------------------ the reference writers
 
@@ -41,7 +41,7 @@ class _ReferenceCsv:
     def __init__(self, stream: IO[str], rouge_types: Sequence[str], signature: str) -> None:
         self._stream = stream
         self._row = "%s," + ",".join(["%f"] * (3 * len(rouge_types))) + "\n"
-        header = [f"{t}-{letter}" for t in rouge_types for letter, _ in MEASURES]
+        header = [f"{t}-{letter}" for t in rouge_types for letter, _ in MEASURE_COLUMNS]
         stream.write(",".join(["id", *_output._csv_cells(header)]) + "\n")
 
     def add(self, block: Block) -> None:
@@ -77,7 +77,7 @@ class _ReferenceJson:
             for t, rouge_type in enumerate(self._types):
                 record[rouge_type] = {  # NaN (over a size limit): null
                     name: None if (v := values[t][m][column]) != v else v
-                    for m, (_, name) in enumerate(MEASURES)
+                    for m, (_, name) in enumerate(MEASURE_COLUMNS)
                 }
             parts.append(json.dumps(record, ensure_ascii=False))
         if not parts:

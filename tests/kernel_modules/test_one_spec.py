@@ -14,6 +14,7 @@ import os
 import re
 import subprocess
 import sys
+from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
 import pytest
@@ -33,15 +34,50 @@ def test_perl_rounding_is_one_function() -> None:
     assert _counts.perl_rounded is rounding.perl_rounded
 
 
+def _exactly_rounded(value: float) -> float:
+    """The naive reference: the exact binary value of ``value`` (a Decimal
+    holds it exactly) rounded to 5 decimals, ties to even, as C's printf
+    rounds it under the default rounding mode; no float formatting involved."""
+    return float(Decimal(value).quantize(Decimal("0.00001"), rounding=ROUND_HALF_EVEN))
+
+
+# What perl -e 'printf("%07.5f", $value)' printed (Perl 5.36, glibc): near
+# ties on either side, and exact binary ties (odd multiples of 1/64), which go
+# to the even digit.
+PERL_PRINTF = [
+    (0.000005, 0.00001),
+    (0.000015, 0.00002),
+    (0.0000349999, 0.00003),
+    (0.123455, 0.12345),
+    (0.123465, 0.12347),
+    (2.5e-06, 0.0),
+    (0.999995, 0.99999),
+    (1.000005, 1.00001),
+    (-0.000005, -0.00001),
+    (0.015625, 0.01562),
+    (0.046875, 0.04688),
+    (0.078125, 0.07812),
+    (0.109375, 0.10938),
+    (-0.015625, -0.01562),
+]
+
+
+@pytest.mark.parametrize(("value", "printed"), PERL_PRINTF)
+def test_perl_rounding_is_the_scripts_sprintf(value: float, printed: float) -> None:
+    assert rounding.perl_rounded(value) == printed
+    assert _exactly_rounded(value) == printed  # the reference below agrees with Perl
+
+
 @given(
     st.one_of(
         st.floats(-2, 2),
         st.integers(0, 10**9).map(lambda k: (2 * k + 1) / 200000),
-        st.floats(allow_nan=False, allow_infinity=False),
+        st.integers(0, 10**6).map(lambda k: (2 * k + 1) / 64),  # exact ties
+        st.floats(allow_nan=False, allow_infinity=False, min_value=-1e12, max_value=1e12),
     )
 )
-def test_perl_rounding_reads_back_the_scripts_sprintf(value: float) -> None:
-    assert rounding.perl_rounded(value) == float(f"{value:07.5f}")
+def test_perl_rounding_is_the_exact_value_rounded_half_to_even(value: float) -> None:
+    assert rounding.perl_rounded(value) == _exactly_rounded(value)
 
 
 def test_perl_rounding_keeps_infinities_and_nan() -> None:

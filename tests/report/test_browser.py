@@ -9,7 +9,14 @@ from typing import Any
 
 import numpy as np
 import pytest
-from browser_support import artifacts_dir, chromium, open_report
+from browser_support import (
+    artifacts_dir,
+    check_clear_of_the_toolbar,
+    chromium,
+    open_report,
+    overlap,
+    rect,
+)
 from report_support import CJK, ENGLISH
 
 from kurenai.explain import explain
@@ -215,21 +222,6 @@ def named_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RougeSco
     return path, scorer
 
 
-def _rect(driver: Any, element: Any) -> dict[str, float]:
-    return dict(
-        driver.execute_script("return arguments[0].getBoundingClientRect().toJSON()", element)
-    )
-
-
-def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
-    return (
-        a["left"] < b["right"]
-        and b["left"] < a["right"]
-        and a["top"] < b["bottom"]
-        and (b["top"] < a["bottom"])
-    )
-
-
 def _scroll_to(driver: Any, selector: str) -> None:
     driver.execute_script(f"document.querySelector({selector!r}).scrollIntoView()")
 
@@ -243,25 +235,11 @@ def _shot(driver: Any, shots: Path, selector: str, name: str) -> None:
 def test_chart_titles_and_legends_are_clear_of_the_toolbars(
     driver: Any, named_page: tuple[Path, RougeScorer], shots: Path
 ) -> None:
-    from selenium.webdriver.common.action_chains import ActionChains
-
     assert not _errors(open_report(driver, named_page[0]))
     figures = driver.find_elements("css selector", "figure.figure")
     assert len(figures) == 3 + len(TYPES)  # intervals, two bucket charts, one per type
     for figure in figures:
-        ActionChains(driver).move_to_element(figure).perform()  # the toolbar shows on hover
-        chart = figure.find_element("css selector", ".js-plotly-plot")
-        (modebar,) = figure.find_elements("css selector", ".modebar")
-        bar = _rect(driver, modebar)
-        assert bar["width"] > 20 and bar["height"] > 10, bar  # a toolbar was measured
-        assert _overlap(bar, _rect(driver, chart))  # negative control: it is in the chart
-        title = _rect(driver, figure.find_element("css selector", "figcaption"))
-        assert title["width"] > 0 and figure.find_element("css selector", "figcaption").text
-        assert not _overlap(title, bar), (figure.text, title, bar)
-        # Nothing Plotly draws as text in the chart's top band (a title, a
-        # legend) lies under the toolbar either.
-        for text in chart.find_elements("css selector", ".gtitle, .legend"):
-            assert not _overlap(_rect(driver, text), bar), figure.text
+        check_clear_of_the_toolbar(driver, figure)
     _shot(driver, shots, "#buckets", "titles-buckets.png")
 
 
@@ -290,10 +268,10 @@ def test_one_distribution_per_type_on_a_shared_count_axis(
             f = np.round(columns[rouge_type].fmeasure, 6)  # as the page holds them
             assert counts == np.histogram(f, bins=20, range=(0, 1))[0].tolist()
         tops.add(tuple(_plot(driver, chart, "gd._fullLayout.yaxis.range")))
-        bar = _rect(driver, figure.find_element("css selector", ".modebar"))
-        assert not _overlap(_rect(driver, figure.find_element("css selector", "figcaption")), bar)
+        bar = rect(driver, figure.find_element("css selector", ".modebar"))
+        assert not overlap(rect(driver, figure.find_element("css selector", "figcaption")), bar)
     assert len(tops) == 1  # one count axis: the types' charts compare at a glance
-    tops_of_charts = {round(_rect(driver, f)["top"]) for f in figures}
+    tops_of_charts = {round(rect(driver, f)["top"]) for f in figures}
     assert len(tops_of_charts) == 1  # four types side by side in a 1400-pixel window
     legend = driver.find_elements("css selector", "#legend-distributions .legend-item")
     assert [item.text for item in legend] == [SYSTEM, f"{BASELINE} (baseline)"]
@@ -372,13 +350,13 @@ def test_the_record_view_opens_over_a_backdrop(
         "const s = getComputedStyle(arguments[0]); return [s.position, s.backgroundColor]", backdrop
     )
     assert style[0] == "fixed" and style[1] not in ("rgba(0, 0, 0, 0)", "transparent")
-    box = _rect(driver, backdrop)
+    box = rect(driver, backdrop)
     assert (box["left"], box["top"]) == (0, 0)
     assert box["width"] >= size[0] - 20 and box["height"] >= size[1]
     assert all(driver.execute_script(hit, x, y) == "backdrop" for x, y in corners)
     # Nothing of the page is above it: not the charts' toolbars either.
     _scroll_to(driver, "#leaderboard")
-    buttons = [_rect(driver, b) for b in driver.find_elements("css selector", ".modebar-btn")]
+    buttons = [rect(driver, b) for b in driver.find_elements("css selector", ".modebar-btn")]
     seen = [
         (b["left"] + b["width"] / 2, b["top"] + b["height"] / 2)
         for b in buttons
@@ -389,7 +367,7 @@ def test_the_record_view_opens_over_a_backdrop(
         driver.execute_script(hit, x, y) == "backdrop" or driver.execute_script(inside, x, y)
         for x, y in seen
     )
-    dialog = _rect(driver, driver.find_element("id", "aligned"))
+    dialog = rect(driver, driver.find_element("id", "aligned"))
     centre = (dialog["left"] + dialog["width"] / 2, dialog["top"] + 20)
     assert driver.execute_script(inside, *centre)  # the pop-up is above the backdrop
     heads = driver.find_elements("css selector", "#aligned-columns h3")
@@ -404,3 +382,36 @@ def test_the_record_view_opens_over_a_backdrop(
 
     driver.find_element("tag name", "body").send_keys(Keys.ESCAPE)
     assert not backdrop.is_displayed()
+
+
+def test_the_leaderboard_says_best_only_in_each_types_best_cell(
+    driver: Any, tmp_path: Path, shots: Path
+) -> None:
+    # "a" ranks first by rouge1 (every word, no bigram); "b" and "c" (equal)
+    # have the higher rouge2.
+    # "a <i>": a name that is no markup, in the table nor in Plotly's legend.
+    systems = {"a <i>": ["mat the on sat cat the today"], "b": ["the cat sat on"]}
+    systems["c"] = systems["b"]
+    path = tmp_path / "ranked.html"
+    write_report(path, RougeScorer(["rouge1", "rouge2"]), ["the cat sat on the mat today"],
+                 systems, seed=0, n_samples=50)  # fmt: skip
+    assert not _errors(open_report(driver, path))
+    rows = driver.find_elements("css selector", "#leaderboard table.board tbody tr")
+    marked = {}
+    for row in rows:
+        cells = row.find_elements("css selector", "td")
+        name = cells[1].text
+        marked[name] = [
+            k for k, cell in enumerate(cells[2:]) if cell.find_elements("css selector", ".best")
+        ]
+        for cell in cells[2:]:
+            for badge in cell.find_elements("css selector", ".best"):
+                assert badge.is_displayed() and badge.text == "best"
+    assert marked == {"a <i>": [0], "b": [2], "c": [2]}  # rouge1 F, Δ, rouge2 F, Δ
+    legend_texts = driver.find_elements("css selector", "#chart-intervals .legend .legendtext")
+    assert [t.text for t in legend_texts] == ["a <i>", "b", "c"]
+    legend = driver.find_element("css selector", "#board-legend").text
+    assert legend.startswith("Ranked by the mean rouge1 F (the first type)")
+    headers = [th.text for th in driver.find_elements("css selector", "#leaderboard thead th")]
+    assert sum(h.startswith("Δ rank 1") for h in headers) == 2
+    _shot(driver, shots, "#leaderboard", "leaderboard-best.png")

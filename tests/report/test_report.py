@@ -15,7 +15,7 @@ from kurenai.explain import explain
 from kurenai.report import leaderboard, score_systems, write_report
 from kurenai.report._highlights import chosen_records
 from kurenai.report._render import embedded_json
-from kurenai.report._systems import token_counts
+from kurenai.report._systems import Leaderboard, token_counts
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.stats._bootstrap import bootstrap, paired_bootstrap
 
@@ -229,3 +229,62 @@ def test_a_named_baseline_keeps_its_name(tmp_path: Path) -> None:
     ):
         with pytest.raises(ValueError, match=message):
             write_report(path, scorer, targets, {"bart.jsonl": predictions}, baseline=wrong)
+
+
+# Ranked first by rouge1 ("a": every word, no bigram), yet "b" and "c" (equal)
+# have the higher rouge2: "best" belongs to them there, and to "a" in rouge1.
+RANKED = {
+    "a": ["mat the on sat cat the today"],
+    "b": ["the cat sat on"],
+    "c": ["the cat sat on"],
+}
+RANKED_TARGETS = ["the cat sat on the mat today"]
+
+
+def _ranked_board() -> Leaderboard:
+    scorer = RougeScorer(["rouge1", "rouge2"])
+    scores = score_systems(scorer, RANKED_TARGETS, RANKED)
+    return leaderboard(scores, scorer.rouge_types, 50, 0.95, 0)
+
+
+def test_best_is_each_types_highest_mean_not_the_first_ranked() -> None:
+    board = _ranked_board()
+    assert [s.system for s in board.standings] == ["a", "b", "c"]
+    assert board.best("rouge1") == ("a",)
+    assert board.best("rouge2") == ("b", "c")  # tied: both
+    assert board.ranked_by == "rouge1"
+    document = board.as_dict()
+    assert document["ranked_by"] == "rouge1"
+    assert {s["system"]: s["best"] for s in document["standings"]} == {
+        "a": ["rouge1"],
+        "b": ["rouge2"],
+        "c": ["rouge2"],
+    }
+
+
+def test_the_text_table_says_best_per_column_and_what_the_rank_is_by() -> None:
+    lines = _ranked_board().text().splitlines()
+    header, rows, legend = lines[0], lines[1:4], lines[4]
+    assert "Δ best" not in header and header.count("Δ rank 1 (p)") == 2
+    rouge2_column = header.index("rouge2 F")
+    for row, (name, best) in zip(rows, [("a", "rouge1"), ("b", "rouge2"), ("c", "rouge2")]):
+        assert row.split()[1] == name
+        assert row.count("best") == 1
+        assert (row.index("best") > rouge2_column) == (best == "rouge2"), row
+    assert legend.startswith("Ranked by the mean rouge1 F (the first type)")
+
+
+def test_the_reports_leaderboard_says_best_per_column(tmp_path: Path) -> None:
+    path = tmp_path / "ranked.html"
+    write_report(path, RougeScorer(["rouge1", "rouge2"]), RANKED_TARGETS, RANKED, seed=0)
+    html = path.read_text(encoding="utf-8")
+    section = html.split('<section id="leaderboard">')[1].split("</table>")[0]
+    assert "Ranked by the mean rouge1 F (the first type)" in section
+    rows = section.split("<tbody>")[1].split("<tr>")[1:]
+    marked = {}
+    for row in rows:
+        name = row.split('<td class="system">')[1].split("</td>")[0]
+        cells = row.split('<td class="num">')[1:]  # rouge1 F, Δ, rouge2 F, Δ
+        marked[name] = [k for k, cell in enumerate(cells) if 'class="best"' in cell]
+    assert marked == {"a": [0], "b": [2], "c": [2]}
+    assert ">best<" not in section.replace('<span class="best">best</span>', "")

@@ -98,7 +98,8 @@ def test_a_leaderboard_in_text_and_json(
     assert "p.txt is significantly worse than t.txt" in result.err
     lines = result.out.splitlines()
     assert lines[0].startswith("rouge:") and "boot:1000,0.95,seed:0" in lines[0]
-    assert [line.split()[1] for line in lines[2:]] == ["t.txt", "p.txt", "b.txt"]
+    assert [line.split()[1] for line in lines[2:-1]] == ["t.txt", "p.txt", "b.txt"]
+    assert lines[-1].startswith("Ranked by the mean rouge1 F (the first type)")
     report = Path(files["dir"]) / "board.html"
     result = call_main(
         capsys,

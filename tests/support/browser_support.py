@@ -77,3 +77,39 @@ def artifacts_dir(base: Path) -> Path:
     folder = Path(os.environ.get("KURENAI_TEST_ARTIFACTS") or base / "artifacts")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def rect(driver: Any, element: Any) -> dict[str, float]:
+    """``element``'s bounding box on the laid-out page."""
+    return dict(
+        driver.execute_script("return arguments[0].getBoundingClientRect().toJSON()", element)
+    )
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Whether two bounding boxes share any area."""
+    return (
+        a["left"] < b["right"]
+        and b["left"] < a["right"]
+        and a["top"] < b["bottom"]
+        and b["top"] < a["bottom"]
+    )
+
+
+def check_clear_of_the_toolbar(driver: Any, figure: Any) -> None:
+    """The charts' one rule, measured: with the pointer on ``figure`` (Plotly
+    shows its toolbar on hover), its caption, and any title or legend Plotly
+    draws, lie clear of the toolbar, which is inside the chart."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    driver.execute_script("arguments[0].scrollIntoView()", figure)
+    ActionChains(driver).move_to_element(figure).perform()
+    chart = figure.find_element("css selector", ".js-plotly-plot")
+    (modebar,) = figure.find_elements("css selector", ".modebar")
+    bar = rect(driver, modebar)
+    assert bar["width"] > 20 and bar["height"] > 10, bar  # a toolbar was measured
+    assert overlap(bar, rect(driver, chart))  # negative control: it is in the chart
+    caption = figure.find_element("css selector", "figcaption")
+    assert caption.text and not overlap(rect(driver, caption), bar), (caption.text, bar)
+    for text in chart.find_elements("css selector", ".gtitle, .legend"):
+        assert not overlap(rect(driver, text), bar), caption.text

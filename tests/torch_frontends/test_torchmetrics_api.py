@@ -165,14 +165,30 @@ def test_the_state_is_the_scores_gathered_by_cat_not_the_texts() -> None:
     assert metric.compute()["rouge1_recall"] == torch.tensor([1.0, 0.5, 1.0]).mean()
 
 
-def test_copies_and_pickles_score_the_same() -> None:
+COPIED_HISTORY = [(["the cats were running"], ["a cat runs"]), (["dogs"], ["dog"])]
+
+
+def test_copies_and_pickles_keep_the_state_and_the_options() -> None:
+    # The oracle is the real torchmetrics fed the same history, not another
+    # copy: a copy that lost its state or its stemmer differs from it.
+    from torchmetrics.text import rouge as theirs
+
+    (first, later) = COPIED_HISTORY
+    expected = theirs.ROUGEScore(use_stemmer=True)
+    for preds, target in COPIED_HISTORY:
+        expected.update(preds, target)
+    unstemmed = theirs.ROUGEScore()
+    for preds, target in COPIED_HISTORY:
+        unstemmed.update(preds, target)
+    # These texts tell the options apart: a copy without the stemmer would fail.
+    assert expected.compute()["rouge1_fmeasure"] != unstemmed.compute()["rouge1_fmeasure"]
     metric = ROUGEScore(use_stemmer=True)
-    metric.update(["the cats were running"], ["a cat runs"])
+    metric.update(*first)
+    before = metric.compute()
     for clone in (copy.deepcopy(metric), pickle.loads(pickle.dumps(metric)), metric.clone()):
-        clone.update(["dogs"], ["dog"])
-        metric_copy = copy.deepcopy(metric)
-        metric_copy.update(["dogs"], ["dog"])
-        _equal(clone.compute(), metric_copy.compute())
+        clone.update(*later)
+        _equal(clone.compute(), expected.compute())
+    _equal(metric.compute(), before)  # the copies share no state with it
 
 
 @pytest.mark.parametrize(

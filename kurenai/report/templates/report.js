@@ -13,16 +13,13 @@
   const fmt = (x) => (x === null || x === undefined ? "" : x.toFixed(4));
 
   // ---------------------------------------------------------------- charts
-  // Titles are the figures' captions, outside the plot: Plotly's toolbar (its
-  // modebar, top right of the plot) never covers them.  Each system keeps one
-  // colour on every chart; one legend of the page names them.
+  // The layout rule is kurenaiCharts' (charts.js: titles are the figures'
+  // captions, outside the plot).  Each system keeps one colour on every
+  // chart; one legend of the page names them.
   const PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
                    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"];
   const colour = (s) => PALETTE[D.systems.indexOf(s) % PALETTE.length];
-  const layout = (extra) => Object.assign(
-    { margin: { t: 34, r: 10, b: 48, l: 52 }, barmode: "group", font: { size: 12 } }, extra || {});
-  const config = { displaylogo: false, responsive: true,
-    modeBarButtonsToRemove: ["toImage", "select2d", "lasso2d", "autoScale2d", "zoomIn2d", "zoomOut2d"] };
+  const { layout, config, intervals, text } = window.kurenaiCharts;
   const BIN = 0.05, BINS = 20;
 
   function legend(id) {
@@ -76,9 +73,9 @@
       figure.appendChild(chart);
       box.appendChild(figure);
       const traces = D.systems.map((s, n) => ({
-        type: "bar", name: s, x: centres, y: counts[k][n], customdata: labels,
+        type: "bar", name: text(s), x: centres, y: counts[k][n], customdata: labels,
         marker: { color: colour(s) }, width: BIN / Math.max(1, D.systems.length) * 0.9,
-        hovertemplate: s + "<br>F %{customdata}: %{y} records<extra></extra>",
+        hovertemplate: text(s) + "<br>F %{customdata}: %{y} records<extra></extra>",
       }));
       Plotly.newPlot(chart, traces, layout({
         showlegend: false, bargap: 0.08,
@@ -94,8 +91,8 @@
     for (const key of ["length", "ratio"]) {
       const b = D.buckets[key];
       const traces = D.systems.map((s) => ({
-        type: "bar", name: s, x: b.labels, y: b.means[s][t], marker: { color: colour(s) },
-        customdata: b.counts[s], hovertemplate: s + "<br>%{x}: " + t + " F %{y:.4f} (%{customdata} records)<extra></extra>",
+        type: "bar", name: text(s), x: b.labels, y: b.means[s][t], marker: { color: colour(s) },
+        customdata: b.counts[s], hovertemplate: text(s) + "<br>%{x}: " + t + " F %{y:.4f} (%{customdata} records)<extra></extra>",
       }));
       Plotly.react("chart-" + key, traces, layout({ showlegend: false,
         yaxis: { title: { text: t + " F" }, rangemode: "tozero" } }), config);
@@ -106,15 +103,14 @@
     const board = D.leaderboard;
     // Types along the axis, one trace per system in its colour.
     Plotly.newPlot("chart-intervals", board.standings.map((s) => ({
-      type: "scatter", mode: "markers", name: named(s.system), marker: { color: colour(s.system), size: 9 },
+      type: "scatter", mode: "markers", name: text(named(s.system)), marker: { color: colour(s.system), size: 9 },
       x: D.types, y: D.types.map((t) => s.intervals[t][1]),
       error_y: { type: "data", symmetric: false,
         array: D.types.map((t) => s.intervals[t][2] - s.intervals[t][1]),
         arrayminus: D.types.map((t) => s.intervals[t][1] - s.intervals[t][0]) },
-      hovertemplate: s.system + "<br>%{x}: %{y:.4f}<extra></extra>",
-    })), layout({ scattermode: "group", showlegend: D.systems.length > 1,
-      legend: { orientation: "h", x: 0, y: -0.15 },
-      yaxis: { title: { text: "mean F" } } }), config);
+      hovertemplate: text(s.system) + "<br>%{x}: %{y:.4f}<extra></extra>",
+    })), intervals({ showlegend: D.systems.length > 1, yaxis: { title: { text: "mean F" } } }),
+    config);
     legend("legend-distributions");
     legend("legend-buckets");
     distributions();
