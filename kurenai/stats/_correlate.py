@@ -20,6 +20,7 @@ from typing import Any, Callable, Union
 import numpy as np
 import numpy.typing as npt
 
+from kurenai._core.plan import SCORE_FIELDS
 from kurenai._core.shared import score_systems
 from kurenai.stats._correlation import (
     COEFFICIENTS,
@@ -34,7 +35,6 @@ from kurenai.stats._correlation_resampling import (
     permutation_test,
     williams_comparison,
 )
-from kurenai._core.plan import SCORE_FIELDS
 from kurenai.stats._correlations import Correlation, Correlations, MetricTest
 
 __all__ = ["TESTS", "WILLIAMS", "correlate", "correlate_scores", "judgment_matrices"]
