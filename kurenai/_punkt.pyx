@@ -92,12 +92,11 @@ cdef class PunktSplitter:
 
     def tokenize(self, str text not None):
         """``PunktSentenceTokenizer.tokenize(text)``: the sentences of ``text``."""
-        return [PyUnicode_Substring(text, start, stop) for start, stop in self.spans(text)]
+        return _Scan(self, text).run(True)
 
     def spans(self, str text not None):
         """``span_tokenize(text)``: each sentence's (start, stop) in ``text``."""
-        cdef _Scan scan = _Scan(self, text)
-        return scan.realigned(scan.slices(PyUnicode_GET_LENGTH(text)))
+        return _Scan(self, text).run(False)
 
     def facts(self, str token not None):
         """The twin's :func:`token_facts` of ``token``, remembered."""
@@ -130,18 +129,37 @@ cdef class PunktSplitter:
 
 cdef class _Scan:
     """One text being split: its code points, read in place (one per call, so
-    that calls from several threads never share it)."""
+    that calls from several threads never share it).
+
+    Each slice of ``_slices_from_text`` is realigned as soon as the next one
+    is known and goes straight to the output (``out``): beyond the output,
+    a split holds one pending slice, whatever the number of sentences."""
 
     cdef PunktSplitter splitter
     cdef str text
     cdef const void *data
     cdef int kind
+    cdef list out  # the sentences (substrings) or their (start, stop) spans
+    cdef bint substrings
+    cdef bint pending  # a slice waits for the next one (realignment looks ahead)
+    cdef Py_ssize_t pending_start, pending_stop, realign
 
     def __cinit__(self, PunktSplitter splitter not None, str text not None):
         self.splitter = splitter
         self.text = text
         self.data = PyUnicode_DATA(text)
         self.kind = PyUnicode_KIND(text)
+        self.out = []
+        self.pending = False
+        self.realign = 0
+
+    cdef list run(self, bint substrings):
+        """The text's sentences (``substrings``) or spans, realigned."""
+        self.substrings = substrings
+        self.slices(PyUnicode_GET_LENGTH(self.text))
+        if self.pending:  # the last slice: nothing after it to realign
+            self._emit(self.pending_start + self.realign, self.pending_stop)
+        return self.out
 
     cdef inline Py_UCS4 _at(self, Py_ssize_t index) noexcept:
         return PyUnicode_READ(self.kind, self.data, index)
@@ -151,9 +169,9 @@ cdef class _Scan:
 
     # ------------------------------------------------------------ candidates
 
-    cdef list slices(self, Py_ssize_t n):
-        """``_slices_from_text`` over ``_match_potential_end_contexts``."""
-        cdef list found = []
+    cdef int slices(self, Py_ssize_t n) except -1:
+        """``_slices_from_text`` over ``_match_potential_end_contexts``, each
+        slice pushed (``_push``) as it is found."""
         cdef Py_ssize_t last_break = 0, at, after_end, next_start, start, scan
         cdef Py_ssize_t previous_at = -1, previous_start = 0, previous_stop = 0
         cdef Py_ssize_t previous_end = 0, previous_next = -1, stop = n
@@ -187,24 +205,24 @@ cdef class _Scan:
                 scan -= 1
             start = scan + 1 if scan > previous_stop else previous_start
             if previous_at >= 0 and previous_stop <= start:
-                last_break = self._decide(found, last_break, previous_start, previous_at,
+                last_break = self._decide(last_break, previous_start, previous_at,
                                           previous_end, previous_next)
             previous_at, previous_start, previous_stop = at, start, at
             previous_end, previous_next = after_end, next_start
         if previous_at >= 0:
-            last_break = self._decide(found, last_break, previous_start, previous_at,
+            last_break = self._decide(last_break, previous_start, previous_at,
                                       previous_end, previous_next)
         while stop > 0 and Py_UNICODE_ISSPACE(self._at(stop - 1)):
             stop -= 1
-        found.append((last_break, stop))
-        return found
+        self._push(last_break, stop)
+        return 0
 
-    cdef Py_ssize_t _decide(self, list slices, Py_ssize_t last_break, Py_ssize_t start,
+    cdef Py_ssize_t _decide(self, Py_ssize_t last_break, Py_ssize_t start,
                             Py_ssize_t at, Py_ssize_t after_end,
                             Py_ssize_t next_start) except -1:
         """One candidate of ``_slices_from_text``: the next sentence's start."""
         if self.contains_break(start, after_end):
-            slices.append((last_break, at + 1))
+            self._push(last_break, at + 1)
             return next_start if next_start >= 0 else at + 1
         return last_break
 
@@ -305,28 +323,30 @@ cdef class _Scan:
 
     # ------------------------------------------------------------ realignment
 
-    cdef list realigned(self, list slices):
-        """``_realign_boundaries``."""
-        cdef list spans = []
-        cdef Py_ssize_t realign = 0, index, last = len(slices) - 1
-        cdef Py_ssize_t start, stop, next_start, next_stop, matched
-        for index in range(last + 1):
-            start, stop = slices[index]
-            start += realign
-            if index == last:
-                if start < stop:
-                    spans.append((start, stop))
-                continue
-            next_start, next_stop = slices[index + 1]
+    cdef int _push(self, Py_ssize_t next_start, Py_ssize_t next_stop) except -1:
+        """``_realign_boundaries`` of the pending slice, now that the next one
+        (``[next_start, next_stop)``) is known; the next one then waits."""
+        cdef Py_ssize_t start, matched
+        if self.pending:
+            start = self.pending_start + self.realign
             matched = self._realignment(next_start, next_stop)
             if matched >= 0:
-                spans.append((start, next_start + self._rstripped(next_start, matched)))
-                realign = matched
+                self._emit(start, next_start + self._rstripped(next_start, matched), True)
+                self.realign = matched
             else:
-                realign = 0
-                if start < stop:
-                    spans.append((start, stop))
-        return spans
+                self.realign = 0
+                self._emit(start, self.pending_stop)
+        self.pending, self.pending_start, self.pending_stop = True, next_start, next_stop
+        return 0
+
+    cdef int _emit(self, Py_ssize_t start, Py_ssize_t stop, bint always=False) except -1:
+        """One sentence of the output (an empty one is dropped, unless ``always``)."""
+        if always or start < stop:
+            if self.substrings:
+                self.out.append(PyUnicode_Substring(self.text, start, stop))
+            else:
+                self.out.append((start, stop))
+        return 0
 
     cdef Py_ssize_t _realignment(self, Py_ssize_t start, Py_ssize_t stop) except -2:
         """The length of ``re_boundary_realignment``'s match on ``[start, stop)``

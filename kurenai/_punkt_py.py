@@ -25,7 +25,7 @@ are not ``re``'s), so the character classes are NLTK's by construction.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable, Iterator
 from typing import Any, NamedTuple
 
 __all__ = ["PunktSplitter", "TokenFacts", "breaks_between", "tables_of", "token_facts"]
@@ -164,11 +164,11 @@ class PunktSplitter:
 
     def tokenize(self, text: str) -> list[str]:
         """``PunktSentenceTokenizer.tokenize(text)``: the sentences of ``text``."""
-        return [text[start:stop] for start, stop in self.spans(text)]
+        return [text[start:stop] for start, stop in self._realigned(text, self._slices(text))]
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         """``span_tokenize(text)``: each sentence's (start, stop) in ``text``."""
-        return self._realigned(text, self._slices(text))
+        return list(self._realigned(text, self._slices(text)))
 
     def facts(self, token: str) -> TokenFacts:
         """:func:`token_facts` of ``token``, remembered."""
@@ -196,21 +196,21 @@ class PunktSplitter:
             previous = current
         return False
 
-    def _slices(self, text: str) -> list[tuple[int, int]]:
+    # Generators, one after the other: beyond the output, a split holds a
+    # candidate and a slice at a time, whatever the number of sentences.
+
+    def _slices(self, text: str) -> Iterator[tuple[int, int]]:
         """``_slices_from_text``, over ``_match_potential_end_contexts``."""
-        slices = []
         last_break = 0
         for start, match in self._candidates(text):
             if self.contains_break(text[start : match.end("after_tok")]):
-                slices.append((last_break, match.end()))
+                yield last_break, match.end()
                 next_start = match.start("next_tok")
                 last_break = next_start if next_start >= 0 else match.end()
-        slices.append((last_break, len(text.rstrip())))
-        return slices
+        yield last_break, len(text.rstrip())
 
-    def _candidates(self, text: str) -> list[tuple[int, Any]]:
+    def _candidates(self, text: str) -> Iterator[tuple[int, Any]]:
         """Each candidate match that NLTK keeps, with where its context starts."""
-        kept = []
         previous_start = previous_stop = 0
         previous = None
         for match in self._contexts(text):
@@ -220,33 +220,33 @@ class PunktSplitter:
             last = max([text.rfind(space, previous_stop, at) for space in _ASCII_WHITESPACE])
             start = last + 1 if last > previous_stop else previous_start
             if previous is not None and previous_stop <= start:
-                kept.append((previous_start, previous))
+                yield previous_start, previous
             previous, previous_start, previous_stop = match, start, at
         if previous is not None:
-            kept.append((previous_start, previous))
-        return kept
+            yield previous_start, previous
 
-    def _realigned(self, text: str, slices: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    def _realigned(self, text: str, slices: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int]]:
         """``_realign_boundaries``: closing punctuation after a break joins the
-        sentence before it; empty sentences are dropped."""
-        spans = []
+        sentence before it; empty sentences are dropped.  Each slice is
+        decided once the next one is known."""
         realign = 0
-        last = len(slices) - 1
-        for index, (start, stop) in enumerate(slices):
-            start += realign
-            if index == last:
-                if start < stop and start < len(text):
-                    spans.append((start, stop))
-                continue
-            next_start, next_stop = slices[index + 1]
-            match = None
-            if next_start < next_stop and text[next_start] in _REALIGNED:
-                match = self._realignment(text[next_start:next_stop])
-            if match is not None:
-                spans.append((start, next_start + len(match.group(0).rstrip())))
-                realign = match.end()
-            else:
-                realign = 0
-                if start < stop and start < len(text):
-                    spans.append((start, stop))
-        return spans
+        pending: tuple[int, int] | None = None
+        for next_start, next_stop in slices:
+            if pending is not None:
+                start, stop = pending
+                start += realign
+                match = None
+                if next_start < next_stop and text[next_start] in _REALIGNED:
+                    match = self._realignment(text[next_start:next_stop])
+                if match is not None:
+                    yield start, next_start + len(match.group(0).rstrip())
+                    realign = match.end()
+                else:
+                    realign = 0
+                    if start < stop and start < len(text):
+                        yield start, stop
+            pending = (next_start, next_stop)
+        if pending is not None:  # the last slice
+            start, stop = pending[0] + realign, pending[1]
+            if start < stop and start < len(text):
+                yield start, stop

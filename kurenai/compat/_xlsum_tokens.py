@@ -35,6 +35,7 @@ __all__ = [
     "analysed",
     "canonical",
     "check_limits",
+    "check_longest",
     "segmenter",
     "wakati",
     "words_of",
@@ -97,13 +98,17 @@ def check_limits(joined: str, max_chars: int | None, analysed: bool) -> None:
             f"XL-Sum dialect's limit of {max_chars:,} (max_chars)"
         )
     if analysed and len(joined) > MAX_RUN:
-        longest = max(map(len, joined.split(" ")))
-        if longest > MAX_RUN:
-            raise XLSumLimitError(
-                f"a word of {longest:,} characters without a space or punctuation is over the "
-                f"XL-Sum dialect's limit of {MAX_RUN:,} for its segmenters and stemmers (MeCab "
-                "crashes on one of ~200,000; their time grows with its square)"
-            )
+        check_longest(max(map(len, joined.split(" "))))
+
+
+def check_longest(longest: int) -> None:
+    """Refuse a text whose longest word has ``longest`` code points, past ``MAX_RUN``."""
+    if longest > MAX_RUN:
+        raise XLSumLimitError(
+            f"a word of {longest:,} characters without a space or punctuation is over the "
+            f"XL-Sum dialect's limit of {MAX_RUN:,} for its segmenters and stemmers (MeCab "
+            "crashes on one of ~200,000; their time grows with its square)"
+        )
 
 
 def analysed(lang: str | None) -> bool:
@@ -217,7 +222,10 @@ class Tokens:
 
     def lines(self, text: str) -> list[list[str]]:
         """The tokens of each non-empty line (ROUGE-Lsum), sanitized only."""
-        return [self._stemmed(bert_words(line.lower())) for line in text.split("\n") if line]
+        found = [bert_words(line.lower()) for line in text.split("\n") if line]
+        if self._stems is not None and self._analysed and len(text) > MAX_RUN:
+            check_longest(max((len(word) for words in found for word in words), default=0))
+        return [self._stemmed(words) for words in found]
 
     def both(self, text: str) -> tuple[list[str], list[list[str]]]:
         """``words(text)`` and ``lines(text)``, sanitizing each line once: the

@@ -191,3 +191,13 @@ def test_texts_at_the_limits_score_as_the_package(reference: object, lang: str, 
             assert ours.score(target, prediction) == theirs.score(target, prediction)
     with pytest.raises(xlsum.XLSumLimitError, match="a word of 10,001 characters"):
         ours.score(word + "x", "x")
+
+
+@pytest.mark.parametrize("types", [["rougeLsum"], ["rouge1", "rougeLsum"]])
+def test_a_word_over_max_run_is_refused_before_the_stemmer(types: list[str]) -> None:
+    # Several Snowball stemmers are quadratic in a word's length (libstemmer's
+    # Tamil: seconds on 40,000 code points); XL-Sum's package stems it anyway.
+    scorer = xlsum.RougeScorer(types, lang="russian", use_stemmer=True)
+    with pytest.raises(xlsum.XLSumLimitError, match="a word of 200,001 characters"):
+        scorer.score("к" + "я" * 200_000, "кошка")
+    assert scorer.score("кошками " * 3000, "кошка")  # a long text of short words is scored

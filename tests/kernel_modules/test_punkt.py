@@ -330,3 +330,25 @@ def test_many_distinct_characters_and_tokens(ours: Any, nltk_english: Any) -> No
         f"W{index}. w{index}." for index in range(3000)
     )
     _check(ours, nltk_english, text)
+
+
+def test_period_dense_text_holds_no_more_than_its_output(ours: Any, nltk_english: Any) -> None:
+    """Each slice is realigned as soon as the next one is known and goes
+    straight to the output: beyond the list returned (whose growth may hold
+    its old and new arrays at once), a split holds one sentence's worth, not
+    ~130 bytes per input character (the slices, then the spans, then the
+    sentences, all held together)."""
+    import sys
+    import tracemalloc
+
+    text = ". " * 100_000  # 100,000 one-character sentences
+    assert ours.tokenize(text[:2000]) == nltk_english.tokenize(text[:2000])
+    tracemalloc.start()
+    try:
+        found = ours.tokenize(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert found == ["."] * 100_000
+    output = sys.getsizeof(found)  # the sentences are Python's cached one-character strings
+    assert peak < 3 * output + (256 << 10), (peak >> 10, output >> 10)
