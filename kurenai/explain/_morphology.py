@@ -28,7 +28,6 @@ from kurenai.tokenizers._morphological import (
     MorphologicalTokenizer,
     SudachiTokenizer,
     _mecab_base_form,
-    mecab_tagger,
 )
 from kurenai.tokenizers._unicode import is_marks, is_spaced_word
 
@@ -97,20 +96,22 @@ def _kept(analysed: Spans) -> Spans:
     return words
 
 
-def _mecab(tokenizer: MeCabTokenizer, fugashi: Any) -> Analyse:
-    tagger = mecab_tagger(fugashi, tokenizer.tagger_args)
+def _mecab(tokenizer: MeCabTokenizer, taggers: Any) -> Analyse:
+    """``taggers``: the tokenizer's resource, the process's pool of MeCab
+    taggers for its options (one lent per call, as the tokenizer does)."""
     lemma = tokenizer.use_stemmer
 
     def analyse(text: str) -> Spans:
         found: Spans = []
         position = 0
-        for word in tagger(text):
-            surface = str(word.surface)
-            start = text.find(surface, position)
-            if start < 0:  # not expected: MeCab's surfaces are slices of its input
-                start = position
-            position = start + len(surface)
-            found.append((_mecab_base_form(word) if lemma else surface, start, position))
+        with taggers.lend() as tagger:  # its nodes are read before it is lent again
+            for word in tagger(text):
+                surface = str(word.surface)
+                start = text.find(surface, position)
+                if start < 0:  # not expected: MeCab's surfaces are slices of its input
+                    start = position
+                position = start + len(surface)
+                found.append((_mecab_base_form(word) if lemma else surface, start, position))
         return found
 
     return analyse
