@@ -85,8 +85,8 @@ def test_the_compiled_plan_must_declare_the_registry_kinds() -> None:
 @pytest.mark.compiled_only
 def test_the_compiled_kind_constants_are_the_registry_codes() -> None:
     from kurenai import _fused
-    from kurenai._data import codes as _codes
     from kurenai._core import plan as _plan
+    from kurenai._data import codes as _codes
 
     assert _fused.KINDS <= _kinds.CODES
     # The names the compiled switch reads its codes under (kurenai._data.codes),

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from rouge_score import rouge_scorer as rs
 
 from kurenai import _backend, _lcs_py, _variants_py
-from kurenai._data import rules as _rules
 from kurenai._core.choice import make_plan
 from kurenai._core.plan import LCS, LSUM, NGRAM, SKIP, WLCS, parse_types
 from kurenai._core.python_plan import PythonPlan
+from kurenai._data import rules as _rules
 from kurenai.rouge_scorer import ROUGE_TYPES, RougeScorer
 from kurenai.scoring import Score
 from kurenai.tokenizers import (
