@@ -373,3 +373,21 @@ def test_files2rouge_checks_the_scripts_options_before_reading(
     code, out, err = _run(capsys, "rouge155", "files2rouge", missing, missing, "--args=-n x")
     assert (code, out) == (2, "")
     assert err == "files2rouge: error: --args: -n takes an integer, got 'x' (see --help)\n"
+
+
+def test_the_patched_runner_is_the_same_runner(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kurenai.compat import patched
+
+    monkeypatch.setattr(sys, "argv", list(sys.argv))
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    script = tmp_path / "user.py"
+    script.write_text("raise KeyboardInterrupt\n")
+    assert patched.main([str(script)]) == 130
+    assert capsys.readouterr().err == "kurenai.compat.patched: interrupted\n"
+    assert patched.main([]) == 2
+    assert capsys.readouterr().err.startswith("kurenai.compat.patched: error: name a script")
+    script.write_text("raise ValueError('its own')\n")
+    with pytest.raises(ValueError, match="its own"):  # its own traceback
+        patched.main([str(script)])
