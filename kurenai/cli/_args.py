@@ -20,7 +20,6 @@ from kurenai._core import names as _names
 from kurenai._core.parsers import Parser, add_rouge_types
 from kurenai._core.plan import ROUGE_TYPE_GRAMMAR
 from kurenai._core.runner import EXIT_STATUS, ExitRequest
-from kurenai._data.extras import pip_install
 from kurenai.cli import _commands, _reporting, _values
 from kurenai.cli._output import FORMATS as OUTPUT_FORMATS
 from kurenai.cli._sources import BELOW_GATE, INPUT_FORMATS, MAX_LINE_BYTES, CliError
@@ -163,7 +162,9 @@ def _tokenizer_table() -> str:
     for name in names:
         info = tokenizer_info(name)
         text = info.summary + (" (the default)" if name == DEFAULT_TOKENIZER else "")
-        text += f"; needs {pip_install(info.extra)}" if info.extra else ""
+        # The extra's name, not a pip command: --help and the reference page
+        # are the same however kurenai was installed (the error names the command).
+        text += f"; needs the {info.extra} extra" if info.extra else ""
         lines += textwrap.wrap(
             text or "(registered by the program)",
             79,

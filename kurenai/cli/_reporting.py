@@ -31,7 +31,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from kurenai._data.extras import pip_install
 from kurenai.cli._files import atomic_output, stderr_line
 from kurenai.cli._floats import below
 from kurenai.cli._io import (
@@ -64,7 +63,7 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     add(
         "--report",
         metavar="FILE",
-        help=f"also write an HTML report of the run to FILE (needs {pip_install('report')})",
+        help="also write an HTML report of the run to FILE (needs the report extra)",
     )
     add(
         "--report-explain",

@@ -201,8 +201,9 @@ def raw_blocks(source: Source) -> Iterator[bytes]:
             yield block
             pending = [data[end:]] if end < len(data) else []
             held = len(data) - end
-        if pending:
-            yield b"".join(pending)
+        if pending:  # the last line, without a newline: bounded as every other
+            tail = b"".join(pending)
+            yield bound.cut(tail) if len(tail) > bound.most else tail
 
 
 class _LineBound:

@@ -201,7 +201,7 @@ def _over(args: argparse.Namespace, scorer: object, text: str) -> bool:
         return True
     if args.max_tokens is None:
         return False
-    return len(scorer.tokenize(text)) > args.max_tokens  # type: ignore[attr-defined]
+    return bool(len(scorer.tokenize(text)) > args.max_tokens)  # type: ignore[attr-defined]
 
 
 def _scores(

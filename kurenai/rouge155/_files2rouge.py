@@ -154,9 +154,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     return runner.run("files2rouge", lambda: _main(argv), failures=(OSError, LookupError))
 
 
+def _check_script_options(rouge_args: str) -> None:
+    """A usage error (status 2) for ``--args`` the script would refuse."""
+    from kurenai.rouge155._options import OptionsError, UsageRequest, parse_command_line
+
+    try:
+        parse_command_line([*rouge_args.split(), "-a", "config.xml"])
+    except (OptionsError, UsageRequest) as error:
+        said = str(error) if isinstance(error, OptionsError) else "-h is not a scoring option"
+        raise runner.CommandError(f"--args: {said}", runner.USAGE) from None
+
+
 def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     start = time.time()
+    if args.args is not None:  # the script's options, checked before any file is read
+        _check_script_options(args.args)
     if args.saveto:  # refused before the inputs are read, not after
         try:
             check_outputs([("--saveto", args.saveto)], [args.reference, args.summary])

@@ -13,7 +13,6 @@ from cli_support import SUMMARY, Run, call_main
 
 from kurenai import cli
 from kurenai._core.plan import ROUGE_TYPE_GRAMMAR
-from kurenai._data.extras import pip_install
 from kurenai.cli import _progress
 from kurenai.cli._progress import Progress
 from kurenai.tokenizers import available_tokenizers, tokenizer_info
@@ -64,7 +63,7 @@ def test_help_lists_each_tokenizer_with_its_extra(help_text: str) -> None:
         line = f"{name} {' '.join(info.summary.split())}"
         assert line in help_text, name
         if info.extra:
-            assert f"{line}; needs {pip_install(info.extra)}" in help_text
+            assert f"{line}; needs the {info.extra} extra" in help_text
     assert "Japanese, Chinese or Thai without spaces between words needs char" in help_text
 
 

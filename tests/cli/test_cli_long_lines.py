@@ -148,3 +148,18 @@ def test_a_cut_line_keeps_whole_characters_and_scores_null(
     source = _sources.Source(str(path), "text", "", max_line=1 << 20, cut=45)
     blocks = b"".join(_sources.raw_blocks(source)).split(b"\n")
     assert blocks[1] == "é".encode() * 22  # 44 bytes: whole characters only
+
+
+@pytest.mark.parametrize("block", [64, 1 << 18])
+def test_a_last_line_without_a_newline_is_bounded_too(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, block: int
+) -> None:
+    path = tmp_path / "d.txt"
+    path.write_bytes("the\n猫 dog".encode())  # the last line (7 bytes) has no newline
+    monkeypatch.setattr(_sources, "_BLOCK_BYTES", block)
+    found = _run(capsys, monkeypatch, path, b"", False, ["--quiet", "--max-line-bytes", "3"])
+    assert found == (
+        1,
+        "",
+        f"kurenai: error: {path}: line 2: longer than 3 bytes (--max-line-bytes)\n",
+    )

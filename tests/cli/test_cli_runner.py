@@ -364,3 +364,30 @@ def test_a_usage_error_is_one_line_and_2_everywhere(
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1, err
     assert re.fullmatch(r"\S[^:]*: error: unrecognized arguments: --no-such \(see --help\)\n", err)
+
+
+def test_files2rouge_checks_the_scripts_options_before_reading(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    missing = str(tmp_path / "missing.txt")  # never opened: the options come first
+    code, out, err = _run(capsys, "rouge155", "files2rouge", missing, missing, "--args=-n x")
+    assert (code, out) == (2, "")
+    assert err == "files2rouge: error: --args: -n takes an integer, got 'x' (see --help)\n"
+
+
+def test_the_patched_runner_is_the_same_runner(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kurenai.compat import patched
+
+    monkeypatch.setattr(sys, "argv", list(sys.argv))
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    script = tmp_path / "user.py"
+    script.write_text("raise KeyboardInterrupt\n")
+    assert patched.main([str(script)]) == 130
+    assert capsys.readouterr().err == "kurenai.compat.patched: interrupted\n"
+    assert patched.main([]) == 2
+    assert capsys.readouterr().err.startswith("kurenai.compat.patched: error: name a script")
+    script.write_text("raise ValueError('its own')\n")
+    with pytest.raises(ValueError, match="its own"):  # its own traceback
+        patched.main([str(script)])
