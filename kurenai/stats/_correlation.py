@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from kurenai._data.extras import pip_install
 from kurenai._data.spelling import did_you_mean
 
 __all__ = [
@@ -51,7 +52,6 @@ DEFAULT_LEVELS = ("summary", "system")
 # Deutsch et al.'s three ways to resample a (systems x documents) matrix.
 RESAMPLING = ("systems", "documents", "both")
 MIN_PAIRS = 3
-EXTRA = "pip install -e '.[correlate]' in a kurenai checkout"
 # Values per block of Kendall's (rows x pairs) arrays: small enough to stay in cache.
 _BLOCK_VALUES = 1 << 16
 
@@ -61,7 +61,7 @@ def scipy_stats() -> Any:
     try:
         return importlib.import_module("scipy.stats")
     except ImportError as error:
-        raise ImportError(f"correlations need SciPy: {EXTRA}") from error
+        raise ImportError(f"correlations need SciPy: {pip_install('correlate')}") from error
 
 
 def check_choice(value: str, choices: tuple[str, ...], what: str) -> str:

@@ -4,6 +4,7 @@ every bad input answered with one clear error (or a documented NaN)."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 from optional import missing
 from report_support import page_data
 
+from kurenai._data.extras import pip_install
 from kurenai.report import correlate, correlate_scores, write_correlation_report
 from kurenai.rouge_scorer import RougeScorer
 
@@ -145,9 +147,8 @@ def test_bad_options_get_one_clear_error() -> None:
 def test_without_scipy_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     references, predictions, judgments = _corpus()
     monkeypatch.setitem(sys.modules, "scipy.stats", None)
-    with pytest.raises(
-        ImportError, match=r"correlations need SciPy: pip install -e '\.\[correlate\]'"
-    ):
+    expected = f"correlations need SciPy: {pip_install('correlate')}"
+    with pytest.raises(ImportError, match=re.escape(expected)):
         correlate(references, predictions, judgments, ["rouge1"], n_samples=0)
 
 
