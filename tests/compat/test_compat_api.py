@@ -125,7 +125,7 @@ def test_empty_sides_raise_the_same_errors_in_both_modes() -> None:
 def test_files_rouge_errors(tmp_path: Any) -> None:
     (tmp_path / "h").write_text("a\nb\n")
     (tmp_path / "r").write_text("a\n")
-    with pytest.raises(AssertionError, match="has 2 lines but"):
+    with pytest.raises(AssertionError, match="has 2 records but"):
         FilesRouge().get_scores(str(tmp_path / "h"), str(tmp_path / "r"))
     with pytest.raises(AssertionError, match="not a file"):
         FilesRouge().get_scores(str(tmp_path / "h"), str(tmp_path / "absent"))
