@@ -408,6 +408,28 @@ class RougeScorer(BaseScorer):
             self._plan, self._tokenizer, self._splitter(), predictions, targets, n_jobs, progress
         )
 
+    def score_indexed(
+        self, texts: Sequence[str], predictions: Sequence[int], targets: Sequence[int]
+    ) -> dict[str, Score]:
+        """Pairs given as indices into ``texts``: pair k is ``texts[predictions[k]]``
+        against the target ``texts[targets[k]]``, per ROUGE type a ``Score`` of
+        float64 arrays, [k] being that pair's ``score`` to the bit.  Each text
+        is tokenized once however many pairs it is in (G completions against
+        one reference: :mod:`kurenai.rewards`, :func:`kurenai.pairs.one_to_many`).
+
+        >>> found = RougeScorer(["rouge1"]).score_indexed(["a b", "a", "b c"], [1, 2], [0, 0])
+        >>> found["rouge1"].recall
+        array([0.5, 0.5])
+        """
+        found = _matrix.checked_texts(texts, "texts")
+        rows = _matrix.checked_indices(predictions, "predictions", len(found))
+        cols = _matrix.checked_indices(targets, "targets", len(found))
+        if len(rows) != len(cols):
+            raise ValueError(f"{len(cols)} targets but {len(rows)} predictions")
+        return _matrix.score_indexed(
+            self._plan, self._tokenizer, self._splitter(), found, rows, cols
+        )
+
     def score_arrow(
         self,
         targets: Any,

@@ -26,7 +26,14 @@ from kurenai._core.plan import SCORE_FIELDS, Plan
 from kurenai._core.python_plan import PythonPlan, Splitter
 from kurenai.scoring import Score
 
-__all__ = ["Progress", "Texts", "checked_texts", "score_indexed", "score_matrix"]
+__all__ = [
+    "Progress",
+    "Texts",
+    "checked_indices",
+    "checked_texts",
+    "score_indexed",
+    "score_matrix",
+]
 
 # progress(rows done, rows in all), called after each block of rows.
 Progress = Callable[[int, int], None]
@@ -44,6 +51,28 @@ def checked_texts(values: Any, name: str) -> list[str]:
     except TypeError:
         raise TypeError(f"{name} must be a sequence of str, got {type(values).__name__}") from None
     return [_batch.text(f"{name}[{index}]", text) for index, text in enumerate(found)]
+
+
+def checked_indices(values: Any, name: str, size: int) -> np.ndarray:
+    """``values`` as an int64 array of indices into ``size`` texts, or a
+    TypeError/ValueError naming it."""
+    wrong = f"{name} must be a sequence of int indices into texts"
+    try:
+        items = values if isinstance(values, np.ndarray) else list(values)
+    except TypeError:
+        raise TypeError(wrong) from None
+    if isinstance(items, np.ndarray):
+        found = items
+    elif all(type(item) is int or isinstance(item, np.integer) for item in items):
+        found = np.asarray(items, dtype=np.int64)
+    else:
+        found = np.asarray(items, dtype=object)
+    if found.ndim != 1 or found.dtype.kind not in "iu":
+        raise TypeError(wrong)
+    indices = found.astype(np.int64)
+    if len(indices) and not (indices.min() >= 0 and indices.max() < size):
+        raise ValueError(f"{name} holds an index outside texts (0 to {size - 1})")
+    return indices
 
 
 class Texts:

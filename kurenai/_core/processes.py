@@ -105,7 +105,8 @@ def score_in_workers(
 
 class ProcessPlan:
     """A plan whose ``score_many`` runs in a worker process; ``score``,
-    ``tallies`` (one pair), ``score_shared``, ``tokens`` and ``intern_texts`` run here, on the same plan."""
+    ``tallies`` (one pair), ``score_shared``, ``tokens`` and ``intern_texts``
+    run here, on the same plan."""
 
     # kurenai._core.batch's chunks for it (smallest, largest, chunks per
     # job): a round trip to a worker costs a few hundred microseconds, and
