@@ -43,10 +43,12 @@ class RougeScores:
 
     Args:
         rouge_types: the types to score (a field each).
-        target_column, prediction_column: the columns of references and predictions.
+        target_column: the column of references.
+        prediction_column: the column of predictions.
         output_column: the name of the struct column added (it must not exist).
         n_jobs: threads per batch (``score_batch``'s meaning).
-        max_tokens, max_chars: ``score_batch``'s size limits (null over them).
+        max_tokens: ``score_batch``'s token limit (a null row over it).
+        max_chars: ``score_batch``'s limit in code points (a null row over it).
         scorer_options: the other :class:`~kurenai.rouge_scorer.RougeScorer`
             arguments (``use_stemmer``, ``tokenizer``, ``lang``...).
     """
