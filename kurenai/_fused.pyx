@@ -141,12 +141,25 @@ def _degrade_fast_hash(bint on):
 cdef enum:
     SMALL_ORDERS = 16  # n-gram orders whose overlaps a pair keeps on the stack
 
+# The most entries intern_texts' table starts with (it grows beyond).
+cdef Py_ssize_t TABLE_ALL_MAX = 1 << 20
+
 # Pairs per score_many call of score_shared: score_batch's largest chunk.
 SHARED_CHUNK = 64
 
 # Bytes a plan's stem cache holds at most (tokens, stems and their entries):
 # 32 MiB, some 250,000 English words; emptied when full.
 STEM_CACHE_BYTES = 1 << 25
+
+
+cdef Py_ssize_t _expected_tokens(list texts):
+    """About how many distinct tokens ``texts`` hold: intern_texts' table sized
+    once rather than grown (and rehashed) a dozen times."""
+    cdef Py_ssize_t length = 0
+    cdef str text
+    for text in texts:
+        length += PyUnicode_GET_LENGTH(text)
+    return min(length // 16 + 64, TABLE_ALL_MAX)
 
 
 cdef class FusedPlan:
@@ -359,7 +372,9 @@ cdef class FusedPlan:
         whole.bounds = <Py_ssize_t *> malloc((n + 1) * sizeof(Py_ssize_t))
         whole.n_sents = n
         try:
-            if whole.ids == NULL or whole.bounds == NULL or table_init(&table, 1024, &HASH_KEY) < 0:
+            if whole.ids == NULL or whole.bounds == NULL or table_init(
+                &table, _expected_tokens(lowered), &HASH_KEY
+            ) < 0:
                 raise MemoryError()
             whole.bounds[0] = 0
             for k in range(n):

@@ -9,7 +9,7 @@ def fill(
     ids: Any,
     starts: Any,
     vocab: int,
-    grams: tuple[tuple[Any, Any, Any, int], ...],
+    grams: tuple[tuple[Any, Any, int], ...],
     orders: Any,
     kinds: Any,
     slots: Any,

@@ -3,8 +3,8 @@
 of texts already turned into IDs, each text counted once.
 
 ``fill`` scores the rows ``row_start:row_stop`` of a table of pairs whose
-texts are given once, as IDs (``ids``/``starts``) and as per-order n-gram
-profiles (each text's distinct n-gram IDs, sorted, with their counts).  One
+texts are given once, as IDs (``ids``/``starts``) and per n-gram order as
+the ID of the n-gram at each position.  One
 side of a pair is *held*: its n-gram counts spread into a dense array and its
 LCS match masks built (one bit per position, Allison-Dix / Hyyro), once for
 as many pairs as share it; the other side is read token by token against
@@ -51,15 +51,17 @@ cdef struct Held:
     Py_ssize_t masks_capacity   # in words
     uint64_t *state             # the LCS state, ``words`` words
     int32_t *dense[MAX_ORDERS]  # per order: n-gram ID -> count in the held text
+    int32_t *used[MAX_ORDERS]   # per order: n-gram ID -> matched in the current pair
+    int32_t *touched            # the n-gram IDs whose ``used`` the pair set
+    Py_ssize_t touched_capacity
 
 
 cdef struct Texts:
     const int32_t *ids
     const int64_t *starts
     Py_ssize_t n_orders
-    const int32_t *gram_ids[MAX_ORDERS]
-    const int32_t *gram_counts[MAX_ORDERS]
-    const int64_t *gram_starts[MAX_ORDERS]
+    const int32_t *gram_ids[MAX_ORDERS]     # the n-gram ID at each position
+    const int64_t *gram_starts[MAX_ORDERS]  # text k's: from gram_starts[k] to gram_starts[k + 1]
     bint want_lcs
 
 
@@ -74,7 +76,8 @@ cdef int held_init(Held *h, const Texts *t, Py_ssize_t vocab,
     memset(h.slot, 0xFF, (vocab + 1) * sizeof(int32_t))
     for o in range(t.n_orders):
         h.dense[o] = <int32_t *> calloc(sizes[o] + 1, sizeof(int32_t))
-        if h.dense[o] == NULL:
+        h.used[o] = <int32_t *> calloc(sizes[o] + 1, sizeof(int32_t))
+        if h.dense[o] == NULL or h.used[o] == NULL:
             return -1
     return 0
 
@@ -84,8 +87,10 @@ cdef void held_free(Held *h) noexcept nogil:
     free(h.slot)
     free(h.masks)
     free(h.state)
+    free(h.touched)
     for o in range(MAX_ORDERS):
         free(h.dense[o])
+        free(h.used[o])
 
 
 cdef void held_clear(Held *h, const Texts *t) noexcept nogil:
@@ -112,7 +117,13 @@ cdef int held_set(Held *h, const Texts *t, Py_ssize_t text) noexcept nogil:
     h.length = t.starts[text + 1] - start
     for o in range(t.n_orders):
         for k in range(t.gram_starts[o][text], t.gram_starts[o][text + 1]):
-            h.dense[o][t.gram_ids[o][k]] = t.gram_counts[o][k]
+            h.dense[o][t.gram_ids[o][k]] += 1
+    if h.length + 1 > h.touched_capacity:
+        grown = realloc(h.touched, (h.length + 1) * sizeof(int32_t))
+        if grown == NULL:
+            return -1
+        h.touched = <int32_t *> grown
+        h.touched_capacity = h.length + 1
     if t.want_lcs:
         h.words = (h.length + 63) // 64
         needed = h.length * h.words + 1
@@ -165,14 +176,24 @@ cdef Py_ssize_t lcs_with(Held *h, const Texts *t, Py_ssize_t other) noexcept nog
     return total
 
 
-cdef Py_ssize_t hits_with(Held *h, const Texts *t, Py_ssize_t o, Py_ssize_t other) noexcept nogil:
-    """The n-gram overlap (order slot ``o``) of the held text and ``other``."""
-    cdef Py_ssize_t k, hits = 0
-    cdef int32_t mine, theirs
+cdef Py_ssize_t hits_with(Held *h, const Texts *t, Py_ssize_t o,
+                          Py_ssize_t other) noexcept nogil:
+    """The n-gram overlap (order slot ``o``) of the held text and ``other``:
+    each n-gram of ``other`` matches while the held text has one left."""
+    cdef Py_ssize_t k, hits = 0, n_touched = 0
+    cdef int32_t gram
+    cdef int32_t *dense = h.dense[o]
+    cdef int32_t *used = h.used[o]
     for k in range(t.gram_starts[o][other], t.gram_starts[o][other + 1]):
-        mine = h.dense[o][t.gram_ids[o][k]]
-        theirs = t.gram_counts[o][k]
-        hits += mine if mine < theirs else theirs
+        gram = t.gram_ids[o][k]
+        if used[gram] < dense[gram]:
+            if used[gram] == 0:
+                h.touched[n_touched] = gram
+                n_touched += 1
+            used[gram] += 1
+            hits += 1
+    for k in range(n_touched):
+        used[h.touched[k]] = 0
     return hits
 
 
@@ -223,8 +244,8 @@ def fill(const int32_t[::1] ids, const int64_t[::1] starts, Py_ssize_t vocab, tu
     (types x 3 x rows x columns) for the rows ``row_start:row_stop``.
 
     The texts: ``ids[starts[k]:starts[k + 1]]`` is text k's IDs (below
-    ``vocab``); ``grams[o]`` is ``(gram_ids, gram_counts, gram_starts,
-    size)`` for the n-gram order ``orders[o]``, text k's distinct n-grams
+    ``vocab``); ``grams[o]`` is ``(gram_ids, gram_starts, size)`` for the
+    n-gram order ``orders[o]``, text k's n-grams, position by position,
     being ``gram_ids[gram_starts[k]:gram_starts[k + 1]]`` (below ``size``).
     ``kinds[i]``/``slots[i]``: type i's kind code (another than NGRAM or LCS
     is left untouched) and its index into ``grams``.  Row r's prediction is
@@ -241,8 +262,8 @@ def fill(const int32_t[::1] ids, const int64_t[::1] starts, Py_ssize_t vocab, tu
     cdef Py_ssize_t sizes[MAX_ORDERS]
     cdef double *values
     cdef int failed = 0
-    cdef int32_t[::1] view_ids, view_counts
-    cdef int64_t[::1] view_starts
+    cdef const int32_t[::1] view_ids
+    cdef const int64_t[::1] view_starts
     if len(grams) != orders.shape[0] or len(grams) > MAX_ORDERS:
         raise ValueError("one n-gram profile per order, at most 9")
     if out.shape[0] != n_types or out.shape[1] != 3:
@@ -261,9 +282,10 @@ def fill(const int32_t[::1] ids, const int64_t[::1] starts, Py_ssize_t vocab, tu
         if kinds[i] == NGRAM and not 0 <= slots[i] < t.n_orders:
             raise ValueError("an n-gram type's slot is out of range")
     for o in range(t.n_orders):
-        view_ids, view_counts, view_starts, sizes[o] = grams[o]
+        view_ids, view_starts, sizes[o] = grams[o]
+        if view_starts.shape[0] != starts.shape[0]:
+            raise ValueError("one n-gram start per text start")
         t.gram_ids[o] = &view_ids[0] if view_ids.shape[0] else NULL
-        t.gram_counts[o] = &view_counts[0] if view_counts.shape[0] else NULL
         t.gram_starts[o] = &view_starts[0]
     values = <double *> malloc((3 * n_types + 1) * sizeof(double))
     if values == NULL or held_init(&h, &t, vocab, sizes) < 0:

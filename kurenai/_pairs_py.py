@@ -2,14 +2,14 @@
 texts already turned into IDs, each text counted once (the readable spec).
 
 ``fill`` has the compiled twin's name, arguments and results: for each pair
-the n-gram overlap (a multiset intersection of the two texts' n-gram
-profiles) and the LCS length (``kurenai._lcs_py.lcs_length``), scored with
+the n-gram overlap (a multiset intersection of the two texts' n-grams) and the LCS length (``kurenai._lcs_py.lcs_length``), scored with
 rouge-score's operations in its order, as ``kurenai._core.kinds`` defines
 them for ROUGE-N and ROUGE-L.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from kurenai._core import codes as _codes
@@ -28,10 +28,10 @@ def _fmeasure(precision: float, recall: float) -> float:
     return 0.0
 
 
-def _profile(grams: tuple[Any, Any, Any, int], text: int) -> dict[int, int]:
-    gram_ids, gram_counts, gram_starts, _ = grams
-    span = range(int(gram_starts[text]), int(gram_starts[text + 1]))
-    return {int(gram_ids[k]): int(gram_counts[k]) for k in span}
+def _profile(grams: tuple[Any, Any, int], text: int) -> Counter[int]:
+    gram_ids, gram_starts, _ = grams
+    span = gram_ids[int(gram_starts[text]) : int(gram_starts[text + 1])]
+    return Counter(int(gram) for gram in span)
 
 
 def _values(
@@ -50,7 +50,7 @@ def _values(
     for kind, slot in zip(kinds, slots):
         if kind == _codes.NGRAM:
             mine, theirs = _profile(grams[slot], prediction), _profile(grams[slot], target)
-            hits = sum(min(count, theirs.get(gram, 0)) for gram, count in mine.items())
+            hits = sum((mine & theirs).values())
             n = int(orders[slot])
             p = hits / max(max(len(pred) - n + 1, 0), 1)
             r = hits / max(max(len(targ) - n + 1, 0), 1)
@@ -71,7 +71,7 @@ def fill(
     ids: Any,
     starts: Any,
     vocab: int,
-    grams: tuple[tuple[Any, Any, Any, int], ...],
+    grams: tuple[tuple[Any, Any, int], ...],
     orders: Any,
     kinds: Any,
     slots: Any,
@@ -85,6 +85,8 @@ def fill(
     """See ``kurenai._pairs.fill``."""
     if len(grams) != len(orders) or len(grams) > MAX_ORDERS:
         raise ValueError("one n-gram profile per order, at most 9")
+    if any(len(gram_starts) != len(starts) for _, gram_starts, _ in grams):
+        raise ValueError("one n-gram start per text start")
     if out.shape[0] != len(kinds) or out.shape[1] != 3:
         raise ValueError("out must be types x 3 x rows x columns")
     if not 0 <= row_start <= row_stop <= len(rows) or out.shape[2] < len(rows):

@@ -84,26 +84,19 @@ class Texts:
         self.starts = np.asarray(starts, dtype=np.int64)
         self.grams = tuple(self._profile(n) for n in plan.spec.orders)
 
-    def _profile(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-        """Each text's distinct n-grams (IDs over all texts, sorted) and counts."""
+    def _profile(self, n: int) -> tuple[np.ndarray, np.ndarray, int]:
+        """Each text's n-grams, position by position, as IDs over all texts
+        (a unigram's ID is its token's), each text's start, and a bound."""
         lengths = np.diff(self.starts)
         counts = np.maximum(lengths - n + 1, 0)
-        ends = np.cumsum(counts)
-        text_of = np.repeat(np.arange(len(lengths), dtype=np.int64), counts)
-        positions = (
-            self.starts[:-1][text_of]
-            + np.arange(int(ends[-1]) if len(ends) else 0)
-            - (ends - counts)[text_of]
-        )
+        bounds = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         if n == 1:
-            grams, size = self.ids[positions].astype(np.int64), max(self.vocab, 1)
-        else:
-            windows = np.stack([self.ids[positions + k] for k in range(n)], axis=1)
-            found, grams = np.unique(windows, axis=0, return_inverse=True)
-            grams, size = grams.reshape(-1).astype(np.int64), max(len(found), 1)
-        keys, tallies = np.unique(text_of * size + grams, return_counts=True)
-        bounds = np.searchsorted(keys // size, np.arange(len(lengths) + 1)).astype(np.int64)
-        return (keys % size).astype(np.int32), tallies.astype(np.int32), bounds, size
+            return self.ids, bounds, max(self.vocab, 1)
+        text_of = np.repeat(np.arange(len(lengths), dtype=np.int64), counts)
+        positions = self.starts[:-1][text_of] + np.arange(int(bounds[-1])) - bounds[:-1][text_of]
+        windows = np.stack([self.ids[positions + k] for k in range(n)], axis=1)
+        found, grams = np.unique(windows, axis=0, return_inverse=True)
+        return grams.reshape(-1).astype(np.int32), bounds, max(len(found), 1)
 
 
 def _kernel_types(plan: Plan) -> tuple[np.ndarray, np.ndarray, list[int]]:
