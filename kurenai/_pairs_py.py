@@ -2,7 +2,8 @@
 texts already turned into IDs, each text counted once (the readable spec).
 
 ``fill`` has the compiled twin's name, arguments and results: for each pair
-the n-gram overlap (a multiset intersection of the two texts' n-grams) and the LCS length (``kurenai._lcs_py.lcs_length``), scored with
+the n-gram overlap (a multiset intersection of the two texts' n-grams) and
+the LCS length (``kurenai._lcs_py.lcs_length``), scored with
 rouge-score's operations in its order, as ``kurenai._core.kinds`` defines
 them for ROUGE-N and ROUGE-L.
 """
