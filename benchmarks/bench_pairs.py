@@ -86,6 +86,11 @@ def bench_matrix(n: int, repeats: int, rng: random.Random, tiny: bool) -> None:
         )
     base = next(iter(contenders))
     table(f"{n} x {n} all pairs, {', '.join(TYPES)}", times, base, lambda s: f"{s:9.3f} s")
+    ours = times["score_matrix(predictions, targets)"]
+    print(f"  score_matrix(predictions, targets): {times[base] / ours:.1f}x score_batch", end="")
+    if reference is not None:
+        print(f", {times[next(reversed(times))] / ours:.0f}x rouge-score's loop", end="")
+    print()
 
 
 def bench_rewards(prompts: int, group: int, repeats: int, rng: random.Random, tiny: bool) -> None:
@@ -121,6 +126,12 @@ def bench_rewards(prompts: int, group: int, repeats: int, rng: random.Random, ti
         base,
         lambda s: f"{s * 1e3:9.2f} ms",
     )
+    ours = times["kurenai.rewards.rouge_reward"]
+    naive = times["score_batch, references repeated (baseline)"]
+    print(f"  rouge_reward: {naive / ours:.1f}x score_batch the naive way", end="")
+    if reference is not None:
+        print(f", {times['rouge-score reward function'] / ours:.0f}x rouge-score's", end="")
+    print()
 
 
 def bench_ray(rows: int, repeats: int, rng: random.Random) -> None:
