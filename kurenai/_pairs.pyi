@@ -1,6 +1,7 @@
 from typing import Any
 
 KINDS: frozenset[int]
+_POPCOUNT: str
 EVERY: int
 MIRRORED: int
 PAIRED: int

@@ -23,6 +23,11 @@ from kurenai._core import codes as _codes
 
 cdef extern from "_kernels/_popcount.h":
     int popcount64 "kurenai_popcount64"(uint64_t) nogil
+    const char *_popcount_kind "kurenai_popcount_kind"()
+
+# How this build counts bits (as kurenai._lcs.POPCOUNT; read here so that the
+# header's function is used and the C compiles without a warning).
+_POPCOUNT = _popcount_kind().decode("ascii")
 
 # The kinds fill computes; the caller scores the others pair by pair.
 KINDS = frozenset({NGRAM, LCS})
