@@ -14,7 +14,9 @@
    function and ``score_batch`` called the naive way (each reference
    repeated 16 times, the F-measures read from its dicts).
 3. Ray Data: rows/s through ``map_batches(RougeScores)`` on a local cluster
-   (2 CPUs) against ``score_arrow`` on the same Arrow table in the driver.
+   (2 CPUs) against ``score_arrow`` on the same Arrow table in the driver;
+   each Ray run starts its two actors (a few seconds), so the rate grows
+   with ``--ray-rows``.
 4. ``--big N``: one N x N ``score_matrix`` of rougeL on every core, with
    progress, its time and peak memory.
 
@@ -203,6 +205,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, help="default: fresh texts each run")
     parser.add_argument("--big", type=int, help="also one N x N rougeL matrix with progress")
     parser.add_argument("--no-ray", action="store_true")
+    parser.add_argument("--ray-rows", type=int, default=20_000, help="rows of the Ray Data run")
     add_common_options(parser)
     args = parser.parse_args()
     header(args)
@@ -211,7 +214,7 @@ def main() -> None:
     bench_matrix(12 if args.tiny else args.samples, repeats, rng, args.tiny)
     bench_rewards(4 if args.tiny else 64, 3 if args.tiny else 16, repeats, rng, args.tiny)
     if not args.tiny and not args.no_ray:
-        bench_ray(20_000, repeats, rng)
+        bench_ray(args.ray_rows, repeats, rng)
     if args.big and not args.tiny:
         bench_big(args.big, rng)
 
