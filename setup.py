@@ -1,5 +1,5 @@
 """Builds kurenai's compiled modules: ``kurenai._lcs``, ``_fused``, ``_resample``,
-``_variants``, ``_perl``, ``_records`` and ``_punkt``.
+``_variants``, ``_perl``, ``_records``, ``_punkt`` and ``_pairs``.
 
 All metadata lives in pyproject.toml.  If the C compiler fails, kurenai
 installs as pure Python (and warns at import), unless KURENAI_REQUIRE_EXTENSION,
@@ -36,7 +36,16 @@ def _extensions():
             extra_compile_args=COMPILE_ARGS + THREAD_ARGS,
             extra_link_args=THREAD_ARGS,
         )
-        for name in ("_lcs", "_fused", "_resample", "_variants", "_perl", "_records", "_punkt")
+        for name in (
+            "_lcs",
+            "_fused",
+            "_resample",
+            "_variants",
+            "_perl",
+            "_records",
+            "_punkt",
+            "_pairs",
+        )
     ]
     return cythonize(extensions, compiler_directives={"language_level": "3"})
 
@@ -57,7 +66,7 @@ class OptionalBuildExt(build_ext):
     """Turns a failed compile into a loud warning and a pure-Python install."""
 
     def finalize_options(self):
-        # The seven modules compile on every core unless -j says otherwise.
+        # The eight modules compile on every core unless -j says otherwise.
         super().finalize_options()
         if self.parallel is None:
             self.parallel = True

@@ -55,7 +55,7 @@ CORE_TESTS = [
     "tests/test_signature.py",
 ]
 KERNEL_TESTS = ["tests/kernel_modules", "tests/test_exactness.py", "tests/test_rouge_scorer.py"]
-COMPILED = ("_lcs", "_fused", "_resample", "_variants", "_perl", "_records", "_punkt")
+COMPILED = ("_lcs", "_fused", "_resample", "_variants", "_perl", "_records", "_punkt", "_pairs")
 
 
 def check_install(project: Path) -> Path:

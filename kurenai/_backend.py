@@ -12,7 +12,9 @@ plan (``FusedPlan``), or None.
 ``resample`` the bootstrap's summing kernel (or None), ``perl`` ROUGE-1.5.5.pl's
 evaluations and bootstrap (``kurenai._perl``, or None), ``records`` the
 command line's JSONL reading and record writing (``kurenai._records`` or its twin),
-``punkt`` NLTK's Punkt sentence splitter (``kurenai._punkt`` or its twin).
+``punkt`` NLTK's Punkt sentence splitter (``kurenai._punkt`` or its twin),
+``pairs`` the all-pairs kernels of ``RougeScorer.score_matrix`` (``kurenai._pairs``
+or its twin).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ __all__ = [
     "IMPLEMENTATION",
     "fused",
     "kernels",
+    "pairs",
     "perl",
     "punkt",
     "records",
@@ -139,3 +142,7 @@ records: ModuleType = _compiled(
 punkt: ModuleType = _compiled(
     "_punkt", "Punkt sentence splitter", "punkt sentences are found more slowly."
 ) or importlib.import_module("kurenai._punkt_py")
+# The all-pairs kernels (score_matrix, one-to-many, rewards): kurenai._pairs, or its twin.
+pairs: ModuleType = _compiled(
+    "_pairs", "all-pairs kernels", "score_matrix counts in pure Python (slower)."
+) or importlib.import_module("kurenai._pairs_py")

@@ -20,15 +20,17 @@ and ``_fused_scores.pxd`` (the score formulas).  This module holds their
 one copy of the process state (the hash key, the scan's tables) and the plan.
 """
 
+from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.unicode cimport (
     PyUnicode_DATA,
     PyUnicode_FromKindAndData,
     PyUnicode_GET_LENGTH,
     PyUnicode_KIND,
 )
-from libc.stdint cimport int64_t, uint8_t
+from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.string cimport memcpy
 from libc.math cimport NAN
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 
 from kurenai._kernels._fused_driver cimport pair_free, run_all, work_run
 from kurenai._kernels._text_intern cimport Entry, HashKey, Table, probe_total, sip13
@@ -38,8 +40,10 @@ from kurenai._kernels._fused_pair cimport prepared_within, prepared
 from kurenai._kernels._fused_pair cimport work_free, work_init
 from kurenai._kernels._fused_scan cimport (
     ALONE, CHAR, DIRECT_PLANES_END, MARK, NEWLINE, PLANE_14, PLANE_14_SIZE, ROUGE_SCORE,
-    UNICODE_WORDS, WHITESPACE, WORD, ScanRules, is_space, scan_alone, scan_alone_free,
+    UNICODE_WORDS, WHITESPACE, WORD, ScanRules, is_space, scan, scan_alone, scan_alone_free,
 )
+from kurenai._kernels._text_intern cimport table_free, table_init
+from kurenai._kernels._fused_stems cimport StemText
 from kurenai._kernels._fused_stems cimport StemCache, cache_clear, cache_free, cache_init, memo_of
 from kurenai._kernels._fused_stems cimport remap, set_stem_rule, stem_all
 from kurenai._kernels._fused_scores cimport new_triple, type_values
@@ -137,12 +141,25 @@ def _degrade_fast_hash(bint on):
 cdef enum:
     SMALL_ORDERS = 16  # n-gram orders whose overlaps a pair keeps on the stack
 
+# The most entries intern_texts' table starts with (it grows beyond).
+cdef Py_ssize_t TABLE_ALL_MAX = 1 << 20
+
 # Pairs per score_many call of score_shared: score_batch's largest chunk.
 SHARED_CHUNK = 64
 
 # Bytes a plan's stem cache holds at most (tokens, stems and their entries):
 # 32 MiB, some 250,000 English words; emptied when full.
 STEM_CACHE_BYTES = 1 << 25
+
+
+cdef Py_ssize_t _expected_tokens(list texts):
+    """About how many distinct tokens ``texts`` hold: intern_texts' table sized
+    once rather than grown (and rehashed) a dozen times."""
+    cdef Py_ssize_t length = 0
+    cdef str text
+    for text in texts:
+        length += PyUnicode_GET_LENGTH(text)
+    return min(length // 16 + 64, TABLE_ALL_MAX)
 
 
 cdef class FusedPlan:
@@ -330,6 +347,70 @@ cdef class FusedPlan:
         finally:
             scan_alone_free(&table, &doc)
             work_free(&w)
+
+    def intern_texts(self, list texts):
+        """Each text's tokens, stemmed as scored, as IDs over one vocabulary:
+        ``(ids, starts, size)``: ``ids`` the int32 IDs of every text in turn
+        (native order, as bytes), ``starts`` the offset of each text's first
+        ID and the end (``len(texts) + 1`` ints), ``size`` a bound on the IDs.
+        Equal tokens get equal IDs across texts: the all-pairs kernels
+        (``kurenai._pairs``) count on them without tokenizing a text twice.
+        """
+        cdef list lowered = [text.lower() for text in texts]  # the table points into them
+        cdef Py_ssize_t n = len(lowered), k, total = 0, capacity = 64
+        cdef Table table
+        cdef Doc doc, whole
+        cdef StemText stems
+        cdef int32_t *final = NULL
+        cdef int32_t *grown
+        cdef str text
+        table.entries = NULL
+        table.slots = NULL
+        stems.data = NULL
+        stems.used = stems.capacity = 0
+        whole.ids = <int32_t *> malloc(capacity * sizeof(int32_t))
+        whole.bounds = <Py_ssize_t *> malloc((n + 1) * sizeof(Py_ssize_t))
+        whole.n_sents = n
+        try:
+            if whole.ids == NULL or whole.bounds == NULL or table_init(
+                &table, _expected_tokens(lowered), &HASH_KEY
+            ) < 0:
+                raise MemoryError()
+            whole.bounds[0] = 0
+            for k in range(n):
+                text = lowered[k]
+                if scan(&table, &RULES, <const char *> PyUnicode_DATA(text), PyUnicode_KIND(text),
+                        PyUnicode_GET_LENGTH(text), self.c.mode, &doc, -1) < 0:
+                    free(doc.ids)
+                    free(doc.bounds)
+                    raise MemoryError()
+                if total + doc.n_tokens > capacity:
+                    capacity = max(2 * capacity, total + doc.n_tokens)
+                    grown = <int32_t *> realloc(whole.ids, capacity * sizeof(int32_t))
+                    if grown == NULL:
+                        free(doc.ids)
+                        free(doc.bounds)
+                        raise MemoryError()
+                    whole.ids = grown
+                memcpy(whole.ids + total, doc.ids, doc.n_tokens * sizeof(int32_t))
+                total += doc.n_tokens
+                whole.bounds[k + 1] = total
+                free(doc.ids)
+                free(doc.bounds)
+            whole.n_tokens = total
+            if self.stem is not None:
+                stem_all(&table, &RULES, &self.stem_cache, self.stem, self.stem_memo,
+                         &stems, &final)
+                remap(&whole, final)
+            ids = PyBytes_FromStringAndSize(<char *> whole.ids, whole.n_tokens * sizeof(int32_t))
+            starts = [whole.bounds[k] for k in range(n + 1)]
+            return ids, starts, table.n
+        finally:
+            free(final)
+            free(stems.data)
+            free(whole.ids)
+            free(whole.bounds)
+            table_free(&table)
 
     def _probes(self, str text):
         """(distinct tokens, table slots read to find each once) for ``text``.

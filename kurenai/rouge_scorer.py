@@ -17,6 +17,7 @@ from kurenai._core import batch as _batch
 from kurenai._core import checks as _checks
 from kurenai._core import inputs as _inputs
 from kurenai._core import languages as _languages
+from kurenai._core import matrix as _matrix
 from kurenai._core import multiref as _multiref
 from kurenai._core import plan as _plan
 from kurenai._core import processes as _processes
@@ -378,6 +379,56 @@ class RougeScorer(BaseScorer):
         flat = _batch.score_pairs(plan, *pairs, jobs, limit) if score_first else None
         found = _multiref.combine_groups(self._plan, groups, *pairs, flat, mode)
         return _batch.placed(size, rows, found)
+
+    def score_matrix(
+        self,
+        predictions: Sequence[str],
+        targets: Sequence[str] | None = None,
+        n_jobs: int = 1,
+        *,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> dict[str, Score]:
+        """Every prediction against every target: per ROUGE type a ``Score``
+        of float64 arrays of shape (len(predictions), len(targets)), [i, j]
+        being ``score(targets[j], predictions[i])`` to the bit.  Without
+        ``targets``, the predictions against one another (the diagonal too).
+
+        Each text is tokenized once; ROUGE-N and ROUGE-L are counted on its
+        IDs by the compiled kernels, without the GIL, on ``n_jobs`` threads
+        (-1 or 0: every core); the other types pair by pair on the same
+        tokens.  ``progress(done, total)`` is called after each block of rows.
+        See :mod:`kurenai.pairs` for MBR, self-ROUGE and one-to-many.
+
+        >>> scorer = RougeScorer(["rouge1"])
+        >>> scorer.score_matrix(["a b", "a c"])["rouge1"].fmeasure
+        array([[1. , 0.5],
+               [0.5, 1. ]])
+        """
+        return _matrix.score_matrix(
+            self._plan, self._tokenizer, self._splitter(), predictions, targets, n_jobs, progress
+        )
+
+    def score_indexed(
+        self, texts: Sequence[str], predictions: Sequence[int], targets: Sequence[int]
+    ) -> dict[str, Score]:
+        """Pairs given as indices into ``texts``: pair k is ``texts[predictions[k]]``
+        against the target ``texts[targets[k]]``, per ROUGE type a ``Score`` of
+        float64 arrays, [k] being that pair's ``score`` to the bit.  Each text
+        is tokenized once however many pairs it is in (G completions against
+        one reference: :mod:`kurenai.rewards`, :func:`kurenai.pairs.one_to_many`).
+
+        >>> found = RougeScorer(["rouge1"]).score_indexed(["a b", "a", "b c"], [1, 2], [0, 0])
+        >>> found["rouge1"].recall
+        array([0.5, 0.5])
+        """
+        found = _matrix.checked_texts(texts, "texts")
+        rows = _matrix.checked_indices(predictions, "predictions", len(found))
+        cols = _matrix.checked_indices(targets, "targets", len(found))
+        if len(rows) != len(cols):
+            raise ValueError(f"{len(cols)} targets but {len(rows)} predictions")
+        return _matrix.score_indexed(
+            self._plan, self._tokenizer, self._splitter(), found, rows, cols
+        )
 
     def score_arrow(
         self,

@@ -16,14 +16,14 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-from kurenai import _backend, _lcs_py, _variants_py
+from kurenai import _backend, _lcs_py, _pairs_py, _variants_py
 from kurenai._core.python_plan import PythonPlan
 from kurenai.tokenizers import register_tokenizer
 
 try:
-    from kurenai import _fused, _lcs, _variants
+    from kurenai import _fused, _lcs, _pairs, _variants
 except ImportError:  # the pure-Python run; anywhere else the tests that need them fail
-    _lcs = _fused = _variants = None  # type: ignore[assignment]
+    _lcs = _fused = _pairs = _variants = None  # type: ignore[assignment]
 
 # The properties check results, never speed (benchmarks/ measures that): no
 # per-example deadline, which a loaded machine, or the suite's own workers
@@ -42,6 +42,8 @@ BACKENDS: dict[str, tuple[ModuleType | None, ModuleType | None]] = {
 }
 # name -> the ROUGE-W/S/SU kernels a Python plan gets on that path
 VARIANTS = {"fused": _variants, "compiled": _variants, "python": _variants_py}
+# name -> the all-pairs kernels (score_matrix) on that path
+PAIRS = {"fused": _pairs, "compiled": _pairs, "python": _pairs_py}
 COMPILED_ONLY = pytest.mark.compiled_only
 
 
@@ -171,6 +173,7 @@ def _use(name: str) -> Iterator[str]:
         patch.setattr(_backend, "kernels", kernels)
         patch.setattr(_backend, "fused", fused)
         patch.setattr(_backend, "variants", VARIANTS[name])
+        patch.setattr(_backend, "pairs", PAIRS[name])
         yield name
 
 

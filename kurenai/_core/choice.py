@@ -15,9 +15,9 @@ from kurenai.tokenizers._protocol import scan_mode
 
 if TYPE_CHECKING:
     from kurenai._core.plan import Plan, TypeSpec
-    from kurenai._core.python_plan import Splitter
+    from kurenai._core.python_plan import PythonPlan, Splitter
 
-__all__ = ["make_plan", "scan_mode"]
+__all__ = ["make_plan", "python_plan", "scan_mode"]
 
 
 def make_plan(spec: TypeSpec, tokenizer: Any, splitter: Splitter | None, threads: int = 1) -> Plan:
@@ -35,3 +35,12 @@ def make_plan(spec: TypeSpec, tokenizer: Any, splitter: Splitter | None, threads
         stemmer = getattr(tokenizer, "stemmer", None)
         return fused.FusedPlan(spec, fused.SCAN_MODES[mode], stemmer, Score, threads)  # type: ignore[no-any-return]
     return PythonPlan(spec, tokenizer, _backend.kernels, splitter, _backend.variants, threads)
+
+
+def python_plan(spec: TypeSpec, tokenizer: Any, splitter: Splitter | None) -> PythonPlan:
+    """The Python twin on the chosen kernels, whatever the compiled plan could
+    do: for scoring tokens found once (``PythonPlan.score_tokenized``), which
+    only it can.  The numbers are the same as ``make_plan``'s plan's."""
+    from kurenai._core.python_plan import PythonPlan
+
+    return PythonPlan(spec, tokenizer, _backend.kernels, splitter, _backend.variants, 1)

@@ -222,6 +222,12 @@ class Plan(Protocol):
         tokens handed over (``kurenai.report``'s leaderboard)."""
         ...
 
+    def intern_texts(self, texts: list[str]) -> tuple[bytes, list[int], int]:
+        """Each text's whole token list, as scored, as int32 IDs over one
+        vocabulary (bytes), the offset of each text and the end, and a bound
+        on the IDs: what the all-pairs kernels (``kurenai._pairs``) read."""
+        ...
+
     def tokens(self, text: str, stemmed: bool = False) -> Sequence[str]:
         """The tokens of ``text`` before the tokenizer's stemmer, or after it
         if ``stemmed``; never used for scoring (tests hold the twins to it)."""

@@ -105,7 +105,8 @@ def score_in_workers(
 
 class ProcessPlan:
     """A plan whose ``score_many`` runs in a worker process; ``score``,
-    ``tallies`` (one pair), ``score_shared`` and ``tokens`` run here, on the same plan."""
+    ``tallies`` (one pair), ``score_shared``, ``tokens`` and ``intern_texts``
+    run here, on the same plan."""
 
     # kurenai._core.batch's chunks for it (smallest, largest, chunks per
     # job): a round trip to a worker costs a few hundred microseconds, and
@@ -139,6 +140,9 @@ class ProcessPlan:
 
     def tokens(self, text: str, stemmed: bool = False) -> Sequence[str]:
         return self._local.tokens(text, stemmed)
+
+    def intern_texts(self, texts: list[str]) -> tuple[bytes, list[int], int]:
+        return self._local.intern_texts(texts)
 
     def score_many(
         self,

@@ -8,6 +8,7 @@ order.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, Callable
@@ -15,6 +16,7 @@ from typing import Any, Callable
 from kurenai._core.kinds import KernelCounts, Kind, Pair, Tally, Tokenized, Tokens, kind_of
 from kurenai._core.plan import ScoreDict, Tallies, TypeSpec, deliver
 from kurenai._data.rules import SENTENCE_SEPARATOR
+from kurenai.scoring import Score
 from kurenai.tokenizers._protocol import scan_mode
 
 __all__ = ["PythonPlan"]
@@ -90,6 +92,15 @@ class PythonPlan:
         ]
         return deliver(self.spec.rouge_types, scores, out)
 
+    def score_tokenized(
+        self, target: Tokenized, prediction: Tokenized, types: Sequence[int]
+    ) -> list[Score]:
+        """The scores of the types ``types`` (indices) of one pair already
+        ``tokenized``: each text tokenized once for all the pairs it is in
+        (``kurenai._core.matrix``)."""
+        pair, weight = self._count(target, prediction), self.spec.w_weight
+        return [self._kinds[i].score(self._kinds[i].count(pair, i), weight) for i in types]
+
     def score_shared(self, targets: list[str], systems: list[list[str]], out: list[Any]) -> None:
         """See ``kurenai._core.plan.Plan.score_shared``: each target tokenized once."""
         names = self.spec.rouge_types
@@ -114,6 +125,19 @@ class PythonPlan:
         if not self.spec.want_sentences:
             return Tokenized([], whole)
         return Tokenized([self._checked(tokenize(s)) for s in self._sentences(text)], whole)
+
+    def intern_texts(self, texts: list[str]) -> tuple[bytes, list[int], int]:
+        """``FusedPlan.intern_texts``'s twin: each text's whole token list,
+        as scored, as IDs over one vocabulary (int32 bytes), each text's
+        start and the end, and the vocabulary's size."""
+        vocab: dict[Any, int] = {}
+        ids: list[int] = []
+        starts = [0]
+        for text in texts:
+            tokens = self._checked(self._tokenize(text))
+            ids.extend([vocab.setdefault(token, len(vocab)) for token in tokens])
+            starts.append(len(ids))
+        return array("i", ids).tobytes(), starts, len(vocab)
 
     def tokens(self, text: str, stemmed: bool = False) -> Tokens:
         """The tokens of ``text`` before the stemmer its tokenizer declares

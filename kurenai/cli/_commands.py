@@ -41,6 +41,9 @@ COMMANDS = {
     "correlate": Command(
         "kurenai.cli._correlate", False, "ROUGE's correlations with human judgments"
     ),
+    "pairs": Command(
+        "kurenai.cli._pairs", False, "ROUGE between samples: MBR, self-ROUGE, one-to-many"
+    ),
 }
 _BY_NAME = {alias: entry for name, entry in COMMANDS.items() for alias in (name, *entry.aliases)}
 

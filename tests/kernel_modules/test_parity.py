@@ -71,6 +71,11 @@ FAMILIES = {
         twin_only={"wlcs_indices": "the spec's backtrack, internal to the compiled ROUGE-W"},
     ),
     "records": Twins("_records", "_records_py"),
+    "pairs": Twins(
+        "_pairs",
+        "_pairs_py",
+        twin_only={"MAX_ORDERS": "the most n-gram orders, a C enum in the compiled module"},
+    ),
     "punkt": Twins(
         "_punkt",
         "_punkt_py",
@@ -82,7 +87,7 @@ FAMILIES = {
     ),
 }
 # Compiled modules without a twin still describe their surface in a .pyi.
-COMPILED = ["_lcs", "_variants", "_fused", "_resample", "_perl", "_records", "_punkt"]
+COMPILED = ["_lcs", "_variants", "_fused", "_resample", "_perl", "_records", "_punkt", "_pairs"]
 
 
 def _pyi(name: str) -> dict[str, Parameters | None]:
@@ -194,6 +199,7 @@ CLASSES = {
         twin_only={
             "tokenized": "the spec's text -> token lists, which the compiled scan does in C",
             "tokenized_within": "the same under a size limit, which the compiled scan checks in C",
+            "score_tokenized": "scores of tokens found once (score_matrix's other kinds)",
         },
     ),
     "resample": Twins(

@@ -129,6 +129,7 @@ def test_wheel_compiles_without_warnings_and_carries_the_license(built: Built) -
         "kurenai/_perl",
         "kurenai/_records",
         "kurenai/_punkt",
+        "kurenai/_pairs",
     }
     assert not [n for n in names if n.endswith((".c", ".cpp"))]
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
