@@ -19,7 +19,7 @@ import logging
 import warnings
 from typing import Any, Callable
 
-from kurenai.compat._xlsum_stemmers import CachedStemmer
+from kurenai.compat._xlsum_stemmers import XlsumStemming
 from kurenai.tokenizers._morphological import _import_quietly
 from kurenai.tokenizers._xlsum_text import bert_text, bert_words, burmese_syllables, han_split
 
@@ -110,7 +110,7 @@ class Tokens:
     __slots__ = ("_pretokenize", "_segment", "_stems", "_trusted")
 
     def __init__(
-        self, segment: Segment | None, stems: CachedStemmer | None, trusted: bool = True
+        self, segment: Segment | None, stems: XlsumStemming | None, trusted: bool = True
     ) -> None:
         self._segment = segment
         self._stems = stems
