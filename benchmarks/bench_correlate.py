@@ -29,6 +29,9 @@ from _common import add_common_options, header, interleaved_times
 from kurenai._core.correlation import COEFFICIENTS, LEVELS, level_correlation, scipy_stats
 from kurenai._core.correlation_resampling import bootstrap_intervals
 
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = "times the statistics on scores already made: no text is tokenized or stemmed"
+
 
 def main() -> None:
     options = _options()

@@ -27,8 +27,8 @@ import numpy as np
 from kurenai._core import checks as _checks
 from kurenai._core import inputs as _inputs
 from kurenai._core import languages as _languages
-from kurenai.rouge_scorer import RougeScorer
 from kurenai._data.rules import StemRule
+from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import Tokenizer, resolve_tokenizer
 from kurenai.tokenizers._stemming import CachedPorterStemmer, porter_stem
 
