@@ -29,7 +29,15 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from _common import add_clock_option, add_common_options, chosen_clock, header, run_child
+from _common import (
+    add_clock_option,
+    add_common_options,
+    chosen_clock,
+    find_data_dir,
+    header,
+    read_jsonl,
+    run_child,
+)
 from _text import fresh_pairs, text_source
 
 KEYS4 = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -40,6 +48,17 @@ def pairs(count: int, seed: int) -> tuple[list[str], list[str]]:
     """Round ``seed``'s ``count`` pairs: texts no other round has (the
     benchmarks' fresh-text hook, which tests/packaging/test_benchmarks.py checks)."""
     return fresh_pairs(count, seed=1_000 * seed)
+
+
+def corpus_pairs(data_dir: str | None) -> tuple[list[str], list[str]] | None:
+    """SciTLDR's 618 pairs (lead-3 against TLDRs), each once: a real
+    vocabulary (Faker's English has about 1,000 words), too small a corpus
+    for new pairs every round; None where the corpus is not found."""
+    try:
+        rows = read_jsonl(find_data_dir(data_dir) / "en_scitldr_test.jsonl")
+    except SystemExit:
+        return None
+    return [row["prediction"] for row in rows], [row["target"] for row in rows]
 
 
 def epoch(
@@ -84,6 +103,14 @@ def main() -> None:
     )
     add_common_options(parser)
     parser.add_argument("--pairs", type=int, default=1_000)
+    parser.add_argument(
+        "--scitldr",
+        metavar="DATA_DIR",
+        nargs="?",
+        const="",
+        help="also time one epoch of SciTLDR's 618 pairs, each once, on new metrics "
+        "(the folder holding en_scitldr_test.jsonl; default: found as the other scripts do)",
+    )
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--repeats", type=int, default=3)
     add_clock_option(parser)
@@ -117,6 +144,11 @@ def main() -> None:
             f"{args.clock} time, {args.repeats} rounds"
         )
     rounds = [pairs(n_pairs, seed) for seed in range(args.repeats + 1)]
+    corpus = None if args.tiny or args.scitldr is None else corpus_pairs(args.scitldr or None)
+    if corpus is not None:
+        # The same 618 pairs each round, on new metrics: each epoch is cold
+        # (no cache outlives its metric), the texts are not new to the process.
+        print(f"then SciTLDR: {len(corpus[0])} pairs, each once an epoch, on new metrics")
     for keys in (KEYS4, KEYS3):
         for stem in (False, True):
             options = {"rouge_keys": keys, "use_stemmer": stem}
@@ -139,6 +171,15 @@ def main() -> None:
                 f"kurenai {times['kurenai']:.3f} s "
                 f"({1e6 * times['kurenai'] / n_pairs:.0f} us/pair): {ratio:.0f}x"
             )
+            if corpus is not None:
+                times = first_epochs(
+                    Ours, Theirs, [corpus] * args.repeats, args.batch, clock, options
+                )
+                ratio = times["torchmetrics"] / times["kurenai"]
+                print(
+                    f"  SciTLDR: torchmetrics {times['torchmetrics']:.2f} s, "
+                    f"kurenai {times['kurenai']:.3f} s: {ratio:.0f}x"
+                )
             sys.stdout.flush()
 
 

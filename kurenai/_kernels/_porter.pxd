@@ -13,8 +13,8 @@ cdef extern from "_kernels/_porter.h":
 
 cdef extern from "Python.h":
     bint porter_is_ascii "PyUnicode_IS_ASCII"(object text)
-    object porter_decode "PyUnicode_DecodeASCII"(const char *s, Py_ssize_t size,
-                                                  const char *errors)
+    object porter_decode "PyUnicode_DecodeASCII"(
+        const char *s, Py_ssize_t size, const char *errors)
 
 
 cdef enum:

@@ -322,7 +322,7 @@ def porter_stem(word: str) -> str:
     if compiled is not None and type(word) is str:
         stem = compiled(word)
         if stem is not None:
-            return stem  # type: ignore[no-any-return]
+            return stem
     return _nltk_porter()(word)
 
 
