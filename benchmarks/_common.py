@@ -30,13 +30,21 @@ from typing import Any, Callable
 REPO = Path(__file__).resolve().parents[1]
 IMPLEMENTATION_VAR = "KURENAI_IMPLEMENTATION"
 
-# Peak memory is read as the tests read it (``ru_maxrss`` is KiB on Linux,
-# bytes on macOS): through tests/support/rss.py.  Children get this sys.path.
-if str(REPO / "tests" / "support") not in sys.path:
-    sys.path.append(str(REPO / "tests" / "support"))
-from rss import MIB as MIB  # noqa: E402  (re-exported for the scripts)
-from rss import maxrss_bytes as maxrss_bytes  # noqa: E402
-from rss import peak_rss_bytes as peak_rss_bytes  # noqa: E402
+MIB = 1 << 20
+
+
+def maxrss_bytes(ru_maxrss: int, platform: str = sys.platform) -> int:
+    """``ru_maxrss`` as ``getrusage`` gave it on ``platform``, in bytes (KiB on
+    Linux and the BSDs, bytes on macOS).  The benchmarks import nothing from
+    tests/: a user runs them with the package and its extra installed."""
+    return ru_maxrss if platform == "darwin" else ru_maxrss * 1024
+
+
+def peak_rss_bytes() -> int:
+    """This process's peak resident memory so far, in bytes."""
+    import resource
+
+    return maxrss_bytes(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 
 
 def add_common_options(parser: argparse.ArgumentParser) -> None:
@@ -103,6 +111,10 @@ def header(args: argparse.Namespace) -> dict[str, str]:
         f"kurenai {identity['version']} at {identity['file']}: "
         f"{identity['implementation']} implementation, popcount {identity['popcount']}"
     )
+    print(environment())
+    repeats = getattr(sys.modules.get("__main__"), "REPEATS_TEXTS", None)
+    if repeats:
+        print(f"not a first run: {repeats}")
     if identity["implementation"] != wanted:
         forced = os.environ.get(IMPLEMENTATION_VAR, "")
         why = (
@@ -115,6 +127,33 @@ def header(args: argparse.Namespace) -> dict[str, str]:
             "pass --implementation python to time the pure twin on purpose"
         )
     return identity
+
+
+# The packages whose versions a benchmark's figures depend on, when installed.
+VERSIONED = (
+    "rouge-score", "nltk", "numpy", "torch", "torchmetrics", "pytorch-ignite",
+    "multilingual-rouge", "pyonmttok", "faker", "rapidfuzz", "pyspark", "Cython",
+)  # fmt: skip
+
+
+def environment() -> str:
+    """Where this run happens: Python, platform, CPU count, load average
+    (1, 5, 15 min) and the versions of the packages installed among
+    :data:`VERSIONED`, on one line."""
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    versions = []
+    for name in VERSIONED:
+        try:
+            versions.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            continue
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "n/a"
+    return (
+        f"environment: Python {platform.python_version()} on {platform.platform()}, "
+        f"{os.cpu_count()} CPUs, load average {load}; {', '.join(versions)}"
+    )
 
 
 def run_child(code: str) -> dict[str, Any]:

@@ -34,6 +34,9 @@ from pathlib import Path
 
 from _common import add_common_options, header
 
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = "times kurenai's builds and installs, not scoring"
+
 HERE = Path(__file__).resolve().parent
 ROW = re.compile(r"^  (?P<name>\S.*?)\s{2,}(?P<value>[0-9.]+) (?P<unit>us/pair|s)\b")
 Rows = dict[tuple[str, str, str], float]  # (script, case, row) -> value

@@ -36,6 +36,12 @@ from typing import Any
 
 from _common import add_common_options, header, kurenai_identity, maxrss_bytes
 
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = (
+    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
+    "or generated pairs reused): warm figures, not a first run's"
+)
+
 TYPES = "rouge1,rouge2,rougeL"
 INPUTS = {"two line files": "text", "JSONL": "jsonl"}
 OUTPUTS = ("csv", "jsonl")

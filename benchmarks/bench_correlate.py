@@ -30,6 +30,9 @@ from kurenai.stats._correlation import COEFFICIENTS, level_correlation, scipy_st
 from kurenai.stats._correlation import DEFAULT_LEVELS as LEVELS
 from kurenai.stats._correlation_resampling import bootstrap_intervals
 
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = "times the statistics on scores already made: no text is tokenized or stemmed"
+
 
 def main() -> None:
     options = _options()

@@ -52,6 +52,12 @@ from kurenai.rouge_scorer import RougeScorer
 from kurenai.scoring import Score
 from kurenai.tokenizers._stemming import porter_stemmer
 
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = (
+    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
+    "or generated pairs reused): warm figures, not a first run's"
+)
+
 try:
     from rapidfuzz.distance import LCSseq
 except ImportError:

@@ -26,6 +26,9 @@ from _common import add_common_options, header, interleaved
 
 from kurenai.rouge_scorer import RougeScorer
 
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = "re-scores the same crafted colliding texts in each repeat: warm figures"
+
 MASK = (1 << 64) - 1
 
 

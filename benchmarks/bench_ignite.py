@@ -1,12 +1,14 @@
 """kurenai.ignite against pytorch-ignite's ROUGE metrics, in one run: a
 validation epoch of 10,000 pairs, ``update`` in batches then ``compute``.
 
-    python benchmarks/bench_ignite.py [--data-dir DIR] [--pairs 10000] [--batch 32]
+    python benchmarks/bench_ignite.py [--pairs 10000] [--batch 32]
                                       [--repeats 3] [--implementation python] [--tiny]
 
-The pairs are SciTLDR's (618, lead-3 prediction against each TLDR, taken in
-turn until ``--pairs``), lower-cased and split on whitespace as ignite's own
-tests tokenize; generated pairs when the corpus is not found.  The metrics
+Needs the ``ignite`` extra (``bench`` adds Faker).  The pairs are
+``--pairs`` distinct fresh pairs (``benchmarks/_text.py``: Faker's English
+sentences, SciTLDR's shape), lower-cased and split on whitespace as ignite's
+own tests tokenize.  Each repeat runs the epoch on new metrics (kurenai.ignite
+keeps nothing from one metric to the next: no warm cache).  The metrics
 ignite users attach: ``Rouge(variants=[1, 2, "L"])``, and ``RougeN(1)``,
 ``RougeN(2)`` and ``RougeL()`` as three metrics, each with ``multiref``
 ``average`` (one reference) and ``best`` (every pair against two references).
@@ -24,24 +26,23 @@ import os
 import time
 from typing import Any, Callable
 
-from _common import add_common_options, find_data_dir, header, interleaved, read_jsonl
+from _common import add_common_options, header, interleaved
+from _text import fresh_pairs, text_source
 
 Tokens = list[str]
 Batches = list[tuple[list[Tokens], list[list[Tokens]]]]
 
 
-def _pairs(data_dir: str | None, count: int) -> tuple[str, list[tuple[Tokens, Tokens]]]:
-    try:
-        rows = read_jsonl(find_data_dir(data_dir) / "en_scitldr_test.jsonl")
-        name = "SciTLDR (lead-3 vs TLDR)"
-        texts = [(r["prediction"], r["target"]) for r in rows]
-    except SystemExit:
-        from _common import synthetic_pairs
+def pairs(count: int, seed: int) -> tuple[list[str], list[str]]:
+    """Round ``seed``'s ``count`` fresh pairs (the benchmarks' fresh-text
+    hook): (predictions, references), texts no other round has."""
+    return fresh_pairs(count, seed=1_000 * seed)
 
-        name = "generated pairs (corpus not found)"
-        texts = [(p, t) for t, p in synthetic_pairs(200, 60)]
-    pairs = [(p.lower().split(), t.lower().split()) for p, t in texts]
-    return name, [pairs[k % len(pairs)] for k in range(count)]
+
+def _pairs(count: int) -> tuple[str, list[tuple[Tokens, Tokens]]]:
+    predictions, references = pairs(count, 0)
+    tokens = [(p.lower().split(), t.lower().split()) for p, t in zip(predictions, references)]
+    return f"{count} fresh pairs ({text_source()})", tokens
 
 
 def _batches(pairs: list[tuple[Tokens, Tokens]], size: int, references: int) -> Batches:
@@ -127,7 +128,6 @@ def _tiny() -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data-dir")
     parser.add_argument("--pairs", type=int, default=10_000)
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--repeats", type=int, default=3)
@@ -136,12 +136,12 @@ def main(argv: list[str] | None = None) -> int:
     header(args)
     if args.tiny:
         return _tiny()
-    name, pairs = _pairs(args.data_dir, args.pairs)
-    print(f"\n{name}: {len(pairs)} pairs, batches of {args.batch}, update + compute")
+    name, tokens = _pairs(args.pairs)
+    print(f"\n{name}, batches of {args.batch}, update + compute")
     print(f"medians of {args.repeats} interleaved repeats (CPU seconds per epoch)")
     print(f"{'metrics':32} {'multiref':8} {'ignite':>9} {'kurenai':>9} {'ratio':>8}  same numbers")
     for multiref, references in (("average", 1), ("best", 2)):
-        _compare(_batches(pairs, args.batch, references), multiref, args.repeats)
+        _compare(_batches(tokens, args.batch, references), multiref, args.repeats)
     return 0
 
 

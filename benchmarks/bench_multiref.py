@@ -33,6 +33,12 @@ from kurenai import metrics
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import get_tokenizer
 
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = (
+    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
+    "or generated pairs reused): warm figures, not a first run's"
+)
+
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 MODES = ["best", "best-recall", "average", "mean"]
 Records = list[tuple[list[str], str]]

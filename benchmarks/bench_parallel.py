@@ -29,6 +29,12 @@ from _common import add_common_options, header, interleaved_wall_and_cpu, zipf_p
 import kurenai
 from kurenai.rouge_scorer import RougeScorer
 
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = (
+    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
+    "or generated pairs reused): warm figures, not a first run's"
+)
+
 
 def load() -> str:
     return " ".join(f"{value:.2f}" for value in os.getloadavg())

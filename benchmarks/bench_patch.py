@@ -37,6 +37,12 @@ from _common import (
     synthetic_pairs,
 )
 
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = (
+    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
+    "or generated pairs reused): warm figures, not a first run's"
+)
+
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
 

@@ -31,7 +31,13 @@ from _common import (
     interleaved,
     read_jsonl,
 )
-from english_text import english_texts  # tests/support, on _common's path
+from _text import fresh_texts
+
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = (
+    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
+    "or generated pairs reused): warm figures, not a first run's"
+)
 
 
 def corpus_texts(data_dir: Any) -> list[str]:
@@ -69,14 +75,14 @@ def main() -> None:
         print("the installed NLTK's Punkt is not the one kurenai reproduces: NLTK's own is used")
 
     if args.tiny:
-        texts = english_texts(20)
+        texts = fresh_texts(20)
         print(f"{len(texts)} generated texts")
     else:
         try:
             texts = corpus_texts(find_data_dir(args.data_dir))
             print(f"{len(texts)} SciTLDR texts (lead-3, TLDRs, abstracts), {args.clock} time")
         except SystemExit:
-            texts = english_texts(2000)
+            texts = fresh_texts(2000)
             print(f"{len(texts)} generated texts (no corpus), {args.clock} time")
     theirs = PunktSentenceTokenizer(params)
     ours = sentences.punkt_tokenizer(params)

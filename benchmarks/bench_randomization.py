@@ -44,6 +44,9 @@ from kurenai.rouge_scorer import RougeScorer
 from kurenai.stats import _bootstrap as _bootstrap
 from kurenai.stats._randomization import paired_randomization
 
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = "times the statistics on scores already made: no text is tokenized or stemmed"
+
 TYPES = ["rouge1", "rougeL"]
 
 

@@ -68,6 +68,12 @@ from _common import add_common_options, find_data_dir, header, read_jsonl
 
 from kurenai.rouge_scorer import RougeScorer
 
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = (
+    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
+    "or generated pairs reused): warm figures, not a first run's"
+)
+
 Vocabulary = tuple[list[str], list[float]]
 
 

@@ -41,6 +41,12 @@ from kurenai.tokenizers._analysed_words import _jieba_words
 from kurenai.tokenizers._analyser_calls import RUN_BOUND
 from kurenai.tokenizers._unicode import is_spaced_word
 
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = (
+    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
+    "or generated pairs reused): warm figures, not a first run's"
+)
+
 
 def glued_one_by_one(analysed: Iterable[tuple[str, int, int]]) -> list[str]:
     """The adapter's gluing before it joined lists (quadratic in a run)."""

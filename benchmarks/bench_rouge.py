@@ -34,6 +34,12 @@ from rouge_score import tokenizers as rs_tokenizers
 
 from kurenai.rouge_scorer import RougeScorer
 
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = (
+    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
+    "or generated pairs reused): warm figures, not a first run's"
+)
+
 try:
     import rouge_score_rs
 except ImportError:

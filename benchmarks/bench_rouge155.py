@@ -38,6 +38,12 @@ from _common import (
     synthetic_pairs,
 )
 
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = (
+    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
+    "or generated pairs reused): warm figures, not a first run's"
+)
+
 PYROUGE_ARGS = "-c 95 -2 -1 -U -r 1000 -n 4 -w 1.2 -a"
 
 

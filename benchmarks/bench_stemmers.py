@@ -41,6 +41,12 @@ from kurenai._core.languages import LANGUAGES
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers._stemming import available_stemmers
 
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = (
+    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
+    "or generated pairs reused): warm figures, not a first run's"
+)
+
 TYPES = ["rouge1", "rouge2", "rougeL"]
 # Letters each script's pseudo-words are made of (the stemmer sees them as
 # words of its language's script, which is what its cost depends on).

@@ -57,6 +57,12 @@ from kurenai._core import processes
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import get_tokenizer
 
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = (
+    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
+    "or generated pairs reused): warm figures, not a first run's"
+)
+
 NAMES = ["char", "mecab", "sudachi", "jieba", "kiwi"]
 TINY_NAMES = ["char", "mecab", "jieba"]
 TYPES = ["rouge1", "rouge2", "rougeL"]

@@ -30,6 +30,12 @@ from _common import add_common_options, header
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import Tokenizer, get_tokenizer
 
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = (
+    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
+    "or generated pairs reused): warm figures, not a first run's"
+)
+
 REPO = Path(__file__).resolve().parents[1]
 CORPORA = ["ja_jsts_valid.jsonl", "ja_anlp_title_abstract.jsonl", "ko_korsts_test.jsonl"]
 JAPANESE = CORPORA[:2]

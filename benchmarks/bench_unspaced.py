@@ -21,13 +21,25 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import random
+import sys
+from pathlib import Path
 from typing import Any, Callable
 
 from _common import add_common_options, header, interleaved
+
+# The sentences the tests use (tests/support/unspaced_text.py): this script
+# runs in a checkout only.
+sys.path.append(str(Path(__file__).resolve().parents[1] / "tests" / "support"))
 from unspaced_text import LANGUAGES, SENTENCES, analyser, generated
 
 from kurenai.tokenizers import get_tokenizer
 from kurenai.tokenizers._analysed_words import _kept_words
+
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = (
+    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
+    "or generated pairs reused): warm figures, not a first run's"
+)
 
 PACKAGES = {"thai": "pythainlp", "lao": "laonlp", "khmer": "khmernltk"}
 

@@ -32,6 +32,12 @@ from _common import (
 
 from kurenai.rouge_scorer import RougeScorer
 
+# Not fresh text (benchmarks/_text.py): said in the header of every run.
+REPEATS_TEXTS = (
+    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
+    "or generated pairs reused): warm figures, not a first run's"
+)
+
 # kurenai type -> PyRouge options
 CASES: dict[str, dict[str, Any]] = {
     "rougeW": {"rouge_w": True},

@@ -47,6 +47,7 @@ from kurenai._kernels._fused_stems cimport StemText
 from kurenai._kernels._fused_stems cimport StemCache, cache_clear, cache_free, cache_init, memo_of
 from kurenai._kernels._fused_stems cimport remap, set_stem_rule, stem_all
 from kurenai._kernels._fused_scores cimport new_triple, type_values
+from kurenai._kernels._porter cimport porter_stem as _porter_stem
 from kurenai._lcs cimport Doc
 
 import os
@@ -123,6 +124,12 @@ def _set_hash_key(bytes key):
 
 
 _set_hash_key(os.urandom(16))  # a new key in each process
+
+
+def porter_stem(str word):
+    """NLTK's ``PorterStemmer().stem(word)`` (rouge-score's stemmer), compiled,
+    for an ASCII ``word``; None for another (NLTK's own code answers it)."""
+    return _porter_stem(word)
 
 
 def _token_hash(str token):

@@ -26,6 +26,7 @@ from libc.string cimport memcpy
 from kurenai._kernels._text_intern cimport PROBE_LIMIT, Entry, HashKey, Table, fast_hash
 from kurenai._kernels._text_intern cimport intern_token, mix, read_code_point, same_bytes, sip13
 from kurenai._kernels._fused_scan cimport ROUGE_SCORE, ScanRules
+from kurenai._kernels._porter cimport porter_ascii
 from kurenai._lcs cimport Doc
 
 
@@ -86,6 +87,7 @@ cdef struct StemCache:
     Py_ssize_t min_length  # the stemmer's rule (kurenai._data.rules.StemRule):
     Py_ssize_t max_length  # tokens of min_length to max_length code points,
     bint words_only        # and only rouge-score's words if set
+    bint porter            # a miss is stemmed by the compiled Porter here (set_stem_rule)
 
 
 # ---------------------------------------------------------------- the cache
@@ -104,6 +106,7 @@ cdef inline void cache_init(StemCache *c, const HashKey *key, Py_ssize_t max_byt
     c.min_length = 0
     c.max_length = PY_SSIZE_T_MAX
     c.words_only = True
+    c.porter = False
 
 
 cdef inline void cache_clear(StemCache *c) noexcept nogil:
@@ -332,12 +335,20 @@ cdef inline dict memo_of(object stem):
 
 cdef inline int set_stem_rule(StemCache *c, object stem, object porter_rule) except -1:
     """The cache's copy of the rule of ``stem`` (a ``CachedStemmer``'s), or
-    ``porter_rule`` (rouge-score's) for another stemmer."""
+    ``porter_rule`` (rouge-score's) for another stemmer; and whether a miss
+    is stemmed here in C: ``stem`` is the registry's Porter on rouge-score's
+    words, whose every stem (a non-empty run of [a-z0-9]) each scan mode's
+    post-stem filter keeps."""
+    from kurenai._data.rules import SCANS
+    from kurenai.tokenizers._stemming import CachedPorterStemmer
+
     owner = cached_stemmer(stem)
     rule = porter_rule if owner is None else owner.rule
     c.min_length = rule.min_length
     c.max_length = min(rule.max_length, PY_SSIZE_T_MAX)
     c.words_only = rule.words_only
+    keeps = [None] + [scan.keeps for scan in SCANS.values()]
+    c.porter = type(owner) is CachedPorterStemmer and rule == porter_rule and owner._keep in keeps
     return 0
 
 
@@ -459,7 +470,10 @@ cdef inline int stem_pair(Table *t, StemCache *cache, object stem, dict memo, St
         if record != NULL:
             stem_of(record, &found)
         else:
-            answer = ask(stem, memo, &entry)  # other threads may run here
+            if cache.porter and entry.kind == 1:  # an ASCII word: stemmed here
+                answer = porter_ascii(entry.data, entry.length)
+            else:
+                answer = ask(stem, memo, &entry)  # other threads may run here
             cache_put(cache, &entry, answer, &found)
         if found.data == NULL:
             final[e] = -1

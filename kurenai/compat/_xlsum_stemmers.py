@@ -30,7 +30,7 @@ from typing import Callable
 __all__ = [
     "SHIPPED_STOPWORDS",
     "STATEFUL",
-    "CachedStemmer",
+    "XlsumStemming",
     "bengali_stem",
     "hindi_stem",
     "shipped_stopwords",
@@ -323,7 +323,11 @@ def stemmer_for(lang: str | None) -> Stem | None:
     """XL-Sum's stemmer for ``lang`` (a canonical name), None (with its
     warning) for a language it has none for."""
     if lang is None:
-        return _snowball("porter")
+        # Snowball's "porter" is NLTK's PorterStemmer (stopwords kept): the
+        # registry's compiled copy of it, NLTK only for what it cannot stem.
+        from kurenai.tokenizers._stemming import porter_stem
+
+        return porter_stem
     own: dict[str, Callable[[], Stem]] = {
         "bengali": lambda: bengali_stem,
         "hindi": lambda: hindi_stem,
@@ -337,9 +341,13 @@ def stemmer_for(lang: str | None) -> Stem | None:
     return None
 
 
-class CachedStemmer:
-    """``stem(token)`` by XL-Sum's rule: ``stem`` for tokens longer than
-    ``min_length`` characters, memoized if ``memoize``; other tokens unchanged."""
+class XlsumStemming:
+    """XL-Sum's rule of stemming a token list: ``stem`` for tokens longer than
+    ``min_length`` characters, memoized (up to 2**20 tokens) if ``memoize``;
+    other tokens unchanged, empty stems dropped.  Not the registry's
+    ``CachedStemmer``: the package's rule (its length test, a user's stemmer,
+    NLTK's stateful Arabic in order) is its own; its Porter is the registry's
+    compiled one (``porter_stem``)."""
 
     __slots__ = ("_cache", "_min_length", "_stem", "memoize")
 

@@ -19,7 +19,7 @@ import logging
 import warnings
 from typing import Any, Callable
 
-from kurenai.compat._xlsum_stemmers import CachedStemmer
+from kurenai.compat._xlsum_stemmers import XlsumStemming
 from kurenai.tokenizers._mecab_taggers import shared_taggers
 from kurenai.tokenizers._morphological import _import_quietly
 from kurenai.tokenizers._private_cache import private_cache_dir
@@ -200,7 +200,7 @@ class Tokens:
     def __init__(
         self,
         segment: Segment | None,
-        stems: CachedStemmer | None,
+        stems: XlsumStemming | None,
         trusted: bool = True,
         max_chars: int | None = MAX_CHARS,
         analysed: bool = False,

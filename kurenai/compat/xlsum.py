@@ -31,7 +31,7 @@ from typing import Any, Callable
 from kurenai import _backend
 from kurenai._core import checks as _checks
 from kurenai.compat._xlsum_fused import WakatiScores
-from kurenai.compat._xlsum_stemmers import STATEFUL, CachedStemmer, stemmer_for
+from kurenai.compat._xlsum_stemmers import STATEFUL, XlsumStemming, stemmer_for
 from kurenai.compat._xlsum_tokens import (
     ALIASES,
     MAX_CHARS,
@@ -136,7 +136,7 @@ class RougeScorer:
             # token in the package's order: both whole texts first.
             memoize = callable_stemmer is None and self.lang not in STATEFUL
             stem = callable_stemmer or stemmer_for(self.lang)
-            stems = CachedStemmer(stem, min_char_length, memoize)
+            stems = XlsumStemming(stem, min_char_length, memoize)
         self._in_order = stems is not None and not stems.memoize
         self._spec: _Spec | None = None
         self._tokens = Tokens(

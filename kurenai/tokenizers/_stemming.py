@@ -1,9 +1,12 @@
 """Stemming, memoized: rouge-score's Porter, and the Snowball stemmers by name.
 
 rouge-score stems with NLTK's ``PorterStemmer()`` in its default
-``NLTK_EXTENSIONS`` mode, at ~12 us a token; real text repeats its words, so
-each distinct token is stemmed once per stemmer.  NLTK is imported on first
-use only: importing it costs about a second.
+``NLTK_EXTENSIONS`` mode, at ~12 us a token; kurenai's compiled copy of it
+(``kurenai._fused.porter_stem``, held to NLTK's in the tests) stems an ASCII
+token in well under a microsecond, and real text repeats its words, so each
+distinct token is stemmed once per stemmer.  NLTK is imported only where it
+must serve: a token that is not ASCII, or the pure-Python implementation
+(importing NLTK costs about a second).
 
 The stemmer registry names the others: each language of Snowball through
 PyStemmer (libstemmer's C; the ``stem`` extra), ``"german"``, ``"russian"``...,
@@ -15,6 +18,7 @@ from libstemmer's).  Which tokens each stemmer sees is
 
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Any, Callable, Optional, Union
 
@@ -35,6 +39,7 @@ __all__ = [
     "available_stemmers",
     "is_stemmable",
     "make_stemmer",
+    "porter_stem",
     "porter_stemmer",
     "stem_signature",
     "stemmed",
@@ -155,14 +160,20 @@ class CachedPorterStemmer(CachedStemmer):
     ('run', 'run', None)
     >>> stemmer.stem_or_drop("5.00"), stemmer.stem_or_drop("c++")
     ('5.00', 'c++')
+
+    ``rule`` replaces rouge-score's (ASCII words longer than 3) for a dialect
+    that gives Porter other tokens (torchmetrics': any token longer than 3).
     """
 
-    def __init__(self, keep: Callable[[str], bool] | None = None) -> None:
+    def __init__(
+        self, keep: Callable[[str], bool] | None = None, rule: StemRule | None = None
+    ) -> None:
         super().__init__(keep)
-        self._porter_stem: Callable[[str], str] = _load_porter()
+        if rule is not None:
+            self.rule = rule
 
     def _stem_word(self, token: str) -> str:
-        return self._porter_stem(token)
+        return porter_stem(token)
 
 
 class NamedStemmer(CachedStemmer):
@@ -300,11 +311,40 @@ def _load_named(name: str) -> Callable[[str], str]:
     return stem_or_keep
 
 
-def _load_porter() -> Callable[[str], str]:
-    try:
-        from nltk.stem.porter import PorterStemmer
-    except ImportError as error:  # pragma: no cover - nltk comes with rouge-score
-        raise ImportError(
-            "use_stemmer=True needs NLTK's Porter stemmer: pip install nltk"
-        ) from error
-    return PorterStemmer().stem  # type: ignore[no-any-return]
+def porter_stem(word: str) -> str:
+    """rouge-score's stem of ``word``: NLTK's ``PorterStemmer().stem``, by
+    kurenai's compiled copy where it serves (the compiled implementation,
+    an ASCII word), by NLTK otherwise.
+
+    >>> porter_stem("Generalizations"), porter_stem("skies"), porter_stem("naïvely")
+    ('gener', 'sky', 'naïv')
+    """
+    compiled = _compiled_porter()
+    if compiled is not None and type(word) is str:
+        stem = compiled(word)
+        if stem is not None:
+            return stem
+    return _nltk_porter()(word)
+
+
+def _compiled_porter() -> Callable[[str], str | None] | None:
+    # The kernel row's choice (kurenai._backend.fused, which
+    # ``import kurenai`` loads), read rather than imported: the tokenizers sit
+    # below the kernels.  None under the pure-Python implementation.
+    backend = sys.modules.get("kurenai._backend")
+    return getattr(getattr(backend, "fused", None), "porter_stem", None)
+
+
+_NLTK_PORTER: list[Callable[[str], str]] = []
+
+
+def _nltk_porter() -> Callable[[str], str]:
+    if not _NLTK_PORTER:
+        try:
+            from nltk.stem.porter import PorterStemmer
+        except ImportError as error:  # pragma: no cover - nltk comes with rouge-score
+            raise ImportError(
+                "use_stemmer=True needs NLTK's Porter stemmer: pip install nltk"
+            ) from error
+        _NLTK_PORTER.append(PorterStemmer().stem)
+    return _NLTK_PORTER[0]

@@ -45,6 +45,7 @@ _HAN_RANGES = (
 )
 _HAN_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _HAN_RANGES)
 _HAN_OR_RUN = re.compile(f"[{_HAN_CLASS}]|[^\\s{_HAN_CLASS}]+")
+_HAN = re.compile(f"[{_HAN_CLASS}]")
 _ASCII_SEPARATORS = frozenset(
     chr(cp) for lo, hi in ((33, 47), (58, 64), (91, 96), (123, 126)) for cp in range(lo, hi + 1)
 )
@@ -104,6 +105,10 @@ def han_split(text: str) -> list[str]:
     >>> han_split("東京tokyo 2020年")
     ['東', '京', 'tokyo', '2020', '年']
     """
+    # Without a Han character the runs are str.split()'s (re's \s is
+    # str.isspace()), made in C without the pattern's per-run matching.
+    if _HAN.search(text) is None:
+        return text.split()
     return _HAN_OR_RUN.findall(text)
 
 

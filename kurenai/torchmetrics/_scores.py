@@ -29,8 +29,10 @@ from kurenai._core import inputs as _inputs
 from kurenai._core import languages as _languages
 from kurenai._core.plan import SCORE_FIELDS
 from kurenai._data.extras import pip_install
+from kurenai._data.rules import StemRule
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import Tokenizer, resolve_tokenizer
+from kurenai.tokenizers._stemming import CachedPorterStemmer, porter_stem
 
 if TYPE_CHECKING:
     import torch
@@ -54,6 +56,8 @@ OUTPUT_MEASURES = ("fmeasure", "precision", "recall")
 
 _NON_ALPHANUMERIC = re.compile(r"[^a-z0-9]+")
 _SPACES = re.compile(r"\s+")
+# torchmetrics stems every token longer than 3 characters, whatever it holds.
+_ANY_LONGER_THAN_3 = StemRule(4, False)
 
 
 def checked_keys(rouge_keys: Any) -> tuple[str, ...]:
@@ -97,12 +101,10 @@ class TorchmetricsTokenizer:
         self.normalizer = normalizer
         self.tokenizer = tokenizer
         self.use_stemmer = use_stemmer
-        self._stem: Callable[[str], str] | None = None
-        self._stems: dict[str, str] = {}
-        if use_stemmer:
-            from kurenai.tokenizers._stemming import _load_porter
-
-            self._stem = _load_porter()
+        # The registry's Porter (compiled, its memo bounded), given every
+        # token longer than 3 as torchmetrics stems them: not only ASCII words,
+        # since a user's tokenizer may keep any character.
+        self._stemmer = CachedPorterStemmer(rule=_ANY_LONGER_THAN_3) if use_stemmer else None
 
     def tokenize(self, text: str) -> list[str]:
         """The tokens torchmetrics scores for ``text``."""
@@ -111,20 +113,17 @@ class TorchmetricsTokenizer:
         else:
             text = _NON_ALPHANUMERIC.sub(" ", text.lower())
         tokens = self.tokenizer(text) if callable(self.tokenizer) else _SPACES.split(text)
-        if self._stem is not None:
-            tokens = [self._stemmed(token) if len(token) > 3 else token for token in tokens]
+        if self._stemmer is not None:
+            stem = self._stemmer.stem
+            # A token that is not exactly a str (a user's tokenizer may give
+            # one) goes to the stemmer unmemoized, as torchmetrics gives it.
+            tokens = [
+                (stem(token) if type(token) is str else porter_stem(token))
+                if len(token) > 3
+                else token
+                for token in tokens
+            ]
         return [token for token in tokens if isinstance(token, str) and len(token) > 0]
-
-    def _stemmed(self, token: Any) -> Any:
-        if type(token) is not str:
-            return self._stem(token)  # type: ignore[misc]
-        stem = self._stems.get(token)
-        if stem is None:
-            stem = self._stems[token] = self._stem(token)  # type: ignore[misc]
-        return stem
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {**self.__dict__, "_stems": {}}
 
     def __repr__(self) -> str:
         return (
