@@ -33,6 +33,8 @@ from _common import add_common_options, header, interleaved_times
 
 from kurenai.stats import COEFFICIENTS, LEVELS, RESAMPLING, correlate_scores, level_correlation
 
+REPEATS_TEXTS = "no texts: it resamples generated score matrices, the same ones each repeat"
+
 SCIPY_METHOD = {"systems": "systems", "documents": "inputs", "both": "both"}
 NLPSTATS_LEVEL = {"summary": "input", "system": "system", "global": "global"}
 

@@ -37,6 +37,11 @@ from _common import add_common_options, header, interleaved
 
 from kurenai.rouge_scorer import RougeScorer
 
+REPEATS_TEXTS = (
+    "each interleaved repeat scores the same generated samples again (score_matrix "
+    "tokenizes them anew each call; the stem cache is warm after the first)"
+)
+
 TYPES = ["rouge1", "rouge2", "rougeL"]
 
 

@@ -19,7 +19,7 @@ from libc.string cimport memset
 
 from kurenai._kernels._codes cimport LCS, LSUM, NGRAM, SKIP, WLCS
 
-from kurenai._core import codes as _codes
+from kurenai._data import codes as _codes
 
 cdef extern from "_kernels/_popcount.h":
     int popcount64 "kurenai_popcount64"(uint64_t) nogil

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from kurenai._core import codes as _codes
+from kurenai._data import codes as _codes
 from kurenai._lcs_py import lcs_length
 
 __all__ = ["EVERY", "KINDS", "MIRRORED", "PAIRED", "fill"]

@@ -28,7 +28,7 @@ import numpy as np
 from kurenai._core import checks as _checks
 from kurenai._core.matrix import Progress, checked_texts
 from kurenai._core.plan import SCORE_FIELDS
-from kurenai._core.spelling import did_you_mean
+from kurenai._data.spelling import did_you_mean
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.scoring import Score
 

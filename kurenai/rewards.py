@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from typing import Any, Callable
 
 from kurenai._core.plan import SCORE_FIELDS
-from kurenai._core.spelling import did_you_mean
+from kurenai._data.spelling import did_you_mean
 from kurenai.rouge_scorer import RougeScorer
 
 __all__ = ["completion_text", "compute_score", "rouge_reward", "verl_reward"]

@@ -168,6 +168,7 @@ def test_the_compiled_copy_answers_ascii_and_leaves_other_text_to_nltk() -> None
     assert _backend.fused.porter_stem("naïvely") is None
 
 
+@pytest.mark.slow
 @compiled
 @pytest.mark.parametrize(
     "code",
