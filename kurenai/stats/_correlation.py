@@ -52,10 +52,11 @@ DEFAULT_LEVELS = ("summary", "system")
 RESAMPLING = ("systems", "documents", "both")
 MIN_PAIRS = 3
 EXTRA = "pip install -e '.[correlate]' in a kurenai checkout"
-# Vectors longer than this take SciPy's Kendall, one call each (O(n log n)).
-KENDALL_PAIRWISE_UP_TO = 200
 # Values per block of Kendall's (rows x pairs) arrays: small enough to stay in cache.
 _BLOCK_VALUES = 1 << 16
+
+# Vectors longer than this take SciPy's Kendall, one call each (O(n log n)).
+KENDALL_PAIRWISE_UP_TO = 200
 
 
 def scipy_stats() -> Any:
