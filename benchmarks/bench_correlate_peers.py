@@ -5,8 +5,10 @@ human criterion; the real scores are not needed for a timing): per
 resampling scheme (systems, documents, both), the bootstrap intervals of
 every metric's summary-, system- and global-level Pearson, Spearman and
 Kendall correlations, and the permutation test of each metric against the
-first; timed per resample (medians of interleaved repeats), the peers on a
-tenth of the resamples (they loop in Python), reported for ``--samples``:
+first; timed per resample (medians of interleaved repeats), kurenai on
+``--samples`` resamples, the peers on ``--peer-samples`` (they loop in
+Python, a resample costing the same whatever their number), reported for
+``--samples``:
 
 - ``kurenai``: ``kurenai.stats.correlate_scores`` (what ``kurenai correlate``
   runs once it has the scores);
@@ -20,7 +22,8 @@ tenth of the resamples (they loop in Python), reported for ``--samples``:
 Prints each one's time and the ratios in one run.  ``--tiny``: 5 x 8, 2
 metrics, 10 resamples, once.
 
-    python benchmarks/bench_correlate_peers.py [--samples N] [--repeats N] [--tiny]
+    python benchmarks/bench_correlate_peers.py [--samples N] [--peer-samples N]
+                                               [--repeats N] [--tiny]
 """
 
 from __future__ import annotations
@@ -50,9 +53,9 @@ def main() -> None:
     metrics = {
         f"m{k}": human + rng.normal(0, 0.5 + k / 4, human.shape) for k in range(options.metrics)
     }
-    peer_samples = max(2, options.samples // 10)
+    peer_samples = max(2, min(options.peer_samples, options.samples))
     contenders = {
-        "kurenai": lambda: _kurenai(metrics, human, peer_samples),
+        "kurenai": lambda: _kurenai(metrics, human, options.samples),
         "scipy": lambda: _scipy(metrics, human, peer_samples),
     }
     try:
@@ -65,10 +68,11 @@ def main() -> None:
     print(
         f"{options.systems} systems x {options.documents} documents, {options.metrics} metrics, "
         f"{len(LEVELS)} levels x {len(COEFFICIENTS)} coefficients x {len(RESAMPLING)} "
-        f"resampling schemes; bootstrap intervals and permutation tests, timed on "
-        f"{peer_samples} resamples"
+        f"resampling schemes; bootstrap intervals and permutation tests, kurenai timed on "
+        f"{options.samples} resamples, the peers on {peer_samples}"
     )
-    per = {name: statistics.median(t) / peer_samples for name, t in times.items()}
+    drawn = {name: options.samples if name == "kurenai" else peer_samples for name in times}
+    per = {name: statistics.median(t) / drawn[name] for name, t in times.items()}
     for name, seconds in per.items():
         print(
             f"  {name:9s} {seconds * 1000:10.3f} ms per resample  "
@@ -166,6 +170,7 @@ def _options() -> argparse.Namespace:
     parser.add_argument("--documents", type=int, default=100)
     parser.add_argument("--metrics", type=int, default=4)
     parser.add_argument("--samples", type=int, default=1000, help="resamples to report for")
+    parser.add_argument("--peer-samples", type=int, default=10, help="the peers' resamples")
     parser.add_argument("--repeats", type=int, default=3)
     add_common_options(parser)
     return parser.parse_args()

@@ -9,6 +9,8 @@ Two tests, one surface (:func:`paired_test`, or each by name):
 - :func:`paired_randomization`: approximate randomization, the paired
   permutation test (swap each record's two outputs at random); a two-sided
   p-value, no interval.
+- ``paired_test(..., "sacrebleu-bs")`` / ``"sacrebleu-ar"``: sacrebleu's
+  own conventions, its p-values exactly (:mod:`kurenai.stats`).
 
 Each takes, per ROUGE type, the per-record F-measures of the system and of
 the baseline (the records in the same order, e.g. ``score_batch(...,

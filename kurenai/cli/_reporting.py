@@ -194,6 +194,12 @@ def run_systems(args: argparse.Namespace, sides: Sides, scorer: Any, signature: 
     board = leaderboard(
         scores, types, samples, confidence, seed, args.all_pairs, test, args.ar_trials
     )
+    if not args.quiet:  # the paired tests' one rule: no evidence, p = 1 and a note
+        for standing in board.standings:
+            for rouge_type, result in standing.comparison.items():
+                if result.note:
+                    stderr_line(f"kurenai: note: {standing.system} against "
+                                f"{standing.compared_to}, {rouge_type}: {result.note}")  # fmt: skip
     with atomic_output(args.output) as stream:
         if args.output_format is None:  # not given: the table a reader reads
             stream.write(f"{signature}\n{board.text()}\n")

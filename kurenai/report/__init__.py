@@ -107,8 +107,10 @@ def write_report(
     ``explain_limit``: how many records get highlighted matches (-1: all).
     ``seed`` makes every bootstrap reproducible.  ``paired_test`` names the
     paired tests' method: ``bootstrap`` (``n_samples`` resamples, with
-    intervals) or ``ar`` (approximate randomization, ``n_trials`` trials,
-    None: 10,000; p-values only).
+    intervals), ``ar`` (approximate randomization, ``n_trials`` trials,
+    None: 10,000; p-values only), or sacrebleu's conventions
+    ``sacrebleu-bs`` / ``sacrebleu-ar`` (:data:`kurenai.stats.TESTS`); the
+    page names the one used.
 
     Raises ValueError if the systems do not all have one prediction per
     target or a named baseline has a system's name, and ImportError without

@@ -55,6 +55,9 @@ MIN_PAIRS = 3
 # Values per block of Kendall's (rows x pairs) arrays: small enough to stay in cache.
 _BLOCK_VALUES = 1 << 16
 
+# Vectors longer than this take SciPy's Kendall, one call each (O(n log n)).
+KENDALL_PAIRWISE_UP_TO = 200
+
 
 def scipy_stats() -> Any:
     """``scipy.stats``, or an ImportError naming the extra that installs it."""
@@ -129,7 +132,13 @@ def batch_correlation(coefficient: str, x: Matrix, y: Matrix) -> Matrix:
     y[missing] = np.nan
     count = (~missing).sum(axis=-1)
     undefined = (count < MIN_PAIRS) | _constant(x, missing) | _constant(y, missing)
-    if coefficient == "kendall":
+    if coefficient == "kendall" and x.shape[-1] > KENDALL_PAIRWISE_UP_TO:
+        # Long vectors (the global level): SciPy's O(n log n) tau-b per vector,
+        # where the pairwise signs would take O(n^2) memory and time.
+        flat_x, flat_y = x.reshape(-1, x.shape[-1]), y.reshape(-1, y.shape[-1])
+        rows = [correlation("kendall", a, b) for a, b in zip(flat_x, flat_y)]
+        value = np.array(rows, dtype=np.float64).reshape(x.shape[:-1])
+    elif coefficient == "kendall":
         value = _kendall(x, y)
     else:
         if check_choice(coefficient, COEFFICIENTS, "coefficient") == "spearman":

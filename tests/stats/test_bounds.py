@@ -45,3 +45,19 @@ def test_draws_are_capped_in_the_library_and_the_command_line(
                          MAX_DRAWS + 1)  # fmt: skip
     code = main(["correlate", "--judgments", "-", "--bootstrap-samples", str(10**9)])
     assert code == 2 and "from 0 to 1000000" in capsys.readouterr().err
+
+
+def test_long_vectors_take_scipys_kendall_with_the_same_values() -> None:
+    from kurenai.stats._correlation import KENDALL_PAIRWISE_UP_TO, batch_level
+
+    rng = np.random.default_rng(6)
+    human = rng.integers(0, 5, (12, 20)).astype(float)  # ties, as judgments have
+    metric = human + rng.normal(0, 1, human.shape)
+    metric[3, 4] = np.nan
+    assert human.size > KENDALL_PAIRWISE_UP_TO
+    from kurenai.stats import level_correlation
+
+    stack = np.stack([metric, metric[::-1]])
+    found = batch_level("kendall", "global", stack, np.stack([human, human]))
+    expected = [level_correlation("kendall", "global", m, human)[0] for m in stack]
+    assert found.tolist() == pytest.approx(expected, abs=1e-12)

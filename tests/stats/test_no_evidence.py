@@ -94,6 +94,7 @@ def test_the_command_line_notes_no_evidence_and_does_not_gate(
     code = main([*base, "--systems", str(tmp_path / "p.txt"), "--output-format", "json"])
     captured = capsys.readouterr()
     assert code == 0  # one record: "significantly worse" would exit 3
+    assert "kurenai: note: b.txt against p.txt, rouge1: no evidence" in captured.err
     board = json.loads(captured.out)
     (worse,) = [s for s in board["standings"] if s["compared_to"]]
     assert worse["comparison"]["rouge1"]["p_value"] == 1.0

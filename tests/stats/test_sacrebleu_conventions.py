@@ -129,3 +129,19 @@ def test_the_harness_can_fail() -> None:
     own = paired_test({"rouge1": S}, {"rouge1": B}, "bootstrap", 2000, seed=5)["rouge1"]
     assert own.p_value != expected
     assert kurenai_p("ar", S, B, 2000, 5) != sacrebleu_p("bs", S, B, 2000, 5)
+
+
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_the_leaderboard_runs_sacrebleus_convention(test: str) -> None:
+    from kurenai.report import leaderboard
+
+    rng = np.random.default_rng(8)
+    first, second = rng.random((1, 3, 30)), rng.random((1, 3, 30)) * 0.9
+    name = f"sacrebleu-{test}"
+    board = leaderboard({"a": first, "b": second}, ["rouge1"], 300, seed=4, test=name,
+                        n_trials=300)  # fmt: skip
+    (worse,) = [s for s in board.standings if s.compared_to]
+    found = worse.comparison["rouge1"]
+    better, lower = (first, second) if worse.system == "b" else (second, first)
+    expected = sacrebleu_p(test, list(lower[0, 2]), list(better[0, 2]), 300, 4)
+    assert (found.test, found.p_value) == (name, expected)
