@@ -20,7 +20,7 @@ from typing import Any, Callable
 import numpy as np
 
 from kurenai import _backend
-from kurenai._core import batch as _batch
+from kurenai._core import checks as _checks
 from kurenai._core.choice import python_plan
 from kurenai._core.plan import SCORE_FIELDS, Plan
 from kurenai._core.python_plan import PythonPlan, Splitter
@@ -50,7 +50,7 @@ def checked_texts(values: Any, name: str) -> list[str]:
         found = list(values)
     except TypeError:
         raise TypeError(f"{name} must be a sequence of str, got {type(values).__name__}") from None
-    return [_batch.text(f"{name}[{index}]", text) for index, text in enumerate(found)]
+    return [_checks.text(f"{name}[{index}]", text) for index, text in enumerate(found)]
 
 
 def checked_indices(values: Any, name: str, size: int) -> np.ndarray:
@@ -152,7 +152,7 @@ def score_matrix(
     progress: Progress | None,
 ) -> dict[str, Score]:
     """See ``RougeScorer.score_matrix``."""
-    jobs = _batch.resolve_jobs(n_jobs)
+    jobs = _checks.resolve_jobs(n_jobs)
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be a callable (done, total), got {type(progress).__name__}")
     rows_texts = checked_texts(predictions, "predictions")
