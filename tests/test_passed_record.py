@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow  # pytest in processes
 
 ROOT = Path(__file__).resolve().parents[1]
 # A module with a test that passes and one that skips when asked.
-MODULE = "tests/data/passed_record_sample.py"
+MODULE = "tests/support/passed_record_sample.py"
 
 
 def _pytest(*args: str, **env: str) -> subprocess.CompletedProcess[str]:

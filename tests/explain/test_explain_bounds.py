@@ -106,11 +106,15 @@ def test_equal_lines_are_explained_once(
     assert len(forms) <= 2 * lines + 1 and len(tables) <= lines  # linear, not lines²
 
 
+# The compiled paths only: the spec's tables are refused past the budget (below).
+@pytest.mark.parametrize(
+    "backend",
+    [pytest.param(n, marks=pytest.mark.compiled_only) for n in ("fused", "compiled")],
+    indirect=True,
+)
 def test_rouge_w_on_the_compiled_kernels_costs_what_scoring_does(
     backend: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    if backend == "python":
-        pytest.skip("the spec's tables: refused past the budget (below)")
     assert _backend.variants.__name__ == "kurenai._variants"
     rng = random.Random(3)
     # The audit's 10k tokens on one line: 19.7 s and 1.57 GB in the spec's tables.

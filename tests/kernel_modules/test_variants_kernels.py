@@ -136,9 +136,11 @@ def test_run_continues_over_a_clipped_position(kernels: ModuleType) -> None:
     assert kernels.weighted_lcs(t, p, 2.0) == (1.0 + 4.0, 1.0 + 9.0)
 
 
+# The compiled kernels only: the pure twin is the spec, not the long-text path.
+@pytest.mark.parametrize(
+    "kernels", [pytest.param("compiled", marks=pytest.mark.compiled_only)], indirect=True
+)
 def test_long_texts(kernels: ModuleType) -> None:
-    if kernels is _variants_py:
-        pytest.skip("the pure twin is the spec, not the long-text path")
     t = [[(i * 7) % 500 for i in range(10_000)]]
     p = [[(i * 11) % 500 for i in range(10_000)]]
     hit, base = kernels.weighted_lcs(t, p, 1.2)

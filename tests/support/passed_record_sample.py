@@ -1,5 +1,5 @@
 """Two tests for tests/test_passed_record.py, which runs this file by name
-(pytest collects no test from tests/data otherwise): one passes, the other
+(pytest collects no test from tests/support otherwise): one passes, the other
 skips when that test asks (``KURENAI_SAMPLE_SKIP=1``)."""
 
 from __future__ import annotations
