@@ -212,7 +212,7 @@ def test_the_page_shows_the_rank_stability_when_there_is_one(tmp_path: Path) -> 
     assert section.count('<tr><td class="num">') == 3  # a row per system
     for k, system in enumerate(stability.systems):  # its rank distribution, as shares
         shares = [f"{100 * c / 50:.1f}%" for c in stability.ranks[system] if c]
-        row = section[section.index(f"<td class=\"num\">{k + 1}</td>") :].split("</tr>")[0]
+        row = section[section.index(f'<td class="num">{k + 1}</td>') :].split("</tr>")[0]
         assert re.findall(r"\d+\.\d%", row) == shares
     swapping = [(a, b, v) for (a, b), v in stability.swaps.items() if v > 0]
     assert swapping, "the references were chosen to make the systems swap"
