@@ -27,7 +27,7 @@ window.kurenaiCharts = (function () {
     });
     const shown = names.map(text);
     Plotly.newPlot(div, [{ type: "heatmap", x: shown, y: shown, z: z, zmin: 0, zmax: 0.5,
-      colorscale: "Reds", hovertemplate: "%{y} / %{x}: %{z:.1%}<extra></extra>" }],
+      colorscale: "Reds", hoverongaps: false, hovertemplate: "%{y} / %{x}: %{z:.1%}<extra></extra>" }],
     layout({ margin: { t: 34, r: 10, b: 90, l: 120 }, yaxis: { autorange: "reversed" } }), config);
   };
   return { layout: layout, config: config, intervals: intervals, text: text, swaps: swaps };
