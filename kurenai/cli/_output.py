@@ -336,9 +336,11 @@ def _json_leaderboard(stream: IO[str], board: Leaderboard, count: int, signature
 
 def _jsonl_leaderboard(stream: IO[str], board: Leaderboard, count: int, signature: str) -> None:
     """One object per standing (``{"system", "rank", ...}``), then per pair
-    (``{"system", "baseline", "comparison"}``)."""
+    (``{"system", "baseline", "comparison"}``), then with a rank stability
+    ``{"rank_stability": ...}``."""
     document = board.as_dict()
-    for item in [*document["standings"], *document["pairs"]]:
+    stability = [{"rank_stability": document["rank_stability"]}] if board.stability else []
+    for item in [*document["standings"], *document["pairs"], *stability]:
         stream.write(json.dumps(item) + "\n")
 
 

@@ -53,6 +53,8 @@ from kurenai.cli._sources import (
     line_limits,
     rows,
 )
+from kurenai.cli._values import int_in
+from kurenai.stats._bootstrap import MAX_DRAWS
 
 __all__ = ["add_options", "check", "check_installed", "ranks_systems", "run_systems", "tap"]
 
@@ -86,6 +88,15 @@ def add_options(parser: argparse.ArgumentParser) -> None:
         help="more systems as comma-separated JSONL/CSV fields of --prediction-file",
     )
     add("--all-pairs", action="store_true", help="with several systems, test every pair")
+    add(
+        "--reference-resamples",
+        type=int_in(0, MAX_DRAWS),
+        default=0,
+        metavar="N",
+        help="with several systems and records of several references: also rank the systems "
+        "over N resampled reference sets and report each one's rank distribution and how "
+        "often each pair swaps (0: not; --multi-ref-mode best or mean)",
+    )
 
 
 def ranks_systems(args: argparse.Namespace) -> bool:
@@ -108,6 +119,11 @@ def check(args: argparse.Namespace) -> None:
         args.aggregate = "bootstrap"  # what the leaderboard reports, and the signature says
     if args.all_pairs and not several:
         raise CliError("--all-pairs needs --systems or --system-fields", 2)
+    if args.reference_resamples and not several:
+        raise CliError("--reference-resamples ranks systems: give --systems or --system-fields", 2)
+    if args.reference_resamples and args.output_format == "csv":
+        raise CliError("--reference-resamples: the csv leaderboard has no rank stability; "
+                       "use the text table, json or jsonl", 2)  # fmt: skip
     if args.report_explain < -1:
         raise CliError("--report-explain: expected -1 (all) or a count >= 0", 2)
 
@@ -188,12 +204,14 @@ def run_systems(args: argparse.Namespace, sides: Sides, scorer: Any, signature: 
         targets, systems, ids, scores = _within_limits(args, scorer, targets, systems, ids)
     else:
         scores = score_systems(scorer, targets, systems, args.multi_ref_mode)
+    stability = _stability(args, scorer, targets, systems)
     types = scorer.rouge_types
     samples, confidence, seed = args.bootstrap_samples, args.confidence_interval, args.seed
     test = args.paired_test
     board = leaderboard(
         scores, types, samples, confidence, seed, args.all_pairs, test, args.ar_trials
     )
+    board = dataclasses.replace(board, stability=stability)
     if not args.quiet:  # the paired tests' one rule: no evidence, p = 1 and a note
         for standing in board.standings:
             for rouge_type, result in standing.comparison.items():
@@ -208,6 +226,22 @@ def run_systems(args: argparse.Namespace, sides: Sides, scorer: Any, signature: 
     if args.report is not None:
         _write(args, scorer, targets, systems, ids, scores, signature, all_pairs=args.all_pairs)
     return _gate(args, board, names[0], scores[names[0]], types)
+
+
+def _stability(
+    args: argparse.Namespace, scorer: Any, targets: list[Any], systems: dict[str, list[str]]
+) -> Any:
+    """``--reference-resamples``' rank stability (None without it); exit 2
+    when every record has one reference or under another multi-reference mode."""
+    from kurenai.report import reference_stability
+
+    if not args.reference_resamples:
+        return None
+    try:
+        return reference_stability(scorer, targets, systems, args.reference_resamples,
+                                   args.multi_ref_mode, args.seed)  # fmt: skip
+    except ValueError as error:
+        raise CliError(f"--reference-resamples: {error}", 2) from None
 
 
 def _within_limits(
@@ -294,6 +328,7 @@ def _write(
                 explain_limit=args.report_explain,
                 paired_test=args.paired_test,
                 n_trials=args.ar_trials,
+                reference_resamples=getattr(args, "reference_resamples", 0),
                 title=f"kurenai report — {os.path.basename(args.report)}",
             )
     except ImportError as error:  # an extra missing: as check() says it

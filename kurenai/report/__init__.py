@@ -27,6 +27,7 @@ imports this package; it needs Jinja2 and Plotly only to render.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Mapping, Sequence
 from typing import IO, Any, Union
@@ -36,7 +37,14 @@ import numpy.typing as npt
 
 from kurenai.report import _data, _highlights, _render
 from kurenai.report._correlation_page import write_correlation_report
-from kurenai.report._systems import Leaderboard, Standing, leaderboard, score_systems, token_counts
+from kurenai.report._systems import (
+    Leaderboard,
+    Standing,
+    leaderboard,
+    reference_stability,
+    score_systems,
+    token_counts,
+)
 
 # The correlations live in kurenai.stats; re-exported here, where they were first.
 from kurenai.stats import (
@@ -62,6 +70,7 @@ __all__ = [
     "correlate",
     "correlate_scores",
     "leaderboard",
+    "reference_stability",
     "score_systems",
     "scored_records",
     "write_correlation_report",
@@ -93,6 +102,7 @@ def write_report(
     title: str | None = None,
     paired_test: str = "bootstrap",
     n_trials: int | None = None,
+    reference_resamples: int = 0,
 ) -> Leaderboard:
     """Write the report of ``systems`` (name -> predictions; a plain list is one
     system named ``prediction``) against ``targets`` to ``path`` (a file name or
@@ -110,10 +120,15 @@ def write_report(
     intervals), ``ar`` (approximate randomization, ``n_trials`` trials,
     None: 10,000; p-values only), or sacrebleu's conventions
     ``sacrebleu-bs`` / ``sacrebleu-ar`` (:data:`kurenai.stats.TESTS`); the
-    page names the one used.
+    page names the one used.  ``reference_resamples``: with records of several
+    references, also rank the systems over that many resampled reference sets
+    (:func:`reference_stability`, best reference, the same ``seed``); the
+    leaderboard and the page show each system's rank distribution and the
+    pairs' swap rates.
 
     Raises ValueError if the systems do not all have one prediction per
-    target or a named baseline has a system's name, and ImportError without
+    target, a named baseline has a system's name or ``reference_resamples``
+    is asked of records with one reference each, and ImportError without
     the ``report`` extra.
     """
     named = dict(systems) if isinstance(systems, Mapping) else {"prediction": list(systems)}
@@ -143,6 +158,11 @@ def write_report(
     board = leaderboard(
         corpus, types, n_samples, confidence, seed, all_pairs, paired_test, n_trials
     )
+    if reference_resamples:
+        kept = [targets[i] for i in scored]
+        texts = {name: [p[i] for i in scored] for name, p in named.items()}
+        found = reference_stability(scorer, kept, texts, reference_resamples, seed=seed)
+        board = dataclasses.replace(board, stability=found)
     first = next(iter(named))
     primary = corpus[first][0, 2]
     delta = None if base is None else primary - corpus[base][0, 2]

@@ -84,6 +84,7 @@ def render(stream: IO[str], data: dict[str, Any], board: Any, title: str) -> Non
         paired_test=data["resampling"]["test"],
         paired_summary=check_test(data["resampling"]["test"]).summary,
         trials=data["resampling"]["trials"],
+        stability=data["leaderboard"].get("rank_stability"),
         script_name="report.js",
     )
 

@@ -68,6 +68,9 @@ class Leaderboard:
     standings: tuple[Standing, ...]
     pairs: dict[tuple[str, str], dict[str, PairedResult]]
     confidence: float
+    # The rank stability under resampled references, when asked for
+    # (:func:`kurenai.stats.rank_stability`), else None.
+    stability: Any = None
 
     @property
     def ranked_by(self) -> str:
@@ -107,6 +110,7 @@ class Leaderboard:
                 {"system": a, "baseline": b, "comparison": {t: r.as_dict() for t, r in c.items()}}
                 for (a, b), c in self.pairs.items()
             ],
+            **({} if self.stability is None else {"rank_stability": self.stability.as_dict()}),
         }
 
     def text(self) -> str:
@@ -131,6 +135,8 @@ class Leaderboard:
         lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
         if len(self.standings) > 1:
             lines.append(self.legend())
+        if self.stability is not None:
+            lines += ["", self.stability.text()]
         return "\n".join(lines)
 
     def legend(self) -> str:
@@ -141,6 +147,10 @@ class Leaderboard:
             "Δ: the difference from rank 1, with the paired test's p; "
             "best: the highest mean F of its type."
         )
+
+
+# The multi-reference modes a rank stability can follow, and its name for each.
+STABILITY_MODES = {"best": "best", "mean": "mean", "avg": "mean"}
 
 
 def leaderboard(
@@ -205,3 +215,30 @@ def leaderboard(
 def _seed(seed: int | None) -> Any:
     # None draws from NumPy's global generator, as rouge-score's aggregator does.
     return None if seed is None else np.random.RandomState(seed)
+
+
+def reference_stability(
+    scorer: Any,
+    targets: Sequence[Target],
+    systems: Mapping[str, Sequence[str]],
+    n_samples: int,
+    mode: str = "best",
+    seed: int | None = None,
+) -> Any:
+    """The systems' :func:`~kurenai.stats.rank_stability` over ``n_samples``
+    resampled reference sets of each record (``mode``: ``best``, or ``mean``/
+    ``avg``: how a drawn set's scores combine, as the multi-reference modes).
+
+    Raises ValueError when no record has several references, or under
+    another mode."""
+    from kurenai.stats import rank_stability
+
+    if mode not in STABILITY_MODES:
+        raise ValueError(f"rank stability under the references combines them by best or mean "
+                         f"(the multi-reference modes), not {mode!r}")  # fmt: skip
+    if not any(not isinstance(t, str) and len(t) > 1 for t in targets):
+        raise ValueError("rank stability under the references needs records with several "
+                         "references: every record has one")  # fmt: skip
+    return rank_stability(
+        scorer, targets, systems, n_samples, mode=STABILITY_MODES[mode], seed=seed
+    )

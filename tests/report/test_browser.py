@@ -415,3 +415,26 @@ def test_the_leaderboard_says_best_only_in_each_types_best_cell(
     headers = [th.text for th in driver.find_elements("css selector", "#leaderboard thead th")]
     assert sum(h.startswith("Δ rank 1") for h in headers) == 2
     _shot(driver, shots, "#leaderboard", "leaderboard-best.png")
+
+
+def test_the_report_draws_the_rank_stability_under_the_references(
+    driver: Any, tmp_path: Path, shots: Path
+) -> None:
+    targets = [[t, b, p] for t, p, b in ENGLISH]  # three references per record
+    systems = {name: [t[k] for t in targets] for k, name in enumerate(["a", "b", "c</script>"])}
+    path = tmp_path / "stability.html"
+    board = write_report(
+        path, RougeScorer(["rouge1"]), targets, systems, seed=0, n_samples=50,
+        reference_resamples=200,
+    )  # fmt: skip
+    assert board.stability is not None and board.stability.samples == 200
+    assert not _errors(open_report(driver, path))
+    chart = driver.find_element("css selector", "#rank-stability .chart.swaps")
+    driver.execute_script("arguments[0].scrollIntoView()", chart)
+    assert chart.find_elements("css selector", ".main-svg"), "the heatmap is drawn"
+    ticks = [t.text for t in chart.find_elements("css selector", ".ytick text")]
+    assert sorted(ticks) == sorted(board.stability.systems) and "c</script>" in ticks
+    check_clear_of_the_toolbar(
+        driver, driver.find_element("css selector", "#rank-stability figure")
+    )
+    driver.save_screenshot(str(shots / "report-stability.png"))

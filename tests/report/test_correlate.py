@@ -184,3 +184,39 @@ def test_import_kurenai_and_its_report_import_no_scipy() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "False"
+
+
+def test_the_page_shows_the_rank_stability_when_there_is_one(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from kurenai.stats import rank_stability
+
+    references, predictions, judgments = _corpus(systems=3)
+    renamed = {"<b>s0</b>": "s0"}  # a name the page must print as text
+    predictions = {("<b>s0</b>" if s == "s0" else s): p for s, p in predictions.items()}
+    for row in judgments:
+        row["system"] = next((k for k, v in renamed.items() if v == row["system"]), row["system"])
+    found = correlate(references, predictions, judgments, ["rouge1"], n_samples=0, seed=1)
+    path = tmp_path / "plain.html"
+    write_correlation_report(path, found)
+    assert 'id="rank-stability"' not in path.read_text(encoding="utf-8")  # none asked for
+    documents = sorted(references)
+    multi = [[references[d], predictions["s1"][d], predictions["s2"][d]] for d in documents]
+    texts = {s: [predictions[s][d] for d in documents] for s in predictions}
+    stability = rank_stability(RougeScorer(["rouge1"]), multi, texts, 50, seed=2)
+    write_correlation_report(path, replace(found, stability=stability))
+    page = path.read_text(encoding="utf-8")
+    assert page_data(path)["rank_stability"] == json.loads(json.dumps(stability.as_dict()))
+    section = page[page.index('id="rank-stability"') :]
+    assert "&lt;b&gt;s0&lt;/b&gt;" in section and "<b>s0" not in section
+    assert section.count('<tr><td class="num">') == 3  # a row per system
+    for k, system in enumerate(stability.systems):  # its rank distribution, as shares
+        shares = [f"{100 * c / 50:.1f}%" for c in stability.ranks[system] if c]
+        row = section[section.index(f'<td class="num">{k + 1}</td>') :].split("</tr>")[0]
+        assert re.findall(r"\d+\.\d%", row) == shares
+    swapping = [(a, b, v) for (a, b), v in stability.swaps.items() if v > 0]
+    assert swapping, "the references were chosen to make the systems swap"
+    swaps = section[section.index('class="board swaps"') :].split("</table>")[0]
+    assert swaps.count("<tr><td") == len(swapping)
+    assert f"{100 * swapping[0][2]:.1f}%" in swaps
+    assert section.count('class="chart swaps"') == 1

@@ -91,3 +91,36 @@ def test_the_coefficients_intervals_stand_side_by_side(driver: Any, tmp_path: Pa
             at = [round(points[metric], 1) for points in xs]
             assert len(set(at)) == 3, (names, at)
         driver.save_screenshot(str(shots / f"correlation-intervals-{k}.png"))
+
+
+def test_the_rank_stability_draws_its_swaps_as_a_heatmap(driver: Any, tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from kurenai.stats import RankStability
+
+    path = _page(tmp_path)
+    found = correlate_scores(
+        {"rouge1": np.arange(6.0).reshape(3, 2)}, {"quality": np.ones((3, 2))},
+        ["<b>a</b>", "b", "c"], ["d0", "d1"], n_samples=0,
+    )  # fmt: skip
+    names = ("<b>a</b>", "b", "c")
+    stability = RankStability(
+        "rouge1", "best", 10, False, 0, names, dict(zip(names, (0.5, 0.4, 0.3))),
+        {"<b>a</b>": [7, 3, 0], "b": [3, 6, 1], "c": [0, 1, 9]},
+        {("<b>a</b>", "b"): 0.3, ("<b>a</b>", "c"): 0.0, ("b", "c"): 0.1},
+    )  # fmt: skip
+    write_correlation_report(path, replace(found, stability=stability))
+    logs = open_report(driver, path)
+    assert not [entry for entry in logs if entry.get("level") in ("SEVERE", "ERROR")], logs
+    chart = driver.find_element("css selector", ".chart.swaps")
+    driver.execute_script("arguments[0].scrollIntoView()", chart)
+    assert chart.find_elements("css selector", ".main-svg"), "the heatmap is drawn"
+    z = driver.execute_script("return arguments[0].data[0].z", chart)
+    assert z == [[None, 0.3, 0.0], [0.3, None, 0.1], [0.0, 0.1, None]]
+    ticks = [t.text for t in chart.find_elements("css selector", ".xtick text")]
+    assert ticks == ["<b>a</b>", "b", "c"]  # names, not markup
+    assert driver.execute_script("return document.querySelectorAll('b').length") == 0
+    check_clear_of_the_toolbar(
+        driver, driver.find_element("css selector", "#rank-stability figure")
+    )
+    driver.save_screenshot(str(artifacts_dir(tmp_path) / "correlation-stability.png"))

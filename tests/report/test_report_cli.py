@@ -274,3 +274,75 @@ def test_a_file_holding_one_system_beside_the_references_names_it(
     result = call_main(capsys, *argv, "--report", str(report))
     assert result.code == 0, result.err
     assert page_data(report)["systems"] == ["dev.jsonl", "old.jsonl"]
+
+
+def _several_references(tmp_path: Path) -> tuple[str, list[list[str]], dict[str, list[str]]]:
+    """Records of three references each, a system that copies the first and
+    two that copy the second or third: which is best depends on the draw."""
+    targets = [[t, b, p] for t, p, b in ENGLISH]
+    systems = {"prediction": [t[0] for t in targets], "other": [t[1] for t in targets],
+               "third": [t[2] for t in targets]}  # fmt: skip
+    path = tmp_path / "multi.jsonl"
+    rows = [{"target": t, **{s: v[k] for s, v in systems.items()}} for k, t in enumerate(targets)]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return str(path), targets, systems
+
+
+def test_a_leaderboard_reports_the_rank_stability_under_the_references(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from kurenai.stats import rank_stability
+
+    path, targets, systems = _several_references(tmp_path)
+    argv = ["--target-file", path, "--prediction-file", path, "--system-fields", "other,third"]
+    argv += ["--seed", "3", "--bootstrap-samples", "20", "--reference-resamples", "40"]
+    scorer = RougeScorer(["rouge1", "rouge2", "rougeL"])
+    expected = rank_stability(scorer, targets, systems, 40, seed=3)
+    assert 0 < max(expected.swaps.values()) < 1, "the records were chosen to make systems swap"
+    report = tmp_path / "board.html"
+    result = call_main(capsys, *argv, "--output-format", "json", "--report", str(report))
+    assert result.code in (0, 3), result.err
+    assert json.loads(result.out)["rank_stability"] == json.loads(json.dumps(expected.as_dict()))
+    page = report.read_text(encoding="utf-8")
+    assert (
+        page_data(report)["leaderboard"]["rank_stability"]
+        == json.loads(result.out)["rank_stability"]
+    )
+    assert page.count('<tr><td class="num">') >= 3 and 'class="chart swaps"' in page
+    result = call_main(capsys, *argv, "--output-format", "jsonl")
+    last = json.loads(result.out.splitlines()[-1])
+    assert last == {"rank_stability": json.loads(json.dumps(expected.as_dict()))}
+    result = call_main(capsys, *argv)
+    assert expected.text() in result.out
+    result = call_main(capsys, *argv[:-2])  # not asked for: none
+    assert "rank stability" not in result.out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--multi-ref-mode", "average"], "by best or mean"),
+        (["--output-format", "csv"], "the csv leaderboard has no rank stability"),
+    ],
+)
+def test_the_rank_stability_refuses_what_it_cannot_report(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, extra: list[str], message: str
+) -> None:
+    path, _, _ = _several_references(tmp_path)
+    argv = ["--target-file", path, "--prediction-file", path, "--system-fields", "other"]
+    result = call_main(capsys, *argv, "--reference-resamples", "10", *extra)
+    assert result.code == 2 and message in result.err, result.err
+
+
+def test_the_rank_stability_needs_several_references_and_systems(
+    capsys: pytest.CaptureFixture[str], files: dict[str, str]
+) -> None:
+    argv = ["--target-file", files["t"], "--prediction-file", files["p"], "--newline-escape"]
+    result = call_main(capsys, *argv, "--reference-resamples", "10")
+    assert result.code == 2 and "give --systems or --system-fields" in result.err
+    report = Path(files["dir"]) / "none.html"
+    argv += ["--systems", files["b"], "--reference-resamples", "10", "--report", str(report)]
+    result = call_main(capsys, *argv)
+    assert result.code == 2, result.err
+    assert "needs records with several references: every record has one" in result.err
+    assert result.out == "" and not report.exists()  # nothing half-written

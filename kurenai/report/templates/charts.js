@@ -16,5 +16,19 @@ window.kurenaiCharts = (function () {
   // A name from the data as Plotly shows it, not as its pseudo-HTML: Plotly
   // reads "<b>" in a label or an axis title as markup, and "&lt;" as "<".
   const text = (s) => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  return { layout: layout, config: config, intervals: intervals, text: text };
+  // A rank stability's swap rates (RankStability.as_dict()) as a heatmap in
+  // \`div\`: rows and columns the systems in their observed order.
+  const swaps = (div, S) => {
+    const names = S.systems.map((r) => r.system), index = new Map(names.map((n, i) => [n, i]));
+    const z = names.map(() => names.map(() => null));
+    S.swaps.forEach((p) => {
+      const a = index.get(p.above), b = index.get(p.below);
+      z[a][b] = p.share; z[b][a] = p.share;
+    });
+    const shown = names.map(text);
+    Plotly.newPlot(div, [{ type: "heatmap", x: shown, y: shown, z: z, zmin: 0, zmax: 0.5,
+      colorscale: "Reds", hoverongaps: false, hovertemplate: "%{y} / %{x}: %{z:.1%}<extra></extra>" }],
+    layout({ margin: { t: 34, r: 10, b: 90, l: 120 }, yaxis: { autorange: "reversed" } }), config);
+  };
+  return { layout: layout, config: config, intervals: intervals, text: text, swaps: swaps };
 })();

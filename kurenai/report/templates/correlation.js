@@ -6,7 +6,7 @@
 "use strict";
 (function () {
   const D = JSON.parse(document.getElementById("report-data").textContent);
-  const { layout, config, intervals, text } = window.kurenaiCharts;
+  const { layout, config, intervals, text, swaps } = window.kurenaiCharts;
   const coefficients = [...new Set(D.correlations.map((c) => c.coefficient))];
 
   document.querySelectorAll(".chart.intervals").forEach((div) => {
@@ -40,5 +40,6 @@
     ], layout({ xaxis: { title: { text: text(metric) } },
       yaxis: { title: { text: text(criterion) } }, showlegend: false }), config);
   });
+  document.querySelectorAll(".chart.swaps").forEach((div) => swaps(div, D.rank_stability));
   window.kurenaiReport = { ready: true };  // what the browser tests wait for
 })();

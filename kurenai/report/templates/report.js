@@ -423,6 +423,10 @@
   refilter(false);
   extremes();
   charts();
+  if (D.leaderboard.rank_stability) {  // the rank stability's swap rates (charts.js)
+    document.querySelectorAll(".chart.swaps").forEach(
+      (div) => window.kurenaiCharts.swaps(div, D.leaderboard.rank_stability));
+  }
   // Lowercase the texts for the filter once the page is drawn, not on the first keystroke.
   setTimeout(() => { if (haystack === null) buildHaystack(); }, 0);
   window.kurenaiReport = {
