@@ -20,7 +20,7 @@ from cli_support import kurenai_command
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kurenai.cli import _files
+from kurenai._core import paths as _paths
 
 pytestmark = pytest.mark.skipif(os.name == "nt", reason="POSIX signals")
 
@@ -142,9 +142,9 @@ def test_an_interrupt_right_after_the_temporary_file_is_made_removes_it(
         raise KeyboardInterrupt
 
     real_open = os.open
-    monkeypatch.setattr(_files.os, "open", interrupted_open)
+    monkeypatch.setattr(_paths.os, "open", interrupted_open)
     output = tmp_path / "scores.csv"
-    with pytest.raises(KeyboardInterrupt), _files.atomic_output(str(output)):
+    with pytest.raises(KeyboardInterrupt), _paths.atomic_output(str(output)):
         raise AssertionError("never reached")
     assert made and not os.path.exists(made[0])
     assert list(tmp_path.iterdir()) == []
