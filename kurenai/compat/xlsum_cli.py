@@ -147,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    from kurenai.compat.xlsum import RougeScorer
+    from kurenai.compat.xlsum import RougeScorer, XLSumLimitError
 
     args = _parser().parse_args(argv)
     try:
@@ -162,8 +162,11 @@ def _main(argv: Sequence[str] | None) -> int:
             scorer.score("", "")  # the package reads the types when it first scores
         except (TypeError, ValueError) as error:
             raise runner.CommandError(str(error), runner.USAGE) from None
-        predictions, references, over = _records(args, scorer)
-        result = _scores(args, lang, predictions, references)
+        try:  # a record past the dialect's limits (MAX_RUN, MAX_CHARS): one line, status 1
+            predictions, references, over = _records(args, scorer)
+            result = _scores(args, lang, predictions, references)
+        except XLSumLimitError as error:
+            raise runner.CommandError(str(error)) from None
     notes = [note] if note else []
     notes += _warnings(said)
     if over:
