@@ -282,9 +282,7 @@ def test_columns_of_duplicate_types(backend: str) -> None:
 
 
 @pytest.mark.compiled_only
-def test_the_compiled_scan_stems_through_its_cache_then_compiled_porter_or_the_stemmer() -> (
-    None
-):
+def test_the_compiled_scan_stems_through_its_cache_then_compiled_porter_or_the_stemmer() -> None:
     from kurenai import _fused
 
     spec = parse_types(["rouge1"])
