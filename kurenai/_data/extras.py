@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 
 __all__ = ["editable", "pip_install"]
 
@@ -34,6 +35,8 @@ def editable() -> bool:
     installed at all (a source tree on ``sys.path``)."""
     from importlib import metadata
 
+    if _in_source_tree():
+        return True
     try:
         distribution = metadata.distribution("kurenai")
     except metadata.PackageNotFoundError:
@@ -47,3 +50,13 @@ def editable() -> bool:
         return False
     info = found.get("dir_info") if isinstance(found, dict) else None
     return isinstance(info, dict) and info.get("editable") is True
+
+
+def _in_source_tree() -> bool:
+    """Whether this kurenai is imported from a checkout: its folder beside the
+    tree's ``setup.py`` and ``pyproject.toml`` (an editable install, or a tree
+    on ``sys.path``).  pip's record alone can mislead there: the
+    ``kurenai.egg-info`` an editable build leaves in the checkout is found
+    first on ``sys.path`` and records no direct URL."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return all(os.path.isfile(os.path.join(root, name)) for name in ("setup.py", "pyproject.toml"))

@@ -34,6 +34,7 @@ def _installed(monkeypatch: pytest.MonkeyPatch, found: _Installed | None) -> Non
         return found
 
     monkeypatch.setattr(metadata, "distribution", distribution)
+    monkeypatch.setattr(extras, "_in_source_tree", lambda: False)  # as from site-packages
     extras.editable.cache_clear()
 
 
@@ -71,3 +72,23 @@ def test_a_missing_analyser_names_the_wheels_command(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(_morphological, "_installed", lambda module: False)
     with pytest.raises(ImportError, match=r"fugashi.*: pip install 'kurenai\[ja\]'$"):
         get_tokenizer("mecab")
+
+
+@pytest.mark.parametrize("tree", [True, False], ids=["checkout", "site-packages"])
+def test_a_source_tree_is_told_by_the_files_beside_the_package(tmp_path: Any, tree: bool) -> None:
+    # The module loaded from a copy placed as in a checkout (setup.py and
+    # pyproject.toml beside the package folder) or as in site-packages.
+    import importlib.util
+    import shutil
+
+    folder = tmp_path / "kurenai" / "_data"
+    folder.mkdir(parents=True)
+    shutil.copy(extras.__file__, folder / "extras.py")
+    if tree:
+        (tmp_path / "setup.py").write_text("")
+        (tmp_path / "pyproject.toml").write_text("")
+    spec = importlib.util.spec_from_file_location("_extras_copy", folder / "extras.py")
+    assert spec is not None and spec.loader is not None
+    copy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(copy)
+    assert copy._in_source_tree() is tree
