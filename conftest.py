@@ -99,6 +99,9 @@ collect_ignore = [
 # leaves those out and runs the rest: what the first run skipped, and what it
 # could not collect.  With pytest-xdist the controller writes the file (it
 # receives every worker's reports); each worker leaves out the same tests.
+# Each variable is taken out of the environment once read: a test that runs
+# pytest again (the sdist's and the build's tests) must not record into the
+# file or leave out its own tests by it.
 RECORD_PASSED = "KURENAI_RECORD_PASSED"
 SKIP_PASSED = "KURENAI_SKIP_PASSED"
 
@@ -117,13 +120,13 @@ class _PassedRecorder:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    record = os.environ.get(RECORD_PASSED)
+    record = os.environ.pop(RECORD_PASSED, None)
     if record and not hasattr(config, "workerinput"):  # the controller, or a run without -n
         config.pluginmanager.register(_PassedRecorder(Path(record)), "kurenai-record-passed")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    skip = os.environ.get(SKIP_PASSED)
+    skip = os.environ.pop(SKIP_PASSED, None)
     if not skip:
         return
     passed = set(Path(skip).read_text(encoding="utf-8").splitlines())

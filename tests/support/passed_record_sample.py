@@ -10,9 +10,12 @@ import pytest
 
 
 def test_passes() -> None:
-    assert True
+    # The variables are the session's: a pytest a test starts must not inherit them.
+    assert "KURENAI_RECORD_PASSED" not in os.environ
+    assert "KURENAI_SKIP_PASSED" not in os.environ
 
 
 def test_skips_when_asked() -> None:
+    assert "KURENAI_SKIP_PASSED" not in os.environ
     if os.environ.get("KURENAI_SAMPLE_SKIP") == "1":
         pytest.skip("asked to skip")
