@@ -31,10 +31,12 @@ own statuses for its refusals (they are the script's contract).
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import IO, NoReturn
@@ -167,11 +169,36 @@ def signals_raise() -> Iterator[None]:
         return
     wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
     previous = {signum: signal.signal(signum, _raise) for signum in wanted}
+    hook = sys.unraisablehook
+    sys.unraisablehook = _interrupt_again(hook)
     try:
         yield
     finally:
+        sys.unraisablehook = hook
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def _interrupt_again(hook: Callable[..., object]) -> Callable[..., object]:
+    """An unraisable-exception hook for the block: Ctrl-C that lands in a
+    ``__del__`` (a library's finalizer while it loads) is swallowed there by
+    Python, which prints a traceback and runs on; here it is delivered again,
+    so the run ends as any interrupt does (one line, 130)."""
+
+    def unraisable(found: object) -> None:
+        if isinstance(getattr(found, "exc_value", None), KeyboardInterrupt):
+            # From another thread: raised where the main thread next checks for
+            # signals, after this hook (an interrupt raised in here is swallowed too).
+            _thread.start_new_thread(_interrupt_soon, ())
+            return
+        hook(found)
+
+    return unraisable
+
+
+def _interrupt_soon() -> None:
+    time.sleep(0.01)  # the hook has returned by then
+    _thread.interrupt_main()
 
 
 def _raise(signum: int, frame: FrameType | None) -> None:

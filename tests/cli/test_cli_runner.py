@@ -391,3 +391,33 @@ def test_the_patched_runner_is_the_same_runner(
     script.write_text("raise ValueError('its own')\n")
     with pytest.raises(ValueError, match="its own"):  # its own traceback
         patched.main([str(script)])
+
+
+_FINALIZER_INTERRUPTED = """
+import sys, time
+from kurenai._core import runner
+
+class Finalizer:
+    def __del__(self):
+        raise KeyboardInterrupt  # Ctrl-C landing in a library's __del__
+
+def body():
+    Finalizer()  # collected at once: Python swallows what its __del__ raises
+    for _ in range(500):
+        time.sleep(0.01)
+    print("ran on")
+    return 0
+
+sys.exit(runner.run("demo", body))
+"""
+
+
+@pytest.mark.slow
+@posix
+def test_ctrl_c_swallowed_by_a_finalizer_still_ends_the_run() -> None:
+    # Python reports an exception raised in __del__ as "Exception ignored" and
+    # runs on; the runner delivers that interrupt again (one line, 130).
+    done = subprocess.run(
+        [sys.executable, "-c", _FINALIZER_INTERRUPTED], capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "demo: interrupted\n")
