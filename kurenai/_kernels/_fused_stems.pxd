@@ -340,7 +340,7 @@ cdef inline int set_stem_rule(StemCache *c, object stem, object porter_rule) exc
     words, whose every stem (a non-empty run of [a-z0-9]) each scan mode's
     post-stem filter keeps."""
     from kurenai._data.rules import SCANS
-    from kurenai.tokenizers._stemming import CachedPorterStemmer
+    from kurenai.tokenizers._stemming import CachedPorterStemmer, compiled_porter_agrees
 
     owner = cached_stemmer(stem)
     rule = porter_rule if owner is None else owner.rule
@@ -348,7 +348,12 @@ cdef inline int set_stem_rule(StemCache *c, object stem, object porter_rule) exc
     c.max_length = min(rule.max_length, PY_SSIZE_T_MAX)
     c.words_only = rule.words_only
     keeps = [None] + [scan.keeps for scan in SCANS.values()]
-    c.porter = type(owner) is CachedPorterStemmer and rule == porter_rule and owner._keep in keeps
+    c.porter = (
+        type(owner) is CachedPorterStemmer
+        and rule == porter_rule
+        and owner._keep in keeps
+        and compiled_porter_agrees()  # NLTK 3.10's rules: the installed NLTK's too
+    )
     return 0
 
 

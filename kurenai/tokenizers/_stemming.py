@@ -18,6 +18,8 @@ from libstemmer's).  Which tokens each stemmer sees is
 
 from __future__ import annotations
 
+import functools
+import re
 import sys
 import threading
 from typing import Any, Callable, Optional, Union
@@ -327,10 +329,24 @@ def porter_stem(word: str) -> str:
     return _nltk_porter()(word)
 
 
+@functools.lru_cache(maxsize=1)
+def compiled_porter_agrees() -> bool:
+    """Whether the installed NLTK stems as kurenai's compiled Porter does.
+
+    The compiled copy is NLTK 3.10's.  Earlier releases look NLTK's irregular
+    forms up before lowercasing (``SKY`` stems to ``ski``, not ``sky``), so
+    with them every word goes to NLTK itself.  Read from the package metadata:
+    NLTK is not imported to tell."""
+    found = re.match(r"(\d+)\.(\d+)", distribution_version("nltk"))
+    return found is not None and (int(found.group(1)), int(found.group(2))) >= (3, 10)
+
+
 def _compiled_porter() -> Callable[[str], str | None] | None:
     # The kernel row's choice (kurenai._backend.fused, which
     # ``import kurenai`` loads), read rather than imported: the tokenizers sit
     # below the kernels.  None under the pure-Python implementation.
+    if not compiled_porter_agrees():
+        return None
     backend = sys.modules.get("kurenai._backend")
     return getattr(getattr(backend, "fused", None), "porter_stem", None)
 

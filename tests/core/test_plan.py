@@ -26,6 +26,7 @@ from kurenai.tokenizers import (
     get_tokenizer,
     register_tokenizer,
 )
+from kurenai.tokenizers._stemming import compiled_porter_agrees
 
 WORDS = ["the", "cats", "running", "Runs", "猫", "今日は", "a1", "x", "ΣΑΣ", "dogs.", "e\u0301"]
 
@@ -290,15 +291,19 @@ def test_the_compiled_scan_stems_through_its_cache_then_compiled_porter_or_the_s
     stemmer = tokenizer.stemmer  # type: ignore[attr-defined]
     plan = _fused.FusedPlan(spec, _fused.SCAN_MODES["whitespace"], stemmer, Score)
     assert plan.score("running dogs", "runs")["rouge1"].precision == 1.0
-    # A token new to the plan is stemmed by the compiled Porter (NLTK's rules in
-    # C): the registry's Porter memo is neither read nor called.
     stemmer.__self__.memo["walking"] = "run"
-    assert plan.score("running", "walking")["rouge1"].precision == 0.0
-    assert plan.score("walk", "walking")["rouge1"].precision == 1.0
-    assert stemmer.__self__.memo == {"walking": "run"}  # nothing added by the scan
-    assert plan._stem_cache()[0] == 5  # running, dogs, runs, walking, walk
-    plan._stem_cache(_fused.STEM_CACHE_BYTES)  # emptied: stemmed again, the same way
-    assert plan.score("walk", "walking")["rouge1"].precision == 1.0
+    if not compiled_porter_agrees():
+        # NLTK before 3.10 (its irregular forms differ): a miss is the memo's, then NLTK's.
+        assert plan.score("running", "walking")["rouge1"].precision == 1.0
+    else:
+        # A token new to the plan is stemmed by the compiled Porter (NLTK 3.10's
+        # rules in C): the registry's Porter memo is neither read nor called.
+        assert plan.score("running", "walking")["rouge1"].precision == 0.0
+        assert plan.score("walk", "walking")["rouge1"].precision == 1.0
+        assert stemmer.__self__.memo == {"walking": "run"}  # nothing added by the scan
+        assert plan._stem_cache()[0] == 5  # running, dogs, runs, walking, walk
+        plan._stem_cache(_fused.STEM_CACHE_BYTES)  # emptied: stemmed again, the same way
+        assert plan.score("walk", "walking")["rouge1"].precision == 1.0
     calls: list[str] = []
 
     def shout(token: str) -> str:

@@ -192,3 +192,22 @@ def test_stemming_ascii_text_never_imports_nltk(code: str) -> None:
         [sys.executable, "-c", check], cwd=ROOT, capture_output=True, text=True, timeout=300
     )
     assert out.returncode == 0, out.stderr
+
+
+@pytest.mark.parametrize(("version", "agrees"), [("3.10.4", True), ("3.9.1", False), ("?", False)])
+def test_the_compiled_copy_serves_only_where_nltk_agrees(
+    monkeypatch: pytest.MonkeyPatch, version: str, agrees: bool
+) -> None:
+    # NLTK before 3.10 stems its irregular forms otherwise ("SKY" -> "ski"):
+    # there every word goes to NLTK itself.
+    from kurenai.tokenizers import _stemming
+
+    monkeypatch.setattr(_stemming, "distribution_version", lambda package: version)
+    _stemming.compiled_porter_agrees.cache_clear()
+    try:
+        assert _stemming.compiled_porter_agrees() is agrees
+        if not agrees:
+            assert _stemming._compiled_porter() is None
+    finally:
+        monkeypatch.undo()
+        _stemming.compiled_porter_agrees.cache_clear()
