@@ -20,10 +20,11 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from kurenai._core.paths import MAX_LINE_BYTES
 from kurenai._core.runner import USAGE, CommandError, ExitRequest
 from kurenai._data.spelling import did_you_mean
 
-__all__ = ["Parser", "add_rouge_types", "int_in", "words"]
+__all__ = ["Parser", "add_max_line_bytes", "add_rouge_types", "int_in", "words"]
 
 # A word after --rouge-types that is a type (or a comma list of them), not a file.
 _TYPE = re.compile(r"(?i)rouge[\w-]*(,[\w-]*)*\Z")
@@ -166,6 +167,19 @@ def add_rouge_types(
         default=list(default),
         metavar="TYPE",
         help=f"{help + '; ' if help else ''}a comma list or separate words (default: {listed})",
+    )
+
+
+def add_max_line_bytes(group: Any) -> None:
+    """``--max-line-bytes N``, as ``kurenai correlate`` and ``kurenai xlsum`` take it
+    (the scoring command's adds what ``--max-chars`` does to a long line)."""
+    group.add_argument(
+        "--max-line-bytes",
+        type=int_in(1),
+        default=MAX_LINE_BYTES,
+        metavar="N",
+        help="refuse a line of more than N bytes as it is read, before it is held "
+        f"(default: {MAX_LINE_BYTES:,}, 256 MiB)",
     )
 
 

@@ -31,8 +31,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from kurenai._core import runner
-from kurenai._core.parsers import Parser, add_rouge_types
-from kurenai._core.paths import MAX_LINE_BYTES, read_lines
+from kurenai._core.parsers import Parser, add_max_line_bytes, add_rouge_types
+from kurenai._core.paths import read_lines
 from kurenai.cli import _files, _reporting
 from kurenai.cli._progress import Progress
 from kurenai.cli._sources import CliError
@@ -63,14 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     files.add_argument(
         "--references", help="document, reference or references (default: --judgments)"
     )
-    files.add_argument(
-        "--max-line-bytes",
-        type=int_in(1),
-        default=MAX_LINE_BYTES,
-        metavar="N",
-        help="refuse a line of more than N bytes as it is read, before it is held "
-        f"(default: {MAX_LINE_BYTES:,}, 256 MiB)",
-    )
+    add_max_line_bytes(files)
     scoring = parser.add_argument_group("metrics")
     add_rouge_types(scoring, ["rouge1", "rouge2", "rougeL"])
     scoring.add_argument(

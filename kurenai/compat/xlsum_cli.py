@@ -29,8 +29,8 @@ import warnings
 from collections.abc import Sequence
 
 from kurenai._core import runner
-from kurenai._core.parsers import Parser, add_rouge_types, int_in
-from kurenai._core.paths import MAX_LINE_BYTES, read_lines
+from kurenai._core.parsers import Parser, add_max_line_bytes, add_rouge_types, int_in
+from kurenai._core.paths import read_lines
 from kurenai._data.spelling import closest, meant
 
 __all__ = ["XLSUM_LANGUAGES", "main", "xlsum_language"]
@@ -76,14 +76,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_rouge_types(parser, ["rouge1", "rouge2", "rougeL", "rougeLsum"])
     limits = parser.add_argument_group("input limits (the scoring command's)")
-    limits.add_argument(
-        "--max-line-bytes",
-        type=int_in(1),
-        default=MAX_LINE_BYTES,
-        metavar="N",
-        help="refuse a line of more than N bytes as it is read, before it is held "
-        f"(default: {MAX_LINE_BYTES:,}, 256 MiB)",
-    )
+    add_max_line_bytes(limits)
     limits.add_argument(
         "--max-tokens",
         type=int_in(0),
