@@ -421,13 +421,8 @@ class RougeScorer(BaseScorer):
         >>> found["rouge1"].recall
         array([0.5, 0.5])
         """
-        found = _matrix.checked_texts(texts, "texts")
-        rows = _matrix.checked_indices(predictions, "predictions", len(found))
-        cols = _matrix.checked_indices(targets, "targets", len(found))
-        if len(rows) != len(cols):
-            raise ValueError(f"{len(cols)} targets but {len(rows)} predictions")
         return _matrix.score_indexed(
-            self._plan, self._tokenizer, self._splitter(), found, rows, cols
+            self._plan, self._tokenizer, self._splitter(), texts, predictions, targets
         )
 
     def score_arrow(

@@ -184,13 +184,18 @@ def score_indexed(
     plan: Plan,
     tokenizer: Any,
     splitter: Splitter | None,
-    texts: list[str],
-    rows: np.ndarray,
-    cols: np.ndarray,
+    texts: Sequence[str],
+    predictions: Sequence[int],
+    targets: Sequence[int],
 ) -> dict[str, Score]:
-    """Pair k is text ``rows[k]`` (the prediction) against text ``cols[k]``
-    (the target): per type a Score of 1-D arrays.  Pairs sharing a target are
-    taken together, its profile built once."""
+    """Pair k is text ``predictions[k]`` against text ``targets[k]`` (indices
+    into ``texts``, checked here): per type a Score of 1-D arrays.  Pairs
+    sharing a target are taken together, its profile built once."""
+    texts = checked_texts(texts, "texts")
+    rows = checked_indices(predictions, "predictions", len(texts))
+    cols = checked_indices(targets, "targets", len(texts))
+    if len(rows) != len(cols):
+        raise ValueError(f"{len(cols)} targets but {len(rows)} predictions")
     order = np.argsort(cols, kind="stable")
     rows, cols = np.ascontiguousarray(rows[order]), np.ascontiguousarray(cols[order])
     out = np.zeros((len(plan.rouge_types), len(SCORE_FIELDS), len(rows), 1))
