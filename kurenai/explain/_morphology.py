@@ -21,13 +21,13 @@ import threading
 import weakref
 from typing import Any, Callable
 
+from kurenai.tokenizers._mecab_taggers import mecab_base_form
 from kurenai.tokenizers._morphological import (
     JiebaTokenizer,
     KiwiTokenizer,
     MeCabTokenizer,
     MorphologicalTokenizer,
     SudachiTokenizer,
-    _mecab_base_form,
 )
 from kurenai.tokenizers._unicode import is_marks, is_spaced_word
 
@@ -111,7 +111,7 @@ def _mecab(tokenizer: MeCabTokenizer, taggers: Any) -> Analyse:
                 if start < 0:  # not expected: MeCab's surfaces are slices of its input
                     start = position
                 position = start + len(surface)
-                found.append((_mecab_base_form(word) if lemma else surface, start, position))
+                found.append((mecab_base_form(word) if lemma else surface, start, position))
         return found
 
     return analyse

@@ -11,12 +11,13 @@ options, whatever the number of scorers or threads.
 
 from __future__ import annotations
 
+import os
 import threading
 from typing import Any, Callable
 
 from kurenai.tokenizers._analyser_pool import POOL_MAX, AnalyserPool
 
-__all__ = ["shared_taggers"]
+__all__ = ["mecab_base_form", "mecab_surface", "mecab_tagger", "shared_taggers"]
 
 _POOLS: dict[tuple[str, str], AnalyserPool] = {}
 _LOCK = threading.Lock()
@@ -35,3 +36,27 @@ def shared_taggers(kind: str, options: str, make: Callable[[], Any]) -> Analyser
             pool.put(pool.make())
             _POOLS[key] = pool
         return pool
+
+
+def mecab_tagger(fugashi: Any, tagger_args: str) -> Any:
+    """A ``fugashi.Tagger`` on UniDic-lite, the dictionary the ``ja`` extra
+    installs and the signature names, unless ``tagger_args`` names one
+    (``-d``).  fugashi alone prefers the ``unidic`` package wherever it is
+    installed, even with its dictionary never downloaded (then MeCab cannot
+    start), and full UniDic splits words otherwise than the signature says."""
+    if "-d" in tagger_args.split():
+        return fugashi.Tagger(tagger_args)
+    import unidic_lite
+
+    dicdir = unidic_lite.DICDIR
+    mecabrc = os.path.join(dicdir, "mecabrc")
+    return fugashi.Tagger(f'-d "{dicdir}" -r "{mecabrc}" {tagger_args}'.rstrip())
+
+
+def mecab_surface(word: Any) -> str:
+    return str(word.surface)
+
+
+def mecab_base_form(word: Any) -> str:
+    base = getattr(word.feature, "orthBase", None)
+    return base if isinstance(base, str) and base not in ("", "*") else str(word.surface)

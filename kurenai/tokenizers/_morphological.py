@@ -38,7 +38,6 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import logging
-import os
 import re
 import threading
 import warnings
@@ -59,7 +58,12 @@ from kurenai.tokenizers._analyser_calls import (
     _runs_cut,
 )
 from kurenai.tokenizers._analyser_pool import POOL_MAX, Analyse, AnalyserPool
-from kurenai.tokenizers._mecab_taggers import shared_taggers
+from kurenai.tokenizers._mecab_taggers import (
+    mecab_base_form,
+    mecab_surface,
+    mecab_tagger,
+    shared_taggers,
+)
 from kurenai.tokenizers._private_cache import private_cache_dir
 from kurenai.tokenizers._protocol import distribution_version, own_name, signature_text
 from kurenai.tokenizers._stemming import Stemmer, porter_stemmer, stem_signature, stemmed
@@ -334,37 +338,13 @@ class MeCabTokenizer(MorphologicalTokenizer):
         return shared_taggers("unidic-lite", args, lambda: mecab_tagger(fugashi, args))
 
     def _analyser(self, taggers: AnalyserPool) -> Analyse:
-        word_of: Callable[[Any], str] = _mecab_base_form if self.use_stemmer else _mecab_surface
+        word_of: Callable[[Any], str] = mecab_base_form if self.use_stemmer else mecab_surface
 
         def analyse(piece: str) -> list[str]:
             with taggers.lend() as tagger:  # its nodes are read before it is lent again
                 return [word_of(word) for word in tagger(piece)]
 
         return analyse
-
-
-def mecab_tagger(fugashi: Any, tagger_args: str) -> Any:
-    """A ``fugashi.Tagger`` on UniDic-lite, the dictionary the ``ja`` extra
-    installs and the signature names, unless ``tagger_args`` names one
-    (``-d``).  fugashi alone prefers the ``unidic`` package wherever it is
-    installed, even with its dictionary never downloaded (then MeCab cannot
-    start), and full UniDic splits words otherwise than the signature says."""
-    if "-d" in tagger_args.split():
-        return fugashi.Tagger(tagger_args)
-    import unidic_lite
-
-    dicdir = unidic_lite.DICDIR
-    mecabrc = os.path.join(dicdir, "mecabrc")
-    return fugashi.Tagger(f'-d "{dicdir}" -r "{mecabrc}" {tagger_args}'.rstrip())
-
-
-def _mecab_surface(word: Any) -> str:
-    return str(word.surface)
-
-
-def _mecab_base_form(word: Any) -> str:
-    base = getattr(word.feature, "orthBase", None)
-    return base if isinstance(base, str) and base not in ("", "*") else str(word.surface)
 
 
 class SudachiTokenizer(MorphologicalTokenizer):
