@@ -37,14 +37,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import accumulate
-from typing import Any, Callable, NamedTuple, Union
+from typing import Any, Callable
 
 import numpy as np
 
-from kurenai._core import plan as _plan
+from kurenai._core.groups import FMEASURE, Combined, Groups, bounds
+from kurenai._core.jackknife import jackknife, jackknife_picking
 from kurenai._core.kinds import kind_of
-from kurenai._core.plan import SCORE_FIELDS, Plan, ScoreDict, Tallies, TypeSpec
+from kurenai._core.plan import SCORE_FIELDS, Plan, ScoreDict
 from kurenai._data.spelling import did_you_mean
 from kurenai.scoring import Score
 
@@ -61,81 +61,6 @@ __all__ = [
     "help_text",
     "uses_scores",
 ]
-
-FMEASURE = SCORE_FIELDS.index("fmeasure")
-# The pairs' scores: one dict per pair, or a float64 table (types x 3 x pairs).
-PairScores = Union[Sequence[ScoreDict], np.ndarray, None]
-
-
-class Groups:
-    """Predictions, each against its group of references: ``counts[g]``
-    consecutive (reference, prediction) pairs per group.
-
-    A mode reads the pairs' scores (``column``: given, or computed on first
-    use) and their tallies (computed on first use).
-    """
-
-    def __init__(
-        self,
-        plan: Plan,
-        counts: Sequence[int],
-        targets: Sequence[str],
-        predictions: Sequence[str],
-        scores: PairScores = None,
-    ) -> None:
-        self.plan, self.targets, self.predictions = plan, targets, predictions
-        self.bounds = _bounds(counts)
-        self._scores = scores
-        self._tallies: list[Tallies] | None = None
-
-    @property
-    def spec(self) -> TypeSpec:
-        return self.plan.spec
-
-    def column(self, i: int, field: int) -> list[float]:
-        """Per pair, the ``SCORE_FIELDS[field]`` of type ``i``."""
-        if isinstance(self._scores, np.ndarray):
-            found: list[float] = self._scores[i, field].tolist()
-            return found
-        name = self.spec.rouge_types[i]
-        return [scores[name][field] for scores in self.dicts()]
-
-    def dicts(self) -> Sequence[ScoreDict]:
-        """Per pair, its scores as a dict (not for a table of scores)."""
-        if self._scores is None:
-            targets, predictions = list(self.targets), list(self.predictions)
-            self._scores = self.plan.score_many(targets, predictions)  # type: ignore[assignment]
-        assert not isinstance(self._scores, np.ndarray)
-        return self._scores  # type: ignore[return-value]  # no size limit: never None
-
-    @property
-    def tallies(self) -> list[Tallies]:
-        """Per pair, the counts behind each type's score."""
-        if self._tallies is None:
-            pairs = zip(self.targets, self.predictions)
-            self._tallies = [
-                _plan.tallies(self.plan, target, prediction) for target, prediction in pairs
-            ]
-        return self._tallies
-
-    def first_highest(self, keys: Sequence[float]) -> list[int]:
-        """Per group, the pair of its first highest key: the one rule by which
-        every mode picks a reference (the first wins ties)."""
-        picked = []
-        for start, stop in self.bounds:
-            winner = start
-            for index in range(start + 1, stop):
-                if keys[index] > keys[winner]:
-                    winner = index
-            picked.append(winner)
-        return picked
-
-
-class Combined(NamedTuple):
-    """A mode's result: per type and group, the pair it picked, or a new Score."""
-
-    picks: list[list[int]] | None = None
-    scores: list[list[Score]] | None = None
 
 
 @dataclass(frozen=True)
@@ -204,120 +129,6 @@ def _mean(groups: Groups) -> Combined:
     return Combined(scores=scores)
 
 
-#: The most references per prediction ``jackknife-average`` pools: it pools
-#: every leave-one-out subset, M * (M - 1) tallies for M references.
-MAX_POOLED_REFERENCES = 1_000
-
-
-def _jackknife_picking(keys: Callable[[Groups, int], list[float]]) -> Callable[[Groups], Combined]:
-    """The jackknife of a picking mode in linear time: leaving out any pair
-    but the group's first highest keeps that one; leaving it out picks the
-    first highest of the rest.  Per group, the mean P, R and F of the
-    picks, leaving out each pair in order (a group of one: its own)."""
-
-    def combine(groups: Groups) -> Combined:
-        scores = []
-        for i in range(len(groups.spec.rouge_types)):
-            key = keys(groups, i)
-            columns = [groups.column(i, field) for field in range(len(SCORE_FIELDS))]
-            per_group = []
-            for start, stop in groups.bounds:
-                first = _first_highest(key, start, stop, None)
-                second = _first_highest(key, start, stop, first) if stop - start > 1 else first
-                picks = [second if k == first else first for k in range(start, stop)]
-                per_group.append(_mean_score([Score(*(c[k] for c in columns)) for k in picks]))
-            scores.append(per_group)
-        return Combined(scores=scores)
-
-    return combine
-
-
-def _first_highest(keys: Sequence[float], start: int, stop: int, skip: int | None) -> int:
-    winner = -1
-    for index in range(start, stop):
-        if index != skip and (winner < 0 or keys[index] > keys[winner]):
-            winner = index
-    return winner
-
-
-def _jackknife(
-    inner: Callable[[Groups], Combined], scored: bool = True
-) -> Callable[[Groups], Combined]:
-    """The jackknife over ``inner`` (which reads the pairs' scores, if
-    ``scored``, else only their tallies): per group, the mean P, R and F of
-    ``inner``'s scores over the group's leave-one-out subsets (a group of one
-    reference is its own subset)."""
-
-    def combine(groups: Groups) -> Combined:
-        # Each pair's scores or tallies once, not once per subset holding it.
-        if scored:
-            if groups._scores is None:
-                groups.dicts()
-        elif groups._tallies is None:
-            groups._tallies = groups.tallies
-        most = max((stop - start for start, stop in groups.bounds), default=0)
-        if most > MAX_POOLED_REFERENCES:
-            raise ValueError(
-                f"jackknife-average pools every leave-one-out subset of the references: at "
-                f"most {MAX_POOLED_REFERENCES:,} references per prediction, got {most:,} "
-                "(the jackknife and jackknife-best-recall modes take any number)"
-            )
-        subsets, owners = _leave_one_out(groups)
-        found = inner(subsets)
-        scores = []
-        for i in range(len(groups.spec.rouge_types)):
-            per_subset = _scores_of(subsets, found, i)
-            merged: list[list[Score]] = [[] for _ in groups.bounds]
-            for owner, score in zip(owners, per_subset):
-                merged[owner].append(score)
-            scores.append([_mean_score(found_scores) for found_scores in merged])
-        return Combined(scores=scores)
-
-    return combine
-
-
-def _leave_one_out(groups: Groups) -> tuple[Groups, list[int]]:
-    """Every leave-one-out subset of each group, as groups of their own, and
-    the group each came from; the pairs keep the scores and tallies already
-    computed (a group of one pair is one subset: itself)."""
-    pairs: list[int] = []
-    counts: list[int] = []
-    owners: list[int] = []
-    for g, (start, stop) in enumerate(groups.bounds):
-        members = list(range(start, stop))
-        for left in members if len(members) > 1 else [None]:
-            subset = [k for k in members if k != left]
-            pairs += subset
-            counts.append(len(subset))
-            owners.append(g)
-    scores: PairScores = None
-    found = groups._scores
-    if isinstance(found, np.ndarray):
-        scores = found[:, :, pairs]
-    elif found is not None:
-        scores = [found[k] for k in pairs]
-    targets = [groups.targets[k] for k in pairs]
-    predictions = [groups.predictions[k] for k in pairs]
-    subsets = Groups(groups.plan, counts, targets, predictions, scores)
-    if groups._tallies is not None:
-        subsets._tallies = [groups._tallies[k] for k in pairs]
-    return subsets, owners
-
-
-def _scores_of(groups: Groups, found: Combined, i: int) -> list[Score]:
-    """Per group, type ``i``'s Score in a mode's result (picked or computed)."""
-    if found.scores is not None:
-        return found.scores[i]
-    assert found.picks is not None
-    columns = [groups.column(i, field) for field in range(len(SCORE_FIELDS))]
-    return [Score(*(column[k] for column in columns)) for k in found.picks[i]]
-
-
-def _mean_score(scores: Sequence[Score]) -> Score:
-    """The mean of each of P, R and F, added in order."""
-    return Score(*(sum(field) / len(scores) for field in zip(*scores)))
-
-
 MODES = (
     Mode("best", "rouge-score's rule: per type the reference with the highest F", _best),
     Mode(
@@ -341,17 +152,17 @@ MODES = (
         "jackknife",
         "the mean over each leave-one-out set of references of the best scores (by F) "
         "against the rest, as ROUGE's paper and GEM",
-        _jackknife_picking(_f_keys),
+        jackknife_picking(_f_keys),
     ),
     Mode(
         "jackknife-best-recall",
         "the jackknife of best-recall: ROUGE-1.5.5's jackknifing with -f B",
-        _jackknife_picking(_recall_keys),
+        jackknife_picking(_recall_keys),
     ),
     Mode(
         "jackknife-average",
         "the jackknife of average: ROUGE-1.5.5's jackknifing with -f A",
-        _jackknife(_average, scored=False),
+        jackknife(_average, scored=False),
         uses_scores=False,
     ),
 )
@@ -486,19 +297,14 @@ def combine_table(
     return out
 
 
-def _bounds(counts: Sequence[int]) -> list[tuple[int, int]]:
-    starts = [0, *accumulate(counts)]
-    return list(zip(starts, starts[1:]))
-
-
 def _kept(counts: Sequence[int], scored: list[bool] | None) -> tuple[list[int], list[int] | None]:
     """The groups whose every pair was scored (all, when ``scored`` is None),
     and their pairs (None: all of them)."""
     if scored is None or all(scored):
         return list(range(len(counts))), None
-    bounds = _bounds(counts)
-    kept = [g for g, (start, stop) in enumerate(bounds) if all(scored[start:stop])]
-    return kept, [k for g in kept for k in range(*bounds[g])]
+    spans = bounds(counts)
+    kept = [g for g, (start, stop) in enumerate(spans) if all(scored[start:stop])]
+    return kept, [k for g in kept for k in range(*spans[g])]
 
 
 def _picked(items: Sequence[Any], pairs: list[int] | None) -> Sequence[Any]:

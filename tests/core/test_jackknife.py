@@ -95,7 +95,7 @@ def test_every_surface_takes_it(tmp_path: Any) -> None:
 
 
 def test_jackknife_average_refuses_past_its_stated_reference_count() -> None:
-    from kurenai._core.multiref import MAX_POOLED_REFERENCES
+    from kurenai._core.jackknife import MAX_POOLED_REFERENCES
 
     scorer = RougeScorer(["rouge1"])
     refs = ["a b c"] * (MAX_POOLED_REFERENCES + 1)
