@@ -27,8 +27,6 @@ import numpy as np
 
 from kurenai._core import checks as _checks
 from kurenai._core.matrix import Progress, checked_texts
-from kurenai._core.plan import SCORE_FIELDS
-from kurenai._data.spelling import did_you_mean
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.scoring import Score
 
@@ -52,15 +50,6 @@ def _scorer(
     return scorer
 
 
-def _measure(measure: str) -> str:
-    if measure not in SCORE_FIELDS:
-        raise ValueError(
-            f"unknown measure {measure!r}{did_you_mean(measure, SCORE_FIELDS)}; "
-            f"choose from {', '.join(SCORE_FIELDS)}"
-        )
-    return measure
-
-
 def utility_matrix(
     samples: Sequence[str],
     rouge_type: str = "rougeL",
@@ -77,7 +66,7 @@ def utility_matrix(
         raise TypeError(f"rouge_type must be a str, got {type(rouge_type).__name__}")
     scorer = _scorer(scorer, [rouge_type], scorer_options)
     found = scorer.score_matrix(samples, None, n_jobs, progress=progress)[rouge_type]
-    values: np.ndarray = getattr(found, _measure(measure))
+    values: np.ndarray = getattr(found, _checks.measure(measure))
     return values
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Callable
 
-from kurenai._core.plan import SCORE_FIELDS
+from kurenai._core import checks as _checks
 from kurenai._data.spelling import did_you_mean
 from kurenai.rouge_scorer import RougeScorer
 
@@ -66,15 +66,6 @@ def _content(content: Any) -> str:
     )
 
 
-def _measure(measure: str) -> str:
-    if measure not in SCORE_FIELDS:
-        raise ValueError(
-            f"unknown measure {measure!r}{did_you_mean(measure, SCORE_FIELDS)}; "
-            f"choose from {', '.join(SCORE_FIELDS)}"
-        )
-    return measure
-
-
 def _scores(
     scorer: RougeScorer, rouge_type: str, measure: str, references: Sequence[Any], texts: list[str]
 ) -> list[float]:
@@ -106,7 +97,7 @@ def rouge_reward(
     ``tokenizer``, ``lang``...); the scorer is built once, here, so a bad
     type, measure or option fails before training starts."""
     scorer = RougeScorer([rouge_type], **scorer_options)
-    measure = _measure(measure)
+    measure = _checks.measure(measure)
 
     def reward(prompts: Any = None, completions: Sequence[Any] = (), **columns: Any) -> list[float]:
         if reference_column not in columns:
@@ -128,7 +119,7 @@ def verl_reward(
     """A verl ``compute_score`` (see the module docstring): ``measure`` of
     ``rouge_type`` of the solution against the ground truth."""
     scorer = RougeScorer([rouge_type], **scorer_options)
-    measure = _measure(measure)
+    measure = _checks.measure(measure)
 
     def compute_score(
         data_source: Any = None,

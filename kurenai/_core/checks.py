@@ -34,6 +34,8 @@ import numpy as np
 
 from kurenai._core import inputs as _inputs
 from kurenai._core.inputs import check_reference_group, is_null
+from kurenai._data.spelling import did_you_mean
+from kurenai.scoring import Score
 
 __all__ = [
     "DEFAULT_TYPES",
@@ -46,6 +48,7 @@ __all__ = [
     "flag",
     "language",
     "limit",
+    "measure",
     "not_a_string",
     "resolve_jobs",
     "resolve_threads",
@@ -329,6 +332,22 @@ def text_at(name: str, index: int, value: Any, hint: str = "") -> str:
     if is_null(value):
         raise text_item(name, index, None, hint)
     raise text_item(name, index, value)
+
+
+def measure(value: Any) -> str:
+    """A score's field by name (``precision``, ``recall`` or ``fmeasure``),
+    as the pair utilities and the reward functions take it.
+
+    >>> measure("f1")
+    Traceback (most recent call last):
+    ValueError: unknown measure 'f1'; choose from precision, recall, fmeasure
+    """
+    if value not in Score._fields:
+        raise ValueError(
+            f"unknown measure {value!r}{did_you_mean(value, Score._fields)}; "
+            f"choose from {', '.join(Score._fields)}"
+        )
+    return str(value)
 
 
 def tokenizer(value: Any) -> Any:

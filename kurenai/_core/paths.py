@@ -21,12 +21,13 @@ so that a signal at any moment finds it.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 import stat
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from typing import IO
+from typing import IO, Any
 
 from kurenai._core.runner import CommandError, usable
 
@@ -177,6 +178,23 @@ def _mode_for(path: str) -> int:
 def line_too_long(name: str, number: int, limit: int) -> CommandError:
     """Every command line's refusal of line ``number`` of ``name`` over ``--max-line-bytes``."""
     return CommandError(f"{name}: line {number}: longer than {limit:,} bytes (--max-line-bytes)")
+
+
+def json_object(line: str, path: str, number: int) -> dict[str, Any]:
+    """Line ``number`` of the JSONL file ``path`` as the JSON object it must
+    be, else every command line's one-line refusal naming the place.
+
+    >>> json_object('[1, 2]', "in.jsonl", 3)
+    Traceback (most recent call last):
+    kurenai._core.runner.CommandError: in.jsonl:3: not a JSON object
+    """
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise CommandError(f"{path}:{number}: not JSON ({error.msg})") from None
+    if not isinstance(record, dict):
+        raise CommandError(f"{path}:{number}: not a JSON object")
+    return record
 
 
 def read_lines(path: str, max_line_bytes: int = MAX_LINE_BYTES) -> Iterator[tuple[int, str]]:

@@ -32,7 +32,7 @@ from typing import Any
 
 from kurenai._core import runner
 from kurenai._core.parsers import Parser, add_max_line_bytes, add_rouge_types
-from kurenai._core.paths import read_lines
+from kurenai._core.paths import json_object, read_lines
 from kurenai.cli import _files, _reporting
 from kurenai.cli._progress import Progress
 from kurenai.cli._sources import CliError
@@ -166,13 +166,7 @@ def _records(path: str, max_line: int) -> Iterator[tuple[int, dict[str, Any]]]:
     for number, line in read_lines(path, max_line):
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{path}:{number}: not JSON ({error.msg})") from None
-        if not isinstance(record, dict):
-            raise ValueError(f"{path}:{number}: not a JSON object")
-        yield number, record
+        yield number, json_object(line, path, number)
 
 
 def _member(path: str, number: int, record: dict[str, Any], name: str) -> Any:

@@ -33,6 +33,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from kurenai._core.parsers import Parser
+from kurenai._core.paths import json_object
 from kurenai.cli import _files, _values
 from kurenai.cli._files import stderr_line
 from kurenai.cli._sources import CliError
@@ -140,12 +141,7 @@ def _records(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
             continue
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise CliError(f"{args.input}:{number}: not JSON ({error.msg})") from None
-        if not isinstance(record, dict):
-            raise CliError(f"{args.input}:{number}: not a JSON object")
+        record = json_object(line, args.input, number)
         for field in _fields(args):
             if not isinstance(record.get(field), str):
                 raise CliError(f"{args.input}:{number}: {field!r} must be a string")
