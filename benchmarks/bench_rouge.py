@@ -11,34 +11,30 @@ memory; they import the same kurenai as this process, which the header names.
 Times are wall-clock; ``--clock cpu`` counts the CPU time of the timing
 process instead (all its threads), which other processes' load moves less:
 for comparing two builds on a busy machine (``bench_builds.py``).
+
+Every timed round is a first run: its pairs are new to the process (no
+round repeats a text of another) and every contender is built anew for it,
+untimed, so no interning table, stem or sentence cache outlives a round.  The
+pairs are SciTLDR's, cut into disjoint rounds (``--data-dir``, or found as
+the other scripts find it), else generated (``benchmarks/_text.py``; Faker's
+English with the ``bench`` extra).  Loading (imports, the first scorer) is
+timed apart, in fresh processes.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import time
 from typing import Any, Callable
 
-from _common import (
-    add_common_options,
-    find_data_dir,
-    header,
-    interleaved,
-    read_jsonl,
-    run_child,
-    synthetic_pairs,
-)
+from _common import add_common_options, find_data_dir, header, read_jsonl, run_child
+from _text import fresh_pairs, fresh_texts, text_source
 from rouge_score import rouge_scorer as rs
 from rouge_score import tokenizers as rs_tokenizers
 
 from kurenai.rouge_scorer import RougeScorer
-
-# Not fresh text (benchmarks/_text.py): said in the header of every run.
-REPEATS_TEXTS = (
-    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
-    "or generated pairs reused): warm figures, not a first run's"
-)
 
 try:
     import rouge_score_rs
@@ -49,23 +45,55 @@ FOUR = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 Pairs = list[tuple[str, str]]
 
 
-def english_pairs(data_dir: str | None, limit: int) -> tuple[Pairs, Pairs]:
-    """~70-token pairs (TLDRs vs lead-3) and ~400-token pairs built from them."""
-    rows = read_jsonl(find_data_dir(data_dir) / "en_scitldr_test.jsonl")
-    short = [(r["target"], r["prediction"]) for r in rows[:limit]]
-    long = [
-        (
-            f"{a['abstract']}\n{b['abstract']}\n{a['target']}",
-            f"{a['prediction']}\n{b['abstract']}\n{b['prediction']}",
-        )
-        for a, b in zip(rows[: limit // 4], rows[1 : limit // 4 + 1])
-    ]
+def pairs(count: int, seed: int) -> tuple[list[str], list[str]]:
+    """Round ``seed``'s ``count`` generated pairs (predictions, references),
+    ~65 words a side: texts no other round has (the benchmarks' fresh-text
+    hook, which tests/shipping/test_benchmark_texts.py checks)."""
+    return fresh_pairs(count, seed=1_000 * seed)
+
+
+def long_pairs(count: int, seed: int) -> tuple[list[str], list[str]]:
+    """Round ``seed``'s ``count`` generated pairs of ~400 words a side."""
+    predictions = fresh_texts(count, 1_000 * seed + 500, sentences=(20, 26))
+    references = fresh_texts(count, 1_000 * seed + 501, sentences=(20, 26))
+    return predictions, references
+
+
+def _as_pairs(columns: tuple[list[str], list[str]]) -> Pairs:
+    predictions, references = columns
+    return list(zip(references, predictions))  # (target, prediction), as score() takes them
+
+
+def generated_rounds(count: int, rounds: int) -> tuple[list[Pairs], list[Pairs]]:
+    """``rounds`` rounds of ``count`` ~70-token and ``count // 4`` ~400-token
+    generated pairs, no text in two rounds."""
+    short = [_as_pairs(pairs(count, seed)) for seed in range(rounds)]
+    long = [_as_pairs(long_pairs(max(count // 4, 1), seed)) for seed in range(rounds)]
     return short, long
 
 
-def tiny_pairs() -> tuple[Pairs, Pairs]:
-    """Generated ~70- and ~400-token pairs: no corpus needed."""
-    return synthetic_pairs(8, 70), synthetic_pairs(2, 400, seed=100)
+def scitldr_rounds(
+    data_dir: str | None, count: int, rounds: int
+) -> tuple[list[Pairs], list[Pairs]]:
+    """SciTLDR's pairs (TLDRs against lead-3, ~70 tokens) cut into ``rounds``
+    disjoint rounds of ``count`` (fewer when the 618 pairs do not go round),
+    and ~400-token pairs each built from two rows no other long pair uses."""
+    rows = read_jsonl(find_data_dir(data_dir) / "en_scitldr_test.jsonl")
+    count = min(count, len(rows) // rounds)
+    short = [
+        [(r["target"], r["prediction"]) for r in rows[k * count : (k + 1) * count]]
+        for k in range(rounds)
+    ]
+    joined = [
+        (
+            f"{a['abstract']}\n{a['target']}",
+            f"{a['prediction']}\n{b['abstract']}\n{b['prediction']}",
+        )
+        for a, b in zip(rows[0::2], rows[1::2])
+    ]
+    per_round = len(joined) // rounds
+    long = [joined[k * per_round : (k + 1) * per_round] for k in range(rounds)]
+    return short, long
 
 
 def contenders(types: list[str], stem: bool) -> dict[str, Any]:
@@ -88,41 +116,84 @@ def loop(scorer: Any, pairs: Pairs) -> Callable[[], object]:
 
 def report(case: str, pairs: int, medians: dict[str, float]) -> None:
     base = medians.get("rouge-score")
-    print(f"\n{case}  ({pairs} pairs, median of interleaved repeats)")
+    print(f"\n{case}  ({pairs} pairs a round, median of interleaved first runs)")
     for name, seconds in medians.items():
         per_pair = seconds / pairs * 1e6
         ratio = f"{base / seconds:>9.1f}x" if base else ""
         print(f"  {name:<40}{per_pair:>10.1f} us/pair {ratio}")
 
 
-def run_case(case: str, types: list[str], stem: bool, pairs: Pairs, repeats: int) -> None:
-    scorers = contenders(types, stem)
-    for scorer in scorers.values():  # warm-up: stem caches, lazy imports
-        loop(scorer, pairs[:5])()
-    runs = {n: loop(s, pairs) for n, s in scorers.items()}
-    report(case, len(pairs), interleaved(runs, repeats, CLOCK))
+def first_runs(
+    rounds: list[Pairs], make: Callable[[Pairs], dict[str, Callable[[], object]]]
+) -> dict[str, float]:
+    """Median seconds of each contender over ``rounds``: per round, ``make``
+    builds every contender anew for that round's pairs (untimed), then each
+    runs once, the order turning each round so none always goes first;
+    gc.collect before each run, untimed."""
+    times: dict[str, list[float]] = {}
+    for index, round_pairs in enumerate(rounds):
+        runs = list(make(round_pairs).items())
+        turn = index % len(runs)
+        for name, run in runs[turn:] + runs[:turn]:
+            gc.collect()
+            start = CLOCK()
+            run()
+            times.setdefault(name, []).append(CLOCK() - start)
+    return {name: sorted(found)[len(found) // 2] for name, found in times.items()}
 
 
-def run_batch(pairs: Pairs, repeats: int, jobs: int) -> None:
-    targets = [t for t, _ in pairs]
-    predictions = [p for _, p in pairs]
-    scorers = contenders(FOUR, False)
-    runs: dict[str, Callable[[], object]] = {}
-    if "rouge-score" in scorers:
-        runs["rouge-score"] = loop(scorers["rouge-score"], pairs)
-    for name in ("kurenai", "kurenai(rs-tokenizer)"):
-        scorer = scorers[name]
-        runs[f"{name} batch n_jobs={jobs}"] = lambda s=scorer: s.score_batch(
-            targets, predictions, n_jobs=jobs
+def run_case(case: str, types: list[str], stem: bool, rounds: list[Pairs]) -> None:
+    def make(pairs: Pairs) -> dict[str, Callable[[], object]]:
+        return {name: loop(scorer, pairs) for name, scorer in contenders(types, stem).items()}
+
+    report(case, len(rounds[0]), first_runs(rounds, make))
+
+
+def run_batch(rounds: list[Pairs], jobs: int) -> None:
+    def make(pairs: Pairs) -> dict[str, Callable[[], object]]:
+        targets = [t for t, _ in pairs]
+        predictions = [p for _, p in pairs]
+        scorers = contenders(FOUR, False)
+        runs: dict[str, Callable[[], object]] = {}
+        if "rouge-score" in scorers:
+            runs["rouge-score"] = loop(scorers["rouge-score"], pairs)
+        for name in ("kurenai", "kurenai(rs-tokenizer)"):
+            scorer = scorers[name]
+            runs[f"{name} batch n_jobs={jobs}"] = lambda s=scorer: s.score_batch(
+                targets, predictions, n_jobs=jobs
+            )
+        columnar = scorers["kurenai"]
+        runs[f"kurenai batch n_jobs={jobs}, columnar"] = lambda: columnar.score_batch(
+            targets, predictions, n_jobs=jobs, columnar=True
         )
-    columnar = scorers["kurenai"]
-    runs[f"kurenai batch n_jobs={jobs}, columnar"] = lambda: columnar.score_batch(
-        targets, predictions, n_jobs=jobs, columnar=True
-    )
-    if "rouge-score-rs" in scorers:
-        peer = scorers["rouge-score-rs"]
-        runs["rouge-score-rs batch"] = lambda: peer.score_batch(targets, predictions)
-    report(f"batch, 4 types, {jobs} cores", len(pairs), interleaved(runs, repeats, CLOCK))
+        if "rouge-score-rs" in scorers:
+            peer = scorers["rouge-score-rs"]
+            runs["rouge-score-rs batch"] = lambda: peer.score_batch(targets, predictions)
+        return runs
+
+    report(f"batch, 4 types, {jobs} cores", len(rounds[0]), first_runs(rounds, make))
+
+
+LOADING_SNIPPET = """
+import json, time
+start = time.perf_counter()
+if {lib!r} == "rouge-score":
+    from rouge_score.rouge_scorer import RougeScorer
+else:
+    from kurenai.rouge_scorer import RougeScorer
+scorer = RougeScorer(["rouge1", "rouge2", "rougeL", "rougeLsum"], use_stemmer={stem!r})
+scorer.score("the first pair", "a first pair")
+print(json.dumps({{"seconds": time.perf_counter() - start}}))
+"""
+
+
+def loading(stem: bool) -> dict[str, float]:
+    """Wall seconds of import + first scorer + first pair, in a fresh process each."""
+    found = {}
+    for lib in ("kurenai", "rouge-score"):
+        result = run_child(LOADING_SNIPPET.format(lib=lib, stem=stem))
+        found[lib] = result.get("seconds", float("nan"))
+    return found
 
 
 LONG_SNIPPET = """
@@ -189,7 +260,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir")
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--pairs", type=int, default=200, help="~70-token pairs per repeat")
+    parser.add_argument(
+        "--pairs",
+        type=int,
+        default=120,
+        help="~70-token pairs a round (SciTLDR: 618 / rounds at most)",
+    )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--skip-long", action="store_true")
     parser.add_argument("--slow", action="store_true", help="also rouge-score at 10k tokens")
@@ -205,17 +281,30 @@ def main() -> None:
         print("times: CPU time of the timing process (--clock cpu)")
     if TINY:
         args.repeats, args.jobs = 1, min(args.jobs, 2)
-        short, long = tiny_pairs()
+        short, long = generated_rounds(8, 1)
     else:
         print(f"rouge-score-rs {'present' if rouge_score_rs else 'not installed'}")
-        short, long = english_pairs(args.data_dir, args.pairs)
-    run_case(
-        "4 types (rouge1, rouge2, rougeL, rougeLsum), ~70 tokens", FOUR, False, short, args.repeats
-    )
-    run_case("4 types, ~400 tokens", FOUR, False, long, args.repeats)
-    run_case("rougeL alone, ~70 tokens", ["rougeL"], False, short, args.repeats)
-    run_case("4 types, use_stemmer=True, ~70 tokens", FOUR, True, short, args.repeats)
-    run_batch(short * 2, args.repeats, args.jobs)
+        for stem in (False, True):
+            load = loading(stem)
+            print(
+                f"loading (import, first scorer and pair; use_stemmer={stem}; wall, fresh "
+                f"process): kurenai {load['kurenai']:.3f} s, "
+                f"rouge-score {load['rouge-score']:.3f} s"
+            )
+        try:
+            short, long = scitldr_rounds(args.data_dir, args.pairs, args.repeats)
+            print(f"SciTLDR's pairs in {args.repeats} disjoint rounds")
+        except SystemExit:
+            short, long = generated_rounds(args.pairs, args.repeats)
+            print(f"SciTLDR not found: {args.repeats} rounds of new pairs ({text_source()})")
+    for stem in (False, True):  # lazy imports out of the first round (the scorers are new there)
+        for scorer in contenders(FOUR, stem).values():
+            scorer.score("The warm-up text.", "A warm-up pair, in no round.")
+    run_case("4 types (rouge1, rouge2, rougeL, rougeLsum), ~70 tokens", FOUR, False, short)
+    run_case("4 types, ~400 tokens", FOUR, False, long)
+    run_case("rougeL alone, ~70 tokens", ["rougeL"], False, short)
+    run_case("4 types, use_stemmer=True, ~70 tokens", FOUR, True, short)
+    run_batch(short, args.jobs)
     if args.skip_long:
         return
     if TINY:
