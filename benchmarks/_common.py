@@ -15,6 +15,7 @@ generated pairs instead, without timing rouge-score: a smoke test of the script.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -258,6 +259,28 @@ def interleaved_times(
             run()
             times[name].append(clock() - start)
     return times
+
+
+def first_runs(
+    rounds: list[Any],
+    make: Callable[[Any], dict[str, Callable[[], object]]],
+    clock: Callable[[], float] = time.perf_counter,
+) -> dict[str, float]:
+    """Median seconds of each contender over ``rounds`` of first runs: per
+    round, ``make`` builds every contender anew for that round's texts
+    (untimed: no scorer, stem or sentence cache outlives a round), then each
+    runs once, the order turning each round so that none always goes first;
+    gc.collect before each run, untimed."""
+    times: dict[str, list[float]] = {}
+    for index, texts in enumerate(rounds):
+        runs = list(make(texts).items())
+        turn = index % len(runs)
+        for name, run in runs[turn:] + runs[:turn]:
+            gc.collect()
+            start = clock()
+            run()
+            times.setdefault(name, []).append(clock() - start)
+    return {name: statistics.median(found) for name, found in times.items()}
 
 
 def interleaved_wall_and_cpu(

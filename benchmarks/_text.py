@@ -17,7 +17,14 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-__all__ = ["FAKER_LOCALES", "fresh_pairs", "fresh_texts", "repeated_texts", "text_source"]
+__all__ = [
+    "FAKER_LOCALES",
+    "english_rounds",
+    "fresh_pairs",
+    "fresh_texts",
+    "repeated_texts",
+    "text_source",
+]
 
 # Faker's locales for the XL-Sum benchmark: 13 languages, each with a word
 # list of its own (Faker's ``lorem`` provider).
@@ -74,6 +81,26 @@ def fresh_pairs(count: int, seed: int = 0, locale: str = "en_US") -> tuple[list[
     predictions = fresh_texts(count, seed, locale, (3, 4))
     references = fresh_texts(count, seed + 7919, locale, (3, 4))
     return predictions, references
+
+
+def english_rounds(
+    data_dir: str | None, count: int, rounds: int
+) -> tuple[list[tuple[list[str], list[str]]], str]:
+    """``rounds`` rounds of (predictions, references), no text in two rounds,
+    and what they are, for the header: SciTLDR's pairs (lead-3 against TLDRs,
+    real English) cut into disjoint rounds of ``count`` (fewer when its 618
+    pairs do not go round), else :func:`fresh_pairs` of the same shape."""
+    from _common import find_data_dir, read_jsonl  # the benchmarks' folder is on sys.path
+
+    try:
+        rows = read_jsonl(find_data_dir(data_dir) / "en_scitldr_test.jsonl")
+    except SystemExit:
+        found = [fresh_pairs(count, seed=1_000 * k) for k in range(rounds)]
+        return found, f"{rounds} rounds of {count} new pairs ({text_source()}; SciTLDR not found)"
+    count = min(count, len(rows) // rounds)
+    cut = [rows[k * count : (k + 1) * count] for k in range(rounds)]
+    found = [([r["prediction"] for r in part], [r["target"] for r in part]) for part in cut]
+    return found, f"SciTLDR's pairs in {rounds} disjoint rounds of {count}"
 
 
 def repeated_texts(*columns: list[str]) -> int:

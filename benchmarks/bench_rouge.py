@@ -24,12 +24,11 @@ timed apart, in fresh processes.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import time
 from typing import Any, Callable
 
-from _common import add_common_options, find_data_dir, header, read_jsonl, run_child
+from _common import add_common_options, find_data_dir, first_runs, header, read_jsonl, run_child
 from _text import fresh_pairs, fresh_texts, text_source
 from rouge_score import rouge_scorer as rs
 from rouge_score import tokenizers as rs_tokenizers
@@ -123,30 +122,11 @@ def report(case: str, pairs: int, medians: dict[str, float]) -> None:
         print(f"  {name:<40}{per_pair:>10.1f} us/pair {ratio}")
 
 
-def first_runs(
-    rounds: list[Pairs], make: Callable[[Pairs], dict[str, Callable[[], object]]]
-) -> dict[str, float]:
-    """Median seconds of each contender over ``rounds``: per round, ``make``
-    builds every contender anew for that round's pairs (untimed), then each
-    runs once, the order turning each round so none always goes first;
-    gc.collect before each run, untimed."""
-    times: dict[str, list[float]] = {}
-    for index, round_pairs in enumerate(rounds):
-        runs = list(make(round_pairs).items())
-        turn = index % len(runs)
-        for name, run in runs[turn:] + runs[:turn]:
-            gc.collect()
-            start = CLOCK()
-            run()
-            times.setdefault(name, []).append(CLOCK() - start)
-    return {name: sorted(found)[len(found) // 2] for name, found in times.items()}
-
-
 def run_case(case: str, types: list[str], stem: bool, rounds: list[Pairs]) -> None:
     def make(pairs: Pairs) -> dict[str, Callable[[], object]]:
         return {name: loop(scorer, pairs) for name, scorer in contenders(types, stem).items()}
 
-    report(case, len(rounds[0]), first_runs(rounds, make))
+    report(case, len(rounds[0]), first_runs(rounds, make, CLOCK))
 
 
 def run_batch(rounds: list[Pairs], jobs: int) -> None:
@@ -171,7 +151,7 @@ def run_batch(rounds: list[Pairs], jobs: int) -> None:
             runs["rouge-score-rs batch"] = lambda: peer.score_batch(targets, predictions)
         return runs
 
-    report(f"batch, 4 types, {jobs} cores", len(rounds[0]), first_runs(rounds, make))
+    report(f"batch, 4 types, {jobs} cores", len(rounds[0]), first_runs(rounds, make, CLOCK))
 
 
 LOADING_SNIPPET = """
