@@ -1,15 +1,18 @@
 """kurenai.compat against the packages it replaces, in one run: pltrdy's
 ``rouge`` 1.0.1 and ``rouge-chinese`` 1.0.3, same inputs, same numbers.
 
-    python benchmarks/bench_compat.py [--data-dir DIR] [--repeats 5] [--implementation python]
-                                      [--tiny]
+    python benchmarks/bench_compat.py [--data-dir DIR] [--repeats 5] [--pairs 100]
+                                      [--implementation python] [--tiny]
 
-1. Throughput on the SciTLDR pairs (618, lead-3 prediction as hypothesis,
-   the TLDRs as reference; ``get_scores(avg=True)``): each package and its
+1. Throughput on English pairs (lead-3 prediction as hypothesis, the TLDRs
+   as reference; ``get_scores(avg=True)``): each package and its
    kurenai.compat class, default arguments and ``exclusive=False`` (rouge
-   1.0.0's n-gram counting); and rouge-chinese on sumeval's segmented Chinese.
+   1.0.0's n-gram counting); and rouge-chinese on segmented Chinese (Faker's
+   Chinese words, space-separated, as jieba leaves them).  Every round is a
+   first run: pairs no other round has (SciTLDR cut into disjoint rounds,
+   else generated: ``benchmarks/_text.py``) on objects made anew for it.
    Every contender's result is first checked equal to its package's, bit for
-   bit.  Medians over ``--repeats`` interleaved repeats.
+   bit, on a round never timed.  Medians over ``--repeats`` rounds.
 2. Limits: ROUGE-L of one generated sentence pair (no ``.``, as Chinese or
    lowercased transcripts often are) of growing length, each package in a
    child process: rouge recurses once per backtracking step and stops with
@@ -26,21 +29,10 @@ import argparse
 import json
 from typing import Any, Callable
 
-from _common import (
-    add_common_options,
-    find_data_dir,
-    header,
-    interleaved,
-    read_jsonl,
-    run_child,
-    synthetic_pairs,
-)
+from _common import add_common_options, first_runs, header, run_child
+from _text import english_rounds, fresh_pairs
 
-# Not fresh text (benchmarks/_text.py): said in the header of every run.
-REPEATS_TEXTS = (
-    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
-    "or generated pairs reused): warm figures, not a first run's"
-)
+Rounds = list[tuple[list[str], list[str]]]  # per round: hypotheses, references
 
 LIMIT_SIZES = (200, 500, 1000, 2000, 10_000, 100_000)
 
@@ -77,31 +69,72 @@ CONTENDERS = {
 }
 
 
-def _throughput(name: str, hyps: list[str], refs: list[str], repeats: int) -> None:
+def pairs(count: int, seed: int) -> tuple[list[str], list[str]]:
+    """Round ``seed``'s ``count`` generated English pairs (hypotheses,
+    references): texts no other round has (the benchmarks' fresh-text hook,
+    which tests/shipping/test_benchmark_texts.py checks)."""
+    return fresh_pairs(count, seed=1_000 * seed)
+
+
+def segmented_chinese(count: int, seed: int) -> tuple[list[str], list[str]]:
+    """``count`` pairs of segmented Chinese, 3-4 sentences of 10-25 of
+    Faker's Chinese words a side, each text new (Faker: the bench extra)."""
+    from faker import Faker
+
+    fake = Faker("zh_CN")
+    fake.seed_instance(seed)
+    seen: set[str] = set()
+    texts: list[str] = []
+    while len(texts) < 2 * count:
+        sentences = [
+            " ".join(fake.words(fake.random_int(10, 25))) + " 。"
+            for _ in range(fake.random_int(3, 4))
+        ]
+        text = " ".join(sentences)
+        if text not in seen:
+            seen.add(text)
+            texts.append(text)
+    return texts[:count], texts[count:]
+
+
+def _makers() -> dict[str, Callable[[], tuple[Callable[..., Any], Callable[..., Any]]]]:
+    """Per row, a function making (the package's get_scores, kurenai's) anew."""
     import rouge
     import rouge_chinese
 
     from kurenai.compat import Rouge, RougeChinese
 
-    runs: dict[str, tuple[Callable[[], Any], Callable[[], Any]]] = {
-        "rouge 1.0.1": (rouge.Rouge().get_scores, Rouge().get_scores),
-        "rouge 1.0.1 exclusive=False": (
+    return {
+        "rouge 1.0.1": lambda: (rouge.Rouge().get_scores, Rouge().get_scores),
+        "rouge 1.0.1 exclusive=False": lambda: (
             rouge.Rouge(exclusive=False).get_scores,
             Rouge(exclusive=False).get_scores,
         ),
-        "rouge-chinese 1.0.3": (rouge_chinese.Rouge().get_scores, RougeChinese().get_scores),
+        "rouge-chinese 1.0.3": lambda: (
+            rouge_chinese.Rouge().get_scores,
+            RougeChinese().get_scores,
+        ),
     }
-    print(f"\n{name}: {len(hyps)} pairs, get_scores(avg=True), medians of {repeats}")
+
+
+def _throughput(name: str, rounds: Rounds, check: tuple[list[str], list[str]]) -> None:
+    print(
+        f"\n{name}: {len(rounds[0][0])} pairs a round, get_scores(avg=True), "
+        f"medians of {len(rounds)} rounds"
+    )
     print(f"{'package':30} {'package s':>10} {'kurenai s':>10} {'ratio':>8}  same numbers")
-    for label, (theirs, ours) in runs.items():
-        same = json.dumps(theirs(hyps, refs, avg=True)) == json.dumps(ours(hyps, refs, avg=True))
-        times = interleaved(
-            {
-                "theirs": lambda t=theirs: t(hyps, refs, avg=True),
-                "ours": lambda o=ours: o(hyps, refs, avg=True),
-            },
-            repeats,
-        )
+    for label, make_pair in _makers().items():
+        theirs, ours = make_pair()
+        same = json.dumps(theirs(*check, avg=True)) == json.dumps(ours(*check, avg=True))
+
+        def make(texts: tuple[list[str], list[str]], m: Any = make_pair) -> dict[str, Any]:
+            theirs, ours = m()
+            return {
+                "theirs": lambda: theirs(*texts, avg=True),
+                "ours": lambda: ours(*texts, avg=True),
+            }
+
+        times = first_runs(rounds, make)
         ratio = times["theirs"] / times["ours"]
         print(f"{label:30} {times['theirs']:10.4f} {times['ours']:10.4f} {ratio:7.1f}x  {same}")
 
@@ -136,11 +169,10 @@ def _limits(chinese_max: int) -> None:
 def _tiny() -> int:
     from kurenai.compat import Rouge, RougeChinese
 
-    pairs = synthetic_pairs(6, 60)
-    hyps, refs = [p for _, p in pairs], [t for t, _ in pairs]
+    hyps, refs = pairs(6, 0)
     for label, scorer in (("Rouge()", Rouge()), ("RougeChinese()", RougeChinese())):
         f = scorer.get_scores(hyps, refs, avg=True)["rouge-l"]["f"]
-        print(f"--tiny: {label} on {len(pairs)} generated pairs: rouge-l f {f:.4f}")
+        print(f"--tiny: {label} on {len(hyps)} generated pairs: rouge-l f {f:.4f}")
     return 0
 
 
@@ -148,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--pairs", type=int, default=100, help="pairs a round")
     parser.add_argument("--chinese-max", type=int, default=2000, help="longest rouge-chinese run")
     parser.add_argument("--skip-limits", action="store_true")
     add_common_options(parser)
@@ -155,15 +188,15 @@ def main(argv: list[str] | None = None) -> int:
     header(args)
     if args.tiny:
         return _tiny()
-    data = find_data_dir(args.data_dir)
-    scitldr = read_jsonl(data / "en_scitldr_test.jsonl")
-    hyps, refs = [r["prediction"] for r in scitldr], [r["target"] for r in scitldr]
-    _throughput("SciTLDR (English)", hyps, refs, args.repeats)
-    zh = [r for r in read_jsonl(data / "jazh_sumeval_multi.jsonl") if r.get("lang") == "zh"]
-    if zh:
-        zh_hyps = [r["prediction"] for r in zh for _ in r["targets"]]
-        zh_refs = [t for r in zh for t in r["targets"]]
-        _throughput("sumeval (segmented Chinese)", zh_hyps, zh_refs, args.repeats)
+    found, source = english_rounds(args.data_dir, args.pairs, args.repeats + 1)
+    print(source + " (the last one only checks the numbers)")
+    _throughput("English", found[:-1], found[-1])
+    try:
+        chinese = [segmented_chinese(args.pairs, 5_000 + k) for k in range(args.repeats + 1)]
+    except ImportError:
+        print("\nsegmented Chinese: not timed (it needs Faker: the bench extra)")
+    else:
+        _throughput("segmented Chinese (Faker's zh_CN words)", chinese[:-1], chinese[-1])
     if not args.skip_limits:
         _limits(args.chinese_max)
     return 0
