@@ -20,8 +20,10 @@
 4. ``--big N``: one N x N ``score_matrix`` of rougeL on every core, with
    progress, its time and peak memory.
 
-Medians of interleaved repeats; each row's ratio is the baseline's time over
-its own.  ``--tiny``: a few texts, one repeat, no rouge-score timing, no Ray.
+Every round is a first run: new texts (no text in two rounds) on scorers,
+reward functions and Ray datasets made anew for it.  Medians of interleaved
+rounds; each row's ratio is the baseline's time over its own.  ``--tiny``: a
+few texts, one repeat, no rouge-score timing, no Ray.
 """
 
 from __future__ import annotations
@@ -33,14 +35,9 @@ import sys
 import time
 from typing import Any, Callable
 
-from _common import add_common_options, header, interleaved
+from _common import add_common_options, first_runs, header
 
 from kurenai.rouge_scorer import RougeScorer
-
-REPEATS_TEXTS = (
-    "each interleaved repeat scores the same generated samples again (score_matrix "
-    "tokenizes them anew each call; the stem cache is warm after the first)"
-)
 
 TYPES = ["rouge1", "rouge2", "rougeL"]
 
@@ -50,6 +47,14 @@ def texts(count: int, rng: random.Random, vocab: int = 20_000) -> list[str]:
     words = [f"w{k}" for k in range(vocab)]
     weights = [1 / (k + 1) for k in range(vocab)]
     return [" ".join(rng.choices(words, weights, k=rng.randint(20, 60))) for _ in range(count)]
+
+
+def pairs(count: int, seed: int) -> tuple[list[str], list[str]]:
+    """Round ``seed``'s ``count`` predictions and ``count`` targets (the
+    benchmarks' fresh-text hook, which tests/shipping/test_benchmark_texts.py
+    checks; a run draws its rounds from one generator, each text new)."""
+    rng = random.Random(seed)
+    return texts(count, rng), texts(count, rng)
 
 
 def table(title: str, times: dict[str, float], base: str, unit: Callable[[float], str]) -> None:
@@ -67,31 +72,36 @@ def rouge_score_scorer() -> Any:
 
 
 def bench_matrix(n: int, repeats: int, rng: random.Random, tiny: bool) -> None:
-    predictions, targets = texts(n, rng), texts(n, rng)
-    flat_t = [t for _ in predictions for t in targets]
-    flat_p = [p for p in predictions for _ in targets]
-    scorer = RougeScorer(TYPES)
-    contenders: dict[str, Callable[[], object]] = {
-        f"score_batch of the {n * n:,} pairs (baseline)": lambda: scorer.score_batch(
-            flat_t, flat_p, columnar=True
-        ),
-        "score_matrix(predictions, targets)": lambda: scorer.score_matrix(predictions, targets),
-        "score_matrix(texts): each pair once": lambda: scorer.score_matrix(predictions),
-        "score_matrix(predictions, targets, n_jobs=2)": lambda: scorer.score_matrix(
-            predictions, targets, 2
-        ),
-    }
-    times = interleaved(contenders, repeats)
+    def make(round_texts: tuple[list[str], list[str]]) -> dict[str, Callable[[], object]]:
+        predictions, targets = round_texts
+        flat_t = [t for _ in predictions for t in targets]
+        flat_p = [p for p in predictions for _ in targets]
+        scorer, other, third, fourth = (RougeScorer(TYPES) for _ in range(4))
+        return {
+            f"score_batch of the {n * n:,} pairs (baseline)": lambda: scorer.score_batch(
+                flat_t, flat_p, columnar=True
+            ),
+            "score_matrix(predictions, targets)": lambda: other.score_matrix(predictions, targets),
+            "score_matrix(texts): each pair once": lambda: third.score_matrix(predictions),
+            "score_matrix(predictions, targets, n_jobs=2)": lambda: fourth.score_matrix(
+                predictions, targets, 2
+            ),
+        }
+
+    rounds = [(texts(n, rng), texts(n, rng)) for _ in range(repeats)]
+    times = first_runs(rounds, make)
     reference = None if tiny else rouge_score_scorer()
     if reference is not None:
-        sample = list(zip(flat_t, flat_p))[:: max(1, n * n // 2000)]
+        predictions, targets = texts(n, rng), texts(n, rng)  # a sample of new pairs
+        step = max(1, n * n // 2000)
+        sample = [(targets[k % n], predictions[k // n]) for k in range(0, n * n, step)]
         start = time.perf_counter()
         for target, prediction in sample:
             reference.score(target, prediction)
         times["rouge-score's score loop (extrapolated)"] = (
             (time.perf_counter() - start) / len(sample) * n * n
         )
-    base = next(iter(contenders))
+    base = f"score_batch of the {n * n:,} pairs (baseline)"
     table(f"{n} x {n} all pairs, {', '.join(TYPES)}", times, base, lambda s: f"{s:9.3f} s")
     ours = times["score_matrix(predictions, targets)"]
     print(f"  score_matrix(predictions, targets): {times[base] / ours:.1f}x score_batch", end="")
@@ -103,30 +113,38 @@ def bench_matrix(n: int, repeats: int, rng: random.Random, tiny: bool) -> None:
 def bench_rewards(prompts: int, group: int, repeats: int, rng: random.Random, tiny: bool) -> None:
     from kurenai.rewards import rouge_reward
 
-    references = texts(prompts, rng)
-    repeated = [r for r in references for _ in range(group)]
-    completions = texts(prompts * group, rng)
-    reward = rouge_reward("rougeL")
-    scorer = RougeScorer(["rougeL"])
-
-    def naive() -> list[float]:
-        found = scorer.score_batch(repeated, completions)
-        return [scores["rougeL"].fmeasure for scores in found if scores is not None]
-
-    contenders: dict[str, Callable[[], object]] = {
-        "score_batch, references repeated (baseline)": naive,
-        "kurenai.rewards.rouge_reward": lambda: reward(
-            prompts=repeated, completions=completions, reference=repeated
-        ),
-    }
     reference = None if tiny else rouge_score_scorer()
-    if reference is not None:
-        contenders["rouge-score reward function"] = lambda: [
-            reference.score(r, c)["rougeL"].fmeasure for r, c in zip(repeated, completions)
-        ]
-    assert naive() == contenders["kurenai.rewards.rouge_reward"](), "the rewards differ"
-    times = interleaved(contenders, repeats * 5)
-    base = "rouge-score reward function" if reference is not None else next(iter(contenders))
+
+    def make(round_texts: tuple[list[str], list[str]]) -> dict[str, Callable[[], object]]:
+        references, completions = round_texts
+        repeated = [r for r in references for _ in range(group)]
+        reward = rouge_reward("rougeL")
+        scorer = RougeScorer(["rougeL"])
+
+        def naive() -> list[float]:
+            found = scorer.score_batch(repeated, completions)
+            return [scores["rougeL"].fmeasure for scores in found if scores is not None]
+
+        found: dict[str, Callable[[], object]] = {
+            "score_batch, references repeated (baseline)": naive,
+            "kurenai.rewards.rouge_reward": lambda: reward(
+                prompts=repeated, completions=completions, reference=repeated
+            ),
+        }
+        if reference is not None:
+            found["rouge-score reward function"] = lambda: [
+                reference.score(r, c)["rougeL"].fmeasure for r, c in zip(repeated, completions)
+            ]
+        return found
+
+    check = make((texts(prompts, rng), texts(prompts * group, rng)))
+    assert (
+        check["score_batch, references repeated (baseline)"]()
+        == check["kurenai.rewards.rouge_reward"]()
+    ), "the rewards differ"
+    rounds = [(texts(prompts, rng), texts(prompts * group, rng)) for _ in range(repeats * 5)]
+    times = first_runs(rounds, make)
+    base = "rouge-score reward function" if reference is not None else next(iter(times))
     table(
         f"GRPO rewards, rougeL F: {prompts} prompts x {group} completions",
         times,
@@ -150,12 +168,10 @@ def bench_ray(rows: int, repeats: int, rng: random.Random) -> None:
         return
     from kurenai.ray import RougeScores
 
-    predictions, targets = texts(rows, rng), texts(rows, rng)
-    data = pa.table({"prediction": predictions, "target": targets})
-    scorer = RougeScorer(TYPES)
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    try:
-        ray.data.DataContext.get_current().enable_progress_bars = False
+    def make(round_texts: tuple[list[str], list[str]]) -> dict[str, Callable[[], object]]:
+        predictions, targets = round_texts
+        data = pa.table({"prediction": predictions, "target": targets})
+        scorer = RougeScorer(TYPES)
 
         def through_ray() -> None:
             ds = ray.data.from_arrow(data).map_batches(
@@ -167,13 +183,18 @@ def bench_ray(rows: int, repeats: int, rng: random.Random) -> None:
             )
             ds.materialize()
 
-        contenders: dict[str, Callable[[], object]] = {
+        return {
             "score_arrow in the driver (baseline)": lambda: scorer.score_arrow(
                 data.column("target"), data.column("prediction")
             ),
             "map_batches(RougeScores), 2 actors": through_ray,
         }
-        times = interleaved(contenders, repeats)
+
+    rounds = [(texts(rows, rng), texts(rows, rng)) for _ in range(repeats)]
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        ray.data.DataContext.get_current().enable_progress_bars = False
+        times = first_runs(rounds, make)
     finally:
         ray.shutdown()
     table(
