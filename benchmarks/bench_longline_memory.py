@@ -46,10 +46,12 @@ from typing import Any
 
 from _common import add_common_options, header, kurenai_identity
 
-# Not fresh text (benchmarks/_text.py): said in the header of every run.
+# Said in the header of every run: the texts are crafted shapes, the same
+# each repeat, but every measurement is a new process's first call.
 REPEATS_TEXTS = (
-    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
-    "or generated pairs reused): warm figures, not a first run's"
+    "a memory probe: each repeat scores the same crafted one-line pair of a shape and size "
+    "(random, repetitive, along the top) again, each time in a new child process with a new "
+    "scorer, so no cache is warm; the shape is what is measured"
 )
 
 BENCHMARKS = Path(__file__).resolve().parent

@@ -68,10 +68,12 @@ from _common import add_common_options, find_data_dir, header, read_jsonl
 
 from kurenai.rouge_scorer import RougeScorer
 
-# Not fresh text (benchmarks/_text.py): said in the header of every run.
+# Said in the header of every run: the line structures are the measurement.
 REPEATS_TEXTS = (
-    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
-    "or generated pairs reused): warm figures, not a first run's"
+    "crafted line structures (one-token lines, one huge line, adversarial 'a b x' lines, "
+    "ten digits; corpus sentences cut into lines): each repeat scores the same pair again "
+    "on the same scorers, so the rows are warm CPU times of the ROUGE-Lsum union against "
+    "ROUGE-L, not a first run's"
 )
 
 Vocabulary = tuple[list[str], list[float]]
