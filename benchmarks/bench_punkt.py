@@ -5,15 +5,16 @@
 
 NLTK's ``PunktSentenceTokenizer`` with the English tables (what
 ``nltk.sent_tokenize`` runs, and torchmetrics' rougeLsum with it) against
-``kurenai.sentences.punkt_tokenizer`` with the same tables, on the same texts:
-SciTLDR's 618 lead-3 predictions, 618 TLDR sets and 618 abstracts
-(``en_scitldr_test.jsonl`` from ``--data-dir``/``$KURENAI_BENCH_DATA``), each
-text once; without the corpus, generated English-like texts.  Both sides'
-lists are checked equal first.  kurenai is timed warm (one splitter, whose
-per-token facts are remembered from the round before) and cold (a new
-splitter each round: every token's facts computed afresh).  Contenders run
-round-robin; medians and ratios come from the same run.  ``--tiny``: a few
-generated texts, one round.
+``kurenai.sentences.punkt_tokenizer`` with the same tables, on the same texts.
+Every round is a first run: its texts are new to the process and both
+splitters are made anew for it, untimed (kurenai's remembers per-token facts,
+which no round inherits).  The texts are SciTLDR's 618 lead-3 predictions,
+618 TLDR sets and 618 abstracts (``en_scitldr_test.jsonl`` from
+``--data-dir``/``$KURENAI_BENCH_DATA``) cut into ``--repeats`` + 1 disjoint
+rounds; without the corpus, generated English (``benchmarks/_text.py``).  Both
+sides' lists are checked equal first, on the extra round, which is never
+timed.  Contenders take turns going first; medians and ratios come from the
+same run.  ``--tiny``: a few generated texts, one round.
 """
 
 from __future__ import annotations
@@ -27,22 +28,39 @@ from _common import (
     add_common_options,
     chosen_clock,
     find_data_dir,
+    first_runs,
     header,
-    interleaved,
     read_jsonl,
 )
-from _text import fresh_texts
+from _text import fresh_pairs, text_source
 
-# Not fresh text (benchmarks/_text.py): said in the header of every run.
-REPEATS_TEXTS = (
-    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
-    "or generated pairs reused): warm figures, not a first run's"
-)
+
+def pairs(count: int, seed: int) -> tuple[list[str], list[str]]:
+    """Round ``seed``'s ``count`` generated pairs of English texts (the
+    benchmarks' fresh-text hook, which tests/shipping/test_benchmark_texts.py
+    checks); a round splits both columns."""
+    return fresh_pairs(count, seed=1_000 * seed)
 
 
 def corpus_texts(data_dir: Any) -> list[str]:
     rows = read_jsonl(data_dir / "en_scitldr_test.jsonl")
-    return [row[field] for field in ("prediction", "target", "abstract") for row in rows]
+    return [row[field] for row in rows for field in ("prediction", "target", "abstract")]
+
+
+def text_rounds(data_dir: Any, rounds: int, tiny: bool) -> tuple[list[list[str]], str]:
+    """``rounds`` lists of texts, no text in two, and what they are."""
+    if not tiny:
+        try:
+            texts = corpus_texts(find_data_dir(data_dir))
+        except SystemExit:
+            pass
+        else:
+            size = len(texts) // rounds
+            cut = [texts[k * size : (k + 1) * size] for k in range(rounds)]
+            return cut, f"SciTLDR's texts (lead-3, TLDRs, abstracts), {rounds} rounds of {size}"
+    count = 10 if tiny else 300
+    found = [p + r for p, r in (pairs(count, seed) for seed in range(rounds))]
+    return found, f"{rounds} rounds of {2 * count} generated texts ({text_source()})"
 
 
 def splitting(tokenize: Callable[[str], list[str]], texts: list[str]) -> Callable[[], Any]:
@@ -59,7 +77,7 @@ def main() -> None:
     )
     add_common_options(parser)
     parser.add_argument("--data-dir")
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=5, help="timed rounds")
     add_clock_option(parser, "cpu")
     args = parser.parse_args()
     header(args)
@@ -73,37 +91,29 @@ def main() -> None:
         raise SystemExit(f"this benchmark needs the punkt extra: {error}") from None
     if sentences._nltk_rules() is None:
         print("the installed NLTK's Punkt is not the one kurenai reproduces: NLTK's own is used")
-
-    if args.tiny:
-        texts = fresh_texts(20)
-        print(f"{len(texts)} generated texts")
-    else:
-        try:
-            texts = corpus_texts(find_data_dir(args.data_dir))
-            print(f"{len(texts)} SciTLDR texts (lead-3, TLDRs, abstracts), {args.clock} time")
-        except SystemExit:
-            texts = fresh_texts(2000)
-            print(f"{len(texts)} generated texts (no corpus), {args.clock} time")
-    theirs = PunktSentenceTokenizer(params)
-    ours = sentences.punkt_tokenizer(params)
-    found = [ours.tokenize(text) for text in texts]
-    if found != [theirs.tokenize(text) for text in texts]:
+    repeats = 1 if args.tiny else args.repeats
+    rounds, source = text_rounds(args.data_dir, repeats + 1, args.tiny)
+    print(f"{source}, {args.clock} time; the last round only checks the sentences")
+    check = rounds.pop()
+    found = [sentences.punkt_tokenizer(params).tokenize(text) for text in check]
+    if found != [PunktSentenceTokenizer(params).tokenize(text) for text in check]:
         print("kurenai's sentences differ from NLTK's: failed")
         return
-    count = sum(map(len, found))
-    print(f"{count} sentences, equal to NLTK's")
-    contenders = {
-        "nltk": splitting(theirs.tokenize, texts),
-        "kurenai warm": splitting(ours.tokenize, texts),
-        "kurenai cold": lambda: splitting(sentences.punkt_tokenizer(params).tokenize, texts)(),
-    }
-    clock = chosen_clock(args)
-    times = interleaved(contenders, 1 if args.tiny else args.repeats, clock)
+    print(f"{sum(map(len, found))} sentences, equal to NLTK's")
+    # Lazy imports out of the first round, on a text in no round.
+    sentences.punkt_tokenizer(params).tokenize("A warm-up text. It is in no round.")
+
+    def make(texts: list[str]) -> dict[str, Callable[[], Any]]:
+        return {
+            "nltk": splitting(PunktSentenceTokenizer(params).tokenize, texts),
+            "kurenai": splitting(sentences.punkt_tokenizer(params).tokenize, texts),
+        }
+
+    times = first_runs(rounds, make, chosen_clock(args))
+    count = len(rounds[0])
     for name, seconds in times.items():
         ratio = times["nltk"] / seconds if seconds else float("inf")
-        print(
-            f"{name}: {seconds:.3f} s ({1e6 * seconds / len(texts):.1f} us/text): {ratio:.1f}x NLTK"
-        )
+        print(f"{name}: {seconds:.3f} s ({1e6 * seconds / count:.1f} us/text): {ratio:.1f}x NLTK")
 
 
 if __name__ == "__main__":
