@@ -1,18 +1,23 @@
 """Several references: each ``score_multi`` mode and ``metrics.compute``'s
 ``accumulate``, against scoring the same pairs one by one.
 
-    python benchmarks/bench_multiref.py [--data-dir DIR] [--records 300] [--repeats 7]
+    python benchmarks/bench_multiref.py [--records 100] [--repeats 7]
                                         [--implementation python] [--tiny]
 
-Each SciTLDR prediction gets three references (its TLDR and the next two
-records'), four types (rouge1, rouge2, rougeL, rougeLsum).  Per plan (the
-fused compiled plan of the ``unicode`` tokenizer; the Python plan of a
-tokenizer object), the contenders are ``score`` of every (reference,
-prediction) pair, the baseline, and ``score_multi`` in each mode; then
-``metrics.compute`` with each ``accumulate`` against ``score_batch`` of the
-flattened pairs.  Round-robin; the table gives the median per record and the
-ratio to the baseline, which is what combining the references costs.
-``--tiny`` runs a few generated records once.
+Each prediction gets three references, four types (rouge1, rouge2, rougeL,
+rougeLsum).  A round is ``--records`` records of new text (Faker's English
+with the ``bench`` extra, ~65 words a text, shaped as SciTLDR's:
+``benchmarks/_text.py``), no text in two rounds or twice in one; every
+contender is a first run on it, with a scorer made anew for it, untimed (no
+interning table or sentence cache outlives a round or passes from one
+contender to the next).  Per plan (the fused compiled plan of the ``unicode``
+tokenizer; the Python plan of a tokenizer object), the contenders are
+``score`` of every (reference, prediction) pair, the baseline, and
+``score_multi`` in each mode; then ``metrics.compute`` with each
+``accumulate`` against ``score_batch`` of the flattened pairs.  Contenders
+take turns going first; the table gives the median over ``--repeats`` rounds
+per record and the ratio to the baseline, which is what combining the
+references costs.  ``--tiny`` runs a few records once.
 """
 
 from __future__ import annotations
@@ -20,42 +25,34 @@ from __future__ import annotations
 import argparse
 from typing import Any, Callable
 
-from _common import (
-    add_common_options,
-    find_data_dir,
-    header,
-    interleaved,
-    read_jsonl,
-    synthetic_pairs,
-)
+from _common import add_common_options, first_runs, header
+from _text import fresh_pairs, fresh_texts, text_source
 
 from kurenai import metrics
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import get_tokenizer
-
-# Not fresh text (benchmarks/_text.py): said in the header of every run.
-REPEATS_TEXTS = (
-    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
-    "or generated pairs reused): warm figures, not a first run's"
-)
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 MODES = ["best", "best-recall", "average", "mean"]
 Records = list[tuple[list[str], str]]
 
 
-def records(data_dir: str | None, count: int) -> Records:
-    """Each prediction with its own TLDR and the next two records' as references."""
-    rows = read_jsonl(find_data_dir(data_dir) / "en_scitldr_test.jsonl")[: count + 2]
+def pairs(count: int, seed: int) -> tuple[list[str], list[str]]:
+    """Round ``seed``'s ``count`` predictions and their first references, new
+    texts no other round has (the benchmarks' fresh-text hook, which
+    tests/shipping/test_benchmark_texts.py checks); :func:`records` adds two
+    more references each."""
+    return fresh_pairs(count, seed=1_000 * seed)
+
+
+def records(count: int, seed: int) -> Records:
+    """Round ``seed``'s ``count`` records: three references and a prediction."""
+    predictions, first = pairs(count, seed)
+    others = fresh_texts(2 * count, 1_000 * seed + 503, sentences=(3, 4))
     return [
-        ([a["target"], b["target"], c["target"]], a["prediction"])
-        for a, b, c in zip(rows, rows[1:], rows[2:])
+        ([ref, others[2 * k], others[2 * k + 1]], prediction)
+        for k, (ref, prediction) in enumerate(zip(first, predictions))
     ]
-
-
-def tiny_records() -> Records:
-    pairs = synthetic_pairs(6, 40)
-    return [([pairs[i][0], pairs[i + 1][0], pairs[i + 2][0]], pairs[i][1]) for i in range(4)]
 
 
 class PythonPlanTokenizer:
@@ -76,39 +73,50 @@ def report(title: str, times: dict[str, float], base: str, count: int) -> None:
         print(f"    {name:32s} {seconds / count * 1e6:9.1f} us/record  {ratio:5.2f}x")
 
 
-def bench_modes(data: Records, repeats: int) -> None:
-    for label, tokenizer in (("fused plan", "unicode"), ("Python plan", PythonPlanTokenizer())):
-        scorer = RougeScorer(TYPES, tokenizer=tokenizer)  # type: ignore[arg-type]
-        contenders = mode_contenders(scorer, data)
-        for run in contenders.values():
-            run()  # warm-up
-        report(f"{label}, {len(data)} records x 3 references", interleaved(contenders, repeats),
-               "score per pair (baseline)", len(data))  # fmt: skip
+def bench_modes(rounds: list[Records]) -> None:
+    for label, tokenizer in (("fused plan", "unicode"), ("Python plan", PythonPlanTokenizer)):
+
+        def make(data: Records, tokenizer: Any = tokenizer) -> dict[str, Callable[[], Any]]:
+            def scorer() -> RougeScorer:
+                made = tokenizer if isinstance(tokenizer, str) else tokenizer()
+                return RougeScorer(TYPES, tokenizer=made)  # type: ignore[arg-type]
+
+            return mode_contenders(scorer, data)
+
+        title = f"{label}, {len(rounds[0])} records x 3 references"
+        report(title, first_runs(rounds, make), "score per pair (baseline)", len(rounds[0]))
 
 
-def mode_contenders(scorer: RougeScorer, data: Records) -> dict[str, Callable[[], Any]]:
-    """``score`` of every pair (the baseline), then ``score_multi`` per mode."""
+def mode_contenders(
+    scorer: Callable[[], RougeScorer], data: Records
+) -> dict[str, Callable[[], Any]]:
+    """``score`` of every pair (the baseline), then ``score_multi`` per mode,
+    each on a scorer of its own."""
+    base = scorer()
 
     def each_pair() -> None:
         for references, prediction in data:
             for reference in references:
-                scorer.score(reference, prediction)
+                base.score(reference, prediction)
 
     def multi(mode: str) -> Callable[[], Any]:
-        return lambda: [scorer.score_multi(refs, pred, mode) for refs, pred in data]
+        own = scorer()
+        return lambda: [own.score_multi(refs, pred, mode) for refs, pred in data]
 
     contenders: dict[str, Callable[[], Any]] = {"score per pair (baseline)": each_pair}
     contenders.update({f"score_multi({mode})": multi(mode) for mode in MODES})
     return contenders
 
 
-def bench_metrics(data: Records, repeats: int) -> None:
+def metrics_contenders(data: Records) -> dict[str, Callable[[], Any]]:
+    """``score_batch`` of the flattened pairs (a new scorer) and
+    ``metrics.compute`` per ``accumulate`` (which makes its scorer per call)."""
     predictions = [prediction for _, prediction in data]
     references = [refs for refs, _ in data]
     flat_targets = [reference for refs in references for reference in refs]
     flat_predictions = [prediction for refs, p in data for prediction in [p] * len(refs)]
     scorer = RougeScorer(TYPES, tokenizer="unicode")
-    contenders: dict[str, Callable[[], Any]] = {
+    return {
         "score_batch of the pairs (baseline)": lambda: scorer.score_batch(
             flat_targets, flat_predictions, columnar=True
         ),
@@ -121,24 +129,36 @@ def bench_metrics(data: Records, repeats: int) -> None:
             for mode in ("best", "avg")
         },
     }
-    for run in contenders.values():
+
+
+def warm_up() -> None:
+    """Lazy imports paid here, on a record in no round."""
+    data: Records = [(["A warm-up text.", "In no round.", "At all."], "A warm-up, in no round.")]
+    for tokenizer in ("unicode", PythonPlanTokenizer()):
+        for run in mode_contenders(
+            lambda t=tokenizer: RougeScorer(TYPES, tokenizer=t), data
+        ).values():
+            run()
+    for run in metrics_contenders(data).values():
         run()
-    report("kurenai.metrics.compute, use_aggregator=False", interleaved(contenders, repeats),
-           "score_batch of the pairs (baseline)", len(data))  # fmt: skip
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data-dir")
-    parser.add_argument("--records", type=int, default=300)
-    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--records", type=int, default=100, help="records a round")
+    parser.add_argument("--repeats", type=int, default=7, help="timed rounds")
     add_common_options(parser)
     args = parser.parse_args()
     header(args)
-    data = tiny_records() if args.tiny else records(args.data_dir, args.records)
-    repeats = 1 if args.tiny else args.repeats
-    bench_modes(data, repeats)
-    bench_metrics(data, repeats)
+    if args.tiny:
+        args.records, args.repeats = 4, 1
+    rounds = [records(args.records, seed) for seed in range(args.repeats)]
+    print(f"{args.repeats} rounds of {args.records} new records ({text_source()})")
+    warm_up()
+    bench_modes(rounds)
+    title = "kurenai.metrics.compute, use_aggregator=False"
+    base = "score_batch of the pairs (baseline)"
+    report(title, first_runs(rounds, metrics_contenders), base, args.records)
 
 
 if __name__ == "__main__":
