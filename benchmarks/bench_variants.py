@@ -1,16 +1,20 @@
 """ROUGE-W, ROUGE-S and ROUGE-SU: kurenai vs rouge-metric's PyRouge.
 
-    python benchmarks/bench_variants.py [--data-dir DIR] [--pairs 300] [--repeats 5]
+    python benchmarks/bench_variants.py [--pairs 300] [--repeats 5]
                                         [--implementation python] [--tiny]
 
 PyRouge (``pip install rouge-metric``) is the Python package a user would
-pick for these types today.  Both score the same lower-cased SciTLDR pairs (TLDRs vs abstract leads)
-(one sentence per line) per type, round-robin; the table gives the median
-time per pair and PyRouge / kurenai.  The long case scores one 10k-token pair
-(kurenai only: PyRouge's W table would need 10^8 Python floats) in a fresh
-process to read its peak memory; that process imports the same kurenai as
-this one, which the header names.  ``--tiny`` times kurenai alone, once, on a
-few generated pairs and one 300-token pair.
+pick for these types today.  Both score the same lower-cased pairs (one
+sentence per line) per type; the table gives the median time per pair over
+``--repeats`` rounds and PyRouge / kurenai.  Every round is a first run: its
+texts (``--pairs`` pairs of ~65 words, two references each, and a tenth as
+many ~400-word pairs; Faker's English with the ``bench`` extra:
+``benchmarks/_text.py``) are in no other round, and both scorers are made
+anew for it, untimed; they take turns going first.  The long case scores one
+10k-token pair (kurenai only: PyRouge's W table would need 10^8 Python floats)
+in a fresh process to read its peak memory; that process imports the same
+kurenai as this one, which the header names.  ``--tiny`` times kurenai alone,
+one round, on a few pairs and one 300-token pair.
 """
 
 from __future__ import annotations
@@ -18,25 +22,12 @@ from __future__ import annotations
 import argparse
 import os
 import re
-from typing import Any
+from typing import Any, Callable
 
-from _common import (
-    add_common_options,
-    find_data_dir,
-    header,
-    interleaved,
-    read_jsonl,
-    run_child,
-    synthetic_pairs,
-)
+from _common import add_common_options, first_runs, header, run_child
+from _text import fresh_pairs, fresh_texts, text_source
 
 from kurenai.rouge_scorer import RougeScorer
-
-# Not fresh text (benchmarks/_text.py): said in the header of every run.
-REPEATS_TEXTS = (
-    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
-    "or generated pairs reused): warm figures, not a first run's"
-)
 
 # kurenai type -> PyRouge options
 CASES: dict[str, dict[str, Any]] = {
@@ -48,40 +39,32 @@ CASES: dict[str, dict[str, Any]] = {
 Records = list[tuple[list[str], str]]
 
 
-def records(data_dir: str | None, count: int) -> Records:
-    """Lower-cased SciTLDR summaries; each prediction with its reference and,
-    for the multi-reference case, the next record's."""
-    rows = read_jsonl(find_data_dir(data_dir) / "en_scitldr_test.jsonl")[: count + 1]
-    return [
-        ([_clean(a["target"]), _clean(b["target"])], _clean(a["prediction"]))
-        for a, b in zip(rows, rows[1:])
-    ]
+def pairs(count: int, seed: int) -> tuple[list[str], list[str]]:
+    """Round ``seed``'s ``count`` predictions and first references, new texts
+    no other round has (the benchmarks' fresh-text hook, which
+    tests/shipping/test_benchmark_texts.py checks), lower-cased, a sentence a
+    line; :func:`records` adds a second reference each."""
+    predictions, references = fresh_pairs(count, seed=1_000 * seed)
+    return [_clean(p) for p in predictions], [_clean(r) for r in references]
 
 
-def long_records(data_dir: str | None, count: int) -> Records:
-    """~400-token pairs: two abstracts and a TLDR against their leads."""
-    rows = read_jsonl(find_data_dir(data_dir) / "en_scitldr_test.jsonl")[: count + 1]
-    pairs = [
-        (f"{a['abstract']}\n{b['abstract']}\n{a['target']}", f"{a['prediction']}\n{b['abstract']}")
-        for a, b in zip(rows, rows[1:])
-    ]
-    return [([_clean(t)], _clean(p)) for t, p in pairs]
+def records(count: int, seed: int) -> Records:
+    """Round ``seed``'s ``count`` predictions, each with two references."""
+    predictions, first = pairs(count, seed)
+    second = [_clean(t) for t in fresh_texts(count, 1_000 * seed + 503, sentences=(3, 4))]
+    return [([a, b], p) for a, b, p in zip(first, second, predictions)]
 
 
-def tiny_records() -> tuple[Records, Records]:
-    """Generated ~70-token pairs (two references each) and ~400-token pairs."""
-    short = synthetic_pairs(9, 70)
-    long = synthetic_pairs(2, 400, seed=100)
-    return (
-        [([a[0], b[0]], a[1]) for a, b in zip(short, short[1:])],
-        [([t], p) for t, p in long],
-    )
+def long_records(count: int, seed: int) -> Records:
+    """Round ``seed``'s ``count`` ~400-word pairs (one reference each)."""
+    targets = fresh_texts(count, 1_000 * seed + 500, sentences=(20, 26))
+    predictions = fresh_texts(count, 1_000 * seed + 501, sentences=(20, 26))
+    return [([_clean(t)], _clean(p)) for t, p in zip(targets, predictions)]
 
 
 def _clean(text: str) -> str:
-    return "\n".join(
-        " ".join(re.sub(r"[^a-z0-9 ]", " ", s.lower()).split()) for s in text.split("\n")
-    )
+    lines = re.sub(r"([.!?]) ", r"\1\n", text).split("\n")
+    return "\n".join(" ".join(re.sub(r"[^a-z0-9 ]", " ", s.lower()).split()) for s in lines)
 
 
 def pyrouge(options: dict[str, Any], mode: str = "average") -> Any:
@@ -91,27 +74,48 @@ def pyrouge(options: dict[str, Any], mode: str = "average") -> Any:
     return PyRouge(**{**defaults, **options})
 
 
-def compare(data: Records, repeats: int, label: str = "1 ref") -> None:
-    single = [refs[:1] for refs, _ in data]
-    predictions = [prediction for _, prediction in data]
+def compare(rounds: list[Records], label: str = "1 ref") -> None:
     for rouge_type, options in CASES.items():
-        ours = RougeScorer([rouge_type])
-        runs = {"kurenai": lambda s=ours: s.score_batch([r[0] for r in single], predictions)}
+
+        def make(data: Records, rouge_type: str = rouge_type, options: Any = options) -> Any:
+            single = [refs[:1] for refs, _ in data]
+            targets = [refs[0] for refs, _ in data]
+            predictions = [prediction for _, prediction in data]
+            ours = RougeScorer([rouge_type])
+            runs: dict[str, Callable[[], Any]] = {
+                "kurenai": lambda: ours.score_batch(targets, predictions)
+            }
+            if not TINY:
+                theirs = pyrouge(options)
+                runs["pyrouge"] = lambda: theirs.evaluate(predictions, single)
+            return runs
+
+        _row(f"{rouge_type} ({label})", first_runs(rounds, make), len(rounds[0]))
+
+
+def compare_multi(rounds: list[Records]) -> None:
+    def make(data: Records) -> dict[str, Callable[[], Any]]:
+        predictions = [prediction for _, prediction in data]
+        refs = [refs for refs, _ in data]
+        ours = RougeScorer(["rougeW", "rougeSU4"])
+        runs: dict[str, Callable[[], Any]] = {
+            "kurenai": lambda: ours.score_multi_batch(refs, predictions, mode="average")
+        }
         if not TINY:
-            theirs = pyrouge(options)
-            runs["pyrouge"] = lambda p=theirs: p.evaluate(predictions, single)
-        _row(f"{rouge_type} ({label})", interleaved(runs, repeats), len(data))
+            theirs = pyrouge({"rouge_w": True, "rouge_su": True, "skip_gap": 4})
+            runs["pyrouge"] = lambda: theirs.evaluate(predictions, refs)
+        return runs
+
+    _row("W+SU4 (2 refs, -f A)", first_runs(rounds, make), len(rounds[0]))
 
 
-def compare_multi(data: Records, repeats: int) -> None:
-    predictions = [prediction for _, prediction in data]
-    ours = RougeScorer(["rougeW", "rougeSU4"])
-    refs = [refs for refs, _ in data]
-    runs = {"kurenai": lambda: ours.score_multi_batch(refs, predictions, mode="average")}
+def warm_up() -> None:
+    """Lazy imports paid here, on a pair in no round."""
+    target, prediction = "a warm up text\nin no round", "a warm up\ntext"
+    RougeScorer([*CASES, "rougeSU4"]).score_multi([target, target], prediction)
     if not TINY:
-        theirs = pyrouge({"rouge_w": True, "rouge_su": True, "skip_gap": 4})
-        runs["pyrouge"] = lambda: theirs.evaluate(predictions, refs)
-    _row("W+SU4 (2 refs, -f A)", interleaved(runs, repeats), len(data))
+        for options in CASES.values():
+            pyrouge(options).evaluate([prediction], [[target, target]])
 
 
 def _row(case: str, times: dict[str, float], pairs: int) -> None:
@@ -159,24 +163,23 @@ TINY = False  # --tiny: generated pairs, kurenai only
 def main(argv: list[str] | None = None) -> None:
     global TINY
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--data-dir")
-    parser.add_argument("--pairs", type=int, default=300)
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--pairs", type=int, default=300, help="~65-word pairs a round")
+    parser.add_argument("--repeats", type=int, default=5, help="timed rounds")
     parser.add_argument("--long-tokens", type=int, default=10_000)
     add_common_options(parser)
     args = parser.parse_args(argv)
     header(args)
     TINY = args.tiny
     if TINY:
-        args.repeats, args.long_tokens = 1, 300
-        short, long = tiny_records()
-    else:
-        short = records(args.data_dir, args.pairs)
-        long = long_records(args.data_dir, args.pairs // 10)
+        args.pairs, args.repeats, args.long_tokens = 8, 1, 300
+    short = [records(args.pairs, seed) for seed in range(args.repeats)]
+    long = [long_records(max(args.pairs // 10, 1), seed) for seed in range(args.repeats)]
+    print(f"{args.repeats} rounds of new pairs ({text_source()})")
+    warm_up()
     print(f"{'case':<26}{'kurenai us/pair':>16}{'PyRouge us/pair':>17}{'ratio':>8}")
-    compare(short, args.repeats)
-    compare_multi(short, args.repeats)
-    compare(long, args.repeats, "~400 tokens")
+    compare(short)
+    compare_multi(short)
+    compare(long, "~400 tokens")
     long_text(args.long_tokens)
 
 
