@@ -1,6 +1,6 @@
 """Short pairs against a floor: how far kurenai is from the least any scorer must do.
 
-    python benchmarks/bench_floor.py [--data-dir DIR] [--pairs 618] [--repeats 21]
+    python benchmarks/bench_floor.py [--data-dir DIR] [--pairs 618] [--repeats 9]
                                      [--implementation python] [--tiny] [--json]
 
 The floor of one ~70-token English pair (SciTLDR: TLDRs vs lead-3) is
@@ -8,8 +8,14 @@ RapidFuzz's bit-parallel LCS (``rapidfuzz.distance.LCSseq``, C++) on the
 words split beforehand, plus building the ``Score`` objects and their dict:
 what a scorer would cost if tokenizing and n-gram counting were free.  It is
 measured in the same run as kurenai's ``score`` (one call per pair) and
-``score_batch`` (one call for all pairs), each a pass over the same pairs,
-round-robin.  A row gives the median **CPU time of this thread** per pass
+``score_batch`` (one call for all pairs), each a pass over the same pairs.
+Every round is a first run: its pairs are in no other round (SciTLDR cut
+into ``--repeats`` + 1 disjoint rounds, fewer pairs a round than ``--pairs``
+when its 618 do not go round; else generated: ``benchmarks/_text.py``), and
+every contender is made anew for it, untimed (a scorer of its own, the
+floor's words split and stems looked up beforehand); the contenders take
+turns going first; the extra round only checks the pre-stemmed floor's
+scores and is never timed.  A row gives the median **CPU time of this thread** per pass
 (``time.thread_time``: neither other processes' load nor the threads NumPy's
 BLAS spins after import count; ``score_batch`` with ``n_jobs=1`` runs in this
 thread) divided by the pairs, and the median over rounds of its pass / the
@@ -33,30 +39,19 @@ floor out.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import statistics
 import time
 from collections import deque
 from typing import Any, Callable
 
-from _common import (
-    add_common_options,
-    find_data_dir,
-    header,
-    interleaved_times,
-    read_jsonl,
-    synthetic_pairs,
-)
+from _common import add_common_options, header
+from _text import english_rounds, fresh_pairs
 
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.scoring import Score
 from kurenai.tokenizers._stemming import porter_stemmer
-
-# Not fresh text (benchmarks/_text.py): said in the header of every run.
-REPEATS_TEXTS = (
-    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
-    "or generated pairs reused): warm figures, not a first run's"
-)
 
 try:
     from rapidfuzz.distance import LCSseq
@@ -69,9 +64,35 @@ Pairs = list[tuple[str, str]]
 Words = list[tuple[list[str], list[str]]]
 
 
-def english_pairs(data_dir: str | None, limit: int) -> Pairs:
-    rows = read_jsonl(find_data_dir(data_dir) / "en_scitldr_test.jsonl")
-    return [(row["target"], row["prediction"]) for row in rows[:limit]]
+def pairs(count: int, seed: int) -> tuple[list[str], list[str]]:
+    """Round ``seed``'s ``count`` generated pairs (predictions, references),
+    ~65 words a side: texts no other round has (the benchmarks' fresh-text
+    hook, which tests/shipping/test_benchmark_texts.py checks)."""
+    return fresh_pairs(count, seed=1_000 * seed)
+
+
+def first_run_times(
+    rounds: list[Pairs], make: Callable[[Pairs], dict[str, Callable[[], object]]]
+) -> dict[str, list[float]]:
+    """Per contender, its thread CPU seconds in each round (entry k from
+    round k, so passes compare round by round): ``make`` builds every
+    contender anew for the round's pairs, untimed, then each runs once, the
+    order turning each round; gc.collect before each run, untimed."""
+    times: dict[str, list[float]] = {}
+    for index, found in enumerate(rounds):
+        runs = list(make(found).items())
+        turn = index % len(runs)
+        for name, run in runs[turn:] + runs[:turn]:
+            gc.collect()
+            start = time.thread_time()
+            run()
+            times.setdefault(name, []).append(time.thread_time() - start)
+    return times
+
+
+def split_words(found: Pairs) -> Words:
+    """The floor's words, split beforehand as kurenai's default tokenizer splits."""
+    return [(t.lower().split(), p.lower().split()) for t, p in found]
 
 
 def _prf(lcs: int, target: list[str], prediction: list[str]) -> tuple[float, float, float]:
@@ -99,17 +120,17 @@ def floor_one(target: list[str], prediction: list[str]) -> dict[str, Score]:
 
 
 def contenders(
-    types: list[str], stem: bool, pairs: Pairs, words: Words, floor: Callable[..., Any] | None
+    types: list[str], found: Pairs, floor: Callable[..., Any] | None
 ) -> dict[str, Callable[[], object]]:
-    scorer = RougeScorer(types, use_stemmer=stem)
-    targets, predictions = [t for t, _ in pairs], [p for _, p in pairs]
+    """The floor and kurenai's two calls on ``found``, a new scorer each."""
+    words = split_words(found)
+    by_pair, batch = RougeScorer(types), RougeScorer(types)
+    targets, predictions = [t for t, _ in found], [p for _, p in found]
     runs: dict[str, Callable[[], object]] = {}
     if floor is not None and LCSseq is not None:
         runs["floor (RapidFuzz LCS + Scores)"] = lambda: [floor(t, p) for t, p in words]
-    runs["kurenai score"] = lambda: [scorer.score(t, p) for t, p in pairs]
-    runs["kurenai score_batch"] = lambda: scorer.score_batch(targets, predictions)
-    for run in runs.values():  # warm-up: stem caches, lazy imports, page faults
-        run()
+    runs["kurenai score"] = lambda: [by_pair.score(t, p) for t, p in found]
+    runs["kurenai score_batch"] = lambda: batch.score_batch(targets, predictions)
     return runs
 
 
@@ -138,28 +159,25 @@ STEM_FLOORS = {
 DICT_FLOORS = {"kurenai score": DICT_FLOOR, "kurenai score_batch": DICT_BATCH_FLOOR}
 
 
-def stemmed_contenders(
-    pairs: Pairs, words: Words, with_rouge_score: bool
-) -> dict[str, Callable[[], object]]:
-    """The four types with ``use_stemmer=True``.  The floor is the same
-    compiled path, unstemmed, on the texts stemmed beforehand: stemming for
-    free, below any stemming by a lookup per token.  Beside it: RapidFuzz's
-    floor on words stemmed by a dict lookup each (the dict precomputed for
-    every word of the pairs), RapidFuzz unstemmed, kurenai unstemmed,
-    rouge-score."""
+def stemmed_contenders(found: Pairs, with_rouge_score: bool) -> dict[str, Callable[[], object]]:
+    """The four types with ``use_stemmer=True``, each contender with scorers
+    of its own.  The floor is the same compiled path, unstemmed, on the texts
+    stemmed beforehand: stemming for free, below any stemming by a lookup per
+    token.  Beside it: RapidFuzz's floor on words stemmed by a dict lookup
+    each (the dict precomputed for every word of the pairs), RapidFuzz
+    unstemmed, kurenai unstemmed, rouge-score."""
     stem = porter_stemmer(True, "whitespace")
     assert stem is not None
+    words = split_words(found)
     vocabulary = {word for t, p in words for word in t + p}
     stems = {word: stem(word) for word in vocabulary}  # None: dropped
-    stemmed = RougeScorer(FOUR, use_stemmer=True)
-    plain = RougeScorer(FOUR)
-    targets, predictions = [t for t, _ in pairs], [p for _, p in pairs]
-    pre = [(prestemmed(t, stem), prestemmed(p, stem)) for t, p in pairs]
+    targets, predictions = [t for t, _ in found], [p for _, p in found]
+    pre = [(prestemmed(t, stem), prestemmed(p, stem)) for t, p in found]
     pre_targets, pre_predictions = [t for t, _ in pre], [p for _, p in pre]
-    if stemmed.score_batch(targets, predictions) != plain.score_batch(pre_targets, pre_predictions):
-        raise SystemExit("the pre-stemmed floor does not score as the stemmer does")
     lookup = stems.__getitem__
     consume = deque(maxlen=0).extend
+    plain = [RougeScorer(FOUR) for _ in range(6)]
+    stemmed = [RougeScorer(FOUR, use_stemmer=True) for _ in range(2)]
 
     def dict_floor() -> object:
         out = []
@@ -168,18 +186,18 @@ def stemmed_contenders(
             # cost (consumed without building a list).
             consume(map(lookup, tw))
             consume(map(lookup, pw))
-            out.append(plain.score(t, p))
+            out.append(plain[2].score(t, p))
         return out
 
     def dict_batch_floor() -> object:
         for tw, pw in words:
             consume(map(lookup, tw))
             consume(map(lookup, pw))
-        return plain.score_batch(pre_targets, pre_predictions)
+        return plain[3].score_batch(pre_targets, pre_predictions)
 
     runs: dict[str, Callable[[], object]] = {
-        STEM_FLOOR: lambda: [plain.score(t, p) for t, p in pre],
-        STEM_BATCH_FLOOR: lambda: plain.score_batch(pre_targets, pre_predictions),
+        STEM_FLOOR: lambda: [plain[0].score(t, p) for t, p in pre],
+        STEM_BATCH_FLOOR: lambda: plain[1].score_batch(pre_targets, pre_predictions),
         DICT_FLOOR: dict_floor,
         DICT_BATCH_FLOOR: dict_batch_floor,
     }
@@ -195,18 +213,36 @@ def stemmed_contenders(
 
         runs["RapidFuzz, a dict stem per word"] = stemmed_floor
         runs["RapidFuzz, unstemmed"] = lambda: [floor_four(t, p) for t, p in words]
-    runs["kurenai score"] = lambda: [stemmed.score(t, p) for t, p in pairs]
-    runs["kurenai score_batch"] = lambda: stemmed.score_batch(targets, predictions)
-    runs["kurenai score, unstemmed"] = lambda: [plain.score(t, p) for t, p in pairs]
-    runs["kurenai score_batch, unstemmed"] = lambda: plain.score_batch(targets, predictions)
+    runs["kurenai score"] = lambda: [stemmed[0].score(t, p) for t, p in found]
+    runs["kurenai score_batch"] = lambda: stemmed[1].score_batch(targets, predictions)
+    runs["kurenai score, unstemmed"] = lambda: [plain[4].score(t, p) for t, p in found]
+    runs["kurenai score_batch, unstemmed"] = lambda: plain[5].score_batch(targets, predictions)
     if with_rouge_score:
         from rouge_score import rouge_scorer
 
         reference = rouge_scorer.RougeScorer(FOUR, use_stemmer=True)
-        runs["rouge-score score"] = lambda: [reference.score(t, p) for t, p in pairs]
-    for run in runs.values():  # warm-up: stem caches, lazy imports, page faults
-        run()
+        runs["rouge-score score"] = lambda: [reference.score(t, p) for t, p in found]
     return runs
+
+
+def check_prestemmed(found: Pairs) -> None:
+    """The pre-stemmed floor scores as the stemmer does (on a round never timed)."""
+    stem = porter_stemmer(True, "whitespace")
+    assert stem is not None
+    targets, predictions = [t for t, _ in found], [p for _, p in found]
+    pre = [(prestemmed(t, stem), prestemmed(p, stem)) for t, p in found]
+    ours = RougeScorer(FOUR, use_stemmer=True).score_batch(targets, predictions)
+    if ours != RougeScorer(FOUR).score_batch([t for t, _ in pre], [p for _, p in pre]):
+        raise SystemExit("the pre-stemmed floor does not score as the stemmer does")
+
+
+def warm_up(with_rouge_score: bool) -> None:
+    """Lazy imports and first calls paid here, on a pair in no round."""
+    found = [("The warm-up texts are in no round.", "A warm-up pair, in no round at all.")]
+    runs = [*contenders(FOUR, found, floor_four).values()]
+    runs += [*stemmed_contenders(found, with_rouge_score).values()]
+    for run in runs:
+        run()
 
 
 def report(
@@ -216,8 +252,8 @@ def report(
     rounds of its time / its floor's time in the same round (the first
     ``floor`` row, or the row ``floors`` names)."""
     first = next((name for name in times if name.startswith("floor")), None)
-    print(f"\n{case}  ({n_pairs} pairs; median thread CPU time of interleaved passes, and")
-    print("  the median over rounds of each pass / the floor's pass in its round)")
+    print(f"\n{case}  ({n_pairs} pairs a round; median thread CPU time of first passes on")
+    print("  new pairs, and the median over rounds of each pass / the floor's pass in its round)")
     figures: dict[str, Any] = {}
     for name, runs in times.items():
         micros = statistics.median(runs) / n_pairs * 1e6
@@ -232,8 +268,10 @@ def report(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir")
-    parser.add_argument("--pairs", type=int, default=618, help="~70-token pairs per pass")
-    parser.add_argument("--repeats", type=int, default=21, help="passes per contender")
+    parser.add_argument(
+        "--pairs", type=int, default=618, help="~70-token pairs a round (SciTLDR: 618 / rounds)"
+    )
+    parser.add_argument("--repeats", type=int, default=9, help="timed rounds")
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
     add_common_options(parser)
     args = parser.parse_args()
@@ -241,27 +279,30 @@ def main() -> None:
     if LCSseq is None and not args.tiny:
         raise SystemExit(MISSING)
     if args.tiny:
-        args.repeats = 1
-        pairs = synthetic_pairs(8, 70)
+        rounds = [list(zip(*reversed(pairs(8, seed)))) for seed in range(2)]
+        print("2 rounds of 8 generated pairs (the last one only checks)")
         if LCSseq is None:
             print(f"floor left out: {MISSING}")
     else:
-        pairs = english_pairs(args.data_dir, args.pairs)
-    # The floor's words are split beforehand, as kurenai's default tokenizer splits.
-    words = [(t.lower().split(), p.lower().split()) for t, p in pairs]
+        found, source = english_rounds(args.data_dir, args.pairs, args.repeats + 1)
+        rounds = [list(zip(references, predictions)) for predictions, references in found]
+        print(f"{source} (the last one only checks the pre-stemmed floor)")
+    check_prestemmed(rounds.pop())
+    warm_up(with_rouge_score=not args.tiny)
+    count = len(rounds[0])
     cases = [
-        ("4 types (rouge1, rouge2, rougeL, rougeLsum)", FOUR, False, floor_four),
-        ("rougeL alone", ["rougeL"], False, floor_one),
+        ("4 types (rouge1, rouge2, rougeL, rougeLsum)", FOUR, floor_four),
+        ("rougeL alone", ["rougeL"], floor_one),
     ]
     figures = {}
-    for case, types, stem, floor in cases:
-        runs = contenders(types, stem, pairs, words, floor)
-        times = interleaved_times(runs, args.repeats, clock=time.thread_time)
-        figures[case] = report(case, len(pairs), times)
+    for case, types, floor in cases:
+        times = first_run_times(rounds, lambda found, t=types, f=floor: contenders(t, found, f))
+        figures[case] = report(case, count, times)
     case = "4 types, use_stemmer=True (floor: the same call on pre-stemmed text)"
-    runs = stemmed_contenders(pairs, words, with_rouge_score=not args.tiny)
-    times = interleaved_times(runs, args.repeats, clock=time.thread_time)
-    figures[case] = report(case, len(pairs), times, STEM_FLOORS)
+    times = first_run_times(
+        rounds, lambda found: stemmed_contenders(found, with_rouge_score=not args.tiny)
+    )
+    figures[case] = report(case, count, times, STEM_FLOORS)
     print("  against the floor that stems by a dict lookup per word:")
     for name, floor in DICT_FLOORS.items():
         ratio = statistics.median(r / f for r, f in zip(times[name], times[floor]))
