@@ -84,8 +84,9 @@ def nlpo3_call(language: str) -> Callable[[str], list[str]] | None:
 
 def bench(language: str, count: int, repeats: int) -> None:
     rounds = [texts(language, count, seed) for seed in range(repeats)]
-    warm_up = SENTENCES[language][0]  # in no round: loads the dictionaries
-    for run in contenders(language, [warm_up]).values():
+    # Loading (dictionaries, lazy imports) paid here, on texts in no round.
+    warm_up = texts(language, 20, seed=-1) + SENTENCES[language]
+    for run in contenders(language, warm_up).values():
         run()
     medians = first_runs(rounds, lambda corpus: contenders(language, corpus))
     chars = sum(map(len, rounds[0]))
