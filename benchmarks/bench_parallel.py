@@ -24,13 +24,10 @@ made anew for it.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
-import statistics
-import time
 from collections.abc import Callable
 
-from _common import add_common_options, header, zipf_pair
+from _common import add_common_options, first_runs_wall_and_cpu, header, zipf_pair
 
 import kurenai
 from kurenai.rouge_scorer import RougeScorer
@@ -97,33 +94,13 @@ def contenders(
     return runs
 
 
-def first_runs_wall_and_cpu(
-    rounds: list[tuple[str, str]], threads: int, compiled: bool
-) -> dict[str, tuple[float, float]]:
-    """Per setting, the medians of wall and process CPU seconds (all threads)
-    over ``rounds``, each a new pair on new scorers; the order turns each
-    round, gc.collect untimed before each run."""
-    wall: dict[str, list[float]] = {}
-    cpu: dict[str, list[float]] = {}
-    for index, (target, prediction) in enumerate(rounds):
-        runs = list(contenders(target, prediction, threads, compiled).items())
-        turn = index % len(runs)
-        for name, run in runs[turn:] + runs[:turn]:
-            gc.collect()
-            start, start_cpu = time.perf_counter(), time.process_time()
-            run()
-            wall.setdefault(name, []).append(time.perf_counter() - start)
-            cpu.setdefault(name, []).append(time.process_time() - start_cpu)
-    return {n: (statistics.median(wall[n]), statistics.median(cpu[n])) for n in wall}
-
-
 def compare(size: int, threads: int, repeats: int, compiled: bool) -> None:
     check = contenders(*zipf_pair(size, seed=round_seed(size, 0)), threads, compiled)
     results = {name: run() for name, run in check.items()}
     if len(set(results.values())) != 1:
         raise SystemExit(f"{size} tokens: the kernels disagree: {results}")
     rounds = [zipf_pair(size, seed=round_seed(size, k + 1)) for k in range(repeats)]
-    times = first_runs_wall_and_cpu(rounds, threads, compiled)
+    times = first_runs_wall_and_cpu(rounds, lambda pair: contenders(*pair, threads, compiled))
     wall = {name: seconds[0] for name, seconds in times.items()}
     cpu = {name: seconds[1] for name, seconds in times.items()}
     cells = f"{size:,} target tokens, a new pair each round"
