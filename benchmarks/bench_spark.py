@@ -94,7 +94,7 @@ def rouge_score_udf(use_arrow: bool, kurenai: bool) -> Any:
     from kurenai.spark import _spec
     from kurenai.spark._udfs import return_ddl
 
-    ddl = return_ddl(_spec(TYPES, False, None, False, None, True))
+    ddl = return_ddl(_spec(TYPES, False, None, False, (None, None), True))
     if kurenai:
         built: dict[str, Any] = {}  # built in each task from the parameters
 
@@ -188,7 +188,7 @@ def contenders_for(
     few = cached(spark, predictions[:udf_rows], targets[:udf_rows])
     part = cached(spark, predictions[:quarter], targets[:quarter])
     in_process = RougeScorer(TYPES, tokenizer="rouge-score")
-    spec = _spec(TYPES, False, "rouge-score", False, None, True)
+    spec = _spec(TYPES, False, "rouge-score", False, (None, None), True)
     found: dict[str, tuple[int, Callable[[], Any]]] = {}
     if _spark_udfs.has_arrow_udf():
         column = rouge_scores(
