@@ -2,8 +2,9 @@
 
 For each tokenizer (MeCab, Sudachi, jieba, Kiwi; the compiled ``char`` path
 as the reference), on ``--pairs`` new pairs a round of raw one-sentence texts
-shaped like JSTS's (Japanese: Faker's ja_JP words, unspaced; Korean for Kiwi:
-sentences of Faker's ko_KR phrases, addresses and names), in one run:
+of about 45-50 characters, twice JSTS's (Japanese: Faker's ja_JP words,
+unspaced; Korean for Kiwi: sentences of Faker's ko_KR companies, jobs and
+phrases), in one run:
 
 - **the GIL probe**: every text tokenized by ``tokenizer.tokenize`` on one
   thread, then split over two threads.  "cores busy" is process CPU time /
@@ -68,18 +69,15 @@ THROWAWAY = {"ja": "準備の文です。", "ko": "준비 문장입니다."}  # 
 
 
 def korean_texts(count: int, seed: int) -> list[str]:
-    """``count`` distinct Korean sentences of Faker's ko_KR phrases, jobs,
-    companies and addresses (Faker's ko_KR lorem is Latin)."""
+    """``count`` distinct Korean sentences of Faker's ko_KR companies, jobs
+    and phrases (Faker's ko_KR lorem is Latin)."""
     from faker import Faker
 
     fake = Faker("ko_KR")
     fake.seed_instance(seed)
     found: dict[str, None] = {}
     while len(found) < count:
-        text = (
-            f"{fake.company()}의 {fake.job()}이 {fake.address()}에서 "
-            f"{fake.catch_phrase()}을 {fake.bs()}로 발표했다."
-        )
+        text = f"{fake.company()}의 {fake.job()}이 {fake.catch_phrase()}을 발표했다."
         found[text] = None
     return list(found)
 
