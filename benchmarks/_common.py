@@ -283,6 +283,26 @@ def first_runs(
     return {name: statistics.median(found) for name, found in times.items()}
 
 
+def first_runs_wall_and_cpu(
+    rounds: list[Any], make: Callable[[Any], dict[str, Callable[[], object]]]
+) -> dict[str, tuple[float, float]]:
+    """:func:`first_runs` on two clocks: per contender, the medians of wall
+    and of process CPU seconds (all threads) over ``rounds``, each contender
+    made anew per round (untimed), the order turning each round."""
+    wall: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
+    for index, texts in enumerate(rounds):
+        runs = list(make(texts).items())
+        turn = index % len(runs)
+        for name, run in runs[turn:] + runs[:turn]:
+            gc.collect()
+            start, start_cpu = time.perf_counter(), time.process_time()
+            run()
+            wall.setdefault(name, []).append(time.perf_counter() - start)
+            cpu.setdefault(name, []).append(time.process_time() - start_cpu)
+    return {n: (statistics.median(wall[n]), statistics.median(cpu[n])) for n in wall}
+
+
 def interleaved_wall_and_cpu(
     contenders: dict[str, Callable[[], object]], repeats: int
 ) -> dict[str, tuple[float, float]]:

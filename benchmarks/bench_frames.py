@@ -1,12 +1,14 @@
 """kurenai.frames in DuckDB and polars against the per-row Python UDF each
 engine offers, in one run: rows per second of ROUGE-L on a Parquet file.
 
-    python benchmarks/bench_frames.py [--data-dir DIR] [--rows 100000] [--udf-rows 3000]
+    python benchmarks/bench_frames.py [--rows 100000] [--udf-rows 3000]
                                       [--repeats 3] [--implementation python] [--tiny]
 
-The SciTLDR pairs (618) are replicated to ``--rows`` rows in a Parquet file;
-every contender scores the file's ``prediction`` against its ``target`` with
-rouge-score's tokenizer (so all compute the same numbers, checked first):
+Each round writes ``--rows`` new generated pairs (Faker's English sentences,
+SciTLDR-shaped: ``benchmarks/_text.py``; no text in two rounds) to a Parquet
+file; every contender scores the file's ``prediction`` against its ``target``
+with rouge-score's tokenizer (so all compute the same numbers, checked first
+on a round never timed):
 
 - DuckDB ``kurenai arrow udf``: ``kurenai.frames.duckdb.register`` and one
   query, ``SELECT sum(rouge_score(prediction, target, 'rougeL').fmeasure)``,
@@ -19,45 +21,52 @@ rouge-score's tokenizer (so all compute the same numbers, checked first):
 - polars ``rouge-score map_elements``: a per-row ``map_elements`` calling
   rouge-score.
 
-The per-row UDFs are ~100x slower, so they run on the first ``--udf-rows``
-rows only; their rows/s is that subset's rate (the rows repeat the same
-pairs).  Medians over ``--repeats`` interleaved repeats.  ``--tiny``: a few
-generated pairs, one run of each kurenai contender, no timing of the others.
+The per-row UDFs are ~100x slower, so they run on the round's first
+``--udf-rows`` rows only (in a file of their own); their rows/s is that
+subset's rate.  Every round is a first run: new pairs, and every connection,
+registered function, scorer and UDF made anew for it (untimed), the
+contenders taking turns to go first.  Medians over ``--repeats`` rounds.
+``--tiny``: a few generated pairs, one run of each kurenai contender, no
+timing of the others.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
-from _common import (
-    add_common_options,
-    find_data_dir,
-    header,
-    interleaved,
-    read_jsonl,
-    synthetic_pairs,
-)
-
-# Not fresh text (benchmarks/_text.py): said in the header of every run.
-REPEATS_TEXTS = (
-    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
-    "or generated pairs reused): warm figures, not a first run's"
-)
+from _common import add_common_options, first_runs, header
+from _text import fresh_pairs, text_source
 
 STRUCT = "STRUCT(precision DOUBLE, recall DOUBLE, fmeasure DOUBLE)"
 
 
-def _parquet(pairs: list[tuple[str, str]], rows: int, path: Path) -> Path:
+def pairs(count: int, seed: int) -> tuple[list[str], list[str]]:
+    """Round ``seed``'s ``count`` predictions and targets, texts no other
+    round has (the benchmarks' fresh-text hook, which
+    tests/shipping/test_benchmark_texts.py checks; round 0 is the check)."""
+    return fresh_pairs(count, seed=1_000 * seed)
+
+
+def _parquet(predictions: list[str], targets: list[str], path: Path) -> Path:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    chosen = [pairs[i % len(pairs)] for i in range(rows)]
-    table = pa.table({"prediction": [p for _, p in chosen], "target": [t for t, _ in chosen]})
-    pq.write_table(table, path)
+    pq.write_table(pa.table({"prediction": predictions, "target": targets}), path)
     return path
+
+
+def _contenders(
+    texts: tuple[list[str], list[str]], udf_rows: int, folder: Path, label: str
+) -> dict[str, tuple[Path, Callable[[Path], Any]]]:
+    """Every contender made anew for one round's pairs, with its file."""
+    predictions, targets = texts
+    path = _parquet(predictions, targets, folder / f"{label}.parquet")
+    small = _parquet(predictions[:udf_rows], targets[:udf_rows], folder / f"{label}-small.parquet")
+    return {**_duckdb(path, small), **_polars(path, small)}
 
 
 def _duckdb(path: Path, small: Path) -> dict[str, tuple[Path, Callable[[Path], Any]]]:
@@ -135,45 +144,50 @@ def _polars(path: Path, small: Path) -> dict[str, tuple[Path, Callable[[Path], A
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data-dir")
-    parser.add_argument("--rows", type=int, default=100_000)
-    parser.add_argument("--udf-rows", type=int, default=3000)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--rows", type=int, default=100_000, help="rows a round")
+    parser.add_argument("--udf-rows", type=int, default=3000, help="rows of the per-row UDFs")
+    parser.add_argument("--repeats", type=int, default=3, help="rounds of first runs")
     add_common_options(parser)
     args = parser.parse_args(argv)
     header(args)
     if args.tiny:
-        pairs, args.rows, args.udf_rows = synthetic_pairs(4, 40), 64, 16
-    else:
-        rows = read_jsonl(find_data_dir(args.data_dir) / "en_scitldr_test.jsonl")
-        pairs = [(r["target"], r["prediction"]) for r in rows]
+        args.rows, args.udf_rows, args.repeats = 64, 16, 0
+    if not args.tiny:
+        print(f"{args.repeats} rounds of {args.rows} new pairs ({text_source()})")
     with tempfile.TemporaryDirectory() as folder:
-        path = _parquet(pairs, args.rows, Path(folder) / "pairs.parquet")
-        small = _parquet(pairs, args.udf_rows, Path(folder) / "small.parquet")
-        contenders = {**_duckdb(path, small), **_polars(path, small)}
-        sums = {name: run(small) / args.udf_rows for name, (_, run) in contenders.items()}
+        # Round 0 checks the numbers (and pays the imports); it is never timed.
+        contenders = _contenders(pairs(args.udf_rows, 0), args.udf_rows, Path(folder), "check")
+        sums = {name: run(small) / args.udf_rows for name, (small, run) in contenders.items()}
         same = max(sums.values()) - min(sums.values()) < 1e-12
         verdict = "the same" if same else "NOT the same"
         print(f"{args.udf_rows} rows checked: every contender's mean F is {verdict}")
         if args.tiny:
-            for name, (file, run) in contenders.items():
-                if "kurenai" in name and " row udf" not in name:
-                    print(f"--tiny: {name}: sum of F over {args.rows} rows {run(file):.4f}")
+            _tiny(pairs(args.rows, 1), args.udf_rows, Path(folder))
             return 0
-        sizes = {
-            name: args.rows if file == path else args.udf_rows
-            for name, (file, _) in contenders.items()
-        }
-        times = interleaved(
-            {name: (lambda r=run, f=file: r(f)) for name, (file, run) in contenders.items()},
-            args.repeats,
-        )
+        sizes: dict[str, int] = {}
+        labels = itertools.count(1)
+
+        def make(texts: tuple[list[str], list[str]]) -> dict[str, Callable[[], object]]:
+            made = _contenders(texts, args.udf_rows, Path(folder), f"round{next(labels)}")
+            for name, (file, _) in made.items():
+                sizes[name] = args.udf_rows if file.stem.endswith("-small") else args.rows
+            return {name: (lambda r=run, f=file: r(f)) for name, (file, run) in made.items()}
+
+        times = first_runs([pairs(args.rows, k + 1) for k in range(args.repeats)], make)
     _report(sizes, times, args.repeats)
     return 0
 
 
+def _tiny(texts: tuple[list[str], list[str]], udf_rows: int, folder: Path) -> None:
+    for name, (file, run) in _contenders(texts, udf_rows, folder, "tiny").items():
+        if "kurenai" in name and " row udf" not in name:
+            print(f"--tiny: {name}: sum of F over {len(texts[0])} rows {run(file):.4f}")
+
+
 def _report(sizes: dict[str, int], times: dict[str, float], repeats: int) -> None:
-    print(f"ROUGE-L, medians of {repeats}; ratio: rows/s over the engine's rouge-score row UDF")
+    print(
+        f"ROUGE-L, medians of {repeats} rounds; ratio: rows/s over the engine's rouge-score row UDF"
+    )
     print(f"{'contender':38} {'rows':>8} {'rows/s':>10} {'ratio':>8}")
     for engine, naive in (
         ("duckdb", "duckdb rouge-score row udf"),

@@ -27,7 +27,11 @@ from _common import add_common_options, header, interleaved
 from kurenai.rouge_scorer import RougeScorer
 
 # Not fresh text (benchmarks/_text.py): said in the header of every run.
-REPEATS_TEXTS = "re-scores the same crafted colliding texts in each repeat: warm figures"
+REPEATS_TEXTS = (
+    "the attack is one crafted text (tokens sharing one hash) and its random control, "
+    "each scored ten times a run and again every repeat: the figure is their ratio, "
+    "warm on both sides"
+)
 
 MASK = (1 << 64) - 1
 

@@ -1,11 +1,12 @@
 """rouge-score's consumers with and without ``kurenai.compat.patch_rouge_score()``,
 in one run: the same code, the same numbers, the time each takes.
 
-    python benchmarks/bench_patch.py [--data-dir DIR] [--repeats 5] [--implementation python]
-                                     [--tiny]
+    python benchmarks/bench_patch.py [--data-dir DIR] [--repeats 5] [--pairs 100]
+                                     [--implementation python] [--tiny]
 
-On the SciTLDR pairs (618; lead-3 prediction, the TLDRs as reference),
-round-robin, each contender once patched and once not:
+On English pairs (lead-3 prediction, the TLDRs as reference: SciTLDR cut
+into disjoint rounds of ``--pairs``, else generated: ``benchmarks/_text.py``),
+each contender once patched and once not:
 
 - ``lm-eval truthfulqa``: ``lm_eval.tasks.truthfulqa.utils.rouge`` (rouge1,
   rouge2, rougeLsum and a rouge-score ``BootstrapAggregator``; its cached
@@ -16,8 +17,11 @@ round-robin, each contender once patched and once not:
   "rougeLsum"], use_stemmer=True).score`` over the pairs, the loop of most
   evaluation scripts.
 
-Each result is checked identical, patched and not, before timing.  Medians
-over ``--repeats``.  ``--tiny``: a few generated pairs, the check only.
+Every round is a first run: pairs no other round has, scored by consumers
+made anew for it (each makes its own scorer), the two sides taking turns to
+go first.  Each result is checked identical, patched and not, on a round
+never timed (which also pays the imports).  Medians over ``--repeats``
+rounds.  ``--tiny``: a few generated pairs, the check only.
 """
 
 from __future__ import annotations
@@ -28,22 +32,17 @@ import io
 from typing import Any, Callable
 
 import numpy as np
-from _common import (
-    add_common_options,
-    find_data_dir,
-    header,
-    interleaved,
-    read_jsonl,
-    synthetic_pairs,
-)
-
-# Not fresh text (benchmarks/_text.py): said in the header of every run.
-REPEATS_TEXTS = (
-    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
-    "or generated pairs reused): warm figures, not a first run's"
-)
+from _common import add_common_options, first_runs, header
+from _text import english_rounds, fresh_pairs
 
 TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
+
+
+def pairs(count: int, seed: int) -> tuple[list[str], list[str]]:
+    """Round ``seed``'s ``count`` generated English pairs (hypotheses,
+    references): texts no other round has (the benchmarks' fresh-text hook,
+    which tests/shipping/test_benchmark_texts.py checks)."""
+    return fresh_pairs(count, seed=1_000 * seed)
 
 
 def _consumers(hyps: list[str], refs: list[str]) -> dict[str, Callable[[], Any]]:
@@ -87,25 +86,30 @@ def _patched(run: Callable[[], Any]) -> Callable[[], Any]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir")
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=5, help="rounds of first runs")
+    parser.add_argument("--pairs", type=int, default=100, help="pairs a round")
     add_common_options(parser)
     args = parser.parse_args(argv)
     header(args)
     if args.tiny:
-        pairs = synthetic_pairs(4, 50)
-        hyps, refs = [p for _, p in pairs], [t for t, _ in pairs]
+        found, source = [pairs(4, 0)], "4 generated pairs"
     else:
-        rows = read_jsonl(find_data_dir(args.data_dir) / "en_scitldr_test.jsonl")
-        hyps, refs = [r["prediction"] for r in rows], [r["target"] for r in rows]
-    consumers = _consumers(hyps, refs)
-    print(f"{len(hyps)} pairs; medians of {args.repeats} interleaved repeats")
+        found, source = english_rounds(args.data_dir, args.pairs, args.repeats + 1)
+    check, rounds = found[-1], found[:-1]
+    if not args.tiny:
+        print(f"{source}; the last only checks the numbers: medians of {len(rounds)} rounds")
     print(f"{'consumer':24} {'rouge-score s':>14} {'patched s':>10} {'ratio':>8}  identical")
-    for name, run in consumers.items():
+    for name, run in _consumers(*check).items():
         identical = run() == _patched(run)()
         if args.tiny:
             print(f"{name:24} {'-':>14} {'-':>10} {'-':>8}  {identical}")
             continue
-        times = interleaved({"plain": run, "patched": _patched(run)}, args.repeats)
+
+        def make(texts: tuple[list[str], list[str]], name: str = name) -> dict[str, Any]:
+            run = _consumers(*texts)[name]
+            return {"plain": run, "patched": _patched(run)}
+
+        times = first_runs(rounds, make)
         ratio = times["plain"] / times["patched"]
         print(
             f"{name:24} {times['plain']:14.4f} {times['patched']:10.4f} {ratio:7.1f}x  {identical}"

@@ -1,8 +1,9 @@
 """The HTML report's cost: writing it against scoring with the bootstrap, and the page in a browser.
 
-On SciTLDR's test set repeated to ``--records`` records (default 100,000;
-rouge1, rouge2, rougeL), measures side by side, as medians of interleaved
-repeats (CPU time of the process, steadier than wall time on a shared machine,
+On ``--records`` new generated records a round (default 100,000; Faker's
+English sentences, SciTLDR-shaped: ``benchmarks/_text.py``; rouge1, rouge2,
+rougeL), measures side by side, as medians of ``--repeats`` rounds of first
+runs (CPU time of the process, steadier than wall time on a shared machine,
 and wall time):
 
 - ``scoring``: ``score_batch(columnar=True)`` and the bootstrap (1000
@@ -11,49 +12,64 @@ and wall time):
   scoring and bootstrap, the explanations of ``--explain`` records (default:
   the library's 20,000), token counts, JSON and rendering;
 
-and prints their ratio (the goal: at most 2).  Then it opens the page in
+and prints their ratio (the goal: at most 2).  Every round is a first run:
+records no other round has, a scorer made anew for each contender (untimed),
+the two taking turns to go first; the imports are paid on a throwaway
+report first.  Then it opens each round's page in
 headless Chromium (Debian's ``chromium`` and ``chromium-driver``; skipped
 with a note if absent) and measures the load (navigation start to the page's
 script being done) and the script time of sorting the table by F, of a text
-filter and of opening the aligned view.  ``--tiny`` runs 200 generated
-records once.
+filter and of opening the aligned view: a page no earlier load opened.
+``--tiny`` runs 200 generated records once.
 
-    python benchmarks/bench_report.py [--data-dir DIR] [--records N] [--explain N]
+    python benchmarks/bench_report.py [--records N] [--explain N]
                                       [--repeats N] [--implementation python] [--tiny]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import shutil
 import statistics
 import tempfile
-import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
-from _common import (
-    add_common_options,
-    find_data_dir,
-    header,
-    interleaved,
-    interleaved_times,
-    read_jsonl,
-    synthetic_pairs,
-)
+from _common import add_common_options, first_runs_wall_and_cpu, header
+from _text import fresh_pairs, text_source
 
 from kurenai.report import DEFAULT_EXPLAINED, write_report
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.stats._bootstrap import bootstrap
 
-# Not fresh text (benchmarks/_text.py): said in the header of every run.
-REPEATS_TEXTS = (
-    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
-    "or generated pairs reused): warm figures, not a first run's"
-)
-
 TYPES = ["rouge1", "rouge2", "rougeL"]
+
+
+def pairs(count: int, seed: int) -> tuple[list[str], list[str]]:
+    """Round ``seed``'s ``count`` predictions and targets, texts no other
+    round has (the benchmarks' fresh-text hook, which
+    tests/shipping/test_benchmark_texts.py checks; round 0 is the warm-up)."""
+    return fresh_pairs(count, seed=1_000 * seed)
+
+
+def contenders(
+    texts: tuple[list[str], list[str]], page: Path, explain: int
+) -> dict[str, Callable[[], object]]:
+    """Scoring with the bootstrap and writing the report, each on a scorer
+    made anew (untimed) for one round's records."""
+    predictions, targets = texts
+    scorer, other = RougeScorer(TYPES), RougeScorer(TYPES)
+
+    def scoring() -> None:
+        columns = scorer.score_batch(targets, predictions, columnar=True)
+        bootstrap({t: np.stack(list(columns[t]), axis=1) for t in TYPES}, 1000, seed=0)
+
+    def report() -> None:
+        write_report(page, other, targets, {"system": predictions}, seed=0, explain_limit=explain)
+
+    return {"scoring": scoring, "report": report}
 
 
 def main() -> None:
@@ -61,52 +77,36 @@ def main() -> None:
     header(options)
     if options.tiny:
         options.repeats, options.records = 1, 200
-        pairs = synthetic_pairs(options.records, 40)
-        targets, predictions = [t for t, _ in pairs], [p for _, p in pairs]
-        source = "generated"
-    else:
-        rows = read_jsonl(find_data_dir(options.data_dir) / "en_scitldr_test.jsonl")
-        copies = -(-options.records // len(rows))
-        rows = (rows * copies)[: options.records]
-        targets = [str(r["target"]) for r in rows]
-        predictions = [str(r["prediction"]) for r in rows]
-        source = "SciTLDR, repeated"
     print(
-        f"{len(targets)} records ({source}), types {','.join(TYPES)}, explaining {options.explain}"
+        f"{options.records} new records a round ({text_source()}), types {','.join(TYPES)}, "
+        f"explaining {options.explain}; medians of {options.repeats} rounds"
     )
-    scorer = RougeScorer(TYPES)
     with tempfile.TemporaryDirectory() as folder:
-        page = Path(folder) / "report.html"
+        # The imports and the first report's one-time costs, on records no round has.
+        for run in contenders(pairs(20, 0), Path(folder) / "warm-up.html", 20).values():
+            run()
+        pages: list[Path] = []
+        numbers = itertools.count(1)
 
-        def scoring() -> None:
-            columns = scorer.score_batch(targets, predictions, columnar=True)
-            bootstrap({t: np.stack(list(columns[t]), axis=1) for t in TYPES}, 1000, seed=0)
+        def make(texts: tuple[list[str], list[str]]) -> dict[str, Callable[[], object]]:
+            pages.append(Path(folder) / f"report{next(numbers)}.html")
+            return contenders(texts, pages[-1], options.explain)
 
-        def report() -> None:
-            write_report(
-                page,
-                scorer,
-                targets,
-                {"system": predictions},
-                seed=0,
-                explain_limit=options.explain,
-            )
-
-        contenders = {"scoring": scoring, "report": report}
-        # CPU seconds of this process: steadier than wall time on a shared machine.
-        runs = interleaved_times(contenders, options.repeats, clock=time.process_time)
-        cpu = {name: statistics.median(values) for name, values in runs.items()}
-        wall = interleaved(contenders, options.repeats)
+        rounds = [pairs(options.records, k + 1) for k in range(options.repeats)]
+        times = first_runs_wall_and_cpu(rounds, make)
+        wall = {name: seconds[0] for name, seconds in times.items()}
+        cpu = {name: seconds[1] for name, seconds in times.items()}
         ratio = cpu["report"] / cpu["scoring"]
+        size = statistics.median(page.stat().st_size for page in pages) / 2**20
         print(f"scoring + bootstrap: {cpu['scoring']:.2f} s CPU ({wall['scoring']:.2f} s wall)")
         print(
             f"report written:      {cpu['report']:.2f} s CPU ({wall['report']:.2f} s wall), "
-            f"{ratio:.2f}x scoring (goal <= 2x), {page.stat().st_size / 2**20:.1f} MiB"
+            f"{ratio:.2f}x scoring (goal <= 2x), {size:.1f} MiB"
         )
-        _browser(page, options.repeats)
+        _browser(pages)
 
 
-def _browser(page: Path, repeats: int) -> None:
+def _browser(pages: list[Path]) -> None:
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     driver_path = shutil.which("chromedriver")
     try:
@@ -124,7 +124,7 @@ def _browser(page: Path, repeats: int) -> None:
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
     try:
         loads, sorts, filters, opens = [], [], [], []
-        for _ in range(max(1, repeats)):
+        for page in pages:  # each page loaded once: none from the browser's cache
             driver.get(page.resolve().as_uri())
             loads.append(_ms(driver, "return window.kurenaiReport.loadedAt"))
             sorts.append(_timed(driver, "r.sortBy('f0')"))
@@ -157,15 +157,16 @@ def _timed(driver: Any, action: str) -> float:
 def _options() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_common_options(parser)
-    parser.add_argument("--data-dir", help="folder holding en_scitldr_test.jsonl")
-    parser.add_argument("--records", type=int, default=100_000, help="records (default 100000)")
+    parser.add_argument(
+        "--records", type=int, default=100_000, help="new records a round (default 100000)"
+    )
     parser.add_argument(
         "--explain",
         type=int,
         default=DEFAULT_EXPLAINED,
         help=f"records explained (default {DEFAULT_EXPLAINED}; -1: all)",
     )
-    parser.add_argument("--repeats", type=int, default=3, help="interleaved repeats (default 3)")
+    parser.add_argument("--repeats", type=int, default=3, help="rounds of first runs (default 3)")
     return parser.parse_args()
 
 

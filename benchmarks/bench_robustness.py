@@ -43,8 +43,9 @@ from kurenai.tokenizers._unicode import is_spaced_word
 
 # Not fresh text (benchmarks/_text.py): said in the header of every run.
 REPEATS_TEXTS = (
-    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
-    "or generated pairs reused): warm figures, not a first run's"
+    "its inputs are crafted worst cases (one code point repeated N times, and one "
+    "Japanese sentence repeated), the same each repeat: the figures are ratios of "
+    "growth in N, and no adapter keeps a cache of what it analysed"
 )
 
 

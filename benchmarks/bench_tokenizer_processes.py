@@ -1,8 +1,10 @@
 """Morphological tokenizers on every core: who releases the GIL, and processes.
 
 For each tokenizer (MeCab, Sudachi, jieba, Kiwi; the compiled ``char`` path
-as the reference), on raw Japanese pairs (JSTS; KorSTS for Kiwi) repeated to
-``--pairs`` pairs, interleaved in one run:
+as the reference), on ``--pairs`` new pairs a round of raw one-sentence texts
+of about 45-50 characters, twice JSTS's (Japanese: Faker's ja_JP words,
+unspaced; Korean for Kiwi: sentences of Faker's ko_KR companies, jobs and
+phrases), in one run:
 
 - **the GIL probe**: every text tokenized by ``tokenizer.tokenize`` on one
   thread, then split over two threads.  "cores busy" is process CPU time /
@@ -13,20 +15,26 @@ as the reference), on raw Japanese pairs (JSTS; KorSTS for Kiwi) repeated to
   threads (``kurenai._core.processes`` switched off: the code path before
   processes) and ``n_jobs=2`` on worker processes; the scores are checked
   identical first.  The processes' first call, which starts the workers and
-  loads each one's dictionary, is timed apart ("cold"); a last row sends the
-  chunks to the workers one at a time, so that its CPU seconds show what
-  the processes cost beyond the work itself.
+  loads each one's dictionary, is timed apart ("cold", on a round of its own
+  that also checks the scores); a last row sends the chunks to the workers
+  one at a time, so that its CPU seconds show what the processes cost beyond
+  the work itself.
 
-Medians of ``--repeats``: wall seconds, the speedups against ``n_jobs=1``,
+Every round is a first run: texts no other round has (the probe's rounds and
+score_batch's are distinct too), on tokenizers and scorers made anew for it
+(loaded untimed on a throwaway text), the contenders taking turns to go
+first.  The workers, once started, stay up across rounds, as they do across
+a user's batches.  Medians of ``--repeats`` rounds: wall seconds, the
+speedups against ``n_jobs=1``,
 and the CPU seconds of this process and of each worker (read from /proc on
 Linux): on cores shared with other work the wall times stretch, and the CPU
 split shows what two free cores would do (a run takes about as long as its
 busiest process).
-``--tiny`` runs 40 generated pairs once with ``char``, MeCab and jieba (the
+``--tiny`` runs 40 new pairs once with ``char``, MeCab and jieba (the
 quickest to load; any that is not installed is skipped), the workers forced
 on.
 
-    python benchmarks/bench_tokenizer_processes.py [--data-dir DIR] [--pairs N]
+    python benchmarks/bench_tokenizer_processes.py [--pairs N]
                                                    [--repeats N] [--tokenizers a,b]
                                                    [--implementation python] [--tiny]
 """
@@ -34,6 +42,7 @@ on.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import pickle
 import statistics
@@ -44,31 +53,47 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable
 
-from _common import (
-    add_common_options,
-    find_data_dir,
-    header,
-    interleaved_wall_and_cpu,
-    read_jsonl,
-)
+from _common import add_common_options, first_runs_wall_and_cpu, header
+from _text import fresh_texts, text_source
 
 from kurenai._core import batch as _batch
 from kurenai._core import processes
 from kurenai.rouge_scorer import RougeScorer
 from kurenai.tokenizers import get_tokenizer
 
-# Not fresh text (benchmarks/_text.py): said in the header of every run.
-REPEATS_TEXTS = (
-    "each repeat scores the same texts again (a corpus of a few hundred pairs, "
-    "or generated pairs reused): warm figures, not a first run's"
-)
-
 NAMES = ["char", "mecab", "sudachi", "jieba", "kiwi"]
 TINY_NAMES = ["char", "mecab", "jieba"]
 TYPES = ["rouge1", "rouge2", "rougeL"]
-CORPUS = {"kiwi": "ko_korsts_test.jsonl"}  # the others: ja_jsts_valid.jsonl
-TINY_JAPANESE = ["猫が寝ている。", "東京都に住んでいます。", "乳母車を押した女性"]
-TINY_KOREAN = ["한국어 문장을 분석합니다.", "나는 학교에 간다.", "소녀가 머리를 빗고 있다."]
+KOREAN = {"kiwi"}  # the others tokenize Japanese
+THROWAWAY = {"ja": "準備の文です。", "ko": "준비 문장입니다."}  # loads a dictionary, in no round
+
+
+def korean_texts(count: int, seed: int) -> list[str]:
+    """``count`` distinct Korean sentences of Faker's ko_KR companies, jobs
+    and phrases (Faker's ko_KR lorem is Latin)."""
+    from faker import Faker
+
+    fake = Faker("ko_KR")
+    fake.seed_instance(seed)
+    found: dict[str, None] = {}
+    while len(found) < count:
+        text = f"{fake.company()}의 {fake.job()}이 {fake.catch_phrase()}을 발표했다."
+        found[text] = None
+    return list(found)
+
+
+def texts_of(name: str, count: int, seed: int) -> list[str]:
+    """``count`` new one-sentence texts in the language ``name`` tokenizes."""
+    if name in KOREAN:
+        return korean_texts(count, seed)
+    return fresh_texts(count, seed, "ja_JP", (1, 1))
+
+
+def pairs(count: int, seed: int, name: str = "mecab") -> tuple[list[str], list[str]]:
+    """Round ``seed``'s ``count`` targets and predictions for tokenizer
+    ``name``, texts no other round has (the benchmarks' fresh-text hook,
+    which tests/shipping/test_benchmark_texts.py checks)."""
+    return texts_of(name, count, 1_000 * seed), texts_of(name, count, 1_000 * seed + 7919)
 
 
 @contextmanager
@@ -93,95 +118,116 @@ def small_batches() -> Iterator[None]:
         processes.COLD_MIN_PAIRS, processes.WARM_MIN_PAIRS = cold, warm
 
 
-def pairs_of(name: str, options: argparse.Namespace) -> tuple[list[str], list[str]]:
-    if options.tiny:
-        words = TINY_KOREAN if name == "kiwi" else TINY_JAPANESE
-        texts = [f"{words[k % len(words)]} {k}" for k in range(80)]
-        return texts[::2], texts[1::2]
-    rows = read_jsonl(find_data_dir(options.data_dir) / CORPUS.get(name, "ja_jsts_valid.jsonl"))
-    rows = (rows * (options.pairs // len(rows) + 1))[: options.pairs]
-    return [str(r["target"]) for r in rows], [str(r["prediction"]) for r in rows]
+def probe(name: str, rounds: list[list[str]]) -> None:
+    pools: list[ThreadPoolExecutor] = []
 
+    def make(texts: list[str]) -> dict[str, Callable[[], object]]:
+        one_thread, two_threads = get_tokenizer(name), get_tokenizer(name)
+        for tokenizer in (one_thread, two_threads):
+            tokenizer.tokenize(THROWAWAY["ko" if name in KOREAN else "ja"])  # its dictionary
+        halves = [texts[: len(texts) // 2], texts[len(texts) // 2 :]]
+        pools.append(ThreadPoolExecutor(2))
+        pool = pools[-1]
+        return {
+            "1 thread": lambda: [one_thread.tokenize(text) for text in texts],
+            "2 threads": lambda: list(
+                pool.map(lambda half: [two_threads.tokenize(t) for t in half], halves)
+            ),
+        }
 
-def probe(name: str, texts: list[str], repeats: int) -> None:
-    tokenizer = get_tokenizer(name)
-    tokenizer.tokenize(texts[0])  # load the dictionary outside the timing
-    halves = [texts[: len(texts) // 2], texts[len(texts) // 2 :]]
-    pool = ThreadPoolExecutor(2)
-
-    def one() -> None:
-        for text in texts:
-            tokenizer.tokenize(text)
-
-    def two() -> None:
-        list(pool.map(lambda half: [tokenizer.tokenize(t) for t in half], halves))
-
-    times = interleaved_wall_and_cpu({"1 thread": one, "2 threads": two}, repeats)
-    pool.shutdown()
+    times = first_runs_wall_and_cpu(rounds, make)
+    for pool in pools:
+        pool.shutdown()
     (wall1, cpu1), (wall2, cpu2) = times["1 thread"], times["2 threads"]
     print(
-        f"  GIL probe, tokenize x {len(texts):,}: 1 thread {wall1:.3f} s, 2 threads "
+        f"  GIL probe, tokenize x {len(rounds[0]):,}: 1 thread {wall1:.3f} s, 2 threads "
         f"{wall2:.3f} s ({wall1 / wall2:.2f}x); cores busy {cpu1 / wall1:.2f} -> "
         f"{cpu2 / wall2:.2f} ({cpu2 / wall2 / (cpu1 / wall1):.2f}x)"
     )
 
 
-def compare(name: str, options: argparse.Namespace) -> None:
-    targets, predictions = pairs_of(name, options)
-    print(f"\n{name}: {len(targets):,} pairs (load average {_load()})")
-    probe(name, targets + predictions, options.repeats)
+def scorer_of(name: str) -> RougeScorer:
+    """A new scorer for ``name``, its dictionary loaded on a throwaway text."""
     scorer = RougeScorer(TYPES, tokenizer=name)
+    scorer.score(*[THROWAWAY["ko" if name in KOREAN else "ja"]] * 2)
+    return scorer
 
-    def batch(jobs: int) -> Any:
-        return scorer.score_batch(targets, predictions, n_jobs=jobs)
 
-    serial = batch(1)
-    with threads_only():
-        threaded = batch(2)
+def check_and_cold(name: str, targets: list[str], predictions: list[str]) -> tuple[float, bool]:
+    """The processes' first call (the workers start, each loads its
+    dictionary) timed, and the scores of n_jobs=1, threads and processes
+    checked identical; on a round never timed otherwise."""
+    in_processes = scorer_of(name)
     start = time.perf_counter()
-    in_processes = batch(2)  # starts the workers, each loads its dictionary
+    found = in_processes.score_batch(targets, predictions, n_jobs=2)
     cold = time.perf_counter() - start
-    if not serial == threaded == in_processes:
+    serial = scorer_of(name).score_batch(targets, predictions, n_jobs=1)
+    with threads_only():
+        threaded = scorer_of(name).score_batch(targets, predictions, n_jobs=2)
+    if not serial == threaded == found:
         raise SystemExit(f"{name}: the scores differ between n_jobs=1, threads and processes")
+    return cold, bool(getattr(type(in_processes.tokenizer), "holds_gil", False))
+
+
+def batch_runs(name: str, texts: tuple[list[str], list[str]]) -> dict[str, Callable[[], object]]:
+    """score_batch's contenders for one round, each on a scorer made anew."""
+    targets, predictions = texts
+    serial, threaded, in_processes, apart = (scorer_of(name) for _ in range(4))
     runs: dict[str, Callable[[], object]] = {
-        "n_jobs=1": lambda: batch(1),
-        "n_jobs=2, threads": lambda: _threaded(batch),
+        "n_jobs=1": lambda: serial.score_batch(targets, predictions, n_jobs=1),
+        "n_jobs=2, threads": lambda: _threaded(threaded, targets, predictions),
     }
-    if getattr(type(scorer.tokenizer), "holds_gil", False):
-        runs["n_jobs=2, processes"] = lambda: batch(2)
+    if getattr(type(serial.tokenizer), "holds_gil", False):
+        runs["n_jobs=2, processes"] = lambda: in_processes.score_batch(
+            targets, predictions, n_jobs=2
+        )
         # The workers' cost without their overlap: one chunk at a time.
-        recipe = pickle.dumps((scorer.plan.spec, scorer.tokenizer, None, scorer.plan.threads))
-        one_at_a_time = processes.ProcessPlan(scorer.plan, recipe)
+        recipe = pickle.dumps((apart.plan.spec, apart.tokenizer, None, apart.plan.threads))
+        one_at_a_time = processes.ProcessPlan(apart.plan, recipe)
         runs["processes, one at a time"] = lambda: _batch.score_pairs(
             one_at_a_time, targets, predictions, 1, -1
         )
-    else:
+    return runs
+
+
+def compare(name: str, options: argparse.Namespace) -> None:
+    count, repeats = options.pairs, options.repeats
+    print(f"\n{name}: {count:,} new pairs a round (load average {_load()})")
+    cold, holds_gil = check_and_cold(name, *pairs(count, 0, name))
+    probe(name, [t + p for t, p in (pairs(count, k, name) for k in range(1, repeats + 1))])
+    rounds = [pairs(count, k, name) for k in range(repeats + 1, 2 * repeats + 1)]
+    times = with_workers_cpu(rounds, lambda texts: batch_runs(name, texts))
+    if not holds_gil:
         cold = 0.0  # never sent to processes: n_jobs=2 is the threads' row
-    times = with_workers_cpu(runs, options.repeats)
     base = times["n_jobs=1"][0]
     print(f"  score_batch, scores identical; the processes' first call {cold:.2f} s")
     print(f"    {'':<26}{'wall s':>8}{'pairs/s':>10}{'speedup':>9}   CPU s: here + each worker")
     for run_name, (wall, here, workers) in times.items():
         cpu = " + ".join(f"{seconds:.2f}" for seconds in [here, *workers])
-        rate = len(targets) / wall
+        rate = count / wall
         print(f"    {run_name:<26}{wall:8.3f}{rate:10.0f}{base / wall:8.2f}x   {cpu}")
 
 
 def with_workers_cpu(
-    runs: dict[str, Callable[[], object]], repeats: int
+    rounds: list[tuple[list[str], list[str]]],
+    make: Callable[[tuple[list[str], list[str]]], dict[str, Callable[[], object]]],
 ) -> dict[str, tuple[float, float, list[float]]]:
-    """Per run, medians of wall seconds, this process's CPU seconds and each
-    worker process's (Linux only: read from /proc; none elsewhere).  On
-    free cores a run's wall time is about its busiest process's CPU time."""
-    found: dict[str, list[tuple[float, float, list[float]]]] = {name: [] for name in runs}
-    for _ in range(repeats):
-        for name, run in runs.items():
+    """Per run, medians over ``rounds`` (each made anew by ``make``, the
+    order turning each round) of wall seconds, this process's CPU seconds
+    and each worker process's (Linux only: read from /proc; none elsewhere).
+    On free cores a run's wall time is about its busiest process's CPU time."""
+    found: dict[str, list[tuple[float, float, list[float]]]] = {}
+    for index, texts in enumerate(rounds):
+        runs = list(make(texts).items())
+        turn = index % len(runs)
+        for name, run in runs[turn:] + runs[:turn]:
+            gc.collect()
             workers = worker_cpu()
             start, start_cpu = time.perf_counter(), time.process_time()
             run()
             wall, here = time.perf_counter() - start, time.process_time() - start_cpu
             spent = [after - before for before, after in zip(workers, worker_cpu())]
-            found[name].append((wall, here, spent if any(spent) else []))
+            found.setdefault(name, []).append((wall, here, spent if any(spent) else []))
     return {
         name: (
             statistics.median(r[0] for r in rows),
@@ -206,9 +252,9 @@ def worker_cpu() -> list[float]:
     return seconds
 
 
-def _threaded(batch: Callable[[int], Any]) -> Any:
+def _threaded(scorer: RougeScorer, targets: list[str], predictions: list[str]) -> Any:
     with threads_only():
-        return batch(2)
+        return scorer.score_batch(targets, predictions, n_jobs=2)
 
 
 def _load() -> str:
@@ -217,16 +263,15 @@ def _load() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data-dir", help="folder of the benchmark corpora")
-    parser.add_argument("--pairs", type=int, default=6000, help="pairs per tokenizer")
-    parser.add_argument("--repeats", type=int, default=3, help="interleaved repeats (median)")
+    parser.add_argument("--pairs", type=int, default=6000, help="new pairs a round")
+    parser.add_argument("--repeats", type=int, default=3, help="rounds of first runs (median)")
     parser.add_argument("--tokenizers", help="comma-separated names (default: all of them)")
     add_common_options(parser)
     options = parser.parse_args()
     header(options)
     if options.tiny:
-        options.repeats = 1
-    print(f"{os.cpu_count()} cores")
+        options.repeats, options.pairs = 1, 40
+    print(f"{os.cpu_count()} cores; texts: {text_source()}")
     names = options.tokenizers.split(",") if options.tokenizers else NAMES
     for name in TINY_NAMES if options.tiny and not options.tokenizers else names:
         try:
