@@ -12,8 +12,9 @@ processes, round-robin (every run a first run: a new process, new texts):
 
 For each size it prints the median wall seconds, records/s, the share of
 score_batch's throughput (wall, and CPU time: steadier on shared cores) and
-each child's peak RSS (``os.wait4``), so that
-memory can be seen flat in the record count.  Types rouge1, rouge2, rougeL;
+each child's peak RSS (its own ``VmHWM``, read as it ends; ``os.wait4``'s
+where there is no ``/proc``: on Linux that one starts from the parent's size
+at the fork), so that memory can be seen flat in the record count.  Types rouge1, rouge2, rougeL;
 one core (``--jobs 1``, score_batch's ``n_jobs=1``).  ``--tiny`` runs a few
 thousand records once.
 
@@ -50,8 +51,16 @@ imported, cpu = time.perf_counter(), time.process_time()
 code = cli.main(ARGV)
 done, cpu = time.perf_counter(), time.process_time() - cpu
 from _common import kurenai_identity
+def _peak_kb():
+    # This process's own peak RSS (VmHWM belongs to the address space exec
+    # made): not the forking parent's size, which ru_maxrss carries over.
+    try:
+        with open("/proc/self/status") as lines:
+            return next(int(l.split()[1]) for l in lines if l.startswith("VmHWM:"))
+    except OSError:
+        return None
 print(json.dumps({"seconds": done - imported, "cpu": cpu, "import": imported - start,
-                  "code": code, "kurenai": kurenai_identity()}))
+                  "code": code, "kurenai": kurenai_identity(), "peak_kb": _peak_kb()}))
 """
 _BATCH_CHILD = """
 import json, time
@@ -63,7 +72,16 @@ start, cpu = time.perf_counter(), time.process_time()
 scorer.score_batch(targets, predictions, columnar=True)
 seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
 from _common import kurenai_identity
-print(json.dumps({"seconds": seconds, "cpu": cpu, "code": 0, "kurenai": kurenai_identity()}))
+def _peak_kb():
+    # This process's own peak RSS (VmHWM belongs to the address space exec
+    # made): not the forking parent's size, which ru_maxrss carries over.
+    try:
+        with open("/proc/self/status") as lines:
+            return next(int(l.split()[1]) for l in lines if l.startswith("VmHWM:"))
+    except OSError:
+        return None
+print(json.dumps({"seconds": seconds, "cpu": cpu, "code": 0, "kurenai": kurenai_identity(),
+                  "peak_kb": _peak_kb()}))
 """
 
 
@@ -184,7 +202,10 @@ def _child(code: str) -> tuple[dict[str, Any], int]:
         result: dict[str, Any] = json.loads(out_path.read_text().strip().splitlines()[-1])
     if result["code"] != 0 or result["kurenai"] != kurenai_identity():
         raise SystemExit(f"a child failed or timed another kurenai: {result}")
-    return result, maxrss_bytes(usage.ru_maxrss) // 1024
+    # The child's own peak where it can read it; else wait4's, which on Linux
+    # starts from this process's size at the fork.
+    peak = result.get("peak_kb")
+    return result, peak if peak is not None else maxrss_bytes(usage.ru_maxrss) // 1024
 
 
 if __name__ == "__main__":
