@@ -12,7 +12,7 @@ computed with rouge-score's float operations, in the same order.
 The jobs are in the inline code this module cimports from ``kurenai/_kernels/``,
 compiled into it: ``_text_intern.pxd`` (the flood-resistant interning table; SipHash in
 ``_siphash.h``), ``_fused_scan.pxd`` (the four tokenizations),
-``_fused_stems.pxd`` (the stemming of their IDs, and the stem cache),
+``_fused_stems.pxd`` (the stem cache) and ``_pair_stems.pxd`` (the stemming of a pair's IDs),
 ``_fused_pair.pxd`` (one pair's scan and counts,
 without the GIL), ``_fused_driver.pxd`` (the driver taking one pair or a
 batch through scan, stemming and count, releasing the GIL around the C)
@@ -28,9 +28,8 @@ from cpython.unicode cimport (
     PyUnicode_KIND,
 )
 from libc.stdint cimport int32_t, int64_t, uint8_t
-from libc.string cimport memcpy
 from libc.math cimport NAN
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc
 
 from kurenai._kernels._fused_driver cimport pair_free, run_all, work_run
 from kurenai._kernels._text_intern cimport Entry, HashKey, Table, probe_total, sip13
@@ -40,12 +39,12 @@ from kurenai._kernels._fused_pair cimport prepared_within, prepared
 from kurenai._kernels._fused_pair cimport work_free, work_init
 from kurenai._kernels._fused_scan cimport (
     ALONE, CHAR, DIRECT_PLANES_END, MARK, NEWLINE, PLANE_14, PLANE_14_SIZE, ROUGE_SCORE,
-    UNICODE_WORDS, WHITESPACE, WORD, ScanRules, is_space, scan, scan_alone, scan_alone_free,
+    UNICODE_WORDS, WHITESPACE, WORD, ScanRules, is_space, scan_alone, scan_alone_free, scan_many,
 )
 from kurenai._kernels._text_intern cimport table_free, table_init
-from kurenai._kernels._fused_stems cimport StemText
 from kurenai._kernels._fused_stems cimport StemCache, cache_clear, cache_free, cache_init, memo_of
-from kurenai._kernels._fused_stems cimport remap, set_stem_rule, stem_all
+from kurenai._kernels._fused_stems cimport set_stem_rule
+from kurenai._kernels._pair_stems cimport StemText, remap, stem_all
 from kurenai._kernels._fused_scores cimport new_triple, type_values
 from kurenai._kernels._porter cimport porter_stem as _porter_stem
 from kurenai._lcs cimport Doc
@@ -364,47 +363,21 @@ cdef class FusedPlan:
         (``kurenai._pairs``) count on them without tokenizing a text twice.
         """
         cdef list lowered = [text.lower() for text in texts]  # the table points into them
-        cdef Py_ssize_t n = len(lowered), k, total = 0, capacity = 64
+        cdef Py_ssize_t k, n = len(lowered)
         cdef Table table
-        cdef Doc doc, whole
+        cdef Doc whole
         cdef StemText stems
         cdef int32_t *final = NULL
-        cdef int32_t *grown
-        cdef str text
         table.entries = NULL
         table.slots = NULL
         stems.data = NULL
         stems.used = stems.capacity = 0
-        whole.ids = <int32_t *> malloc(capacity * sizeof(int32_t))
-        whole.bounds = <Py_ssize_t *> malloc((n + 1) * sizeof(Py_ssize_t))
-        whole.n_sents = n
+        whole.ids = NULL
+        whole.bounds = NULL
         try:
-            if whole.ids == NULL or whole.bounds == NULL or table_init(
-                &table, _expected_tokens(lowered), &HASH_KEY
-            ) < 0:
+            if table_init(&table, _expected_tokens(lowered), &HASH_KEY) < 0:
                 raise MemoryError()
-            whole.bounds[0] = 0
-            for k in range(n):
-                text = lowered[k]
-                if scan(&table, &RULES, <const char *> PyUnicode_DATA(text), PyUnicode_KIND(text),
-                        PyUnicode_GET_LENGTH(text), self.c.mode, &doc, -1) < 0:
-                    free(doc.ids)
-                    free(doc.bounds)
-                    raise MemoryError()
-                if total + doc.n_tokens > capacity:
-                    capacity = max(2 * capacity, total + doc.n_tokens)
-                    grown = <int32_t *> realloc(whole.ids, capacity * sizeof(int32_t))
-                    if grown == NULL:
-                        free(doc.ids)
-                        free(doc.bounds)
-                        raise MemoryError()
-                    whole.ids = grown
-                memcpy(whole.ids + total, doc.ids, doc.n_tokens * sizeof(int32_t))
-                total += doc.n_tokens
-                whole.bounds[k + 1] = total
-                free(doc.ids)
-                free(doc.bounds)
-            whole.n_tokens = total
+            scan_many(&table, &RULES, lowered, self.c.mode, &whole)
             if self.stem is not None:
                 stem_all(&table, &RULES, &self.stem_cache, self.stem, self.stem_memo,
                          &stems, &final)

@@ -12,7 +12,8 @@ from libc.stdlib cimport free, malloc
 
 from kurenai._kernels._fused_pair cimport Layout, PairWork
 from kurenai._kernels._fused_pair cimport work_count, work_free, work_release, work_scan
-from kurenai._kernels._fused_stems cimport StemCache, remap, stem_all
+from kurenai._kernels._fused_stems cimport StemCache
+from kurenai._kernels._pair_stems cimport remap, stem_all
 
 
 cdef enum:

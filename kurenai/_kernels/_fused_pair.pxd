@@ -14,7 +14,7 @@ from libc.string cimport memset
 from kurenai._kernels._codes cimport SKIP, WLCS
 from kurenai._kernels._text_intern cimport HashKey, Table, table_free, table_init
 from kurenai._kernels._fused_scan cimport ScanRules, scan, scan_alone, scan_alone_free
-from kurenai._kernels._fused_stems cimport StemText
+from kurenai._kernels._pair_stems cimport StemText
 from kurenai._lcs cimport Counts, Doc, doc_counts
 from kurenai._variants cimport skip_bigram_doc_counts, weighted_lcs_doc
 

@@ -13,7 +13,8 @@
 from cpython.unicode cimport PyUnicode_DATA
 from cpython.unicode cimport PyUnicode_GET_LENGTH, PyUnicode_KIND
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint32_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
 
 from kurenai._kernels._text_intern cimport HashKey, Table, finish, intern_token, mix
 from kurenai._kernels._text_intern cimport table_free, table_init
@@ -217,6 +218,47 @@ cdef inline int scan_alone(const HashKey *key, const ScanRules *rules, str prepa
     ) < 0:
         scan_alone_free(table, doc)
         raise MemoryError()
+    return 0
+
+
+cdef inline int scan_many(Table *table, const ScanRules *rules, list prepared, int mode,
+                          Doc *whole) except -1:
+    """Scan each lowercased text of ``prepared`` into ``table`` (made by the
+    caller, so equal tokens get equal IDs across texts): ``whole`` holds every
+    text's IDs in turn, a text a "sentence" (``bounds[k]`` its first ID).
+    The caller frees ``whole.ids`` and ``whole.bounds``, also if this raises."""
+    cdef Py_ssize_t n = len(prepared), k, total = 0, capacity = 64
+    cdef Doc doc
+    cdef int32_t *grown
+    cdef str text
+    whole.ids = <int32_t *> malloc(capacity * sizeof(int32_t))
+    whole.bounds = <Py_ssize_t *> malloc((n + 1) * sizeof(Py_ssize_t))
+    whole.n_sents = n
+    whole.n_tokens = 0
+    if whole.ids == NULL or whole.bounds == NULL:
+        raise MemoryError()
+    whole.bounds[0] = 0
+    for k in range(n):
+        text = prepared[k]
+        if scan(table, rules, <const char *> PyUnicode_DATA(text), PyUnicode_KIND(text),
+                PyUnicode_GET_LENGTH(text), mode, &doc, -1) < 0:
+            free(doc.ids)
+            free(doc.bounds)
+            raise MemoryError()
+        if total + doc.n_tokens > capacity:
+            capacity = max(2 * capacity, total + doc.n_tokens)
+            grown = <int32_t *> realloc(whole.ids, capacity * sizeof(int32_t))
+            if grown == NULL:
+                free(doc.ids)
+                free(doc.bounds)
+                raise MemoryError()
+            whole.ids = grown
+        memcpy(whole.ids + total, doc.ids, doc.n_tokens * sizeof(int32_t))
+        total += doc.n_tokens
+        whole.bounds[k + 1] = total
+        whole.n_tokens = total
+        free(doc.ids)
+        free(doc.bounds)
     return 0
 
 
