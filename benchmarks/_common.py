@@ -26,12 +26,13 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 REPO = Path(__file__).resolve().parents[1]
 IMPLEMENTATION_VAR = "KURENAI_IMPLEMENTATION"
 
 MIB = 1 << 20
+T = TypeVar("T")
 
 
 def maxrss_bytes(ru_maxrss: int, platform: str = sys.platform) -> int:
@@ -261,46 +262,77 @@ def interleaved_times(
     return times
 
 
-def first_runs(
+def first_run_samples(
     rounds: list[Any],
     make: Callable[[Any], dict[str, Callable[[], object]]],
-    clock: Callable[[], float] = time.perf_counter,
-) -> dict[str, float]:
-    """Median seconds of each contender over ``rounds`` of first runs: per
-    round, ``make`` builds every contender anew for that round's texts
-    (untimed: no scorer, stem or sentence cache outlives a round), then each
-    runs once, the order turning each round so that none always goes first;
-    gc.collect before each run, untimed."""
-    times: dict[str, list[float]] = {}
+    measure: Callable[[Callable[[], object]], T],
+) -> dict[str, list[T]]:
+    """Per contender, ``measure(run)`` in each of ``rounds`` of first runs
+    (entry k from round k): per round, ``make`` builds every contender anew
+    for that round's texts (untimed: no scorer, stem or sentence cache
+    outlives a round), then each runs once, the order turning each round so
+    that none always goes first; gc.collect before each run, untimed."""
+    samples: dict[str, list[T]] = {}
     for index, texts in enumerate(rounds):
         runs = list(make(texts).items())
         turn = index % len(runs)
         for name, run in runs[turn:] + runs[:turn]:
             gc.collect()
-            start = clock()
-            run()
-            times.setdefault(name, []).append(clock() - start)
-    return {name: statistics.median(found) for name, found in times.items()}
+            samples.setdefault(name, []).append(measure(run))
+    return samples
+
+
+def timed(clock: Callable[[], float]) -> Callable[[Callable[[], object]], float]:
+    """A ``measure`` for :func:`first_run_samples`: the run's seconds on ``clock``."""
+
+    def measure(run: Callable[[], object]) -> float:
+        start = clock()
+        run()
+        return clock() - start
+
+    return measure
+
+
+def wall_and_cpu(run: Callable[[], object]) -> tuple[float, float]:
+    """A ``measure`` for :func:`first_run_samples`: the run's wall and process
+    CPU seconds (all threads)."""
+    start, start_cpu = time.perf_counter(), time.process_time()
+    run()
+    return time.perf_counter() - start, time.process_time() - start_cpu
+
+
+def first_runs(
+    rounds: list[Any],
+    make: Callable[[Any], dict[str, Callable[[], object]]],
+    clock: Callable[[], float] = time.perf_counter,
+) -> dict[str, float]:
+    """Median seconds of each contender over ``rounds`` of first runs
+    (:func:`first_run_samples`)."""
+    samples = first_run_samples(rounds, make, timed(clock))
+    return {name: statistics.median(found) for name, found in samples.items()}
 
 
 def first_runs_wall_and_cpu(
     rounds: list[Any], make: Callable[[Any], dict[str, Callable[[], object]]]
 ) -> dict[str, tuple[float, float]]:
     """:func:`first_runs` on two clocks: per contender, the medians of wall
-    and of process CPU seconds (all threads) over ``rounds``, each contender
-    made anew per round (untimed), the order turning each round."""
-    wall: dict[str, list[float]] = {}
-    cpu: dict[str, list[float]] = {}
-    for index, texts in enumerate(rounds):
-        runs = list(make(texts).items())
-        turn = index % len(runs)
-        for name, run in runs[turn:] + runs[:turn]:
-            gc.collect()
-            start, start_cpu = time.perf_counter(), time.process_time()
-            run()
-            wall.setdefault(name, []).append(time.perf_counter() - start)
-            cpu.setdefault(name, []).append(time.process_time() - start_cpu)
-    return {n: (statistics.median(wall[n]), statistics.median(cpu[n])) for n in wall}
+    and of process CPU seconds (all threads) over ``rounds``."""
+    samples = first_run_samples(rounds, make, wall_and_cpu)
+    return {
+        name: (statistics.median(w for w, _ in found), statistics.median(c for _, c in found))
+        for name, found in samples.items()
+    }
+
+
+def own_peak_kb() -> int | None:
+    """This process's own peak RSS in KiB (``VmHWM``: it belongs to the
+    address space exec made, unlike ``ru_maxrss``, which on Linux starts
+    from the forking parent's size); None without /proc."""
+    try:
+        with open("/proc/self/status") as lines:
+            return next(int(line.split()[1]) for line in lines if line.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        return None
 
 
 def interleaved_wall_and_cpu(
@@ -314,10 +346,9 @@ def interleaved_wall_and_cpu(
     cpu: dict[str, list[float]] = {name: [] for name in contenders}
     for _ in range(repeats):
         for name, run in contenders.items():
-            start, start_cpu = time.perf_counter(), time.process_time()
-            run()
-            wall[name].append(time.perf_counter() - start)
-            cpu[name].append(time.process_time() - start_cpu)
+            seconds, cpu_seconds = wall_and_cpu(run)
+            wall[name].append(seconds)
+            cpu[name].append(cpu_seconds)
     return {n: (statistics.median(wall[n]), statistics.median(cpu[n])) for n in contenders}
 
 

@@ -50,17 +50,9 @@ from kurenai import cli
 imported, cpu = time.perf_counter(), time.process_time()
 code = cli.main(ARGV)
 done, cpu = time.perf_counter(), time.process_time() - cpu
-from _common import kurenai_identity
-def _peak_kb():
-    # This process's own peak RSS (VmHWM belongs to the address space exec
-    # made): not the forking parent's size, which ru_maxrss carries over.
-    try:
-        with open("/proc/self/status") as lines:
-            return next(int(l.split()[1]) for l in lines if l.startswith("VmHWM:"))
-    except OSError:
-        return None
+from _common import kurenai_identity, own_peak_kb
 print(json.dumps({"seconds": done - imported, "cpu": cpu, "import": imported - start,
-                  "code": code, "kurenai": kurenai_identity(), "peak_kb": _peak_kb()}))
+                  "code": code, "kurenai": kurenai_identity(), "peak_kb": own_peak_kb()}))
 """
 _BATCH_CHILD = """
 import json, time
@@ -71,17 +63,9 @@ scorer = RougeScorer(TYPES.split(","))
 start, cpu = time.perf_counter(), time.process_time()
 scorer.score_batch(targets, predictions, columnar=True)
 seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-from _common import kurenai_identity
-def _peak_kb():
-    # This process's own peak RSS (VmHWM belongs to the address space exec
-    # made): not the forking parent's size, which ru_maxrss carries over.
-    try:
-        with open("/proc/self/status") as lines:
-            return next(int(l.split()[1]) for l in lines if l.startswith("VmHWM:"))
-    except OSError:
-        return None
+from _common import kurenai_identity, own_peak_kb
 print(json.dumps({"seconds": seconds, "cpu": cpu, "code": 0, "kurenai": kurenai_identity(),
-                  "peak_kb": _peak_kb()}))
+                  "peak_kb": own_peak_kb()}))
 """
 
 

@@ -39,14 +39,13 @@ floor out.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import statistics
 import time
 from collections import deque
 from typing import Any, Callable
 
-from _common import add_common_options, header
+from _common import add_common_options, first_run_samples, header, timed
 from _text import english_rounds, fresh_pairs
 
 from kurenai.rouge_scorer import RougeScorer
@@ -71,23 +70,8 @@ def pairs(count: int, seed: int) -> tuple[list[str], list[str]]:
     return fresh_pairs(count, seed=1_000 * seed)
 
 
-def first_run_times(
-    rounds: list[Pairs], make: Callable[[Pairs], dict[str, Callable[[], object]]]
-) -> dict[str, list[float]]:
-    """Per contender, its thread CPU seconds in each round (entry k from
-    round k, so passes compare round by round): ``make`` builds every
-    contender anew for the round's pairs, untimed, then each runs once, the
-    order turning each round; gc.collect before each run, untimed."""
-    times: dict[str, list[float]] = {}
-    for index, found in enumerate(rounds):
-        runs = list(make(found).items())
-        turn = index % len(runs)
-        for name, run in runs[turn:] + runs[:turn]:
-            gc.collect()
-            start = time.thread_time()
-            run()
-            times.setdefault(name, []).append(time.thread_time() - start)
-    return times
+# Each pass's thread CPU seconds (entry k from round k: passes compare round by round).
+THREAD_TIME = timed(time.thread_time)
 
 
 def split_words(found: Pairs) -> Words:
@@ -296,11 +280,13 @@ def main() -> None:
     ]
     figures = {}
     for case, types, floor in cases:
-        times = first_run_times(rounds, lambda found, t=types, f=floor: contenders(t, found, f))
+        times = first_run_samples(
+            rounds, lambda found, t=types, f=floor: contenders(t, found, f), THREAD_TIME
+        )
         figures[case] = report(case, count, times)
     case = "4 types, use_stemmer=True (floor: the same call on pre-stemmed text)"
-    times = first_run_times(
-        rounds, lambda found: stemmed_contenders(found, with_rouge_score=not args.tiny)
+    times = first_run_samples(
+        rounds, lambda found: stemmed_contenders(found, with_rouge_score=not args.tiny), THREAD_TIME
     )
     figures[case] = report(case, count, times, STEM_FLOORS)
     print("  against the floor that stems by a dict lookup per word:")

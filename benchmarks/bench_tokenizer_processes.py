@@ -42,7 +42,6 @@ on.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import pickle
 import statistics
@@ -53,7 +52,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable
 
-from _common import add_common_options, first_runs_wall_and_cpu, header
+from _common import (
+    add_common_options,
+    first_run_samples,
+    first_runs_wall_and_cpu,
+    header,
+    wall_and_cpu,
+)
 from _text import fresh_texts, text_source
 
 from kurenai._core import batch as _batch
@@ -216,18 +221,14 @@ def with_workers_cpu(
     order turning each round) of wall seconds, this process's CPU seconds
     and each worker process's (Linux only: read from /proc; none elsewhere).
     On free cores a run's wall time is about its busiest process's CPU time."""
-    found: dict[str, list[tuple[float, float, list[float]]]] = {}
-    for index, texts in enumerate(rounds):
-        runs = list(make(texts).items())
-        turn = index % len(runs)
-        for name, run in runs[turn:] + runs[:turn]:
-            gc.collect()
-            workers = worker_cpu()
-            start, start_cpu = time.perf_counter(), time.process_time()
-            run()
-            wall, here = time.perf_counter() - start, time.process_time() - start_cpu
-            spent = [after - before for before, after in zip(workers, worker_cpu())]
-            found.setdefault(name, []).append((wall, here, spent if any(spent) else []))
+
+    def measure(run: Callable[[], object]) -> tuple[float, float, list[float]]:
+        workers = worker_cpu()
+        wall, here = wall_and_cpu(run)
+        spent = [after - before for before, after in zip(workers, worker_cpu())]
+        return wall, here, spent if any(spent) else []
+
+    found = first_run_samples(rounds, make, measure)
     return {
         name: (
             statistics.median(r[0] for r in rows),
